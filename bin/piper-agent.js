@@ -1,0 +1,11 @@
+#!/usr/bin/env node
+// The installed command: runs the compiled CLI (npm run build / make build writes dist/).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const main = new URL('../dist/cli/main.js', import.meta.url);
+if (!existsSync(fileURLToPath(main))) {
+  process.stderr.write('piper-agent: not built yet; run `make build` (or `npm run build`) in the package first\n');
+  process.exit(1);
+}
+await import(main.href);

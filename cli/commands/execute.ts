@@ -1,0 +1,115 @@
+// `piper-agent execute`: Python in a fresh sandbox, recorded in the ledger, the receipt printed.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { runRecorded } from '../../runtime/recorded-run.js';
+import { EXECUTE_ARGV } from '../../runtime/sandbox/pool.js';
+import type { Receipt } from '../../runtime/sandbox/spec.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { openSession } from '../session.js';
+import { numberOption } from '../options.js';
+
+export const EXECUTE_HELP = `Usage: piper-agent execute (--code CODE | --file PATH) [options]
+
+Runs Python in a fresh sandbox container (no network, read-only root, unprivileged user, bounded
+CPU, memory, processes and time), records the call and its receipt in the ledger, and prints it.
+
+  --code CODE        the program; '-' reads it from standard input
+  --file PATH        the program from a file
+  --timeout S        wall time in seconds; past it the container is killed (default 30)
+  --memory MB        memory limit, no swap (default 512)
+  --cpus N           CPU quota in cores (default 1)
+  --pids N           process/thread limit (default 128)
+  --output-cap BYTES bytes of each stream kept, head and tail (default 65536)
+  --json             print the receipt as one JSON object
+  --ledger PATH      ledger file (default: .piper/ledger.db under the repo; env PIPER_LEDGER)
+  --repo DIR         the repository the ledger belongs to (default: git root of the current dir)
+  --image NAME       sandbox image (default: the one built from sandbox-images/python)
+
+Exit status: 0 when the sandbox ran (whatever the program's own exit code, which is in the
+receipt), 2 for bad usage, 5 when no Docker engine is reachable, 1 for other failures.`;
+
+export async function executeCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      code: { type: 'string' },
+      file: { type: 'string' },
+      timeout: { type: 'string' },
+      memory: { type: 'string' },
+      cpus: { type: 'string' },
+      pids: { type: 'string' },
+      'output-cap': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      ledger: { type: 'string' },
+      repo: { type: 'string' },
+      image: { type: 'string' },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const code = readProgram(values.code, values.file);
+  const limits = {
+    timeoutS: numberOption('--timeout', values.timeout, { min: 0.1, max: 3600 }),
+    memoryMb: numberOption('--memory', values.memory, { min: 6, max: 65536 }),
+    cpus: numberOption('--cpus', values.cpus, { min: 0.01, max: 64 }),
+    pids: numberOption('--pids', values.pids, { min: 1, max: 100000, integer: true }),
+    outputCapBytes: numberOption('--output-cap', values['output-cap'], { min: 16, max: 64 << 20, integer: true }),
+  };
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const session = await openSession({ repo: values.repo, ledger: values.ledger, image: values.image, log });
+  try {
+    const runId = session.ledger.createRun({ kind: 'execute', repo: session.repo, owner: session.owner });
+    const { callId, receipt } = await runRecorded(
+      session.ledger,
+      session.sandbox,
+      { runId, tool: 'execute', args: { code, limits }, origin: 'user', owner: session.owner },
+      { image: session.sandbox.image, argv: EXECUTE_ARGV, stdin: code, limits },
+    );
+    session.ledger.endRun(runId, 'completed', `exit code ${receipt.exit_code}`);
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify({ run_id: runId, call_id: callId, ledger: session.ledger.path, ...receipt })}\n`);
+    } else {
+      printReceipt(receipt, runId, callId);
+    }
+    return EXIT.ok;
+  } finally {
+    await session.close();
+  }
+}
+
+function readProgram(code: string | undefined, file: string | undefined): string {
+  if (code !== undefined && file !== undefined) throw new UsageError('give --code or --file, not both');
+  if (file !== undefined) {
+    try {
+      return readFileSync(file === '-' ? 0 : file, 'utf8');
+    } catch (error) {
+      throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    }
+  }
+  if (code === undefined) throw new UsageError('no program: give --code CODE, --code - (stdin) or --file PATH');
+  return code === '-' ? readFileSync(0, 'utf8') : code;
+}
+
+function printReceipt(r: Receipt, runId: string, callId: string): void {
+  process.stdout.write(r.stdout);
+  if (r.stdout && !r.stdout.endsWith('\n')) process.stdout.write('\n');
+  process.stderr.write(r.stderr);
+  if (r.stderr && !r.stderr.endsWith('\n')) process.stderr.write('\n');
+  const flags = [
+    r.timed_out ? `timed out after ${r.limits.timeoutS} s (container killed)` : '',
+    r.oom_killed ? `killed: out of memory (limit ${r.limits.memoryMb} MB)` : '',
+    r.stdout_truncated ? `stdout truncated (${r.stdout_bytes} bytes in all, sha256 ${r.stdout_sha256.slice(0, 12)})` : '',
+    r.stderr_truncated ? `stderr truncated (${r.stderr_bytes} bytes in all, sha256 ${r.stderr_sha256.slice(0, 12)})` : '',
+  ].filter(Boolean);
+  const summary = [
+    `exit ${r.exit_code}`,
+    `${(r.timings.total_ms / 1000).toFixed(2)} s`,
+    r.warm ? 'warm' : 'cold',
+    `container ${r.container_id.slice(0, 12)}`,
+    `image ${r.image_digest.replace('sha256:', '').slice(0, 12)}`,
+    `run ${runId}`,
+    `call ${callId}`,
+  ].join(' · ');
+  for (const f of flags) process.stderr.write(`── ${f}\n`);
+  process.stderr.write(`── ${summary}\n`);
+}

@@ -1,0 +1,76 @@
+// piper-agent's command line: picks the command, maps failures to documented exit codes, and
+// prints every error with what to do about it. No agent logic lives here.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isRuntimeError } from '../runtime/errors.js';
+import { packageRoot } from '../runtime/package-root.js';
+import { DOCTOR_HELP, doctorCommand } from './commands/doctor.js';
+import { ENGINE_HELP, engineCommand } from './commands/engine.js';
+import { EXECUTE_HELP, executeCommand } from './commands/execute.js';
+import { IMAGE_HELP, imageCommand } from './commands/image.js';
+import { EXIT, UsageError } from './exit-codes.js';
+
+const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> = {
+  execute: { run: executeCommand, help: EXECUTE_HELP, summary: 'run Python in a fresh sandbox and record it' },
+  doctor: { run: doctorCommand, help: DOCTOR_HELP, summary: 'check engine, image, ledger and model set-up' },
+  engine: { run: engineCommand, help: ENGINE_HELP, summary: 'find, or install and start, the Docker engine' },
+  image: { run: imageCommand, help: IMAGE_HELP, summary: 'build or list the sandbox image' },
+};
+
+const HELP = `piper-agent — a coding agent for Python repositories whose every command runs in a
+hardened Docker sandbox and whose every result is backed by a SQLite ledger.
+
+Usage: piper-agent <command> [options]      piper-agent <command> --help
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
+  .join('\n')}
+
+Exit status: 0 ok, 1 failure, 2 bad usage, 5 no Docker engine reachable, 130 interrupted.
+Environment: DOCKER_HOST (engine), PIPER_LEDGER (ledger file).`;
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? rest[0] : undefined;
+    process.stdout.write(`${topic && COMMANDS[topic] ? COMMANDS[topic].help : HELP}\n`);
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-V') {
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+    process.stdout.write(`${pkg.version}\n`);
+    return EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`piper-agent: unknown command '${name}'\n\n${HELP}\n`);
+    return EXIT.usage;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.help}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    return report(error, command.help);
+  }
+}
+
+function report(error: unknown, help: string): number {
+  const code = (error as { code?: string }).code;
+  if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`piper-agent: ${(error as Error).message}\n\n${help}\n`);
+    return EXIT.usage;
+  }
+  if (isRuntimeError(error)) {
+    process.stderr.write(`piper-agent: ${error.message}\n`);
+    if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
+    return error.kind === 'engine_unreachable' ? EXIT.noEngine : EXIT.failure;
+  }
+  process.stderr.write(`piper-agent: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+  return EXIT.failure;
+}
+
+process.exitCode = await main(process.argv.slice(2));

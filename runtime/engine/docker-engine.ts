@@ -1,0 +1,224 @@
+// The one adapter over dockerode (DESIGN.md section 1): everything else in piper-agent speaks to
+// the engine through this small interface, so the sandbox logic reads as Docker Engine API calls
+// and not as a client library's quirks. Errors leave here as RuntimeError kinds.
+import Docker from 'dockerode';
+import type { Duplex, Readable } from 'node:stream';
+import { RuntimeError, isConnectionFailure } from '../errors.js';
+
+export interface EngineInfo {
+  version: string;
+  apiVersion: string;
+  os: string;
+  endpoint: string;
+}
+
+/** The body of POST /containers/create, as far as the sandbox uses it. */
+export interface ContainerConfig {
+  Image: string;
+  Cmd: string[];
+  User: string;
+  WorkingDir: string;
+  Env: string[];
+  Labels: Record<string, string>;
+  OpenStdin: boolean;
+  StdinOnce: boolean;
+  AttachStdin: boolean;
+  AttachStdout: boolean;
+  AttachStderr: boolean;
+  Tty: false;
+  NetworkDisabled: true;
+  HostConfig: Record<string, unknown>;
+}
+
+export interface ContainerState {
+  exitCode: number;
+  oomKilled: boolean;
+  running: boolean;
+  imageId: string;
+}
+
+export interface ContainerSummary {
+  id: string;
+  labels: Record<string, string>;
+  state: string;
+}
+
+export interface ImageSummary {
+  id: string;
+  tags: string[];
+  labels: Record<string, string>;
+  size: number;
+  created: number;
+}
+
+export type ProgressListener = (event: { status?: string; stream?: string; error?: string }) => void;
+
+export function engineEndpoint(): string {
+  return process.env.DOCKER_HOST || 'unix:///var/run/docker.sock';
+}
+
+export class DockerEngine {
+  private readonly docker: Docker;
+
+  constructor(docker?: Docker) {
+    // With no options dockerode reads DOCKER_HOST (and DOCKER_TLS_VERIFY / DOCKER_CERT_PATH) itself.
+    this.docker = docker ?? new Docker();
+  }
+
+  async info(): Promise<EngineInfo> {
+    const v = await this.call('version', () => this.docker.version());
+    return { version: v.Version, apiVersion: v.ApiVersion, os: `${v.Os}/${v.Arch}`, endpoint: engineEndpoint() };
+  }
+
+  async createContainer(config: ContainerConfig): Promise<string> {
+    const container = await this.call('create container', () => this.docker.createContainer(config));
+    return container.id;
+  }
+
+  /** Hijacked attach: one duplex socket carrying stdin in and the multiplexed stdout/stderr out. */
+  async attach(id: string): Promise<Duplex> {
+    const stream = await this.call('attach', () =>
+      this.docker.getContainer(id).attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true }),
+    );
+    return stream as unknown as Duplex;
+  }
+
+  async start(id: string): Promise<void> {
+    await this.call('start', () => this.docker.getContainer(id).start());
+  }
+
+  /** Resolves with the exit status once the container is not running. */
+  async wait(id: string): Promise<number> {
+    const result = await this.call('wait', () => this.docker.getContainer(id).wait());
+    return result.StatusCode as number;
+  }
+
+  async kill(id: string): Promise<void> {
+    try {
+      await this.docker.getContainer(id).kill({ signal: 'SIGKILL' });
+    } catch (error) {
+      // 409: not running any more; 404: already gone. Both mean the kill's goal holds.
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status !== 409 && status !== 404) throw this.wrap('kill', error);
+    }
+  }
+
+  async remove(id: string): Promise<void> {
+    try {
+      await this.docker.getContainer(id).remove({ force: true, v: true });
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status !== 404 && status !== 409) throw this.wrap('remove', error);
+    }
+  }
+
+  async inspect(id: string): Promise<ContainerState> {
+    const info = await this.call('inspect', () => this.docker.getContainer(id).inspect());
+    return {
+      exitCode: info.State.ExitCode,
+      oomKilled: info.State.OOMKilled,
+      running: info.State.Running,
+      imageId: info.Image,
+    };
+  }
+
+  async listContainers(labelFilters: string[]): Promise<ContainerSummary[]> {
+    const list = await this.call('list containers', () =>
+      this.docker.listContainers({ all: true, filters: { label: labelFilters } }),
+    );
+    return list.map((c) => ({ id: c.Id, labels: c.Labels ?? {}, state: c.State }));
+  }
+
+  async listImages(labelFilters: string[]): Promise<ImageSummary[]> {
+    const list = await this.call('list images', () => this.docker.listImages({ filters: { label: labelFilters } }));
+    return list.map((i) => ({
+      id: i.Id,
+      tags: (i.RepoTags ?? []).filter((t) => t !== '<none>:<none>'),
+      labels: i.Labels ?? {},
+      size: i.Size,
+      created: i.Created,
+    }));
+  }
+
+  /** The image's id (its content digest), or null when no such image exists. */
+  async imageId(ref: string): Promise<string | null> {
+    try {
+      const info = await this.docker.getImage(ref).inspect();
+      return info.Id;
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return null;
+      throw this.wrap('inspect image', error);
+    }
+  }
+
+  async tagImage(id: string, repo: string, tag: string): Promise<void> {
+    await this.call('tag image', () => this.docker.getImage(id).tag({ repo, tag }));
+  }
+
+  async removeImage(ref: string): Promise<void> {
+    await this.call('remove image', () => this.docker.getImage(ref).remove({ force: true }));
+  }
+
+  /** POST /images/create?fromSrc=- : a root filesystem tar becomes an image; `changes` are Dockerfile lines. */
+  async importImage(
+    rootfsTar: Readable,
+    target: { repo: string; tag: string; changes: string[] },
+    onProgress: ProgressListener,
+  ): Promise<void> {
+    const response = await this.call('import image', () =>
+      this.docker.importImage(rootfsTar as unknown as string, target),
+    );
+    await this.followProgress(response as unknown as Readable, onProgress);
+  }
+
+  /** POST /build with a tar build context (the Dockerfile path). */
+  async buildImage(
+    context: Readable,
+    options: { t: string; labels: Record<string, string> },
+    onProgress: ProgressListener,
+  ): Promise<void> {
+    const response = await this.call('build image', () =>
+      this.docker.buildImage(context as unknown as string, { t: options.t, labels: options.labels, rm: true }),
+    );
+    await this.followProgress(response as unknown as Readable, onProgress);
+  }
+
+  private followProgress(stream: Readable, onProgress: ProgressListener): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.docker.modem.followProgress(
+        stream,
+        (error: Error | null, events: Array<{ error?: string }>) => {
+          const failed = events?.find((e) => e.error);
+          if (error || failed) reject(new RuntimeError('image_build_failed', String(error?.message ?? failed?.error)));
+          else resolve();
+        },
+        onProgress,
+      );
+    });
+  }
+
+  private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (error) {
+      throw this.wrap(what, error);
+    }
+  }
+
+  private wrap(what: string, error: unknown): RuntimeError {
+    if (error instanceof RuntimeError) return error;
+    if (isConnectionFailure(error)) {
+      return new RuntimeError(
+        'engine_unreachable',
+        `no Docker engine answers at ${engineEndpoint()} (${(error as { code?: string }).code})`,
+        'run `piper-agent engine up` (as root it installs and starts one), start dockerd yourself, or set DOCKER_HOST',
+        { cause: error },
+      );
+    }
+    const status = (error as { statusCode?: number }).statusCode;
+    const detail = (error as { json?: { message?: string } }).json?.message ?? (error as Error).message;
+    return new RuntimeError('engine_error', `${what}: ${detail}${status ? ` (HTTP ${status})` : ''}`, undefined, {
+      cause: error,
+    });
+  }
+}

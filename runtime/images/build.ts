@@ -1,0 +1,138 @@
+// Building the sandbox image, two paths with one result (DESIGN.md section 4):
+// offline — debootstrap a Debian root filesystem from the mirror apt already uses, then import it
+// through the engine API as a tar stream; online — the Dockerfile, for machines that pull base
+// images. Both carry the recipe-hash label and tag, so either satisfies the other's skip check.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DockerEngine, ImageSummary } from '../engine/docker-engine.js';
+import { RuntimeError } from '../errors.js';
+import { aptInstall } from '../host/apt.js';
+import { packDirectory } from './pack-dir.js';
+import { IMAGE_REPO, RECIPE_LABEL, loadRecipe, type Recipe } from './recipe.js';
+
+export type BuildPath = 'offline' | 'dockerfile';
+
+export interface BuildResult {
+  ref: string;
+  imageId: string;
+  recipeHash: string;
+  skipped: boolean;
+  seconds: number;
+}
+
+const BUILD_ROOT = process.env.PIPER_BUILD_DIR ?? '/var/cache/piper-agent';
+
+/** The image for the current recipe: reused when one with its hash exists, built otherwise. */
+export async function ensureImage(
+  engine: DockerEngine,
+  opts: { force?: boolean; path?: BuildPath; log: (line: string) => void; recipe?: Recipe },
+): Promise<BuildResult> {
+  const recipe = opts.recipe ?? loadRecipe();
+  const t0 = Date.now();
+  if (!opts.force) {
+    const existing = await findImage(engine, recipe.hash);
+    if (existing) {
+      if (!existing.tags.includes(recipe.ref)) await engine.tagImage(existing.id, IMAGE_REPO, recipe.tag);
+      return { ref: recipe.ref, imageId: existing.id, recipeHash: recipe.hash, skipped: true, seconds: 0 };
+    }
+  }
+  if ((opts.path ?? 'offline') === 'dockerfile') await buildWithDockerfile(engine, recipe, opts.log);
+  else await buildOffline(engine, recipe, opts.log);
+  const imageId = await engine.imageId(recipe.ref);
+  if (!imageId) throw new RuntimeError('image_build_failed', `the build finished but ${recipe.ref} is not there`);
+  await engine.tagImage(imageId, IMAGE_REPO, 'latest');
+  return { ref: recipe.ref, imageId, recipeHash: recipe.hash, skipped: false, seconds: (Date.now() - t0) / 1000 };
+}
+
+export async function findImage(engine: DockerEngine, recipeHash: string): Promise<ImageSummary | null> {
+  const images = await engine.listImages([`${RECIPE_LABEL}=${recipeHash}`]);
+  return images[0] ?? null;
+}
+
+export async function listSandboxImages(engine: DockerEngine): Promise<ImageSummary[]> {
+  return engine.listImages([RECIPE_LABEL]);
+}
+
+async function buildOffline(engine: DockerEngine, recipe: Recipe, log: (line: string) => void): Promise<void> {
+  if (!existsSync('/usr/sbin/debootstrap')) await aptInstall(['debootstrap'], log);
+  const work = mkdtempSync(join(mkdirp(BUILD_ROOT), `rootfs-${recipe.tag}-`));
+  try {
+    log(`building the root filesystem in ${work} (debootstrap; about a minute)`);
+    await runScript(join(recipe.dir, 'build-rootfs.sh'), [work], log);
+    log(`importing it into the engine as ${recipe.ref}`);
+    let lastMb = 0;
+    const tar = packDirectory(work, (p) => {
+      const mb = Math.floor(p.bytes / (1 << 20));
+      if (mb >= lastMb + 50) {
+        lastMb = mb;
+        log(`  packed ${p.entries} entries, ${mb} MiB`);
+      }
+    });
+    await engine.importImage(
+      tar,
+      {
+        repo: IMAGE_REPO,
+        tag: recipe.tag,
+        changes: [
+          `LABEL ${RECIPE_LABEL}=${recipe.hash}`,
+          `ENV ${recipe.env.map(quoteEnv).join(' ')}`,
+          'USER 1000:1000',
+          `WORKDIR ${recipe.workdir}`,
+          'CMD ["python3"]',
+        ],
+      },
+      (event) => event.status && log(`  ${event.status}`),
+    );
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function buildWithDockerfile(engine: DockerEngine, recipe: Recipe, log: (line: string) => void): Promise<void> {
+  log(`building ${recipe.ref} from ${join(recipe.dir, 'Dockerfile')}`);
+  await engine.buildImage(
+    packDirectory(recipe.dir),
+    { t: recipe.ref, labels: { [RECIPE_LABEL]: recipe.hash } },
+    (event) => {
+      const line = (event.stream ?? event.status ?? '').trimEnd();
+      if (line) log(`  ${line}`);
+    },
+  );
+}
+
+function quoteEnv(pair: string): string {
+  const eq = pair.indexOf('=');
+  return `${pair.slice(0, eq)}=${JSON.stringify(pair.slice(eq + 1))}`;
+}
+
+function mkdirp(dir: string): string {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw new RuntimeError('image_build_failed', `cannot create ${dir}: ${(error as Error).message}`, 'set PIPER_BUILD_DIR');
+  }
+  return dir;
+}
+
+function runScript(script: string, args: string[], log: (line: string) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(script, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail: string[] = [];
+    const onLine = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) {
+        if (!line.trim()) continue;
+        tail = [...tail.slice(-30), line];
+        // debootstrap prints a line per package; show its phases and problems, not every package.
+        if (!/^I: (Retrieving|Validating|Extracting|Unpacking|Configuring) [a-z0-9]/.test(line)) log(`  ${line}`);
+      }
+    };
+    child.stdout.on('data', onLine);
+    child.stderr.on('data', onLine);
+    child.on('error', (error) => reject(new RuntimeError('image_build_failed', `${script}: ${error.message}`)));
+    child.on('close', (code) => {
+      if (code === 0) return resolve();
+      reject(new RuntimeError('image_build_failed', `${script} exited with ${code}:\n${tail.join('\n')}`));
+    });
+  });
+}

@@ -1,0 +1,193 @@
+// The SQLite ledger (DESIGN.md section 3): the single record of what ran. better-sqlite3 is
+// imported here and nowhere else. WAL lets a reader (`piper-agent log`, a second run) look while a
+// run writes; every write that belongs to one call is one transaction.
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { RuntimeError } from '../errors.js';
+import type { Receipt } from '../sandbox/spec.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+
+export type CallStatus = 'validated' | 'dispatched' | 'completed' | 'failed' | 'not_executed';
+export type CallOrigin = 'model' | 'trigger' | 'user';
+
+export interface CallRow {
+  id: string;
+  run_id: string;
+  origin: CallOrigin;
+  tool: string;
+  args: string;
+  verdict: string;
+  status: CallStatus;
+  status_reason: string | null;
+  owner: string;
+  container_id: string | null;
+}
+
+export interface NewRun {
+  kind: 'fix' | 'execute';
+  repo: string;
+  owner: string;
+  issue?: string;
+  head?: string;
+  model?: string;
+  policy?: string;
+  config?: unknown;
+}
+
+const now = () => new Date().toISOString();
+
+export class Ledger {
+  private constructor(
+    readonly path: string,
+    private readonly db: Database.Database,
+  ) {}
+
+  static open(path: string): Ledger {
+    try {
+      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+      const db = new Database(path);
+      db.pragma('journal_mode = WAL');
+      db.pragma('busy_timeout = 5000');
+      db.pragma('foreign_keys = ON');
+      db.pragma('synchronous = NORMAL');
+      const ledger = new Ledger(path, db);
+      ledger.migrate();
+      return ledger;
+    } catch (error) {
+      if (error instanceof RuntimeError) throw error;
+      throw new RuntimeError('ledger_error', `cannot open the ledger at ${path}: ${(error as Error).message}`, undefined, {
+        cause: error,
+      });
+    }
+  }
+
+  get schemaVersion(): number {
+    return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  get journalMode(): string {
+    return this.db.pragma('journal_mode', { simple: true }) as string;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  createRun(run: NewRun): string {
+    const id = newRunId();
+    this.db
+      .prepare(
+        `INSERT INTO runs (id, kind, issue, repo, head, model, policy, config, owner, started_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(id, run.kind, run.issue ?? null, run.repo, run.head ?? null, run.model ?? null, run.policy ?? null,
+        run.config === undefined ? null : JSON.stringify(run.config), run.owner, now());
+    return id;
+  }
+
+  endRun(id: string, outcome: string, reason?: string): void {
+    this.db
+      .prepare(`UPDATE runs SET outcome = ?, outcome_reason = ?, ended_at = ? WHERE id = ? AND outcome IS NULL`)
+      .run(outcome, reason ?? null, now(), id);
+  }
+
+  getRun(id: string): Record<string, unknown> | undefined {
+    return this.db.prepare(`SELECT * FROM runs WHERE id = ?`).get(id) as Record<string, unknown> | undefined;
+  }
+
+  /** Writes the call as dispatched: this row exists before any container does. */
+  dispatchCall(call: { runId: string; tool: string; args: unknown; origin: CallOrigin; owner: string; turnId?: number }): string {
+    const id = `c-${randomBytes(6).toString('hex')}`;
+    const t = now();
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO calls (id, run_id, turn_id, origin, tool, args, verdict, status, owner, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, 'valid', 'validated', ?, ?, ?)`,
+        )
+        .run(id, call.runId, call.turnId ?? null, call.origin, call.tool, JSON.stringify(call.args), call.owner, t, t);
+      this.setStatus(id, 'dispatched', null);
+    })();
+    return id;
+  }
+
+  containerCreated(callId: string, containerId: string): void {
+    this.db.prepare(`UPDATE calls SET container_id = ?, updated_at = ? WHERE id = ?`).run(containerId, now(), callId);
+  }
+
+  /** The receipt and the call's completion, in one transaction. */
+  completeCall(callId: string, receipt: Receipt): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO executions (call_id, image, image_digest, container_id, warm, limits, create_ms, start_ms,
+             run_ms, total_ms, exit_code, timed_out, oom_killed, stdout, stderr, stdout_bytes, stderr_bytes,
+             stdout_sha256, stderr_sha256, stdout_truncated, stderr_truncated, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(callId, receipt.image, receipt.image_digest, receipt.container_id, Number(receipt.warm),
+          JSON.stringify(receipt.limits), receipt.timings.create_ms, receipt.timings.start_ms, receipt.timings.run_ms,
+          receipt.timings.total_ms, receipt.exit_code, Number(receipt.timed_out), Number(receipt.oom_killed),
+          receipt.stdout, receipt.stderr, receipt.stdout_bytes, receipt.stderr_bytes, receipt.stdout_sha256,
+          receipt.stderr_sha256, Number(receipt.stdout_truncated), Number(receipt.stderr_truncated), now());
+      this.db.prepare(`UPDATE calls SET container_id = ? WHERE id = ?`).run(receipt.container_id, callId);
+      this.setStatus(callId, 'completed', null);
+    })();
+  }
+
+  /** Ends a call that did not complete: `failed` when it may have run, `not_executed` when it surely did not. */
+  endCall(callId: string, status: 'failed' | 'not_executed', reason: string): void {
+    this.db.transaction(() => this.setStatus(callId, status, reason))();
+  }
+
+  getCall(id: string): CallRow | undefined {
+    return this.db.prepare(`SELECT * FROM calls WHERE id = ?`).get(id) as CallRow | undefined;
+  }
+
+  getExecution(callId: string): Record<string, unknown> | undefined {
+    return this.db.prepare(`SELECT * FROM executions WHERE call_id = ?`).get(callId) as
+      | Record<string, unknown>
+      | undefined;
+  }
+
+  /** Calls still `dispatched` (or `validated`) and runs without an outcome, of any owner. */
+  unfinished(): { calls: CallRow[]; runs: Array<{ id: string; owner: string }> } {
+    const calls = this.db.prepare(`SELECT * FROM calls WHERE status IN ('validated', 'dispatched')`).all() as CallRow[];
+    const runs = this.db.prepare(`SELECT id, owner FROM runs WHERE outcome IS NULL`).all() as Array<{
+      id: string;
+      owner: string;
+    }>;
+    return { calls, runs };
+  }
+
+  private setStatus(callId: string, status: CallStatus, reason: string | null): void {
+    const result = this.db
+      .prepare(`UPDATE calls SET status = ?, status_reason = ?, updated_at = ? WHERE id = ?`)
+      .run(status, reason, now(), callId);
+    if (result.changes !== 1) throw new RuntimeError('ledger_error', `no call ${callId} in the ledger`);
+  }
+
+  private migrate(): void {
+    const current = this.schemaVersion;
+    if (current > SCHEMA_VERSION) {
+      throw new RuntimeError(
+        'ledger_error',
+        `the ledger at ${this.path} has schema version ${current}, newer than this piper-agent knows (${SCHEMA_VERSION})`,
+        'upgrade piper-agent, or point --ledger at another file',
+      );
+    }
+    for (let v = current; v < SCHEMA_VERSION; v++) {
+      this.db.transaction(() => {
+        this.db.exec(MIGRATIONS[v]!);
+        this.db.pragma(`user_version = ${v + 1}`);
+      })();
+    }
+  }
+}
+
+function newRunId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `r-${stamp}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,129 @@
+// The ledger's schema, as ordered migrations (PRAGMA user_version = how many have run).
+// Tables follow DESIGN.md section 3. A call's status only moves forward; a trigger enforces it so
+// no code path, present or future, can move a finished call back.
+
+export const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE runs (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,                -- fix | execute
+    issue TEXT,
+    repo TEXT,
+    head TEXT,
+    model TEXT,
+    policy TEXT,
+    config TEXT,                       -- JSON
+    owner TEXT NOT NULL,               -- host:pid:start of the process that ran it
+    outcome TEXT,                      -- null while running
+    outcome_reason TEXT,
+    tokens_in INTEGER NOT NULL DEFAULT 0,
+    tokens_out INTEGER NOT NULL DEFAULT 0,
+    cost_usd REAL,
+    started_at TEXT NOT NULL,
+    ended_at TEXT
+  );
+
+  CREATE TABLE turns (
+    id INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    idx INTEGER NOT NULL,
+    toolset TEXT,                      -- JSON: retrieved tool names
+    prompt_digest TEXT,
+    prompt_tokens INTEGER,
+    completion_tokens INTEGER,
+    raw_output TEXT,
+    action TEXT,                       -- JSON: parsed action, null for a no-op turn
+    created_at TEXT NOT NULL,
+    UNIQUE (run_id, idx)
+  );
+
+  CREATE TABLE calls (
+    id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    turn_id INTEGER REFERENCES turns(id),
+    origin TEXT NOT NULL CHECK (origin IN ('model', 'trigger', 'user')),
+    tool TEXT NOT NULL,
+    args TEXT NOT NULL,                -- JSON
+    verdict TEXT NOT NULL CHECK (verdict IN ('valid', 'rejected')),
+    reason TEXT,                       -- rejection reason
+    status TEXT NOT NULL CHECK (status IN ('validated', 'dispatched', 'completed', 'failed', 'not_executed')),
+    status_reason TEXT,
+    owner TEXT NOT NULL,
+    container_id TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  CREATE INDEX calls_by_run ON calls(run_id);
+  CREATE INDEX calls_by_status ON calls(status);
+
+  CREATE TRIGGER calls_status_moves_forward BEFORE UPDATE OF status ON calls
+  WHEN NOT (
+    (OLD.status = 'validated' AND NEW.status IN ('dispatched', 'completed', 'failed', 'not_executed')) OR
+    (OLD.status = 'dispatched' AND NEW.status IN ('completed', 'failed', 'not_executed'))
+  )
+  BEGIN
+    SELECT RAISE(ABORT, 'call status only moves forward');
+  END;
+
+  CREATE TABLE executions (
+    call_id TEXT PRIMARY KEY REFERENCES calls(id),
+    image TEXT NOT NULL,
+    image_digest TEXT NOT NULL,
+    container_id TEXT NOT NULL,
+    warm INTEGER NOT NULL,
+    limits TEXT NOT NULL,              -- JSON
+    create_ms REAL, start_ms REAL, run_ms REAL, total_ms REAL,
+    exit_code INTEGER NOT NULL,
+    timed_out INTEGER NOT NULL,
+    oom_killed INTEGER NOT NULL,
+    stdout TEXT NOT NULL,
+    stderr TEXT NOT NULL,
+    stdout_bytes INTEGER NOT NULL,
+    stderr_bytes INTEGER NOT NULL,
+    stdout_sha256 TEXT NOT NULL,
+    stderr_sha256 TEXT NOT NULL,
+    stdout_truncated INTEGER NOT NULL,
+    stderr_truncated INTEGER NOT NULL,
+    created_at TEXT NOT NULL
+  );
+
+  CREATE TABLE observations (
+    id INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    turn_id INTEGER REFERENCES turns(id),
+    call_id TEXT REFERENCES calls(id),
+    kind TEXT NOT NULL,                -- tool | rejection | user | trigger | noop
+    target TEXT,
+    result TEXT NOT NULL,              -- JSON
+    trust TEXT NOT NULL CHECK (trust IN ('trusted', 'unverified')),
+    caveat TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX observations_by_run ON observations(run_id);
+
+  CREATE TABLE evidence (
+    id INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    call_id TEXT REFERENCES calls(id),
+    selector TEXT NOT NULL,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX evidence_by_run ON evidence(run_id, selector);
+
+  CREATE TABLE edits (
+    id INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    call_id TEXT REFERENCES calls(id),
+    path TEXT NOT NULL,
+    selector TEXT,
+    before_sha256 TEXT NOT NULL,
+    after_sha256 TEXT NOT NULL,
+    diff TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    undone_at TEXT
+  );
+  CREATE INDEX edits_by_run ON edits(run_id);
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;

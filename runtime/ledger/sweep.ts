@@ -1,0 +1,36 @@
+// The start-up sweep of the ledger: what a dead process left unfinished gets a terminal record,
+// with the reason. A call with no container was surely not executed; one whose container existed
+// may have run, so it is `failed` (outcome unknown), never silently `completed`.
+import type { Ledger } from './ledger.js';
+
+export interface SweptCall {
+  callId: string;
+  status: 'failed' | 'not_executed';
+  reason: string;
+}
+
+export function sweepLedger(
+  ledger: Ledger,
+  isAlive: (owner: string) => boolean,
+  what = 'died',
+): SweptCall[] {
+  const { calls, runs } = ledger.unfinished();
+  const swept: SweptCall[] = [];
+  for (const call of calls) {
+    if (isAlive(call.owner)) continue;
+    const pid = call.owner.split(':')[1];
+    const entry: SweptCall = call.container_id
+      ? {
+          callId: call.id,
+          status: 'failed',
+          reason: `owner process ${pid} ${what} while the call was in container ${call.container_id.slice(0, 12)}; the container was removed, the outcome is unknown`,
+        }
+      : { callId: call.id, status: 'not_executed', reason: `owner process ${pid} ${what} before a container was created` };
+    ledger.endCall(entry.callId, entry.status, entry.reason);
+    swept.push(entry);
+  }
+  for (const run of runs) {
+    if (!isAlive(run.owner)) ledger.endRun(run.id, 'interrupted', `the process running it ${what}`);
+  }
+  return swept;
+}

@@ -1,0 +1,44 @@
+// A sandbox run with its ledger record around it (DESIGN.md section 3): the call is written as
+// `dispatched` before the container exists, the container id as soon as it does, and the receipt
+// with the call's completion in one transaction after. A run that throws ends its call as
+// `failed` (it may have started) or `not_executed` (no container), with the reason.
+import type { Ledger } from './ledger/ledger.js';
+import type { CallOrigin } from './ledger/ledger.js';
+import type { Sandbox } from './sandbox/sandbox.js';
+import type { Receipt, RunSpec } from './sandbox/spec.js';
+
+export interface RecordedCall {
+  runId: string;
+  tool: string;
+  args: unknown;
+  origin: CallOrigin;
+  owner: string;
+  turnId?: number;
+}
+
+export async function runRecorded(
+  ledger: Ledger,
+  sandbox: Sandbox,
+  call: RecordedCall,
+  spec: RunSpec,
+): Promise<{ callId: string; receipt: Receipt }> {
+  const callId = ledger.dispatchCall(call);
+  let containerId: string | null = null;
+  try {
+    const receipt = await sandbox.run(
+      { ...spec, labels: { run: call.runId, call: callId } },
+      {
+        onContainer: (id) => {
+          containerId = id;
+          ledger.containerCreated(callId, id);
+        },
+      },
+    );
+    ledger.completeCall(callId, receipt);
+    return { callId, receipt };
+  } catch (error) {
+    const reason = (error as Error).message;
+    ledger.endCall(callId, containerId ? 'failed' : 'not_executed', reason);
+    throw error;
+  }
+}

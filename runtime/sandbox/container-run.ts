@@ -1,0 +1,119 @@
+// One container's life, in the three steps the warm pool needs to keep apart:
+// prepare (create + attach, so no byte of output can be missed), start, and finish (feed stdin,
+// enforce the wall time by killing the container, drain the output to its end, read the status).
+import type { Duplex, Readable } from 'node:stream';
+import type { ContainerConfig, DockerEngine } from '../engine/docker-engine.js';
+import { StreamCapture } from './capture.js';
+import { AttachDemuxer } from './demux.js';
+
+export interface PreparedContainer {
+  id: string;
+  stream: Duplex;
+  /** Replaced when a pooled container is claimed, so the run's own output cap applies. */
+  stdout: StreamCapture;
+  stderr: StreamCapture;
+  /** Settles when the attach stream has ended: all output has been read. */
+  drained: Promise<void>;
+  createMs: number;
+  startMs: number;
+}
+
+export interface Finished {
+  exitCode: number;
+  timedOut: boolean;
+  oomKilled: boolean;
+  runMs: number;
+}
+
+/** After the container exits its output should end at once; this bounds a stuck stream. */
+const DRAIN_GRACE_MS = 10_000;
+
+export async function prepareContainer(
+  engine: DockerEngine,
+  config: ContainerConfig,
+  outputCapBytes: number,
+  onCreated?: (id: string) => void,
+): Promise<PreparedContainer> {
+  const t0 = performance.now();
+  const id = await engine.createContainer(config);
+  onCreated?.(id);
+  const createMs = performance.now() - t0;
+  let stream: Duplex;
+  try {
+    stream = await engine.attach(id);
+  } catch (error) {
+    await engine.remove(id).catch(() => undefined);
+    throw error;
+  }
+  const prepared: PreparedContainer = {
+    id,
+    stream,
+    stdout: new StreamCapture(outputCapBytes),
+    stderr: new StreamCapture(outputCapBytes),
+    drained: Promise.resolve(),
+    createMs,
+    startMs: 0,
+  };
+  const demux = new AttachDemuxer(
+    (chunk) => prepared.stdout.write(chunk),
+    (chunk) => prepared.stderr.write(chunk),
+  );
+  prepared.drained = new Promise<void>((resolve) => {
+    stream.on('data', (chunk: Buffer) => demux.push(chunk));
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', () => resolve());
+  });
+  return prepared;
+}
+
+export async function startContainer(engine: DockerEngine, prepared: PreparedContainer): Promise<void> {
+  const t0 = performance.now();
+  await engine.start(prepared.id);
+  prepared.startMs = performance.now() - t0;
+}
+
+export async function finishContainer(
+  engine: DockerEngine,
+  prepared: PreparedContainer,
+  input: { stdin?: string | Buffer; workspace?: Readable; timeoutS: number },
+): Promise<Finished> {
+  const t0 = performance.now();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    void engine.kill(prepared.id).catch(() => undefined);
+  }, input.timeoutS * 1000);
+  const exited = engine.wait(prepared.id);
+  feedStdin(prepared.stream, input);
+  let exitCode: number;
+  try {
+    exitCode = await exited;
+  } finally {
+    clearTimeout(timer);
+  }
+  const runMs = performance.now() - t0;
+  await Promise.race([prepared.drained, delay(DRAIN_GRACE_MS)]);
+  prepared.stream.destroy();
+  // The kernel's OOM killer sends SIGKILL, which init reports as 137; only then is the (slower)
+  // inspect needed to tell an OOM kill from an exit(137) or a kill of our own.
+  const oomKilled = exitCode === 137 && !timedOut ? (await engine.inspect(prepared.id)).oomKilled : false;
+  return { exitCode, timedOut, oomKilled, runMs };
+}
+
+function feedStdin(stream: Duplex, input: { stdin?: string | Buffer; workspace?: Readable }): void {
+  // A process that exits without reading its stdin makes our writes fail with EPIPE; that is its
+  // business, not an error of the run, so write errors are ignored here.
+  stream.on('error', () => undefined);
+  if (input.workspace) {
+    input.workspace.on('error', () => stream.end());
+    input.workspace.pipe(stream, { end: true });
+    return;
+  }
+  if (input.stdin !== undefined && input.stdin.length > 0) stream.write(input.stdin);
+  stream.end();
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

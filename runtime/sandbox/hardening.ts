@@ -1,0 +1,68 @@
+// The container every sandbox run gets (DESIGN.md section 4): no network, no capabilities, no
+// privilege gain, read-only root, size-capped tmpfs for the only writable paths, an unprivileged
+// user, bounded pids / memory (no swap) / CPU, an init process that reaps and forwards signals,
+// no logging (output is read from the attach stream), labels for the sweep. No host path, ever.
+import type { ContainerConfig } from '../engine/docker-engine.js';
+import type { Limits } from './spec.js';
+
+export const SANDBOX_USER = '1000:1000';
+export const WORKDIR = '/work';
+
+export const LABEL = {
+  run: 'piper.run',
+  call: 'piper.call',
+  owner: 'piper.owner',
+  pool: 'piper.pool',
+} as const;
+
+export const BASE_ENV = [
+  'PYTHONDONTWRITEBYTECODE=1',
+  'PYTHONUNBUFFERED=1',
+  'PYTEST_ADDOPTS=-p no:cacheprovider',
+  'HOME=/tmp',
+  'LANG=C.UTF-8',
+  `PIPER_WORKDIR=${WORKDIR}`,
+];
+
+export function containerConfig(opts: {
+  image: string;
+  argv: string[];
+  limits: Limits;
+  labels: Record<string, string>;
+  env?: string[];
+}): ContainerConfig {
+  const { limits } = opts;
+  const memory = Math.round(limits.memoryMb * 1024 * 1024);
+  const tmpfs = `rw,nosuid,nodev,size=${limits.tmpfsMb}m`;
+  return {
+    Image: opts.image,
+    Cmd: opts.argv,
+    User: SANDBOX_USER,
+    WorkingDir: WORKDIR,
+    Env: [...BASE_ENV, ...(opts.env ?? [])],
+    Labels: opts.labels,
+    OpenStdin: true,
+    StdinOnce: true,
+    AttachStdin: true,
+    AttachStdout: true,
+    AttachStderr: true,
+    Tty: false,
+    NetworkDisabled: true,
+    HostConfig: {
+      NetworkMode: 'none',
+      CapDrop: ['ALL'],
+      SecurityOpt: ['no-new-privileges'],
+      ReadonlyRootfs: true,
+      Tmpfs: { '/tmp': `${tmpfs},mode=1777`, [WORKDIR]: `${tmpfs},uid=1000,gid=1000,mode=0755` },
+      PidsLimit: limits.pids,
+      Memory: memory,
+      MemorySwap: memory,
+      NanoCpus: Math.round(limits.cpus * 1e9),
+      Init: true,
+      LogConfig: { Type: 'none', Config: {} },
+      IpcMode: 'private',
+      Privileged: false,
+      AutoRemove: false,
+    },
+  };
+}

@@ -1,0 +1,110 @@
+// Pre-started single-use containers for `execute` (DESIGN.md section 4): each already runs the
+// Python launcher, blocked on stdin for its program, so a call skips create, start and the
+// interpreter's start-up. A container serves one call and is removed; the pool refills in the
+// background, one container at a time, up to its size. Never reused: isolation is per call.
+import type { DockerEngine } from '../engine/docker-engine.js';
+import { prepareContainer, startContainer, type PreparedContainer } from './container-run.js';
+import { LABEL, containerConfig } from './hardening.js';
+import type { Limits } from './spec.js';
+
+export const EXECUTE_ARGV = ['python3', '/opt/piper/launch.py'];
+
+export interface PoolOptions {
+  image: string;
+  size: number;
+  limits: Limits;
+  ownerLabel: string;
+  onError?: (error: unknown) => void;
+}
+
+export class WarmPool {
+  private readonly ready: PreparedContainer[] = [];
+  private filling: Promise<void> | null = null;
+  private closed = false;
+  private failures = 0;
+
+  constructor(
+    private readonly engine: DockerEngine,
+    readonly options: PoolOptions,
+  ) {}
+
+  get readyCount(): number {
+    return this.ready.length;
+  }
+
+  /** Whether a run with these limits can use a pooled container (they were created with the pool's). */
+  fits(limits: Limits): boolean {
+    const p = this.options.limits;
+    return (
+      limits.cpus === p.cpus && limits.memoryMb === p.memoryMb && limits.pids === p.pids && limits.tmpfsMb === p.tmpfsMb
+    );
+  }
+
+  /** A ready container, or null when none is ready yet (the caller then runs cold). */
+  take(): PreparedContainer | null {
+    const container = this.ready.shift() ?? null;
+    this.refill();
+    return container;
+  }
+
+  /** Starts filling and resolves once the pool is full (or has stopped trying). */
+  async warm(): Promise<void> {
+    this.refill();
+    while (this.filling) await this.filling;
+  }
+
+  refill(): void {
+    if (this.filling || this.closed) return;
+    this.filling = this.fill().finally(() => {
+      this.filling = null;
+    });
+  }
+
+  private async fill(): Promise<void> {
+    // Three failures in a row (engine gone, image removed) stop the refilling; calls then run cold.
+    while (!this.closed && this.ready.length < this.options.size && this.failures < 3) {
+      try {
+        const container = await this.create();
+        if (this.closed) {
+          await this.discard(container);
+          return;
+        }
+        this.ready.push(container);
+        this.failures = 0;
+      } catch (error) {
+        this.failures++;
+        this.options.onError?.(error);
+      }
+    }
+  }
+
+  private async create(): Promise<PreparedContainer> {
+    const config = containerConfig({
+      image: this.options.image,
+      argv: EXECUTE_ARGV,
+      limits: this.options.limits,
+      labels: { [LABEL.run]: 'pool', [LABEL.call]: 'pool', [LABEL.pool]: '1', [LABEL.owner]: this.options.ownerLabel },
+    });
+    const container = await prepareContainer(this.engine, config, this.options.limits.outputCapBytes);
+    try {
+      await startContainer(this.engine, container);
+    } catch (error) {
+      await this.discard(container);
+      throw error;
+    }
+    return container;
+  }
+
+  private async discard(container: PreparedContainer): Promise<void> {
+    container.stream.destroy();
+    await this.engine.remove(container.id).catch(() => undefined);
+  }
+
+  /** Removes every pooled container; the pool refills no more. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.filling) await this.filling.catch(() => undefined);
+    const all = this.ready.splice(0);
+    await Promise.all(all.map((c) => this.discard(c)));
+  }
+}

@@ -1,0 +1,211 @@
+// The sandbox: one call = one fresh container (DESIGN.md section 4). It chooses a pooled
+// container when one fits, bounds concurrency, tracks what is running so an interrupt can kill it,
+// and removes every container after use (in the background, so removal is off the caller's path).
+import type { DockerEngine } from '../engine/docker-engine.js';
+import { RuntimeError } from '../errors.js';
+import { StreamCapture } from './capture.js';
+import { finishContainer, prepareContainer, startContainer, type PreparedContainer } from './container-run.js';
+import { LABEL, containerConfig } from './hardening.js';
+import { Limiter } from './limiter.js';
+import { currentOwner, formatOwner } from './owner.js';
+import { EXECUTE_ARGV, WarmPool } from './pool.js';
+import { resolveLimits, type Limits, type Receipt, type RunSpec } from './spec.js';
+
+export const WORKSPACE_ENTRY = '/opt/piper/with-workspace.sh';
+
+export interface SandboxOptions {
+  image: string;
+  /** Pre-started containers kept for `execute`; 0 = no pool. */
+  poolSize?: number;
+  /** Limits the pooled containers are created with; runs asking for others go cold. */
+  poolLimits?: Partial<Limits>;
+  /** At most this many runs at once; the rest queue. */
+  concurrency?: number;
+}
+
+export interface RunHooks {
+  /** Called with the container id as soon as it exists (the ledger records it). */
+  onContainer?: (containerId: string) => void;
+}
+
+export class Sandbox {
+  private readonly limiter: Limiter;
+  private readonly pool: WarmPool | null;
+  private readonly active = new Set<string>();
+  private readonly removals = new Set<Promise<void>>();
+  private readonly ownerLabel = formatOwner(currentOwner());
+  private readonly imageDigests = new Map<string, string>();
+  private closed = false;
+
+  constructor(
+    private readonly engine: DockerEngine,
+    private readonly options: SandboxOptions,
+  ) {
+    this.limiter = new Limiter(options.concurrency ?? 4);
+    this.pool =
+      (options.poolSize ?? 0) > 0
+        ? new WarmPool(engine, {
+            image: options.image,
+            size: options.poolSize!,
+            limits: resolveLimits(options.poolLimits),
+            ownerLabel: this.ownerLabel,
+          })
+        : null;
+  }
+
+  get image(): string {
+    return this.options.image;
+  }
+
+  /** Checks the image exists (once) and fills the pool; call before the first run to run warm. */
+  async init(): Promise<{ imageDigest: string }> {
+    const digest = await this.resolveImage(this.options.image);
+    await this.pool?.warm();
+    return { imageDigest: digest };
+  }
+
+  async run(spec: RunSpec, hooks: RunHooks = {}): Promise<Receipt> {
+    if (this.closed) throw new RuntimeError('interrupted', 'the sandbox is shut down');
+    const limits = checkSpec(spec);
+    const imageDigest = await this.resolveImage(spec.image);
+    const release = await this.limiter.acquire();
+    const t0 = performance.now();
+    let container: PreparedContainer | null = null;
+    try {
+      const pooled = this.canUsePool(spec, limits) ? this.pool!.take() : null;
+      if (pooled) {
+        container = pooled;
+        container.stdout = new StreamCapture(limits.outputCapBytes);
+        container.stderr = new StreamCapture(limits.outputCapBytes);
+        this.active.add(container.id);
+        hooks.onContainer?.(container.id);
+      } else {
+        container = await prepareContainer(this.engine, this.coldConfig(spec, limits), limits.outputCapBytes, (id) => {
+          this.active.add(id);
+          hooks.onContainer?.(id);
+        });
+        await startContainer(this.engine, container);
+      }
+      const finished = await finishContainer(this.engine, container, {
+        stdin: spec.stdin,
+        workspace: spec.workspace,
+        timeoutS: limits.timeoutS,
+      });
+      const out = container.stdout.result();
+      const err = container.stderr.result();
+      return {
+        exit_code: finished.exitCode,
+        timed_out: finished.timedOut,
+        oom_killed: finished.oomKilled,
+        stdout: out.text,
+        stderr: err.text,
+        stdout_bytes: out.bytes,
+        stderr_bytes: err.bytes,
+        stdout_sha256: out.sha256,
+        stderr_sha256: err.sha256,
+        stdout_truncated: out.truncated,
+        stderr_truncated: err.truncated,
+        timings: {
+          create_ms: round(pooled ? 0 : container.createMs),
+          start_ms: round(pooled ? 0 : container.startMs),
+          run_ms: round(finished.runMs),
+          total_ms: round(performance.now() - t0),
+        },
+        container_id: container.id,
+        image: spec.image,
+        image_digest: imageDigest,
+        warm: pooled !== null,
+        limits,
+      };
+    } finally {
+      release();
+      if (container) this.removeLater(container);
+    }
+  }
+
+  /** Kills what runs, removes every container this sandbox made, and stops the pool. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const running = [...this.active];
+    await Promise.all(running.map((id) => this.engine.remove(id).catch(() => undefined)));
+    await this.pool?.close();
+    await Promise.all([...this.removals]);
+  }
+
+  /** Ids of the containers running a call right now. */
+  runningContainers(): string[] {
+    return [...this.active];
+  }
+
+  private canUsePool(spec: RunSpec, limits: Limits): boolean {
+    return (
+      this.pool !== null &&
+      !spec.workspace &&
+      !spec.env?.length &&
+      spec.image === this.options.image &&
+      sameArgv(spec.argv, EXECUTE_ARGV) &&
+      this.pool.fits(limits)
+    );
+  }
+
+  private coldConfig(spec: RunSpec, limits: Limits) {
+    return containerConfig({
+      image: spec.image,
+      argv: spec.workspace ? [WORKSPACE_ENTRY, ...spec.argv] : spec.argv,
+      limits,
+      env: spec.env,
+      labels: {
+        [LABEL.run]: spec.labels?.run ?? 'adhoc',
+        [LABEL.call]: spec.labels?.call ?? 'adhoc',
+        [LABEL.owner]: this.ownerLabel,
+      },
+    });
+  }
+
+  private async resolveImage(image: string): Promise<string> {
+    const known = this.imageDigests.get(image);
+    if (known) return known;
+    const id = await this.engine.imageId(image);
+    if (!id) {
+      throw new RuntimeError(
+        'image_missing',
+        `the sandbox image ${image} does not exist on the engine`,
+        'run `piper-agent image build` (or `make image`)',
+      );
+    }
+    this.imageDigests.set(image, id);
+    return id;
+  }
+
+  private removeLater(container: PreparedContainer): void {
+    container.stream.destroy();
+    const removal = this.engine
+      .remove(container.id)
+      .catch(() => undefined)
+      .finally(() => {
+        this.active.delete(container.id);
+        this.removals.delete(removal);
+      });
+    this.removals.add(removal);
+  }
+}
+
+function checkSpec(spec: RunSpec): Limits {
+  if (!spec.argv.length) throw new RuntimeError('bad_spec', 'argv is empty');
+  if (spec.workspace && spec.stdin !== undefined) {
+    throw new RuntimeError('bad_spec', 'a run takes a workspace or stdin, not both (the workspace arrives on stdin)');
+  }
+  try {
+    return resolveLimits(spec.limits);
+  } catch (error) {
+    throw new RuntimeError('bad_spec', (error as Error).message);
+  }
+}
+
+function sameArgv(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 10) / 10;
+}

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Turns a Debian root filesystem (debootstrap's, or the Dockerfile's base image) into the sandbox
+# image's: the unprivileged user, the work dir, the entry points, and no package caches.
+# Both build paths run this same script, so both give the same image.
+# Usage: finish-rootfs.sh ROOT RECIPE_DIR
+set -eu
+root=$1
+recipe=$2
+uid=1000
+gid=1000
+grep -q '^sandbox:' "$root/etc/group" || echo "sandbox:x:$gid:" >>"$root/etc/group"
+grep -q '^sandbox:' "$root/etc/passwd" || echo "sandbox:x:$uid:$gid:piper sandbox:/tmp:/usr/sbin/nologin" >>"$root/etc/passwd"
+mkdir -p "$root/work" "$root/opt/piper"
+chown "$uid:$gid" "$root/work"
+cp "$recipe/launch.py" "$recipe/with-workspace.sh" "$root/opt/piper/"
+chmod 0644 "$root/opt/piper/launch.py"
+chmod 0755 "$root/opt/piper/with-workspace.sh"
+rm -rf "$root/var/cache/apt/"* "$root/var/lib/apt/lists/"* "$root/usr/share/doc/"* \
+  "$root/usr/share/man/"* "$root/usr/share/locale/"* "$root/usr/share/info/"* "$root/var/log/"*
+find "$root/usr/lib/python3" -name __pycache__ -prune -exec rm -rf {} + 2>/dev/null || true
