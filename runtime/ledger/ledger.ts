@@ -63,6 +63,14 @@ export class Ledger {
     }
   }
 
+  /**
+   * The SQLite handle, for the other modules of runtime/ledger (code nodes, evidence, edits) that
+   * keep their own statements beside this class. Nothing outside runtime/ledger may use it.
+   */
+  get database(): Database.Database {
+    return this.db;
+  }
+
   get schemaVersion(): number {
     return this.db.pragma('user_version', { simple: true }) as number;
   }
