@@ -16,6 +16,10 @@ export interface PreparedContainer {
   drained: Promise<void>;
   createMs: number;
   startMs: number;
+  /** The engine's wait, started early for pooled containers so no request setup is on the call's path. */
+  exited?: Promise<number>;
+  /** Set when the container stopped on its own before it was given work (a pooled one that died). */
+  exitedEarly?: boolean;
 }
 
 export interface Finished {
@@ -67,10 +71,21 @@ export async function prepareContainer(
   return prepared;
 }
 
-export async function startContainer(engine: DockerEngine, prepared: PreparedContainer): Promise<void> {
+export async function startContainer(
+  engine: DockerEngine,
+  prepared: PreparedContainer,
+  opts: { waitNow?: boolean } = {},
+): Promise<void> {
   const t0 = performance.now();
   await engine.start(prepared.id);
   prepared.startMs = performance.now() - t0;
+  if (opts.waitNow) {
+    prepared.exited = engine.wait(prepared.id);
+    prepared.exited.then(
+      () => (prepared.exitedEarly = true),
+      () => (prepared.exitedEarly = true),
+    );
+  }
 }
 
 export async function finishContainer(
@@ -84,7 +99,7 @@ export async function finishContainer(
     timedOut = true;
     void engine.kill(prepared.id).catch(() => undefined);
   }, input.timeoutS * 1000);
-  const exited = engine.wait(prepared.id);
+  const exited = prepared.exited ?? engine.wait(prepared.id);
   feedStdin(prepared.stream, input);
   let exitCode: number;
   try {

@@ -40,11 +40,19 @@ export class WarmPool {
     );
   }
 
-  /** A ready container, or null when none is ready yet (the caller then runs cold). */
+  /**
+   * A ready container, or null when none is ready yet (the caller then runs cold). Refilling is
+   * left to the caller's `refill()` after its run: a container being created meanwhile would
+   * compete with the run for the engine's time, on the path whose latency matters.
+   */
   take(): PreparedContainer | null {
-    const container = this.ready.shift() ?? null;
-    this.refill();
-    return container;
+    while (this.ready.length) {
+      const container = this.ready.shift()!;
+      // A pooled container whose launcher already exited cannot take a program; drop it.
+      if (!container.exitedEarly) return container;
+      void this.discard(container);
+    }
+    return null;
   }
 
   /** Starts filling and resolves once the pool is full (or has stopped trying). */
@@ -87,7 +95,7 @@ export class WarmPool {
     });
     const container = await prepareContainer(this.engine, config, this.options.limits.outputCapBytes);
     try {
-      await startContainer(this.engine, container);
+      await startContainer(this.engine, container, { waitNow: true });
     } catch (error) {
       await this.discard(container);
       throw error;

@@ -120,6 +120,7 @@ export class Sandbox {
     } finally {
       release();
       if (container) this.removeLater(container);
+      this.pool?.refill();
     }
   }
 
