@@ -48,6 +48,8 @@ export class RuffChecker {
           ruff.PositionEncoding.Utf32,
         ),
     );
+    // A failed load is not cached: the next check tries again and reports its own error.
+    this.workspace.catch(() => (this.workspace = undefined));
     return this.workspace;
   }
 }

@@ -26,7 +26,7 @@ export interface CallRow {
 }
 
 export interface NewRun {
-  kind: 'fix' | 'execute';
+  kind: 'fix' | 'execute' | 'run_test';
   repo: string;
   owner: string;
   issue?: string;

@@ -124,6 +124,40 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX edits_by_run ON edits(run_id);
   `,
+  // 2: the code index (primitives/index). One ledger may serve several repositories (--ledger,
+  // PIPER_LEDGER), so rows are keyed by repo root + path. `indexer` names the extractor version: a
+  // cached file whose sha256 matches but whose indexer differs is parsed again.
+  `
+  CREATE TABLE code_files (
+    repo TEXT NOT NULL,                -- absolute repo root
+    path TEXT NOT NULL,                -- relative to the repo root, '/' separators
+    sha256 TEXT NOT NULL,
+    syntax_error INTEGER NOT NULL,
+    indexer TEXT NOT NULL,
+    indexed_at TEXT NOT NULL,
+    PRIMARY KEY (repo, path)
+  );
+
+  CREATE TABLE code_nodes (
+    repo TEXT NOT NULL,
+    path TEXT NOT NULL,
+    seq INTEGER NOT NULL,              -- definition order in the file; 0 is the module
+    selector TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('module', 'class', 'function', 'method')),
+    name TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    start_byte INTEGER NOT NULL,
+    end_byte INTEGER NOT NULL,
+    signature TEXT NOT NULL,
+    doc TEXT,
+    async INTEGER NOT NULL,
+    terms TEXT NOT NULL,               -- full docstring + names used in the body, for lexical search
+    PRIMARY KEY (repo, path, seq),
+    FOREIGN KEY (repo, path) REFERENCES code_files(repo, path) ON DELETE CASCADE
+  );
+  CREATE INDEX code_nodes_by_selector ON code_nodes(selector);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

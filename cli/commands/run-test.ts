@@ -1,0 +1,60 @@
+// `piper-agent run-test TARGET`: the repository's tests in a fresh sandbox, recorded in the ledger.
+import { parseArgs } from 'node:util';
+import { runTest } from '../../primitives/run-test.js';
+import { gitHead } from '../../runtime/host/git.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { numberOption } from '../options.js';
+import { openSession } from '../session.js';
+
+export const RUN_TEST_HELP = `Usage: piper-agent run-test TARGET [--repo DIR] [--timeout S] [--json] [--ledger PATH]
+
+Runs TARGET against a snapshot of the repository (tracked and untracked-but-not-ignored files, no
+.git) in a fresh sandbox, and records it in the ledger. TARGET is one or more pytest node ids or
+paths (tests/test_x.py::test_y, tests/) with pytest options, or a shell string (make check).
+Nothing the tests write reaches your files.
+
+  --repo DIR     the repository (default: the git root of the current directory)
+  --timeout S    seconds before the container is killed (1..300, default 120)
+  --json         print {passed, exit_code, output, timed_out, counts} with run and call ids
+
+Exit status: 0 when the tests passed, 4 when they ran and failed or timed out, 2 bad usage,
+5 no Docker engine, 1 other failures.`;
+
+export async function runTestCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      repo: { type: 'string' },
+      timeout: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      ledger: { type: 'string' },
+      image: { type: 'string' },
+    },
+    allowPositionals: true,
+  });
+  const target = positionals.join(' ').trim();
+  if (!target) throw new UsageError('run-test needs a TARGET (a pytest node id or path, or a shell string)');
+  const timeout = numberOption('--timeout', values.timeout, { min: 1, max: 300, integer: true }) ?? 120;
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const session = await openSession({ repo: values.repo, ledger: values.ledger, image: values.image, log });
+  try {
+    const runId = session.ledger.createRun({ kind: 'run_test', repo: session.repo, head: gitHead(session.repo), owner: session.owner });
+    if (!values.json) log(`running ${target} in the sandbox (timeout ${timeout} s) ...`);
+    const { callId, result } = await runTest(
+      { sandbox: session.sandbox, ledger: session.ledger, runId, owner: session.owner, origin: 'user', repoRoot: session.repo },
+      { target, timeout },
+    );
+    session.ledger.endRun(runId, result.passed ? 'passed' : 'failed', `exit code ${result.exit_code}`);
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify({ run_id: runId, call_id: callId, ...result })}\n`);
+    } else {
+      process.stdout.write(`${result.output}\n`);
+      const counts = result.counts ? ` · ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.errors} errors` : '';
+      const verdict = result.timed_out ? 'TIMED OUT' : result.passed ? 'PASSED' : 'FAILED';
+      log(`── ${verdict} · exit ${result.exit_code}${counts} · run ${runId} · call ${callId}`);
+    }
+    return result.passed ? EXIT.ok : 4;
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,22 @@
+// The selector rule of DESIGN.md section 5: the path relative to the repo root without `.py`,
+// `/` → `.`, `pkg/__init__.py` → `pkg`, then the qualified name (`src/calc/ops.py` + `Calc.add` →
+// `src.calc.ops.Calc.add`).
+
+/** `src/calc/ops.py` → `src.calc.ops`; `pkg/__init__.py` → `pkg`; a root `__init__.py` → `__init__`. */
+export function moduleSelector(path: string): string {
+  const parts = path.replace(/\.py$/, '').split('/');
+  if (parts.length > 1 && parts[parts.length - 1] === '__init__') parts.pop();
+  return parts.join('.');
+}
+
+/** The module's own name: the last component of its selector (`ops`, `pkg`). */
+export function moduleName(path: string): string {
+  const selector = moduleSelector(path);
+  return selector.slice(selector.lastIndexOf('.') + 1);
+}
+
+/** The qualified name inside its module (`Calc.add`), or '' for the module itself. */
+export function qualifiedName(selector: string, path: string): string {
+  const module = moduleSelector(path);
+  return selector === module ? '' : selector.slice(module.length + 1);
+}

@@ -1,0 +1,61 @@
+// The lint gate of edit_entity (issue 3 item 5; spec 6.2: `lint_clean` is the harness's verdict,
+// never the model's): ruff E9 + F in process, plus python3's compile(), over one file's content.
+import { createHash } from 'node:crypto';
+import type { Diagnostic } from './diagnostic.js';
+import { PythonCompiler, type PythonCompilerOptions } from './python-compile.js';
+import { RuffChecker, type RuffOptions } from './ruff-check.js';
+
+export interface LintReport {
+  /** Every finding, sorted by position. */
+  diagnostics: Diagnostic[];
+  /** Whether python3's compile() ran; when it did not, the findings are ruff's alone and `reason` says why. */
+  compileCheck: { ran: true } | { ran: false; reason: string };
+}
+
+export type LintGateOptions = PythonCompilerOptions & RuffOptions;
+
+/** Reports for recently checked contents: an edit's "after" is the next edit's "before". */
+const CACHE_SIZE = 32;
+
+export class LintGate {
+  private readonly ruff: RuffChecker;
+  private readonly python: PythonCompiler;
+  private readonly cache = new Map<string, LintReport>();
+
+  constructor(options: LintGateOptions = {}) {
+    this.ruff = new RuffChecker(options);
+    this.python = new PythonCompiler(options);
+  }
+
+  /**
+   * Lints one file's full content. `filename` only names the file in compile() messages. Throws
+   * when ruff itself cannot run: a gate that cannot look must not say yes.
+   */
+  async check(source: string, filename = '<file>'): Promise<LintReport> {
+    const key = createHash('sha256').update(filename).update('\u0000').update(source).digest('hex');
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    // The compile request goes out first, so python3 works while ruff (synchronous WASM) runs here.
+    const compiled = this.python.compile(source, filename);
+    const [ruffFindings, outcome] = await Promise.all([this.ruff.check(source), compiled]);
+    const diagnostics = [...ruffFindings];
+    if (outcome.available && outcome.diagnostic) diagnostics.push(outcome.diagnostic);
+    diagnostics.sort((a, b) => a.line - b.line || a.column - b.column);
+    const report: LintReport = {
+      diagnostics,
+      compileCheck: outcome.available ? { ran: true } : { ran: false, reason: outcome.reason },
+    };
+    if (outcome.available) this.remember(key, report);
+    return report;
+  }
+
+  /** Lets the python3 interpreter exit. The gate can still be used: it starts a new one. */
+  close(): void {
+    this.python.close();
+  }
+
+  private remember(key: string, report: LintReport): void {
+    this.cache.set(key, report);
+    if (this.cache.size > CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+  }
+}

@@ -1,0 +1,165 @@
+// A ChatModel over any OpenAI-compatible `POST {baseUrl}/chat/completions` (DeepSeek, OpenAI, vLLM,
+// llama.cpp server, Ollama, OpenRouter). Protocol 'json' sends only messages and reads the spec's
+// JSON object from the reply text; protocol 'tools' also offers the retrieved tools as native
+// functions and returns every call the model made — deciding that two calls in one reply is a
+// violation is the policy layer's job, not this client's.
+import type { Dispatcher } from 'undici';
+import { checkBaseUrl, postJson, protocolFailure, type Endpoint } from './http-json.js';
+import { costUsd, estimateTokens, type PriceTable } from './pricing.js';
+import { DEFAULT_RETRY, withRetries, type RetryEffects, type RetryPolicy } from './retry.js';
+import {
+  ModelError,
+  type ChatModel,
+  type ChatReply,
+  type ChatRequest,
+  type Protocol,
+  type ToolCall,
+  type Usage,
+} from './types.js';
+
+export interface OpenAIChatOptions {
+  baseUrl: string;
+  apiKey: string;
+  /** The model name the server knows, e.g. `deepseek-chat`. */
+  model: string;
+  protocol: Protocol;
+  prices?: PriceTable;
+  retry?: Partial<RetryPolicy>;
+  dispatcher?: Dispatcher;
+  /** Injected sleep / randomness for tests. */
+  effects?: RetryEffects;
+}
+
+/** What a chat completion body says, before usage and cost are settled. */
+interface ParsedCompletion {
+  text: string | null;
+  toolCalls: ToolCall[];
+  usage: Usage | null;
+  model: string | null;
+}
+
+export class OpenAIChatModel implements ChatModel {
+  readonly id: string;
+  readonly protocol: Protocol;
+  private readonly endpoint: Endpoint;
+  private readonly retry: RetryPolicy;
+
+  constructor(private readonly options: OpenAIChatOptions) {
+    const missing = (what: string, fix: string) => new ModelError('config', `no model ${what}`, { fix });
+    if (!options.baseUrl) throw missing('base URL', 'set OPENAI_BASE_URL, e.g. https://api.deepseek.com/v1');
+    if (!options.apiKey) throw missing('API key', 'set OPENAI_API_KEY (any value for a server that needs none)');
+    if (!options.model) throw missing('name', 'pass --model openai:NAME or set PIPER_MODEL');
+    checkBaseUrl(options.baseUrl);
+    this.protocol = options.protocol;
+    this.id = `${options.protocol === 'tools' ? 'openai-tools' : 'openai'}:${options.model}`;
+    this.endpoint = { baseUrl: options.baseUrl, apiKey: options.apiKey, dispatcher: options.dispatcher };
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+  }
+
+  async complete(req: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
+    const body = this.requestBody(req);
+    const { value, attempts } = await withRetries(
+      this.retry,
+      async (attemptSignal) => {
+        const reply = await postJson(this.endpoint, 'chat/completions', body, attemptSignal);
+        if (!reply.ok) return reply;
+        const parsed = parseCompletion(reply.value.json);
+        if (typeof parsed === 'string') return protocolFailure(reply.status, parsed, reply.value.raw);
+        return { ok: true, status: reply.status, value: { parsed, raw: reply.value.raw } };
+      },
+      signal,
+      this.options.effects,
+    );
+    const { parsed, raw } = value;
+    const usage = parsed.usage ?? estimateUsage(req, parsed);
+    const model = parsed.model ?? this.options.model;
+    const cost = costUsd(this.options.prices ?? {}, [this.options.model, model], usage);
+    return { text: parsed.text, toolCalls: parsed.toolCalls, usage, costUsd: cost, raw, attempts, model };
+  }
+
+  /** The JSON body sent to the server. */
+  private requestBody(req: ChatRequest): Record<string, unknown> {
+    const body: Record<string, unknown> = {
+      model: this.options.model,
+      messages: req.messages.map(({ role, content }) => ({ role, content })),
+      temperature: req.temperature,
+      max_tokens: req.maxTokens,
+    };
+    if (this.protocol === 'tools' && req.tools && req.tools.length > 0) {
+      body.tools = req.tools.map(({ name, description, parameters }) => ({
+        type: 'function',
+        function: { name, description, parameters },
+      }));
+      body.tool_choice = 'auto';
+    }
+    return body;
+  }
+}
+
+/** Reads choices[0].message of a chat completion; a string is the reason the body is unusable. */
+export function parseCompletion(json: unknown): ParsedCompletion | string {
+  if (!isObject(json)) return 'the chat completion is not a JSON object';
+  if (isObject(json.error)) {
+    const message = typeof json.error.message === 'string' ? json.error.message : JSON.stringify(json.error);
+    return `the model server returned an error object: ${message}`;
+  }
+  if (!Array.isArray(json.choices) || json.choices.length === 0) return 'the chat completion has no choices';
+  const choice: unknown = json.choices[0];
+  if (!isObject(choice) || !isObject(choice.message)) return 'choices[0] has no message';
+  const message = choice.message;
+
+  const content = message.content;
+  if (content !== undefined && content !== null && typeof content !== 'string') {
+    return 'choices[0].message.content is neither a string nor null';
+  }
+  const toolCalls = parseToolCalls(message.tool_calls, message.function_call);
+  if (typeof toolCalls === 'string') return toolCalls;
+
+  return {
+    text: content ?? null,
+    toolCalls,
+    usage: parseUsage(json.usage),
+    model: typeof json.model === 'string' && json.model !== '' ? json.model : null,
+  };
+}
+
+function parseToolCalls(toolCalls: unknown, legacyCall: unknown): ToolCall[] | string {
+  if (toolCalls !== undefined && toolCalls !== null && !Array.isArray(toolCalls)) {
+    return 'choices[0].message.tool_calls is not a list';
+  }
+  // Older servers send a single `function_call` instead of `tool_calls`.
+  const list: unknown[] = Array.isArray(toolCalls) ? toolCalls : isObject(legacyCall) ? [{ function: legacyCall }] : [];
+  const calls: ToolCall[] = [];
+  for (const [i, call] of list.entries()) {
+    const fn = isObject(call) ? call.function : undefined;
+    if (!isObject(fn) || typeof fn.name !== 'string') return `tool_calls[${i}] has no function name`;
+    // Keep the arguments as the text the model wrote; a server that pre-parsed them gets them back
+    // as JSON text, and absent arguments stay absent (empty text) for the validator to judge.
+    const args = typeof fn.arguments === 'string' ? fn.arguments : (JSON.stringify(fn.arguments) ?? '');
+    calls.push({ name: fn.name, arguments: args });
+  }
+  return calls;
+}
+
+function parseUsage(usage: unknown): Usage | null {
+  if (!isObject(usage)) return null;
+  const { prompt_tokens: prompt, completion_tokens: completion } = usage;
+  if (!isCount(prompt) || !isCount(completion)) return null;
+  return { promptTokens: prompt, completionTokens: completion };
+}
+
+/** For servers that report no usage, so token caps still bite. */
+function estimateUsage(req: ChatRequest, parsed: ParsedCompletion): Usage {
+  const tools = req.tools && req.tools.length > 0 ? JSON.stringify(req.tools) : '';
+  const prompt = req.messages.map((m) => m.content).join('\n') + tools;
+  const completion = (parsed.text ?? '') + parsed.toolCalls.map((c) => c.name + c.arguments).join('');
+  return { promptTokens: estimateTokens(prompt), completionTokens: estimateTokens(completion) };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0;
+}
