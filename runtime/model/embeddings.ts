@@ -25,7 +25,8 @@ export class OpenAIEmbeddings implements EmbeddingsModel {
   constructor(private readonly options: EmbeddingsOptions) {
     const missing = (what: string, fix: string) => new ModelError('config', `no embeddings ${what}`, { fix });
     if (!options.baseUrl) throw missing('base URL', 'set OPENAI_BASE_URL for the embeddings server');
-    if (!options.apiKey) throw missing('API key', 'set OPENAI_API_KEY (any value for a server that needs none)');
+    if (!options.apiKey)
+      throw missing('API key', 'set OPENAI_API_KEY (any value for a server that needs none)');
     if (!options.model) throw missing('model name', 'configure the embeddings model name');
     checkBaseUrl(options.baseUrl);
     this.endpoint = { baseUrl: options.baseUrl, apiKey: options.apiKey, dispatcher: options.dispatcher };
@@ -65,7 +66,8 @@ export class OpenAIEmbeddings implements EmbeddingsModel {
 export function parseEmbeddings(json: unknown, expected: number): number[][] | string {
   const data = typeof json === 'object' && json !== null ? (json as { data?: unknown }).data : undefined;
   if (!Array.isArray(data)) return 'the embeddings reply has no data list';
-  if (data.length !== expected) return `the embeddings reply has ${data.length} vectors for ${expected} inputs`;
+  if (data.length !== expected)
+    return `the embeddings reply has ${data.length} vectors for ${expected} inputs`;
   const vectors: number[][] = new Array<number[]>(expected);
   for (const [position, item] of data.entries()) {
     const { embedding, index } = (item ?? {}) as { embedding?: unknown; index?: unknown };

@@ -70,7 +70,13 @@ export async function postJson(
   }
   if (isRetryableStatus(status)) {
     const retryAfterMs = parseRetryAfter(response.headers);
-    return { ok: false, retryable: true, status, error: `HTTP ${status}: ${excerpt(raw, 200)}`, retryAfterMs };
+    return {
+      ok: false,
+      retryable: true,
+      status,
+      error: `HTTP ${status}: ${excerpt(raw, 200)}`,
+      retryAfterMs,
+    };
   }
   return {
     ok: false,

@@ -47,7 +47,8 @@ export class OpenAIChatModel implements ChatModel {
   constructor(private readonly options: OpenAIChatOptions) {
     const missing = (what: string, fix: string) => new ModelError('config', `no model ${what}`, { fix });
     if (!options.baseUrl) throw missing('base URL', 'set OPENAI_BASE_URL, e.g. https://api.deepseek.com/v1');
-    if (!options.apiKey) throw missing('API key', 'set OPENAI_API_KEY (any value for a server that needs none)');
+    if (!options.apiKey)
+      throw missing('API key', 'set OPENAI_API_KEY (any value for a server that needs none)');
     if (!options.model) throw missing('name', 'pass --model openai:NAME or set PIPER_MODEL');
     checkBaseUrl(options.baseUrl);
     this.protocol = options.protocol;
@@ -128,7 +129,11 @@ function parseToolCalls(toolCalls: unknown, legacyCall: unknown): ToolCall[] | s
     return 'choices[0].message.tool_calls is not a list';
   }
   // Older servers send a single `function_call` instead of `tool_calls`.
-  const list: unknown[] = Array.isArray(toolCalls) ? toolCalls : isObject(legacyCall) ? [{ function: legacyCall }] : [];
+  const list: unknown[] = Array.isArray(toolCalls)
+    ? toolCalls
+    : isObject(legacyCall)
+      ? [{ function: legacyCall }]
+      : [];
   const calls: ToolCall[] = [];
   for (const [i, call] of list.entries()) {
     const fn = isObject(call) ? call.function : undefined;

@@ -35,7 +35,8 @@ export function costUsd(table: PriceTable, models: readonly string[], usage: Usa
     const price = priceOf(table, model);
     if (!price) continue;
     const dollars =
-      (usage.promptTokens * price.promptPerMillion + usage.completionTokens * price.completionPerMillion) / 1e6;
+      (usage.promptTokens * price.promptPerMillion + usage.completionTokens * price.completionPerMillion) /
+      1e6;
     return Math.round(dollars * 1e10) / 1e10;
   }
   return null;

@@ -54,7 +54,7 @@ export function resolveModel(spec: string | undefined, options: ResolveOptions =
       const baseUrl = nonEmpty(config.baseUrl) ?? nonEmpty(env.OPENAI_BASE_URL);
       if (!baseUrl) {
         throw new ModelError('config', `no base URL for ${chosen}`, {
-          fix: 'set OPENAI_BASE_URL to the server root, e.g. https://api.deepseek.com/v1 or http://127.0.0.1:8000/v1',
+          fix: 'set OPENAI_BASE_URL to the server root, e.g. https://api.deepseek.com/v1 (no default)',
         });
       }
       const apiKey = nonEmpty(config.apiKey) ?? nonEmpty(env.OPENAI_API_KEY);
@@ -75,15 +75,21 @@ export function resolveModel(spec: string | undefined, options: ResolveOptions =
     }
     case 'script': {
       if (!rest) {
-        throw new ModelError('config', 'the script model names no file', { fix: 'write it as script:FILE.jsonl' });
+        throw new ModelError('config', 'the script model names no file', {
+          fix: 'write it as script:FILE.jsonl',
+        });
       }
       const file = isAbsolute(rest) ? rest : resolvePath(options.cwd ?? process.cwd(), rest);
       return loadScriptModel(file, { id: `script:${rest}` });
     }
     default:
-      throw new ModelError('config', `unknown model scheme ${JSON.stringify(scheme)} in ${JSON.stringify(chosen)}`, {
-        fix: `use one of ${schemeList()}`,
-      });
+      throw new ModelError(
+        'config',
+        `unknown model scheme ${JSON.stringify(scheme)} in ${JSON.stringify(chosen)}`,
+        {
+          fix: `use one of ${schemeList()}`,
+        },
+      );
   }
 }
 

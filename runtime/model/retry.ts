@@ -143,7 +143,13 @@ async function runOne<T>(
       const error = timeoutText(timeoutMs);
       return { ok: false, retryable: true, status: null, error, retryAfterMs: null, timedOut: true };
     }
-    return { ok: false, retryable: true, status: null, error: describeNetworkError(error), retryAfterMs: null };
+    return {
+      ok: false,
+      retryable: true,
+      status: null,
+      error: describeNetworkError(error),
+      retryAfterMs: null,
+    };
   } finally {
     clearTimeout(handle);
   }
@@ -160,7 +166,8 @@ function giveUp(
   if (refusedWaitMs !== null) {
     return new ModelError(
       'exhausted',
-      `the server asked to wait ${refusedWaitMs} ms before retrying, more than the ${policy.maxRetryAfterMs} ms allowed`,
+      `the server asked to wait ${refusedWaitMs} ms before retrying ` +
+        `(more than the ${policy.maxRetryAfterMs} ms allowed)`,
       { fix: 'wait for the rate limit to reset or use a model with more quota', attempts },
     );
   }
@@ -184,7 +191,8 @@ function timeoutText(timeoutMs: number): string {
 /** A transport failure, named by its code (ECONNREFUSED, UND_ERR_SOCKET, ...) rather than prose. */
 function describeNetworkError(error: unknown): string {
   const e = error as { code?: unknown; message?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : null;
+  const code =
+    typeof e?.code === 'string' ? e.code : typeof e?.cause?.code === 'string' ? e.cause.code : null;
   const message = typeof e?.message === 'string' ? e.message : String(error);
   return code ? `network error ${code}: ${message}` : `network error: ${message}`;
 }

@@ -56,14 +56,17 @@ export class ScriptModel implements ChatModel {
     if (!entry) {
       throw new ModelError(
         'script_exhausted',
-        `the script ${this.id} has no reply left for model call ${this.next + 1} (it holds ${this.entries.length})`,
+        `the script ${this.id} has no reply left for model call ${this.next + 1} ` +
+          `(it holds ${this.entries.length})`,
         { fix: 'add lines to the script, or end it with a stop line' },
       );
     }
     this.next++;
     const usage = entry.usage ?? {
       promptTokens: estimateTokens(promptText(req)),
-      completionTokens: estimateTokens((entry.text ?? '') + entry.toolCalls.map((c) => c.name + c.arguments).join('')),
+      completionTokens: estimateTokens(
+        (entry.text ?? '') + entry.toolCalls.map((c) => c.name + c.arguments).join(''),
+      ),
     };
     return {
       text: entry.text,
@@ -96,7 +99,10 @@ export function loadScriptModel(file: string, options: Partial<ScriptModelOption
  * Replays raw model outputs (e.g. the raw_output column of a recorded run's turns): each string is
  * the assistant's message text verbatim, with no script syntax — comments and blanks included.
  */
-export function scriptModelFromReplies(lines: string[], options: Partial<ScriptModelOptions> = {}): ScriptModel {
+export function scriptModelFromReplies(
+  lines: string[],
+  options: Partial<ScriptModelOptions> = {},
+): ScriptModel {
   const entries = lines.map((text) => ({ text, toolCalls: [], usage: null, raw: text }));
   return new ScriptModel(entries, { id: 'script:replay', ...options });
 }

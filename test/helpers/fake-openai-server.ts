@@ -31,7 +31,10 @@ export type Behaviour =
   | { kind: 'drop' };
 
 export const behave = {
-  text: (content: string, usage: FakeUsage | null = { prompt_tokens: 11, completion_tokens: 7 }): Behaviour => ({
+  text: (
+    content: string,
+    usage: FakeUsage | null = { prompt_tokens: 11, completion_tokens: 7 },
+  ): Behaviour => ({
     kind: 'reply',
     content,
     usage,
@@ -47,10 +50,18 @@ export const behave = {
     body: '{"error":{"message":"rate limited"}}',
     headers,
   }),
-  serverError: (status = 500): Behaviour => ({ kind: 'status', status, body: '{"error":{"message":"boom"}}' }),
+  serverError: (status = 500): Behaviour => ({
+    kind: 'status',
+    status,
+    body: '{"error":{"message":"boom"}}',
+  }),
   hang: (): Behaviour => ({ kind: 'hang' }),
   drop: (): Behaviour => ({ kind: 'drop' }),
-  embeddings: (vectors: number[][], reversed = false): Behaviour => ({ kind: 'embeddings', vectors, reversed }),
+  embeddings: (vectors: number[][], reversed = false): Behaviour => ({
+    kind: 'embeddings',
+    vectors,
+    reversed,
+  }),
 };
 
 export interface RecordedRequest {
@@ -66,25 +77,26 @@ export class FakeOpenAIServer {
   private readonly queue: Behaviour[] = [];
   private served = 0;
 
-  private constructor(
-    private readonly server: Server,
-    /** e.g. http://127.0.0.1:41234/v1 — what OPENAI_BASE_URL would be. */
-    readonly baseUrl: string,
-  ) {}
+  private readonly server: Server;
+  /** e.g. http://127.0.0.1:41234/v1 — what OPENAI_BASE_URL would be. Set once listening. */
+  baseUrl = '';
 
-  static async start(): Promise<FakeOpenAIServer> {
-    let fake: FakeOpenAIServer | undefined;
-    const server = createServer((req, res) => {
+  private constructor() {
+    this.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => fake?.handle(req.method ?? '', req.url ?? '', req.headers, chunks, res));
+      req.on('end', () => this.handle(req.method ?? '', req.url ?? '', req.headers, chunks, res));
     });
+  }
+
+  static async start(): Promise<FakeOpenAIServer> {
+    const fake = new FakeOpenAIServer();
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      fake.server.once('error', reject);
+      fake.server.listen(0, '127.0.0.1', () => resolve());
     });
-    const { port } = server.address() as AddressInfo;
-    fake = new FakeOpenAIServer(server, `http://127.0.0.1:${port}/v1`);
+    const { port } = fake.server.address() as AddressInfo;
+    fake.baseUrl = `http://127.0.0.1:${port}/v1`;
     return fake;
   }
 
@@ -123,9 +135,14 @@ export class FakeOpenAIServer {
     this.served++;
     if (!behaviour) {
       // 418 is not retryable, so a test that under-scripts fails at once with this reason.
-      return send(res, 418, JSON.stringify({ error: { message: 'fake server: no scripted behaviour left' } }));
+      return send(
+        res,
+        418,
+        JSON.stringify({ error: { message: 'fake server: no scripted behaviour left' } }),
+      );
     }
-    const model = typeof (body as { model?: unknown }).model === 'string' ? (body as { model: string }).model : '';
+    const named = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
+    const model = typeof named === 'string' ? named : '';
     switch (behaviour.kind) {
       case 'reply':
         return send(res, 200, JSON.stringify(completion(behaviour, model, this.served)));

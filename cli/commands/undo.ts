@@ -1,0 +1,69 @@
+// `piper-agent undo RUN`: reverses every edit a run made, latest first, or refuses, naming the
+// file, when one changed after the run touched it. All or nothing (primitives/undo.ts).
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { undoRun } from '../../primitives/undo.js';
+import { repoRoot } from '../../runtime/host/git.js';
+import { Ledger } from '../../runtime/ledger/ledger.js';
+import { ledgerPath } from '../../runtime/ledger/location.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+
+export const UNDO_HELP = `Usage: piper-agent undo RUN [--repo DIR] [--ledger PATH] [--json]
+
+Restores every file that run RUN edited to the bytes it had before the run, undoing the run's
+edits in the reverse order they were made. Every file is checked first: if one changed after the
+run last edited it, nothing is undone and the file is named. Each restored file is verified
+against the sha256 the ledger recorded before it is written, and written atomically.
+
+  --repo DIR     the repository (default: the one the run recorded, else the git root here)
+  --ledger PATH  ledger file (default: .piper/ledger.db under the repo; env PIPER_LEDGER)
+  --json         print the result as one JSON object
+
+Exit status: 0 when the edits were undone (or there were none left), 1 when undo refused,
+2 for bad usage.`;
+
+export async function undoCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: {
+      repo: { type: 'string' },
+      ledger: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) throw new UsageError('give exactly one run id, e.g. piper-agent undo r-20250101-120000-abc123');
+  const runId = positionals[0]!;
+  const path = ledgerPath({ flag: values.ledger, repo: values.repo ?? repoRoot() });
+  if (!existsSync(path)) {
+    return finish(values.json, { ok: false, error: `no ledger at ${path}; point --ledger or --repo at the run's ledger` }, runId);
+  }
+  const ledger = Ledger.open(path);
+  try {
+    const recorded = ledger.getRun(runId)?.repo;
+    const repo = values.repo ?? (typeof recorded === 'string' ? recorded : repoRoot());
+    const result = await undoRun({ repoRoot: repo, ledger, runId });
+    return finish(values.json, { ok: result.ok, error: result.error, files: result.data?.files, undone: result.data?.undone }, runId);
+  } finally {
+    ledger.close();
+  }
+}
+
+function finish(
+  json: boolean,
+  result: { ok: boolean; error: string | null; files?: Array<{ path: string; edits: number }>; undone?: number },
+  runId: string,
+): number {
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ run_id: runId, ...result })}\n`);
+  } else if (!result.ok) {
+    process.stderr.write(`piper-agent: undo refused: ${result.error}\n`);
+  } else if (!result.undone) {
+    process.stdout.write(`run ${runId} has no edits left to undo\n`);
+  } else {
+    process.stdout.write(`undid ${result.undone} edit(s) of run ${runId}:\n`);
+    for (const file of result.files ?? []) process.stdout.write(`  restored ${file.path} (${file.edits} edit(s))\n`);
+  }
+  return result.ok ? EXIT.ok : EXIT.failure;
+}

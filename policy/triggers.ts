@@ -1,0 +1,165 @@
+// The event-driven triggers of spec/tool-calling-policy.md section 3.1: tool calls the harness makes
+// on a state transition, with no model involved, recorded like model calls but with origin `trigger`.
+// Each fires at most once per condition key, so a re-entrant state cannot loop it.
+//
+//   post-edit lint   an edit_entity call committed (committed: true). Key: `lint:<selector>@<edit id>`.
+//                    Action: lint the committed file (py_compile + ruff E9,F), observation kind `lint`.
+//   post-patch test  a candidate patch is FORMED. Definition: the model's first accepted non-edit
+//                    action after one or more edits were committed since the last post-patch test.
+//                    "Accepted non-edit action" = a proposal that passed validation for any tool other
+//                    than edit_entity, or an ask_user, or a stop (ask_user included: the operator should
+//                    see the patch's test result beside the question). Rejected proposals and no-op
+//                    turns are not actions: nothing changed, so nothing is formed. The test runs after
+//                    that action is chosen and before it executes (or before the loop halts on
+//                    ask_user/stop), so the model's next observation includes the result. A run that
+//                    ends on a cap forms no patch (the model never moved past editing). Key:
+//                    `test:<sha256 of the sorted ids of every edit committed in the run>` — the patch
+//                    under test is the whole set. Needs a repro target; without one it never fires.
+//   symbol tokens    the issue text or any observation string contains tokens matching the symbol
+//                    regex (plus the CamelCase regex with SYMBOL_CAMEL=1). For the first ≤ 3 tokens of
+//                    that string not seen before (in order of appearance): search_symbol(token).
+//                    Key: `symbol:<token>`. Tokens past the first 3 stay unseen and may fire later.
+import { createHash } from 'node:crypto';
+import { toolArgs } from './registry.js';
+
+/** The spec's symbol regex (exact): a dotted identifier such as `memstore.MemStore.remember`. */
+export const SYMBOL_REGEX = /[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+/g;
+
+/** The weaker CamelCase signal, off by default (SYMBOL_CAMEL=1 turns it on). */
+export const CAMEL_REGEX = /\b[A-Z][a-zA-Z0-9_]+\b/g;
+
+/** At most this many search_symbol triggers per string (the spec's k ≤ 3). */
+export const SYMBOL_TRIGGERS_PER_TEXT = 3;
+
+interface TriggerBase {
+  origin: 'trigger';
+  key: string;
+}
+
+export type TriggerCall =
+  | (TriggerBase & { trigger: 'post_edit_lint'; tool: 'lint'; args: { selector: string; path: string } })
+  | (TriggerBase & { trigger: 'post_patch_test'; tool: 'run_test'; args: { target: string; timeout: number } })
+  | (TriggerBase & { trigger: 'symbol_token'; tool: 'search_symbol'; args: { query: string; k: number } });
+
+/** What the model chose this turn, once it is accepted (validated tool call or reserved name). */
+export type ModelAction = { kind: 'call'; tool: string } | { kind: 'ask_user' } | { kind: 'stop' };
+
+export interface TriggerOptions {
+  /** The repro target (`--test`, or the instance's FAIL_TO_PASS test); null/absent: no post-patch test. */
+  reproTarget?: string | null;
+  /** SYMBOL_CAMEL=1: also treat bare CamelCase words as symbol tokens. */
+  symbolCamel?: boolean;
+  /** The post-patch test's timeout in seconds (default: run_test's default). */
+  testTimeout?: number;
+}
+
+/** State carried across a resume: which keys fired, which edits were committed and which were tested. */
+export interface TriggerSnapshot {
+  fired: string[];
+  committedEdits: string[];
+  untestedEdits: number;
+}
+
+const defaultOf = (tool: 'run_test' | 'search_symbol', arg: string): number =>
+  toolArgs(tool).find((a) => a.name === arg)!.schema.default as number;
+
+export class TriggerGate {
+  private readonly fired: Set<string>;
+  private readonly committedEdits: string[];
+  private untestedEdits: number;
+
+  constructor(
+    private readonly options: TriggerOptions = {},
+    restored?: TriggerSnapshot,
+  ) {
+    this.fired = new Set(restored?.fired ?? []);
+    this.committedEdits = [...(restored?.committedEdits ?? [])];
+    this.untestedEdits = restored?.untestedEdits ?? 0;
+  }
+
+  /** The issue text, or any observation string: search_symbol for its first ≤ 3 new symbol tokens. */
+  onText(text: string): TriggerCall[] {
+    const calls: TriggerCall[] = [];
+    for (const token of symbolTokens(text, { camel: this.options.symbolCamel === true })) {
+      if (calls.length === SYMBOL_TRIGGERS_PER_TEXT) break;
+      const key = `symbol:${token}`;
+      if (this.fired.has(key)) continue;
+      this.fired.add(key);
+      calls.push({
+        trigger: 'symbol_token',
+        tool: 'search_symbol',
+        args: { query: token, k: defaultOf('search_symbol', 'k') },
+        origin: 'trigger',
+        key,
+      });
+    }
+    return calls;
+  }
+
+  /** An edit_entity call returned committed: true. */
+  onEditCommitted(edit: { editId: string; selector: string; path: string }): TriggerCall[] {
+    if (!this.committedEdits.includes(edit.editId)) {
+      this.committedEdits.push(edit.editId);
+      this.untestedEdits++;
+    }
+    const key = `lint:${edit.selector}@${edit.editId}`;
+    if (this.fired.has(key)) return [];
+    this.fired.add(key);
+    return [
+      {
+        trigger: 'post_edit_lint',
+        tool: 'lint',
+        args: { selector: edit.selector, path: edit.path },
+        origin: 'trigger',
+        key,
+      },
+    ];
+  }
+
+  /** The model's accepted action this turn; returns the post-patch test when it forms a patch. */
+  onModelAction(action: ModelAction): TriggerCall[] {
+    if (action.kind === 'call' && action.tool === 'edit_entity') return [];
+    if (this.untestedEdits === 0) return [];
+    this.untestedEdits = 0;
+    const target = this.options.reproTarget?.trim();
+    if (!target) return [];
+    const key = patchKey(this.committedEdits);
+    if (this.fired.has(key)) return [];
+    this.fired.add(key);
+    return [
+      {
+        trigger: 'post_patch_test',
+        tool: 'run_test',
+        args: { target, timeout: this.options.testTimeout ?? defaultOf('run_test', 'timeout') },
+        origin: 'trigger',
+        key,
+      },
+    ];
+  }
+
+  /** Whether edits were committed that no post-patch test has covered yet. */
+  get patchPending(): boolean {
+    return this.untestedEdits > 0;
+  }
+
+  snapshot(): TriggerSnapshot {
+    return { fired: [...this.fired], committedEdits: [...this.committedEdits], untestedEdits: this.untestedEdits };
+  }
+}
+
+/** `test:` + sha256 of the sorted edit ids: the same set of edits is the same patch, in any order. */
+export function patchKey(editIds: readonly string[]): string {
+  const ids = [...new Set(editIds)].sort();
+  return `test:${createHash('sha256').update(ids.join('\n')).digest('hex')}`;
+}
+
+/** The distinct symbol tokens of a text, in order of appearance (dotted first when two start together). */
+export function symbolTokens(text: string, options: { camel?: boolean } = {}): string[] {
+  const found: Array<{ index: number; order: number; token: string }> = [];
+  for (const match of text.matchAll(SYMBOL_REGEX)) found.push({ index: match.index, order: 0, token: match[0] });
+  if (options.camel) {
+    for (const match of text.matchAll(CAMEL_REGEX)) found.push({ index: match.index, order: 1, token: match[0] });
+  }
+  found.sort((a, b) => a.index - b.index || a.order - b.order);
+  return [...new Set(found.map((entry) => entry.token))];
+}

@@ -1,0 +1,192 @@
+// edit_entity (issue 3 item 5): replace one exact string inside one entity, but only if the lint
+// gate finds nothing new in the resulting file; then write atomically, record the edit for undo,
+// and refresh the code index. Every failure is an envelope, and a refused edit leaves the file
+// byte-identical.
+import { readFile, realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { recordEdit } from '../runtime/ledger/edits.js';
+import type { Ledger } from '../runtime/ledger/ledger.js';
+import { unifiedDiff } from './diff/unified-diff.js';
+import { atomicWrite, sha256 } from './fs/atomic-write.js';
+import { addedDiagnostics, describeDiagnostic, type Diagnostic } from './lint/diagnostic.js';
+import type { LintGate } from './lint/lint-gate.js';
+import type { Entity, EntityLookup, Envelope } from './types.js';
+
+/** The caps of the tool registry (spec 4.1), counted in characters (code points) as Python's len(). */
+export const EDIT_CAPS = { search: 400, replace: 2000 } as const;
+
+export interface EditContext {
+  repoRoot: string;
+  index: EntityLookup;
+  /** With `runId`, every committed edit is recorded so `piper-agent undo` can reverse it. */
+  ledger?: Ledger;
+  runId?: string;
+  callId?: string;
+  lint: LintGate;
+}
+
+export interface EditArgs {
+  selector: string;
+  search: string;
+  replace: string;
+}
+
+export interface EditResult {
+  committed: boolean;
+  /** The harness's verdict (spec 6.2): the file as it now stands has no finding at all. */
+  lint_clean: boolean;
+  diff: string;
+  /** On a refusal by the gate: the findings the edit would have added. */
+  new_diagnostics?: Diagnostic[];
+  /** Set when python3's compile() could not run, so the verdict is ruff's alone. */
+  lint_note?: string;
+  /** Set when the edit is committed but the code index could not re-read the file. */
+  index_note?: string;
+}
+
+const fail = (error: string, data: EditResult | null = null): Envelope<EditResult> => ({ ok: false, error, data });
+
+export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Envelope<EditResult>> {
+  const { selector, search, replace } = args;
+  if (search === '') return fail(`search string is empty; give the exact text to replace in ${selector}`);
+  if ([...search].length > EDIT_CAPS.search) {
+    return fail(`search string is longer than ${EDIT_CAPS.search} characters (${[...search].length})`);
+  }
+  if ([...replace].length > EDIT_CAPS.replace) {
+    return fail(`replace string is longer than ${EDIT_CAPS.replace} characters (${[...replace].length})`);
+  }
+  const known = ctx.index.get(selector);
+  if (!known) return fail(`unknown selector ${selector}`);
+  // The span must describe the bytes on disk now: if the file changed since it was indexed
+  // (an editor, git), re-reading it first moves the span with it. Unchanged = a read and a hash.
+  await ctx.index.refresh([known.path]).catch(() => {});
+  const entity = ctx.index.get(selector);
+  if (!entity) return fail(`unknown selector ${selector} (it is gone from ${known.path})`);
+
+  const file = await openEntityFile(ctx.repoRoot, entity);
+  if ('error' in file) return fail(file.error);
+  const { realPath, before, beforeText } = file;
+
+  const span = before.subarray(entity.startByte, entity.endByte);
+  const needle = Buffer.from(search, 'utf8');
+  const hits = occurrences(span, needle);
+  if (hits.length === 0) return fail(`search string not found in ${selector}`);
+  if (hits.length > 1) return fail(`search string found ${hits.length} times in ${selector}; make it unique`);
+
+  const at = entity.startByte + hits[0]!;
+  const replacement = Buffer.from(replace, 'utf8');
+  const after = Buffer.concat([before.subarray(0, at), replacement, before.subarray(at + needle.length)]);
+  if (after.equals(before)) return fail(`the edit changes nothing in ${selector}: search and replace are equal`);
+  const afterText = after.toString('utf8');
+  const diff = unifiedDiff(entity.path, beforeText, afterText);
+
+  let verdict: Awaited<ReturnType<typeof lintEdit>>;
+  try {
+    verdict = await lintEdit(ctx.lint, entity.path, beforeText, afterText, after, at, replacement.length);
+  } catch (error) {
+    return fail(`the lint gate could not check the edit (${(error as Error).message}); nothing was written`);
+  }
+  const lintNote = verdict.note ? { lint_note: verdict.note } : {};
+  if (verdict.added.length > 0) {
+    const list = verdict.added.map(describeDiagnostic).join(', ');
+    return fail(`edit refused by the lint gate: ${verdict.added.length} new diagnostic(s): ${list}`, {
+      committed: false,
+      lint_clean: false,
+      diff,
+      new_diagnostics: verdict.added,
+      ...lintNote,
+    });
+  }
+
+  try {
+    await atomicWrite(realPath, after);
+  } catch (error) {
+    return fail(`cannot write ${entity.path}: ${(error as Error).message}; the file is unchanged`);
+  }
+  if (ctx.ledger && ctx.runId) {
+    try {
+      recordEdit(ctx.ledger, {
+        runId: ctx.runId,
+        callId: ctx.callId,
+        path: entity.path,
+        selector,
+        beforeSha256: sha256(before),
+        afterSha256: sha256(after),
+        diff,
+      });
+    } catch (error) {
+      // An edit that cannot be undone is not committed: put the old bytes back.
+      const restored = await atomicWrite(realPath, before).then(
+        () => 'the file is unchanged',
+        (undoError: Error) => `and restoring ${entity.path} failed too: ${undoError.message}`,
+      );
+      return fail(`edit not committed: the ledger could not record it (${(error as Error).message}); ${restored}`);
+    }
+  }
+  const indexNote = await ctx.index.refresh([entity.path]).then(
+    () => ({}),
+    (error: Error) => ({ index_note: `the code index could not re-read ${entity.path}: ${error.message}` }),
+  );
+  return { ok: true, error: null, data: { committed: true, lint_clean: verdict.clean, diff, ...lintNote, ...indexNote } };
+}
+
+type EntityFile = { realPath: string; before: Buffer; beforeText: string } | { error: string };
+
+/** Reads the entity's file, refusing paths that leave the repo and content that is not UTF-8 text. */
+async function openEntityFile(repoRoot: string, entity: Entity): Promise<EntityFile> {
+  const inside = (root: string, path: string) => {
+    const rel = relative(root, path);
+    return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  };
+  let realPath: string;
+  let before: Buffer;
+  try {
+    // The real path: renaming over a symlink would replace the link, not the file it names.
+    realPath = await realpath(resolve(repoRoot, entity.path));
+    if (!inside(await realpath(repoRoot), realPath)) return { error: `${entity.path} lies outside the repository` };
+    before = await readFile(realPath);
+  } catch (error) {
+    return { error: `cannot read ${entity.path}: ${(error as Error).message}` };
+  }
+  if (entity.startByte < 0 || entity.endByte > before.length || entity.startByte > entity.endByte) {
+    return { error: `the code index is out of date for ${entity.path} (the file changed since it was indexed)` };
+  }
+  try {
+    // fatal: refuse rather than silently turn bytes into U+FFFD; ignoreBOM: keep a BOM as it is.
+    const beforeText = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(before);
+    return { realPath, before, beforeText };
+  } catch {
+    return { error: `${entity.path} is not valid UTF-8; edit_entity edits text files only` };
+  }
+}
+
+/** Every start offset of `needle` in `haystack`, overlapping ones included (both make it ambiguous). */
+function occurrences(haystack: Buffer, needle: Buffer): number[] {
+  const found: number[] = [];
+  for (let i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) found.push(i);
+  return found;
+}
+
+/** Lints before and after; `added` = what the edit introduces, `clean` = the result has nothing. */
+async function lintEdit(
+  gate: LintGate,
+  path: string,
+  beforeText: string,
+  afterText: string,
+  after: Buffer,
+  at: number,
+  written: number,
+): Promise<{ added: Diagnostic[]; clean: boolean; note?: string }> {
+  const [old, next] = await Promise.all([gate.check(beforeText, path), gate.check(afterText, path)]);
+  const lineAt = (offset: number) => {
+    let line = 1;
+    for (let i = after.indexOf(10); i >= 0 && i < offset; i = after.indexOf(10, i + 1)) line++;
+    return line;
+  };
+  const changed = { start: lineAt(at), end: lineAt(Math.max(at, at + written - 1)) };
+  return {
+    added: addedDiagnostics(old.diagnostics, next.diagnostics, changed),
+    clean: next.diagnostics.length === 0,
+    note: next.compileCheck.ran ? undefined : next.compileCheck.reason,
+  };
+}

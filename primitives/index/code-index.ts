@@ -1,0 +1,329 @@
+// The code index of a Python repository (DESIGN.md section 5): every entity of every indexed file,
+// looked up by selector. Rows are cached in the ledger by file sha256, so opening an unchanged repo
+// parses nothing, and refresh() after an edit parses only the files it names.
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import type { Parser } from 'web-tree-sitter';
+import {
+  dropCodeFiles,
+  listCodeFiles,
+  loadCodeNodes,
+  saveCodeFiles,
+  type CodeFileRow,
+  type CodeNodeRow,
+  type StoredCodeFile,
+} from '../../runtime/ledger/code-nodes.js';
+import type { Ledger } from '../../runtime/ledger/ledger.js';
+import { LexicalIndex } from '../search/lexical-index.js';
+import type { Entity, EntityLookup } from '../types.js';
+import { decodeSource } from './byte-offsets.js';
+import { extractEntities } from './extract.js';
+import { INDEXER_VERSION, pythonParser } from './python-parser.js';
+import { isIndexable, listPythonFiles } from './repo-files.js';
+
+export interface IndexedFile {
+  path: string;
+  sha256: string;
+  /** True when tree-sitter found a syntax error: the file is indexed as far as it parses. */
+  syntaxError: boolean;
+  entities: number;
+}
+
+export interface IndexStats {
+  /** How the file list was made: git ls-files, a tree walk, or the paths given to refresh(). */
+  mode: 'git' | 'walk' | 'refresh';
+  files: number;
+  entities: number;
+  /** Files parsed by this update; the others came from the cache unchanged. */
+  parsed: number;
+  cached: number;
+  removed: number;
+  ms: number;
+}
+
+export interface DuplicateSelector {
+  selector: string;
+  /** Every definition in source order; the last is the one `get` returns, as Python binds it. */
+  definitions: Entity[];
+}
+
+interface FileState {
+  path: string;
+  sha256: string;
+  syntaxError: boolean;
+  records: IndexRecord[];
+}
+
+interface IndexRecord {
+  key: string;
+  entity: Entity;
+  terms: string;
+}
+
+export class CodeIndex implements EntityLookup {
+  private readonly fileStates = new Map<string, FileState>();
+  /** Per selector, every definition in source order; the last one wins. */
+  private definitions = new Map<string, IndexRecord[]>();
+  private lexicalIndex: LexicalIndex | undefined;
+  /** Derived lists, rebuilt on first use after a change. */
+  private views: { all?: Entity[]; visible?: Entity[]; byKey?: Map<string, IndexRecord> } = {};
+  private parses = 0;
+  private stats: IndexStats = { mode: 'walk', files: 0, entities: 0, parsed: 0, cached: 0, removed: 0, ms: 0 };
+
+  private constructor(
+    /** The repo root, absolute and with symbolic links resolved. */
+    readonly root: string,
+    private readonly ledger: Ledger,
+    private readonly parser: Parser,
+  ) {}
+
+  /** Indexes the repo: unchanged files come from the ledger's cache, the rest are parsed. */
+  static async open(repoRoot: string, ledger: Ledger): Promise<CodeIndex> {
+    const index = new CodeIndex(realpathSync(resolve(repoRoot)), ledger, await pythonParser());
+    index.loadAll();
+    return index;
+  }
+
+  /** The outcome of the last open/refresh/reindex. */
+  get lastUpdate(): IndexStats {
+    return { ...this.stats };
+  }
+
+  /** How many files this instance has parsed since it was opened (cache hits parse nothing). */
+  get parseCount(): number {
+    return this.parses;
+  }
+
+  get(selector: string): Entity | undefined {
+    const defs = this.definitions.get(selector);
+    return defs?.[defs.length - 1]?.entity;
+  }
+
+  /** Every definition, duplicates included, by path then position. */
+  all(): Entity[] {
+    this.views.all ??= this.sortedFiles().flatMap((f) => f.records.map((r) => r.entity));
+    return [...this.views.all];
+  }
+
+  /** The definitions Python would see: for a duplicated selector, only the last one. */
+  visible(): Entity[] {
+    this.views.visible ??= this.all().filter((e) => this.get(e.selector) === e);
+    return [...this.views.visible];
+  }
+
+  files(): IndexedFile[] {
+    return this.sortedFiles().map((f) => ({
+      path: f.path,
+      sha256: f.sha256,
+      syntaxError: f.syntaxError,
+      entities: f.records.length,
+    }));
+  }
+
+  duplicates(): DuplicateSelector[] {
+    const out: DuplicateSelector[] = [];
+    for (const [selector, defs] of this.definitions) {
+      if (defs.length > 1) out.push({ selector, definitions: defs.map((d) => d.entity) });
+    }
+    return out.sort((a, b) => compare(a.selector, b.selector));
+  }
+
+  /** How many times a selector is defined (0 when unknown). */
+  definitionCount(selector: string): number {
+    return this.definitions.get(selector)?.length ?? 0;
+  }
+
+  /** The file's sha256 as indexed, or undefined when the index does not hold it. */
+  fileSha256(path: string): string | undefined {
+    return this.fileStates.get(path)?.sha256;
+  }
+
+  /**
+   * Brings the given files (repo-relative or absolute) up to date: changed ones are parsed again,
+   * deleted ones dropped, new ones added when the index would list them. Unchanged files cost a
+   * read and a hash.
+   */
+  async refresh(paths: string[]): Promise<void> {
+    const started = performance.now();
+    const wanted = [...new Set(paths.map((p) => this.relativePath(p)).filter((p): p is string => p !== null))];
+    // A known file is read again (update() drops it if it is gone); a new one must be indexable.
+    this.update(
+      wanted.filter((p) => this.fileStates.has(p) || isIndexable(this.root, p)),
+      [],
+      'refresh',
+      started,
+    );
+  }
+
+  /** Lists the repo again and brings every file up to date (new, changed and removed files). */
+  async reindex(): Promise<void> {
+    this.loadAll();
+  }
+
+  /** BM25 scores of visible entities for a query, best first, ties by selector. */
+  lexicalSearch(query: string): Array<{ entity: Entity; score: number }> {
+    const byKey = this.recordsByKey();
+    const out: Array<{ entity: Entity; score: number }> = [];
+    for (const { key, score } of this.lexical().score(query)) {
+      const entity = byKey.get(key)?.entity;
+      if (entity && this.get(entity.selector) === entity) out.push({ entity, score });
+    }
+    return out.sort((a, b) => b.score - a.score || compare(a.entity.selector, b.entity.selector));
+  }
+
+  /** The text dense retrieval embeds for an entity: selector, signature, docstring and body names. */
+  searchText(entity: Entity): string {
+    const record = this.fileStates.get(entity.path)?.records.find((r) => r.entity === entity);
+    return `${entity.selector}\n${entity.signature}\n${record?.terms ?? ''}`.slice(0, 2000);
+  }
+
+  private loadAll(): void {
+    const started = performance.now();
+    const listing = listPythonFiles(this.root);
+    const listed = new Set(listing.paths);
+    if (this.fileStates.size === 0) this.loadCache(listed);
+    const gone = [...this.fileStates.keys()].filter((p) => !listed.has(p));
+    this.update(listing.paths, gone, listing.mode, started);
+  }
+
+  /** Seeds the in-memory state from the ledger (hashes are checked again by update). */
+  private loadCache(listed: Set<string>): void {
+    const cached = listCodeFiles(this.ledger, this.root).filter((f) => f.indexer === INDEXER_VERSION);
+    if (cached.length === 0) return;
+    const nodes = loadCodeNodes(this.ledger, this.root);
+    const stale: string[] = [];
+    for (const file of cached) {
+      if (!listed.has(file.path)) {
+        stale.push(file.path);
+        continue;
+      }
+      this.fileStates.set(file.path, this.fileState(file, nodes.get(file.path) ?? []));
+    }
+    dropCodeFiles(this.ledger, this.root, stale);
+  }
+
+  private update(paths: string[], gone: string[], mode: IndexStats['mode'], started: number): void {
+    const changed: StoredCodeFile[] = [];
+    const removed = new Set(gone);
+    let cached = 0;
+    for (const path of paths) {
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(resolve(this.root, path));
+      } catch {
+        if (this.fileStates.has(path)) removed.add(path); // vanished or unreadable since it was listed
+        continue;
+      }
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      if (this.fileStates.get(path)?.sha256 === sha256) {
+        cached++;
+        continue;
+      }
+      const decoded = decodeSource(bytes);
+      const extraction = extractEntities(this.parser, { path, ...decoded, byteLength: bytes.length });
+      this.parses++;
+      changed.push({ path, sha256, syntaxError: extraction.syntaxError, indexer: INDEXER_VERSION, nodes: extraction.nodes });
+    }
+    // The ledger first: if it refuses, memory still matches what is stored.
+    saveCodeFiles(this.ledger, this.root, changed);
+    dropCodeFiles(this.ledger, this.root, [...removed]);
+
+    const touched = new Set([...removed, ...changed.map((c) => c.path)]);
+    for (const path of touched) {
+      for (const r of this.fileStates.get(path)?.records ?? []) this.lexicalIndex?.remove(r.key);
+      this.fileStates.delete(path);
+    }
+    for (const file of changed) {
+      const state = this.fileState(file, file.nodes);
+      this.fileStates.set(file.path, state);
+      for (const r of state.records) this.lexicalIndex?.add({ key: r.key, entity: r.entity, terms: r.terms });
+    }
+    if (touched.size > 0) {
+      this.rebuildSelectors();
+      this.views = {};
+    }
+    let entities = 0;
+    for (const f of this.fileStates.values()) entities += f.records.length;
+    this.stats = {
+      mode,
+      files: this.fileStates.size,
+      entities,
+      parsed: changed.length,
+      cached,
+      removed: removed.size,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    };
+  }
+
+  private fileState(file: CodeFileRow, nodes: CodeNodeRow[]): FileState {
+    return {
+      path: file.path,
+      sha256: file.sha256,
+      syntaxError: file.syntaxError,
+      records: nodes.map((n) => ({ key: `${n.path}#${n.seq}`, entity: toEntity(n), terms: n.terms })),
+    };
+  }
+
+  /** Selector → definitions, over files in path order (so `a/__init__.py` follows `a.py`, as Python prefers the package). */
+  private rebuildSelectors(): void {
+    const defs = new Map<string, IndexRecord[]>();
+    for (const file of this.sortedFiles()) {
+      for (const r of file.records) {
+        const list = defs.get(r.entity.selector);
+        if (list) list.push(r);
+        else defs.set(r.entity.selector, [r]);
+      }
+    }
+    this.definitions = defs;
+  }
+
+  private lexical(): LexicalIndex {
+    if (!this.lexicalIndex) {
+      const lexical = new LexicalIndex();
+      for (const f of this.sortedFiles()) for (const r of f.records) lexical.add({ key: r.key, entity: r.entity, terms: r.terms });
+      this.lexicalIndex = lexical;
+    }
+    return this.lexicalIndex;
+  }
+
+  private recordsByKey(): Map<string, IndexRecord> {
+    if (!this.views.byKey) {
+      const byKey = new Map<string, IndexRecord>();
+      for (const f of this.fileStates.values()) for (const r of f.records) byKey.set(r.key, r);
+      this.views.byKey = byKey;
+    }
+    return this.views.byKey;
+  }
+
+  private sortedFiles(): FileState[] {
+    return [...this.fileStates.values()].sort((a, b) => compare(a.path, b.path));
+  }
+
+  /** Repo-relative '/' path, or null for a path outside the repo. */
+  private relativePath(path: string): string | null {
+    const rel = isAbsolute(path) ? relative(this.root, path) : relative(this.root, resolve(this.root, path));
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
+    return rel.split(sep).join('/');
+  }
+}
+
+function toEntity(n: CodeNodeRow): Entity {
+  return {
+    selector: n.selector,
+    kind: n.kind,
+    name: n.name,
+    path: n.path,
+    startLine: n.startLine,
+    endLine: n.endLine,
+    startByte: n.startByte,
+    endByte: n.endByte,
+    signature: n.signature,
+    doc: n.doc,
+    async: n.async,
+  };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

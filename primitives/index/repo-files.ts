@@ -1,0 +1,135 @@
+// Which Python files of a repo the index reads. In a git work tree: what git lists (tracked plus
+// untracked-not-ignored), so ignored files never enter; elsewhere: a walk of the tree. Either way
+// the same directories are skipped: VCS and piper's own data, virtual environments, dependency
+// and build output, caches.
+import { execFileSync } from 'node:child_process';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const SKIPPED_DIRS = new Set([
+  '.git',
+  '.hg',
+  '.svn',
+  '.piper',
+  '.venv',
+  'venv',
+  '.tox',
+  '.nox',
+  'node_modules',
+  '__pycache__',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.ruff_cache',
+  '.eggs',
+]);
+/** Build output; skipped unless the directory is itself a package (holds `__init__.py`). */
+const BUILD_DIRS = new Set(['build', 'dist']);
+
+export interface RepoFiles {
+  /** Repo-relative paths with '/' separators, sorted. */
+  paths: string[];
+  mode: 'git' | 'walk';
+}
+
+export function listPythonFiles(root: string): RepoFiles {
+  const fromGit = gitListing(root);
+  const skip = new DirectorySkipper(root);
+  if (fromGit) {
+    const paths = fromGit.filter((p) => p.endsWith('.py') && !skip.skipsPath(p) && isRegularFile(join(root, p)));
+    return { paths: sortPaths(paths), mode: 'git' };
+  }
+  const paths: string[] = [];
+  walk(root, '', skip, paths);
+  return { paths: sortPaths(paths), mode: 'walk' };
+}
+
+/** Whether the index should hold this repo-relative path (used when a single file is refreshed). */
+export function isIndexable(root: string, path: string): boolean {
+  if (!path.endsWith('.py') || path.startsWith('../') || new DirectorySkipper(root).skipsPath(path)) return false;
+  if (!isRegularFile(join(root, path))) return false;
+  return !isIgnoredByGit(root, path);
+}
+
+function gitListing(root: string): string[] | null {
+  try {
+    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+    return [...new Set(out.split('\0').filter((p) => p.length > 0))];
+  } catch {
+    return null; // not a git work tree, or no git: walk instead
+  }
+}
+
+function isIgnoredByGit(root: string, path: string): boolean {
+  try {
+    // Exit 0: ignored; 1: not ignored; 128: not a git work tree.
+    execFileSync('git', ['check-ignore', '-q', '--', path], { cwd: root, stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+class DirectorySkipper {
+  private readonly verdicts = new Map<string, boolean>();
+  constructor(private readonly root: string) {}
+
+  /** True when any directory on the path is skipped. */
+  skipsPath(path: string): boolean {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      if (this.skipsDir(parts.slice(0, i).join('/'))) return true;
+    }
+    return false;
+  }
+
+  skipsDir(dir: string): boolean {
+    let verdict = this.verdicts.get(dir);
+    if (verdict === undefined) {
+      const name = dir.slice(dir.lastIndexOf('/') + 1);
+      const abs = join(this.root, dir);
+      verdict =
+        SKIPPED_DIRS.has(name) ||
+        name.endsWith('.egg-info') ||
+        (BUILD_DIRS.has(name) && !existsSync(join(abs, '__init__.py'))) ||
+        existsSync(join(abs, 'pyvenv.cfg')); // a virtual environment under any name
+      this.verdicts.set(dir, verdict);
+    }
+    return verdict;
+  }
+}
+
+function walk(root: string, dir: string, skip: DirectorySkipper, out: string[]): void {
+  let entries;
+  try {
+    entries = readdirSync(join(root, dir), { withFileTypes: true });
+  } catch {
+    return; // unreadable directory: nothing to index there
+  }
+  for (const entry of entries) {
+    const rel = dir ? `${dir}/${entry.name}` : entry.name;
+    // Symbolic links are not followed: no loops, and no file outside the repo gets indexed.
+    if (entry.isDirectory()) {
+      if (!skip.skipsDir(rel)) walk(root, rel, skip, out);
+    } else if (entry.isFile() && entry.name.endsWith('.py')) {
+      out.push(rel);
+    }
+  }
+}
+
+function isRegularFile(abs: string): boolean {
+  try {
+    return lstatSync(abs).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Code-unit order, the same on every machine and locale. */
+function sortPaths(paths: string[]): string[] {
+  return paths.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}

@@ -1,0 +1,54 @@
+// Lexical retrieval over entities (search_code's default): BM25 where an entity's document is its
+// name (weighted up), its selector's path, its signature, its whole docstring and the names its
+// body uses. Kept in step with the code index file by file, so an edit costs one file's entities.
+import type { Entity } from '../types.js';
+import { Bm25Index } from './bm25.js';
+import { tokenize } from './tokenize.js';
+
+/** How many times each field counts: a hit in the name says more than one in the body. */
+const NAME_WEIGHT = 3;
+const SIGNATURE_WEIGHT = 2;
+
+export interface LexicalDocument {
+  /** Unique per definition (duplicated selectors are separate documents). */
+  key: string;
+  entity: Entity;
+  /** Full docstring + names used in the body, as the extractor stored them. */
+  terms: string;
+}
+
+export class LexicalIndex {
+  private readonly bm25 = new Bm25Index<string>();
+
+  add(doc: LexicalDocument): void {
+    this.bm25.add(doc.key, documentTerms(doc));
+  }
+
+  remove(key: string): void {
+    this.bm25.remove(key);
+  }
+
+  get size(): number {
+    return this.bm25.size;
+  }
+
+  /** Keys with a positive score for the query, unsorted. */
+  score(query: string): Array<{ key: string; score: number }> {
+    const terms = tokenize(query);
+    if (terms.length === 0) return [];
+    return this.bm25.score(terms).map((s) => ({ key: s.id, score: s.score }));
+  }
+}
+
+function documentTerms(doc: LexicalDocument): string[] {
+  const { entity } = doc;
+  const name = tokenize(entity.name);
+  const out: string[] = [];
+  for (let i = 0; i < NAME_WEIGHT; i++) out.push(...name);
+  // The selector minus the name: the module path and enclosing classes.
+  out.push(...tokenize(entity.selector.slice(0, entity.selector.length - entity.name.length)));
+  const signature = tokenize(entity.signature);
+  for (let i = 0; i < SIGNATURE_WEIGHT; i++) out.push(...signature);
+  out.push(...tokenize(doc.terms));
+  return out;
+}
