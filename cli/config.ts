@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { PriceTableSchema } from '../runtime/model/pricing.js';
 import { UsageError } from './exit-codes.js';
 
 export const ConfigSchema = z
@@ -21,8 +22,8 @@ export const ConfigSchema = z
     image: z.string().min(1),
     test: z.string().min(1),
     ledger: z.string().min(1),
-    /** USD per million tokens, by model name: { "deepseek-chat": { "prompt": 0.27, "completion": 1.1 } }. */
-    prices: z.record(z.string(), z.object({ prompt: z.number(), completion: z.number() })),
+    /** USD per million tokens, by model name: { "deepseek-chat": { "promptPerMillion": 0.27, "completionPerMillion": 1.1 } }. */
+    prices: PriceTableSchema,
   })
   .partial()
   .strict();

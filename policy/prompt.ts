@@ -127,14 +127,22 @@ export function buildSelectionPrompt(input: PromptInput): SelectionPrompt {
  * protocol: every tool's full function schema as compact JSON, one per line (what a stock loop
  * sends). Native protocol: the schemas travel as function specs, so the text only names them.
  */
-function renderToolsSection(presented: readonly ToolName[], arm: PolicyArm, protocol: 'json' | 'tools'): string {
+function renderToolsSection(
+  presented: readonly ToolName[],
+  arm: PolicyArm,
+  protocol: 'json' | 'tools',
+): string {
   if (protocol === 'tools') return `Offered as functions: ${[...presented, ...RESERVED_NAMES].join(', ')}`;
   const lines =
     arm === 'current'
       ? presented.map((name) =>
           JSON.stringify({
             type: 'function',
-            function: { name, description: toolDeclaration(name).description, parameters: toolJsonSchema(name) },
+            function: {
+              name,
+              description: toolDeclaration(name).description,
+              parameters: toolJsonSchema(name),
+            },
           }),
         )
       : presented.map(candidateLine);
@@ -158,7 +166,8 @@ function renderState(history: readonly LedgerEntry[], latest: string | null): st
  * cut to LEDGER_LINE_MAX with `…` (never inside a surrogate pair).
  */
 export function renderLedgerLine(entry: LedgerEntry): string {
-  const result = typeof entry.result === 'string' ? entry.result : (JSON.stringify(entry.result) ?? String(entry.result));
+  const result =
+    typeof entry.result === 'string' ? entry.result : (JSON.stringify(entry.result) ?? String(entry.result));
   const mark = entry.trust === 'unverified' ? `[unverified: ${entry.caveat ?? 'no caveat recorded'}] ` : '';
   const line = `${oneLine(entry.kind)}, ${oneLine(entry.target)}, ${oneLine(mark + result)}`;
   if (line.length <= LEDGER_LINE_MAX) return line;

@@ -20,7 +20,11 @@ export interface NativeCall {
   arguments: string | Record<string, unknown>;
 }
 
-const noOp = (reason: string, protocolViolation = false): ParsedReply => ({ ok: false, reason, protocolViolation });
+const noOp = (reason: string, protocolViolation = false): ParsedReply => ({
+  ok: false,
+  reason,
+  protocolViolation,
+});
 
 /**
  * The JSON protocol. Accepted: one JSON object, with surrounding whitespace, optionally inside a
@@ -37,14 +41,18 @@ export function parseProposal(text: string): ParsedReply {
   if (body.startsWith('[')) {
     const list = tryParse(body);
     return noOp(
-      Array.isArray(list) ? `expected one JSON object, got a list of ${list.length}` : 'expected one JSON object, got a list',
+      Array.isArray(list)
+        ? `expected one JSON object, got a list of ${list.length}`
+        : 'expected one JSON object, got a list',
     );
   }
   if (!body.startsWith('{')) {
     if (body.includes('{')) return noOp('expected one JSON object, found text before it');
     const scalar = tryParse(body);
     return noOp(
-      scalar === undefined ? 'expected one JSON object, got prose' : `expected one JSON object, got ${jsonType(scalar)}`,
+      scalar === undefined
+        ? 'expected one JSON object, got prose'
+        : `expected one JSON object, got ${jsonType(scalar)}`,
     );
   }
   const end = endOfFirstValue(body);
@@ -71,7 +79,10 @@ export function parseNativeCalls(calls: readonly NativeCall[]): ParsedReply {
   if (calls.length === 0) return noOp('no tool call in the reply');
   if (calls.length > 1) {
     const names = calls.map((call) => call.name).join(', ');
-    return noOp(`protocol violation: ${calls.length} tool calls in one reply (${names}); exactly one is allowed, none was run`, true);
+    return noOp(
+      `protocol violation: ${calls.length} tool calls in one reply (${names}); exactly one is allowed, none was run`,
+      true,
+    );
   }
   const call = calls[0]!;
   let args: unknown = call.arguments;
@@ -79,10 +90,14 @@ export function parseNativeCalls(calls: readonly NativeCall[]): ParsedReply {
     if (args.trim() === '') args = {};
     else {
       args = tryParse(args);
-      if (args === undefined) return noOp(`malformed JSON in the arguments of ${call.name}: ${parseError(call.arguments as string)}`);
+      if (args === undefined)
+        return noOp(
+          `malformed JSON in the arguments of ${call.name}: ${parseError(call.arguments as string)}`,
+        );
     }
   }
-  if (!isPlainObject(args)) return noOp(`the arguments of ${call.name} must be a JSON object, got ${jsonType(args)}`);
+  if (!isPlainObject(args))
+    return noOp(`the arguments of ${call.name} must be a JSON object, got ${jsonType(args)}`);
   return { ok: true, proposal: { tool: call.name, args }, via: 'native' };
 }
 
@@ -99,13 +114,16 @@ export function parseReply(
   if (reply.toolCalls.length > 0) return parseNativeCalls(reply.toolCalls);
   if ((reply.text ?? '').trim() === '') return noOp('no tool call in the reply, and no text');
   const fromText = parseProposal(reply.text ?? '');
-  return fromText.ok ? fromText : noOp(`no tool call in the reply, and the text is not a proposal: ${fromText.reason}`);
+  return fromText.ok
+    ? fromText
+    : noOp(`no tool call in the reply, and the text is not a proposal: ${fromText.reason}`);
 }
 
 function shapeProposal(value: Record<string, unknown>, via: 'json' | 'native'): ParsedReply {
   if (!isPlainObject(value)) return noOp(`expected one JSON object, got ${jsonType(value)}`);
   const extra = Object.keys(value).filter((key) => key !== 'tool' && key !== 'args');
-  if (extra.length > 0) return noOp(`unexpected key "${extra[0]}" in the proposal (only "tool" and "args" are allowed)`);
+  if (extra.length > 0)
+    return noOp(`unexpected key "${extra[0]}" in the proposal (only "tool" and "args" are allowed)`);
   if (!('tool' in value)) return noOp('missing "tool" in the proposal');
   if (typeof value.tool !== 'string') return noOp(`"tool" must be a string, got ${jsonType(value.tool)}`);
   const args = 'args' in value ? value.args : {};
@@ -129,7 +147,8 @@ function unfence(text: string): Unfenced {
     return { ok: false, reason: `a \`\`\`${language} fence: only a single \`\`\`json fence is accepted` };
   }
   const body = match[2]!.trim();
-  if (body.includes('```')) return { ok: false, reason: 'more than one ``` fence: expected a single ```json fence' };
+  if (body.includes('```'))
+    return { ok: false, reason: 'more than one ``` fence: expected a single ```json fence' };
   return { ok: true, body };
 }
 

@@ -148,10 +148,9 @@ function deriveArgs(declaration: ToolDeclaration): ArgInfo[] {
   }));
 }
 
-const ARG_INFO = Object.fromEntries(TOOL_NAMES.map((name) => [name, deriveArgs(DECLARATIONS[name])])) as Record<
-  ToolName,
-  ArgInfo[]
->;
+const ARG_INFO = Object.fromEntries(
+  TOOL_NAMES.map((name) => [name, deriveArgs(DECLARATIONS[name])]),
+) as Record<ToolName, ArgInfo[]>;
 
 /** The declared args of a tool, in declaration order. */
 export function toolArgs(name: ToolName): readonly ArgInfo[] {
@@ -170,7 +169,8 @@ export function typeWord(schema: ArgSchema): string {
 /** The type with its caps as the spec's table writes it: `int 1..100`, `str ≤400`, `list[str]`. */
 export function cappedType(schema: ArgSchema): string {
   const word = typeWord(schema);
-  if (schema.minimum !== undefined && schema.maximum !== undefined) return `${word} ${schema.minimum}..${schema.maximum}`;
+  if (schema.minimum !== undefined && schema.maximum !== undefined)
+    return `${word} ${schema.minimum}..${schema.maximum}`;
   if (schema.maxLength !== undefined) return `${word} ≤${schema.maxLength}`;
   return word;
 }
@@ -240,7 +240,11 @@ function reservedJsonSchema(name: ReservedName): Record<string, unknown> {
 /** Native function-calling specs: the given tools, then `ask_user` and `stop` so the model can end a segment. */
 export function nativeToolSpecs(names: readonly ToolName[]): ToolSpec[] {
   return [
-    ...names.map((name) => ({ name, description: DECLARATIONS[name].description, parameters: toolJsonSchema(name) })),
+    ...names.map((name) => ({
+      name,
+      description: DECLARATIONS[name].description,
+      parameters: toolJsonSchema(name),
+    })),
     ...RESERVED_NAMES.map((name) => ({
       name,
       description: RESERVED[name].description,

@@ -54,7 +54,12 @@ export function retrieveByMap(input: RetrievalInput): Retrieval {
   if (kept.length === 0) return { tools: [...DEFAULT_TOOLS], truncated: false, source: 'default', scores };
   // Array.prototype.sort is stable, so equal scores keep registry order.
   const ranked = [...kept].sort((a, b) => b.score - a.score).map((entry) => entry.tool);
-  return { tools: ranked.slice(0, RETRIEVAL_CAP), truncated: ranked.length > RETRIEVAL_CAP, source: 'map', scores };
+  return {
+    tools: ranked.slice(0, RETRIEVAL_CAP),
+    truncated: ranked.length > RETRIEVAL_CAP,
+    source: 'map',
+    scores,
+  };
 }
 
 export interface RetrieveOptions {
@@ -64,14 +69,21 @@ export interface RetrieveOptions {
 }
 
 /** Retrieval in the configured mode; `map` unless `embed` is asked for. Never rejects. */
-export async function retrieveTools(input: RetrievalInput, options: RetrieveOptions = {}): Promise<Retrieval> {
+export async function retrieveTools(
+  input: RetrievalInput,
+  options: RetrieveOptions = {},
+): Promise<Retrieval> {
   if (options.mode !== 'embed') return retrieveByMap(input);
-  if (!options.embedder) return { ...retrieveByMap(input), note: 'RETRIEVE=embed without an embedder; used the keyword map' };
+  if (!options.embedder)
+    return { ...retrieveByMap(input), note: 'RETRIEVE=embed without an embedder; used the keyword map' };
   if (retrievalText(input).trim() === '') return retrieveByMap(input);
   try {
     return await retrieveByEmbedding(input, options.embedder);
   } catch (error) {
-    return { ...retrieveByMap(input), note: `embedding retrieval failed (${(error as Error).message}); used the keyword map` };
+    return {
+      ...retrieveByMap(input),
+      note: `embedding retrieval failed (${(error as Error).message}); used the keyword map`,
+    };
   }
 }
 
@@ -97,12 +109,18 @@ async function retrieveByEmbedding(input: RetrievalInput, embedder: Embedder): P
   }
   const scores = TOOL_NAMES.map((tool, i) => ({ tool, score: cosine(query, docs[i]!) }));
   const ranked = [...scores].sort((a, b) => b.score - a.score).map((entry) => entry.tool);
-  return { tools: ranked.slice(0, RETRIEVAL_CAP), truncated: ranked.length > RETRIEVAL_CAP, source: 'embed', scores };
+  return {
+    tools: ranked.slice(0, RETRIEVAL_CAP),
+    truncated: ranked.length > RETRIEVAL_CAP,
+    source: 'embed',
+    scores,
+  };
 }
 
 /** Cosine similarity; throws on vectors that cannot be compared (caught above: fallback to the map). */
 export function cosine(a: readonly number[], b: readonly number[]): number {
-  if (a.length === 0 || a.length !== b.length) throw new Error(`vectors of length ${a.length} and ${b.length}`);
+  if (a.length === 0 || a.length !== b.length)
+    throw new Error(`vectors of length ${a.length} and ${b.length}`);
   let dot = 0;
   let na = 0;
   let nb = 0;

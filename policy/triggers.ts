@@ -38,7 +38,11 @@ interface TriggerBase {
 
 export type TriggerCall =
   | (TriggerBase & { trigger: 'post_edit_lint'; tool: 'lint'; args: { selector: string; path: string } })
-  | (TriggerBase & { trigger: 'post_patch_test'; tool: 'run_test'; args: { target: string; timeout: number } })
+  | (TriggerBase & {
+      trigger: 'post_patch_test';
+      tool: 'run_test';
+      args: { target: string; timeout: number };
+    })
   | (TriggerBase & { trigger: 'symbol_token'; tool: 'search_symbol'; args: { query: string; k: number } });
 
 /** What the model chose this turn, once it is accepted (validated tool call or reserved name). */
@@ -143,7 +147,11 @@ export class TriggerGate {
   }
 
   snapshot(): TriggerSnapshot {
-    return { fired: [...this.fired], committedEdits: [...this.committedEdits], untestedEdits: this.untestedEdits };
+    return {
+      fired: [...this.fired],
+      committedEdits: [...this.committedEdits],
+      untestedEdits: this.untestedEdits,
+    };
   }
 }
 
@@ -156,9 +164,11 @@ export function patchKey(editIds: readonly string[]): string {
 /** The distinct symbol tokens of a text, in order of appearance (dotted first when two start together). */
 export function symbolTokens(text: string, options: { camel?: boolean } = {}): string[] {
   const found: Array<{ index: number; order: number; token: string }> = [];
-  for (const match of text.matchAll(SYMBOL_REGEX)) found.push({ index: match.index, order: 0, token: match[0] });
+  for (const match of text.matchAll(SYMBOL_REGEX))
+    found.push({ index: match.index, order: 0, token: match[0] });
   if (options.camel) {
-    for (const match of text.matchAll(CAMEL_REGEX)) found.push({ index: match.index, order: 1, token: match[0] });
+    for (const match of text.matchAll(CAMEL_REGEX))
+      found.push({ index: match.index, order: 1, token: match[0] });
   }
   found.sort((a, b) => a.index - b.index || a.order - b.order);
   return [...new Set(found.map((entry) => entry.token))];

@@ -52,14 +52,25 @@ export const RESULT_SCHEMAS = {
   search_symbol: envelope(
     z.object({
       matches: z.array(
-        z.object({ selector: z.string(), kind: entityKind, signature: z.string(), path: z.string(), line: z.int() }),
+        z.object({
+          selector: z.string(),
+          kind: entityKind,
+          signature: z.string(),
+          path: z.string(),
+          line: z.int(),
+        }),
       ),
     }),
   ),
   search_code: envelope(
     z.object({
       results: z.array(
-        z.object({ selector: z.string(), signature: z.string(), doc: z.string().nullable(), score: z.number() }),
+        z.object({
+          selector: z.string(),
+          signature: z.string(),
+          doc: z.string().nullable(),
+          score: z.number(),
+        }),
       ),
       retrieval: z.string(),
       note: z.string().optional(),
@@ -100,7 +111,9 @@ export function checkCall(call: RecordedCall): string[] {
   switch (call.tool) {
     case 'run_test':
     case 'execute':
-      caveats.push(...exitCodeChecks(call.tool, parsed.data as Result<'run_test'> | Result<'execute'>, call.receipt));
+      caveats.push(
+        ...exitCodeChecks(call.tool, parsed.data as Result<'run_test'> | Result<'execute'>, call.receipt),
+      );
       break;
     case 'search_symbol':
       caveats.push(...symbolRoundTrip(String(call.args.query ?? ''), parsed.data as Result<'search_symbol'>));
@@ -145,7 +158,13 @@ function exitCodeChecks(
 
 /** The token a match must contain: the query's last dotted or spaced part (`a.B.remember` → `remember`). */
 export function lastQueryToken(query: string): string {
-  return query.trim().split(/[.\s]+/).filter(Boolean).at(-1) ?? '';
+  return (
+    query
+      .trim()
+      .split(/[.\s]+/)
+      .filter(Boolean)
+      .at(-1) ?? ''
+  );
 }
 
 function symbolRoundTrip(query: string, result: Result<'search_symbol'>): string[] {
@@ -166,7 +185,8 @@ function editChecks(args: Record<string, unknown>, result: Result<'edit_entity'>
   const failures: string[] = [];
   const roundTrip = editRoundTrip(String(args.search ?? ''), String(args.replace ?? ''), result.data.diff);
   if (roundTrip) failures.push(`round-trip: ${roundTrip}`);
-  if (!result.data.lint_clean) failures.push('lint: committed edit carries lint_clean false from the harness lint');
+  if (!result.data.lint_clean)
+    failures.push('lint: committed edit carries lint_clean false from the harness lint');
   return failures;
 }
 
@@ -200,7 +220,10 @@ function changedCores(search: string, replace: string): { before: string; after:
   ) {
     end++;
   }
-  return { before: search.slice(start, search.length - end), after: replace.slice(start, replace.length - end) };
+  return {
+    before: search.slice(start, search.length - end),
+    after: replace.slice(start, replace.length - end),
+  };
 }
 
 /** The old and new side of each hunk of a unified diff. */

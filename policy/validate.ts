@@ -80,15 +80,20 @@ export function validateCall(
   if (unknown !== undefined) return reject(`unknown arg: ${unknown}`);
   const missing = declared.find((arg) => arg.required && !Object.hasOwn(args, arg.name));
   if (missing) return reject(`missing required arg: ${missing.name}`);
-  const shape = toolDeclaration(tool).args.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>;
+  const shape = toolDeclaration(tool).args.shape as Record<
+    string,
+    { safeParse(v: unknown): { success: boolean } }
+  >;
   for (const arg of declared) {
     if (!Object.hasOwn(args, arg.name)) continue;
     const value = args[arg.name];
-    if (!shape[arg.name]!.safeParse(value).success) return reject(`invalid arg: ${arg.name} (${why(arg, value)})`);
+    if (!shape[arg.name]!.safeParse(value).success)
+      return reject(`invalid arg: ${arg.name} (${why(arg, value)})`);
   }
   const parsed = toolDeclaration(tool).args.safeParse(args);
   // Unreachable after the per-arg checks above; kept so a future cross-field rule cannot throw.
-  if (!parsed.success) return reject(`invalid arg: args (${parsed.error.issues[0]?.message ?? 'does not match'})`);
+  if (!parsed.success)
+    return reject(`invalid arg: args (${parsed.error.issues[0]?.message ?? 'does not match'})`);
   const call = { tool, args: parsed.data } as ToolCall;
 
   const failed = precondition(call, checks, options.policy ?? 'policy');
@@ -135,7 +140,8 @@ function why(arg: ArgInfo, value: unknown): string {
 /** `int 1..100`, `bool`, `str`, `str of at most 400 chars`, `list[str]`. */
 export function expected(schema: ArgSchema): string {
   const word = typeWord(schema);
-  if (schema.minimum !== undefined && schema.maximum !== undefined) return `${word} ${schema.minimum}..${schema.maximum}`;
+  if (schema.minimum !== undefined && schema.maximum !== undefined)
+    return `${word} ${schema.minimum}..${schema.maximum}`;
   if (schema.maxLength !== undefined) return `${word} of at most ${schema.maxLength} chars`;
   return word;
 }

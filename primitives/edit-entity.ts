@@ -44,7 +44,11 @@ export interface EditResult {
   index_note?: string;
 }
 
-const fail = (error: string, data: EditResult | null = null): Envelope<EditResult> => ({ ok: false, error, data });
+const fail = (error: string, data: EditResult | null = null): Envelope<EditResult> => ({
+  ok: false,
+  error,
+  data,
+});
 
 export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Envelope<EditResult>> {
   const { selector, search, replace } = args;
@@ -59,7 +63,7 @@ export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Enve
   if (!known) return fail(`unknown selector ${selector}`);
   // The span must describe the bytes on disk now: if the file changed since it was indexed
   // (an editor, git), re-reading it first moves the span with it. Unchanged = a read and a hash.
-  await ctx.index.refresh([known.path]).catch(() => {});
+  await refreshIndex(ctx.index, known.path).catch(() => {});
   const entity = ctx.index.get(selector);
   if (!entity) return fail(`unknown selector ${selector} (it is gone from ${known.path})`);
 
@@ -76,13 +80,21 @@ export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Enve
   const at = entity.startByte + hits[0]!;
   const replacement = Buffer.from(replace, 'utf8');
   const after = Buffer.concat([before.subarray(0, at), replacement, before.subarray(at + needle.length)]);
-  if (after.equals(before)) return fail(`the edit changes nothing in ${selector}: search and replace are equal`);
+  if (after.equals(before))
+    return fail(`the edit changes nothing in ${selector}: search and replace are equal`);
   const afterText = after.toString('utf8');
   const diff = unifiedDiff(entity.path, beforeText, afterText);
 
   let verdict: Awaited<ReturnType<typeof lintEdit>>;
   try {
-    verdict = await lintEdit(ctx.lint, entity.path, beforeText, afterText, after, at, replacement.length);
+    verdict = await lintEdit(ctx.lint, {
+      path: entity.path,
+      beforeText,
+      afterText,
+      after,
+      at,
+      written: replacement.length,
+    });
   } catch (error) {
     return fail(`the lint gate could not check the edit (${(error as Error).message}); nothing was written`);
   }
@@ -120,14 +132,20 @@ export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Enve
         () => 'the file is unchanged',
         (undoError: Error) => `and restoring ${entity.path} failed too: ${undoError.message}`,
       );
-      return fail(`edit not committed: the ledger could not record it (${(error as Error).message}); ${restored}`);
+      return fail(
+        `edit not committed: the ledger could not record it (${(error as Error).message}); ${restored}`,
+      );
     }
   }
-  const indexNote = await ctx.index.refresh([entity.path]).then(
+  const indexNote = await refreshIndex(ctx.index, entity.path).then(
     () => ({}),
     (error: Error) => ({ index_note: `the code index could not re-read ${entity.path}: ${error.message}` }),
   );
-  return { ok: true, error: null, data: { committed: true, lint_clean: verdict.clean, diff, ...lintNote, ...indexNote } };
+  return {
+    ok: true,
+    error: null,
+    data: { committed: true, lint_clean: verdict.clean, diff, ...lintNote, ...indexNote },
+  };
 }
 
 type EntityFile = { realPath: string; before: Buffer; beforeText: string } | { error: string };
@@ -143,13 +161,16 @@ async function openEntityFile(repoRoot: string, entity: Entity): Promise<EntityF
   try {
     // The real path: renaming over a symlink would replace the link, not the file it names.
     realPath = await realpath(resolve(repoRoot, entity.path));
-    if (!inside(await realpath(repoRoot), realPath)) return { error: `${entity.path} lies outside the repository` };
+    if (!inside(await realpath(repoRoot), realPath))
+      return { error: `${entity.path} lies outside the repository` };
     before = await readFile(realPath);
   } catch (error) {
     return { error: `cannot read ${entity.path}: ${(error as Error).message}` };
   }
   if (entity.startByte < 0 || entity.endByte > before.length || entity.startByte > entity.endByte) {
-    return { error: `the code index is out of date for ${entity.path} (the file changed since it was indexed)` };
+    return {
+      error: `the code index is out of date for ${entity.path} (the file changed since it was indexed)`,
+    };
   }
   try {
     // fatal: refuse rather than silently turn bytes into U+FFFD; ignoreBOM: keep a BOM as it is.
@@ -167,23 +188,37 @@ function occurrences(haystack: Buffer, needle: Buffer): number[] {
   return found;
 }
 
+/** The index re-reads one file; a lookup that throws instead of rejecting is caught the same way. */
+function refreshIndex(index: EntityLookup, path: string): Promise<void> {
+  return Promise.resolve().then(() => index.refresh([path]));
+}
+
+interface ProposedEdit {
+  path: string;
+  beforeText: string;
+  afterText: string;
+  after: Buffer;
+  /** Byte offset of the replacement in `after`, and its length in bytes. */
+  at: number;
+  written: number;
+}
+
 /** Lints before and after; `added` = what the edit introduces, `clean` = the result has nothing. */
 async function lintEdit(
   gate: LintGate,
-  path: string,
-  beforeText: string,
-  afterText: string,
-  after: Buffer,
-  at: number,
-  written: number,
+  edit: ProposedEdit,
 ): Promise<{ added: Diagnostic[]; clean: boolean; note?: string }> {
-  const [old, next] = await Promise.all([gate.check(beforeText, path), gate.check(afterText, path)]);
+  const [old, next] = await Promise.all([
+    gate.check(edit.beforeText, edit.path),
+    gate.check(edit.afterText, edit.path),
+  ]);
   const lineAt = (offset: number) => {
     let line = 1;
-    for (let i = after.indexOf(10); i >= 0 && i < offset; i = after.indexOf(10, i + 1)) line++;
+    for (let i = edit.after.indexOf(10); i >= 0 && i < offset; i = edit.after.indexOf(10, i + 1)) line++;
     return line;
   };
-  const changed = { start: lineAt(at), end: lineAt(Math.max(at, at + written - 1)) };
+  // The lines the replacement occupies in the new content (one line when it is empty).
+  const changed = { start: lineAt(edit.at), end: lineAt(Math.max(edit.at, edit.at + edit.written - 1)) };
   return {
     added: addedDiagnostics(old.diagnostics, next.diagnostics, changed),
     clean: next.diagnostics.length === 0,

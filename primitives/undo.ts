@@ -70,13 +70,21 @@ export async function undoRun(options: UndoOptions): Promise<Envelope<UndoResult
   // Phase 3: the ledger says so. If it cannot, the files go back to their edited state, so the
   // ledger and the disk keep agreeing (and a later undo can try again).
   try {
-    markUndone(ledger, [...edits].reverse().map((edit) => edit.id));
+    markUndone(
+      ledger,
+      [...edits].reverse().map((edit) => edit.id),
+    );
   } catch (error) {
     const rollback = await rollBack(written);
     return refuse(`the ledger could not mark the edits undone (${(error as Error).message}); ${rollback}`);
   }
   const paths = plan.map((file) => file.path);
-  await options.index?.refresh(paths).catch(() => {}); // the files are right; a stale index re-reads later
+  // The files are right either way; an index that cannot re-read them now re-reads them later.
+  const index = options.index;
+  if (index)
+    await Promise.resolve()
+      .then(() => index.refresh(paths))
+      .catch(() => {});
   return {
     ok: true,
     error: null,
@@ -102,15 +110,20 @@ async function planFile(
   const last = edits[edits.length - 1]!;
   const now = sha256(current);
   if (now !== last.after_sha256) {
-    return { error: `${path} changed after run ${runId} edited it (sha256 ${short(now)}, the run left ${short(last.after_sha256)})` };
+    return {
+      error: `${path} changed after run ${runId} edited it (sha256 ${short(now)}, the run left ${short(last.after_sha256)})`,
+    };
   }
   let text = current.toString('utf8');
   for (const edit of [...edits].reverse()) {
     if (sha256(text) !== edit.after_sha256) {
-      return { error: `${path}: the edits of run ${runId} do not chain (edit ${edit.id} did not leave this content)` };
+      return {
+        error: `${path}: the edits of run ${runId} do not chain (edit ${edit.id} did not leave this content)`,
+      };
     }
     const reversed = applyPatch(text, edit.diff, { reverse: true });
-    if (!reversed.ok) return { error: `${path}: the diff of edit ${edit.id} does not reverse (${reversed.reason})` };
+    if (!reversed.ok)
+      return { error: `${path}: the diff of edit ${edit.id} does not reverse (${reversed.reason})` };
     if (sha256(reversed.text) !== edit.before_sha256) {
       return { error: `${path}: reversing edit ${edit.id} does not give back the recorded original` };
     }

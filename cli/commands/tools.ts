@@ -24,8 +24,11 @@ export async function toolsCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
     return EXIT.ok;
   }
-  const nameWidth = Math.max(...view.tools.map((tool) => tool.name.length), ...view.reserved.map((r) => r.name.length));
-  const categoryWidth = Math.max(...view.tools.map((tool) => tool.category.length));
+  const nameWidth = Math.max(
+    ...view.tools.map((tool) => tool.name.length),
+    ...view.reserved.map((r) => r.name.length),
+  );
+  const categoryWidth = Math.max('CATEGORY'.length, ...view.tools.map((tool) => tool.category.length));
   const indent = ' '.repeat(nameWidth + categoryWidth + 4);
   const lines = [`${'TOOL'.padEnd(nameWidth)}  ${'CATEGORY'.padEnd(categoryWidth)}  DESCRIPTION`];
   for (const tool of view.tools) {

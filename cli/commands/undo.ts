@@ -33,18 +33,27 @@ export async function undoCommand(argv: string[]): Promise<number> {
     strict: true,
     allowPositionals: true,
   });
-  if (positionals.length !== 1) throw new UsageError('give exactly one run id, e.g. piper-agent undo r-20250101-120000-abc123');
+  if (positionals.length !== 1)
+    throw new UsageError('give exactly one run id, e.g. piper-agent undo r-20250101-120000-abc123');
   const runId = positionals[0]!;
   const path = ledgerPath({ flag: values.ledger, repo: values.repo ?? repoRoot() });
   if (!existsSync(path)) {
-    return finish(values.json, { ok: false, error: `no ledger at ${path}; point --ledger or --repo at the run's ledger` }, runId);
+    return finish(
+      values.json,
+      { ok: false, error: `no ledger at ${path}; point --ledger or --repo at the run's ledger` },
+      runId,
+    );
   }
   const ledger = Ledger.open(path);
   try {
     const recorded = ledger.getRun(runId)?.repo;
     const repo = values.repo ?? (typeof recorded === 'string' ? recorded : repoRoot());
     const result = await undoRun({ repoRoot: repo, ledger, runId });
-    return finish(values.json, { ok: result.ok, error: result.error, files: result.data?.files, undone: result.data?.undone }, runId);
+    return finish(
+      values.json,
+      { ok: result.ok, error: result.error, files: result.data?.files, undone: result.data?.undone },
+      runId,
+    );
   } finally {
     ledger.close();
   }
@@ -52,7 +61,12 @@ export async function undoCommand(argv: string[]): Promise<number> {
 
 function finish(
   json: boolean,
-  result: { ok: boolean; error: string | null; files?: Array<{ path: string; edits: number }>; undone?: number },
+  result: {
+    ok: boolean;
+    error: string | null;
+    files?: Array<{ path: string; edits: number }>;
+    undone?: number;
+  },
   runId: string,
 ): number {
   if (json) {
@@ -63,7 +77,8 @@ function finish(
     process.stdout.write(`run ${runId} has no edits left to undo\n`);
   } else {
     process.stdout.write(`undid ${result.undone} edit(s) of run ${runId}:\n`);
-    for (const file of result.files ?? []) process.stdout.write(`  restored ${file.path} (${file.edits} edit(s))\n`);
+    for (const file of result.files ?? [])
+      process.stdout.write(`  restored ${file.path} (${file.edits} edit(s))\n`);
   }
   return result.ok ? EXIT.ok : EXIT.failure;
 }

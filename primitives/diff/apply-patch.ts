@@ -69,7 +69,10 @@ function parseHunks(diff: string): { ok: true; hunks: Hunk[] } | { ok: false; re
       i++;
     }
     if (hunk.oldLines.length !== oldCount || hunk.newLines.length !== newCount) {
-      return { ok: false, reason: `hunk at -${hunk.oldStart} +${hunk.newStart} has the wrong number of lines` };
+      return {
+        ok: false,
+        reason: `hunk at -${hunk.oldStart} +${hunk.newStart} has the wrong number of lines`,
+      };
     }
     hunks.push(hunk);
   }

@@ -21,7 +21,12 @@ export function diffLines(a: string[], b: string[]): DiffOp[] {
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head++;
   let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  while (
+    tail < a.length - head &&
+    tail < b.length - head &&
+    a[a.length - 1 - tail] === b[b.length - 1 - tail]
+  )
+    tail++;
   const middle = myers(a.slice(head, a.length - tail), b.slice(head, b.length - tail));
   return [
     ...a.slice(0, head).map((line) => ({ kind: ' ' as const, line })),
@@ -42,7 +47,8 @@ function myers(a: string[], b: string[]): DiffOp[] {
   for (let d = 0; d <= max; d++) {
     trace.push(v.slice(max - d, max + d + 2));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[max + k - 1]! < v[max + k + 1]!) ? v[max + k + 1]! : v[max + k - 1]! + 1;
+      let x =
+        k === -d || (k !== d && v[max + k - 1]! < v[max + k + 1]!) ? v[max + k + 1]! : v[max + k - 1]! + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -108,7 +114,9 @@ function renderHunks(ops: DiffOp[]): string {
     const bCount = slice.filter((op) => op.kind !== '-').length;
     out += `@@ -${range(aLine[from]!, aCount)} +${range(bLine[from]!, bCount)} @@\n`;
     for (const op of slice) {
-      out += op.line.endsWith('\n') ? `${op.kind}${op.line}` : `${op.kind}${op.line}\n\\ No newline at end of file\n`;
+      out += op.line.endsWith('\n')
+        ? `${op.kind}${op.line}`
+        : `${op.kind}${op.line}\n\\ No newline at end of file\n`;
     }
     g = last + 1;
   }

@@ -182,25 +182,26 @@ export class CodeIndex implements EntityLookup {
     const started = performance.now();
     const listing = listPythonFiles(this.root);
     const listed = new Set(listing.paths);
-    if (this.fileStates.size === 0) this.loadCache(listed);
+    const stale = this.fileStates.size === 0 ? this.loadCache(listed) : 0;
     const gone = [...this.fileStates.keys()].filter((p) => !listed.has(p));
     this.update(listing.paths, gone, listing.mode, started);
+    this.stats.removed += stale;
   }
 
-  /** Seeds the in-memory state from the ledger (hashes are checked again by update). */
-  private loadCache(listed: Set<string>): void {
-    const cached = listCodeFiles(this.ledger, this.root).filter((f) => f.indexer === INDEXER_VERSION);
-    if (cached.length === 0) return;
-    const nodes = loadCodeNodes(this.ledger, this.root);
-    const stale: string[] = [];
-    for (const file of cached) {
-      if (!listed.has(file.path)) {
-        stale.push(file.path);
-        continue;
-      }
-      this.fileStates.set(file.path, this.fileState(file, nodes.get(file.path) ?? []));
-    }
+  /**
+   * Seeds the in-memory state from the ledger (update() checks every hash again) and forgets the
+   * stored files that are no longer listed. Returns how many it forgot.
+   */
+  private loadCache(listed: Set<string>): number {
+    const rows = listCodeFiles(this.ledger, this.root);
+    const stale = rows.filter((f) => !listed.has(f.path)).map((f) => f.path);
+    // Rows of another extractor version are not used: those files are parsed again and replaced.
+    const usable = rows.filter((f) => listed.has(f.path) && f.indexer === INDEXER_VERSION);
+    const nodes = usable.length > 0 ? loadCodeNodes(this.ledger, this.root) : new Map<string, CodeNodeRow[]>();
+    for (const file of usable) this.fileStates.set(file.path, this.fileState(file, nodes.get(file.path) ?? []));
     dropCodeFiles(this.ledger, this.root, stale);
+    this.rebuildSelectors();
+    return stale.length;
   }
 
   private update(paths: string[], gone: string[], mode: IndexStats['mode'], started: number): void {

@@ -37,7 +37,11 @@ export interface ChangedLines {
  * so the rules it skipped have no baseline: a non-syntax finding outside the lines the edit wrote
  * was hidden, not introduced, and does not count; one inside those lines does.
  */
-export function addedDiagnostics(before: Diagnostic[], after: Diagnostic[], changed: ChangedLines): Diagnostic[] {
+export function addedDiagnostics(
+  before: Diagnostic[],
+  after: Diagnostic[],
+  changed: ChangedLines,
+): Diagnostic[] {
   const remaining = new Map<string, number>();
   for (const d of before) remaining.set(identity(d), (remaining.get(identity(d)) ?? 0) + 1);
   const beforeWasMasked = before.some(isSyntaxDiagnostic);

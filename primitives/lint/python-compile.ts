@@ -24,8 +24,7 @@ for raw in sys.stdin.buffer:
 `;
 
 export type CompileOutcome =
-  | { available: true; diagnostic: Diagnostic | null }
-  | { available: false; reason: string };
+  { available: true; diagnostic: Diagnostic | null } | { available: false; reason: string };
 
 export interface PythonCompilerOptions {
   /** The interpreter to run; default `python3` from PATH. */
@@ -60,7 +59,9 @@ export class PythonCompiler {
         this.stop(`python3 compile() took longer than ${this.timeoutMs} ms`);
       }, this.timeoutMs);
       this.pending.set(id, { resolve, timer });
-      child.stdin.write(`${JSON.stringify({ id, source, filename })}\n`);
+      // Python skips a UTF-8 BOM when it reads a source file, but compile() of a str rejects it.
+      const text = source.startsWith('\uFEFF') ? source.slice(1) : source;
+      child.stdin.write(`${JSON.stringify({ id, source: text, filename })}\n`);
     });
   }
 
@@ -86,7 +87,8 @@ export class PythonCompiler {
     child.stderr.on('data', (chunk: string) => (this.stderrTail = (this.stderrTail + chunk).slice(-2000)));
     child.stdin.on('error', () => {}); // EPIPE when the child died: reported by 'exit' below
     child.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') this.missing = `${python} not found; compile check skipped, ruff's parser only`;
+      if (error.code === 'ENOENT')
+        this.missing = `${python} not found; compile check skipped, ruff's parser only`;
       this.stop(this.missing ?? `${python} could not be started: ${error.message}`);
     });
     child.on('exit', (code, signal) => {

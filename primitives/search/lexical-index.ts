@@ -8,6 +8,12 @@ import { tokenize } from './tokenize.js';
 /** How many times each field counts: a hit in the name says more than one in the body. */
 const NAME_WEIGHT = 3;
 const SIGNATURE_WEIGHT = 2;
+/**
+ * A module's document is short (its docstring and top-level names), so BM25's length
+ * normalisation would put it above the def that does what its docstring names; the def is the
+ * more useful answer, so module scores are halved.
+ */
+const MODULE_PRIOR = 0.5;
 
 export interface LexicalDocument {
   /** Unique per definition (duplicated selectors are separate documents). */
@@ -19,13 +25,16 @@ export interface LexicalDocument {
 
 export class LexicalIndex {
   private readonly bm25 = new Bm25Index<string>();
+  private readonly modules = new Set<string>();
 
   add(doc: LexicalDocument): void {
     this.bm25.add(doc.key, documentTerms(doc));
+    if (doc.entity.kind === 'module') this.modules.add(doc.key);
   }
 
   remove(key: string): void {
     this.bm25.remove(key);
+    this.modules.delete(key);
   }
 
   get size(): number {
@@ -36,7 +45,9 @@ export class LexicalIndex {
   score(query: string): Array<{ key: string; score: number }> {
     const terms = tokenize(query);
     if (terms.length === 0) return [];
-    return this.bm25.score(terms).map((s) => ({ key: s.id, score: s.score }));
+    return this.bm25
+      .score(terms)
+      .map((s) => ({ key: s.id, score: this.modules.has(s.id) ? s.score * MODULE_PRIOR : s.score }));
   }
 }
 

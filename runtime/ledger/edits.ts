@@ -36,17 +36,33 @@ export function recordEdit(ledger: Ledger, edit: NewEdit): number {
         `INSERT INTO edits (run_id, call_id, path, selector, before_sha256, after_sha256, diff, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(edit.runId, edit.callId ?? null, edit.path, edit.selector ?? null, edit.beforeSha256, edit.afterSha256,
-        edit.diff, new Date().toISOString());
+      .run(
+        edit.runId,
+        edit.callId ?? null,
+        edit.path,
+        edit.selector ?? null,
+        edit.beforeSha256,
+        edit.afterSha256,
+        edit.diff,
+        new Date().toISOString(),
+      );
     return Number(result.lastInsertRowid);
   } catch (error) {
-    throw new RuntimeError('ledger_error', `cannot record the edit of ${edit.path}: ${(error as Error).message}`,
-      undefined, { cause: error });
+    throw new RuntimeError(
+      'ledger_error',
+      `cannot record the edit of ${edit.path}: ${(error as Error).message}`,
+      undefined,
+      { cause: error },
+    );
   }
 }
 
 /** The run's edits in the order they were made; undone ones only when asked for. */
-export function editsForRun(ledger: Ledger, runId: string, options: { includeUndone?: boolean } = {}): EditRow[] {
+export function editsForRun(
+  ledger: Ledger,
+  runId: string,
+  options: { includeUndone?: boolean } = {},
+): EditRow[] {
   const pending = options.includeUndone ? '' : 'AND undone_at IS NULL';
   return ledger.database
     .prepare(`SELECT * FROM edits WHERE run_id = ? ${pending} ORDER BY id`)

@@ -145,6 +145,42 @@ export class Ledger {
     })();
   }
 
+  /** A call the harness ran without a container (read, search, edit): its result is the observation. */
+  markCompleted(callId: string): void {
+    this.db.transaction(() => this.setStatus(callId, 'completed', null))();
+  }
+
+  /** A proposal that failed validation: recorded with its reason, never executed. */
+  recordRejectedCall(call: {
+    runId: string;
+    tool: string;
+    args: unknown;
+    origin: CallOrigin;
+    owner: string;
+    reason: string;
+    turnId?: number;
+  }): string {
+    const id = `c-${randomBytes(6).toString('hex')}`;
+    const t = now();
+    this.db
+      .prepare(
+        `INSERT INTO calls (id, run_id, turn_id, origin, tool, args, verdict, reason, status, status_reason, owner, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'rejected', ?, 'not_executed', 'rejected by validation', ?, ?, ?)`,
+      )
+      .run(id, call.runId, call.turnId ?? null, call.origin, call.tool, JSON.stringify(call.args ?? null), call.reason, call.owner, t, t);
+    return id;
+  }
+
+  /** Run totals the loop keeps current after every model call. */
+  addUsage(runId: string, tokensIn: number, tokensOut: number, costUsd: number | null): void {
+    this.db
+      .prepare(
+        `UPDATE runs SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ?,
+           cost_usd = CASE WHEN ? IS NULL THEN cost_usd ELSE COALESCE(cost_usd, 0) + ? END WHERE id = ?`,
+      )
+      .run(tokensIn, tokensOut, costUsd, costUsd, runId);
+  }
+
   /** Ends a call that did not complete: `failed` when it may have run, `not_executed` when it surely did not. */
   endCall(callId: string, status: 'failed' | 'not_executed', reason: string): void {
     this.db.transaction(() => this.setStatus(callId, status, reason))();

@@ -1,0 +1,107 @@
+// Turns and observations of a run: what the model was shown and said, and what it observed.
+// The loop writes these; the prompt's history and the CLI's `ledger show` read them back, so what
+// the model sees is rendered from these rows, never from in-memory values.
+import type { Ledger } from './ledger.js';
+
+export interface TurnRecord {
+  runId: string;
+  idx: number;
+  toolset: string[];
+  promptDigest: string;
+  promptTokens: number;
+  completionTokens: number;
+  rawOutput: string | null;
+  action: unknown;
+}
+
+export type Trust = 'trusted' | 'unverified';
+
+export interface ObservationRow {
+  id: number;
+  run_id: string;
+  turn_id: number | null;
+  call_id: string | null;
+  kind: string;
+  target: string | null;
+  result: string;
+  trust: Trust;
+  caveat: string | null;
+  created_at: string;
+}
+
+const now = () => new Date().toISOString();
+
+export function recordTurn(ledger: Ledger, turn: TurnRecord): number {
+  const info = ledger.database
+    .prepare(
+      `INSERT INTO turns (run_id, idx, toolset, prompt_digest, prompt_tokens, completion_tokens, raw_output, action, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      turn.runId,
+      turn.idx,
+      JSON.stringify(turn.toolset),
+      turn.promptDigest,
+      turn.promptTokens,
+      turn.completionTokens,
+      turn.rawOutput,
+      turn.action === undefined || turn.action === null ? null : JSON.stringify(turn.action),
+      now(),
+    );
+  return Number(info.lastInsertRowid);
+}
+
+/** A turn's model reply arrives after the row exists (the row is written before the model call). */
+export function completeTurn(
+  ledger: Ledger,
+  turnId: number,
+  reply: { rawOutput: string | null; action: unknown; promptTokens: number; completionTokens: number },
+): void {
+  ledger.database
+    .prepare(`UPDATE turns SET raw_output = ?, action = ?, prompt_tokens = ?, completion_tokens = ? WHERE id = ?`)
+    .run(
+      reply.rawOutput,
+      reply.action === undefined || reply.action === null ? null : JSON.stringify(reply.action),
+      reply.promptTokens,
+      reply.completionTokens,
+      turnId,
+    );
+}
+
+export function recordObservation(
+  ledger: Ledger,
+  o: { runId: string; turnId?: number; callId?: string; kind: string; target?: string; result: unknown; trust: Trust; caveat?: string },
+): ObservationRow {
+  const info = ledger.database
+    .prepare(
+      `INSERT INTO observations (run_id, turn_id, call_id, kind, target, result, trust, caveat, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(o.runId, o.turnId ?? null, o.callId ?? null, o.kind, o.target ?? null, JSON.stringify(o.result), o.trust, o.caveat ?? null, now());
+  return ledger.database.prepare(`SELECT * FROM observations WHERE id = ?`).get(info.lastInsertRowid) as ObservationRow;
+}
+
+/** The last `n` observations of a run, oldest first. */
+export function recentObservations(ledger: Ledger, runId: string, n: number): ObservationRow[] {
+  const rows = ledger.database
+    .prepare(`SELECT * FROM observations WHERE run_id = ? ORDER BY id DESC LIMIT ?`)
+    .all(runId, n) as ObservationRow[];
+  return rows.reverse();
+}
+
+export function observationsOf(ledger: Ledger, runId: string): ObservationRow[] {
+  return ledger.database.prepare(`SELECT * FROM observations WHERE run_id = ? ORDER BY id`).all(runId) as ObservationRow[];
+}
+
+export function turnsOf(ledger: Ledger, runId: string): Array<Record<string, unknown>> {
+  return ledger.database.prepare(`SELECT * FROM turns WHERE run_id = ? ORDER BY idx`).all(runId) as Array<Record<string, unknown>>;
+}
+
+export function callsOf(ledger: Ledger, runId: string): Array<Record<string, unknown>> {
+  return ledger.database.prepare(`SELECT * FROM calls WHERE run_id = ? ORDER BY created_at, rowid`).all(runId) as Array<Record<string, unknown>>;
+}
+
+export function nextTurnIndex(ledger: Ledger, runId: string): number {
+  const row = ledger.database.prepare(`SELECT MAX(idx) AS m FROM turns WHERE run_id = ?`).get(runId) as { m: number | null };
+  return (row.m ?? -1) + 1;
+}

@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import {
+  buildSelectionPrompt,
+  estimateTokens,
+  LEDGER_LINE_MAX,
+  POLICY_PREAMBLE,
+  renderLedgerLine,
+  SELECTION_SAMPLING,
+  type LedgerEntry,
+  type PromptInput,
+} from '../../policy/prompt.js';
+import { candidateLine, TOOL_NAMES, toolJsonSchema } from '../../policy/registry.js';
+
+const ISSUE = 'Calc.add returns a - b instead of a + b.\nSee src.calc.ops.Calc.add; tests/test_ops.py fails.';
+
+function history(n: number): LedgerEntry[] {
+  return Array.from({ length: n }, (_, i) => ({
+    kind: i % 2 ? 'read' : 'symbol',
+    target: `src.calc.ops.Calc.m${i}`,
+    result:
+      i % 2 ? `def m${i}(self):\n    return ${i}` : { matches: [{ selector: `src.calc.ops.Calc.m${i}` }] },
+  }));
+}
+
+const input = (over: Partial<PromptInput> = {}): PromptInput => ({
+  tools: ['read_entity', 'search_symbol', 'search_code', 'run_test'],
+  history: history(25),
+  latestObservation: '{"ok": true, "trust": "trusted", "data": {"passed": false, "exit_code": 1}}',
+  issueText: ISSUE,
+  ...over,
+});
+
+describe('selection prompt (spec 5)', () => {
+  it('same inputs → byte-identical messages and digest', () => {
+    const a = buildSelectionPrompt(input());
+    const b = buildSelectionPrompt(structuredClone(input()));
+    expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+    expect(a.digest).toMatch(/^[0-9a-f]{64}$/);
+    expect(buildSelectionPrompt(input({ issueText: `${ISSUE} ` })).digest).not.toBe(a.digest);
+  });
+
+  it('assembles the sections in the spec order: preamble, candidates, state, issue', () => {
+    const { messages } = buildSelectionPrompt(input());
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user']);
+    expect(messages[0]!.content.startsWith(POLICY_PREAMBLE)).toBe(true);
+    expect(messages[0]!.content).toContain(
+      '{ "tool": "<name|ask_user|stop>", "args": { "<arg>": "<value>", ... } }',
+    );
+    const user = messages[1]!.content;
+    const order = [
+      '# Tools',
+      candidateLine('read_entity'),
+      'stop — halt with a reason',
+      '# State',
+      'Latest observation:',
+      '# Issue',
+    ];
+    const positions = order.map((text) => user.indexOf(text));
+    expect(positions.every((p) => p >= 0)).toBe(true);
+    expect([...positions].sort((x, y) => x - y)).toEqual(positions);
+    expect(user.endsWith(`# Issue\n${ISSUE}`)).toBe(true);
+  });
+
+  it('lists exactly the retrieved candidates plus the two reserved lines', () => {
+    const user = buildSelectionPrompt(input({ tools: ['edit_entity', 'run_test'] })).messages[1]!.content;
+    const tools = user.slice(user.indexOf('# Tools\n') + 8, user.indexOf('\n\n# State'));
+    expect(tools.split('\n')).toEqual([
+      candidateLine('edit_entity'),
+      candidateLine('run_test'),
+      'ask_user — ask the operator a question',
+      'stop — halt with a reason',
+    ]);
+  });
+
+  it('shows the last 20 ledger entries one line each, and the latest observation verbatim', () => {
+    const latest = 'line one\n  line two {"x": 1}';
+    const user = buildSelectionPrompt(input({ latestObservation: latest })).messages[1]!.content;
+    expect(user).toContain('Ledger, last 20 of 25 entries (kind, target, result), oldest first:');
+    expect(user).not.toContain('src.calc.ops.Calc.m4,');
+    expect(user).toContain(
+      'symbol, src.calc.ops.Calc.m24, {"matches":[{"selector":"src.calc.ops.Calc.m24"}]}',
+    );
+    expect(user).toContain('read, src.calc.ops.Calc.m5, def m5(self): return 5');
+    expect(user).toContain(`Latest observation:\n${latest}\n\n# Issue`);
+    const empty = buildSelectionPrompt(input({ history: [], latestObservation: null })).messages[1]!.content;
+    expect(empty).toContain('Ledger: no entries yet.\n\nLatest observation:\n(none yet)');
+  });
+
+  it('renders a ledger line bounded, on one line, with the trust mark', () => {
+    const long = renderLedgerLine({ kind: 'test', target: 'tests/test_ops.py', result: 'x\n'.repeat(500) });
+    expect(long).toHaveLength(LEDGER_LINE_MAX);
+    expect(long.endsWith('…')).toBe(true);
+    expect(long).not.toContain('\n');
+    expect(
+      renderLedgerLine({
+        kind: 'test',
+        target: 't',
+        result: { passed: true, exit_code: 1 },
+        trust: 'unverified',
+        caveat: 'exit-code consistency: passed is true but exit_code is 1',
+      }),
+    ).toBe(
+      'test, t, [unverified: exit-code consistency: passed is true but exit_code is 1] {"passed":true,"exit_code":1}',
+    );
+    const emoji = renderLedgerLine({ kind: 'k', target: '', result: '😀'.repeat(300) });
+    expect(emoji.length).toBeLessThanOrEqual(LEDGER_LINE_MAX);
+    expect(emoji.endsWith('😀…')).toBe(true);
+  });
+
+  it('the baseline arm presents all six full JSON schemas every turn, whatever was retrieved', () => {
+    const baseline = buildSelectionPrompt(input({ arm: 'current', tools: ['read_entity'] }));
+    const user = baseline.messages[1]!.content;
+    for (const name of TOOL_NAMES) expect(user).toContain(JSON.stringify(toolJsonSchema(name)));
+    expect(baseline.messages[0]!.content).not.toContain('Agentless first');
+  });
+
+  it('the baseline spends measurably more tool-schema tokens than a policy prompt with 4 tools', () => {
+    const policy = buildSelectionPrompt(input());
+    const baseline = buildSelectionPrompt(input({ arm: 'current' }));
+    expect(policy.toolSchemaTokens).toBeGreaterThan(0);
+    expect(policy.toolSchemaTokens).toBeLessThan(0.7 * baseline.toolSchemaTokens);
+    expect(policy.tokens).toBeLessThan(baseline.tokens);
+  });
+
+  it('native protocol: the specs travel as functions, ask_user and stop included, and count as schema tokens', () => {
+    const native = buildSelectionPrompt(input({ protocol: 'tools', tools: ['read_entity', 'run_test'] }));
+    expect(native.tools!.map((t) => t.name)).toEqual(['read_entity', 'run_test', 'ask_user', 'stop']);
+    expect(native.messages[1]!.content).toContain(
+      'Offered as functions: read_entity, run_test, ask_user, stop',
+    );
+    expect(native.toolSchemaTokens).toBeGreaterThan(estimateTokens(JSON.stringify(native.tools)));
+    expect(native.digest).not.toBe(
+      buildSelectionPrompt(input({ tools: ['read_entity', 'run_test'] })).digest,
+    );
+    const baseline = buildSelectionPrompt(input({ protocol: 'tools', arm: 'current' }));
+    expect(baseline.tools).toHaveLength(8);
+  });
+
+  it('selection samples greedily with at most 256 completion tokens', () => {
+    expect(SELECTION_SAMPLING).toEqual({ temperature: 0, maxTokens: 256 });
+  });
+
+  it('estimates tokens as characters / 4, rounded up', () => {
+    expect(estimateTokens('')).toBe(0);
+    expect(estimateTokens('abcde')).toBe(2);
+  });
+});
