@@ -9,11 +9,15 @@ import { ENGINE_HELP, engineCommand } from './commands/engine.js';
 import { EXECUTE_HELP, executeCommand } from './commands/execute.js';
 import { IMAGE_HELP, imageCommand } from './commands/image.js';
 import { RUN_TEST_HELP, runTestCommand } from './commands/run-test.js';
+import { TOOLS_HELP, toolsCommand } from './commands/tools.js';
+import { UNDO_HELP, undoCommand } from './commands/undo.js';
 import { EXIT, UsageError } from './exit-codes.js';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> = {
   execute: { run: executeCommand, help: EXECUTE_HELP, summary: 'run Python in a fresh sandbox and record it' },
   'run-test': { run: runTestCommand, help: RUN_TEST_HELP, summary: 'run tests on a repo snapshot in a fresh sandbox' },
+  undo: { run: undoCommand, help: UNDO_HELP, summary: "restore every edit of a run, newest first" },
+  tools: { run: toolsCommand, help: TOOLS_HELP, summary: 'print the tool registry the model chooses from' },
   doctor: { run: doctorCommand, help: DOCTOR_HELP, summary: 'check engine, image, ledger and model set-up' },
   engine: { run: engineCommand, help: ENGINE_HELP, summary: 'find, or install and start, the Docker engine' },
   image: { run: imageCommand, help: IMAGE_HELP, summary: 'build or list the sandbox image' },
