@@ -3,10 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRuntimeError } from '../runtime/errors.js';
+import { isModelError } from '../runtime/model/types.js';
 import { packageRoot } from '../runtime/package-root.js';
 import { DOCTOR_HELP, doctorCommand } from './commands/doctor.js';
 import { ENGINE_HELP, engineCommand } from './commands/engine.js';
 import { EXECUTE_HELP, executeCommand } from './commands/execute.js';
+import { FIX_HELP, fixCommand } from './commands/fix.js';
 import { IMAGE_HELP, imageCommand } from './commands/image.js';
 import { RUN_TEST_HELP, runTestCommand } from './commands/run-test.js';
 import { TOOLS_HELP, toolsCommand } from './commands/tools.js';
@@ -14,6 +16,7 @@ import { UNDO_HELP, undoCommand } from './commands/undo.js';
 import { EXIT, UsageError } from './exit-codes.js';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> = {
+  fix: { run: fixCommand, help: FIX_HELP, summary: 'run the agent on an issue of a Python repository' },
   execute: { run: executeCommand, help: EXECUTE_HELP, summary: 'run Python in a fresh sandbox and record it' },
   'run-test': { run: runTestCommand, help: RUN_TEST_HELP, summary: 'run tests on a repo snapshot in a fresh sandbox' },
   undo: { run: undoCommand, help: UNDO_HELP, summary: "restore every edit of a run, newest first" },
@@ -33,7 +36,8 @@ ${Object.entries(COMMANDS)
   .map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`)
   .join('\n')}
 
-Exit status: 0 ok, 1 failure, 2 bad usage, 5 no Docker engine reachable, 130 interrupted.
+Exit status: 0 ok, 1 failure, 2 bad usage or configuration, 3 needs input (fix), 4 not fixed (fix),
+5 no Docker engine reachable, 130 interrupted. Each command's --help says what its codes mean.
 Environment: DOCKER_HOST (engine), PIPER_LEDGER (ledger file).`;
 
 async function main(argv: string[]): Promise<number> {
@@ -68,6 +72,11 @@ function report(error: unknown, help: string): number {
   const code = (error as { code?: string }).code;
   if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
     process.stderr.write(`piper-agent: ${(error as Error).message}\n\n${help}\n`);
+    return EXIT.usage;
+  }
+  if (isModelError(error, 'config')) {
+    process.stderr.write(`piper-agent: ${error.message}\n`);
+    if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
     return EXIT.usage;
   }
   if (isRuntimeError(error)) {

@@ -29,6 +29,8 @@ export async function openSession(opts: {
   image?: string;
   sandbox?: Omit<SandboxOptions, 'image'>;
   log: (line: string) => void;
+  /** A last word after an interrupt has cleaned up (e.g. the run id and how to undo). */
+  onInterrupt?: (signal: string) => void;
 }): Promise<Session> {
   const { engine, info } = await connectEngine();
   const repo = opts.repo ?? repoRoot();
@@ -55,7 +57,10 @@ export async function openSession(opts: {
     opts.log(`\n${signal}: removing running containers`);
     // Our own unfinished calls are marked first, so the record is right even if removal is slow.
     sweepLedger(ledger, (o) => o !== owner, `was interrupted (${signal})`);
-    void close().finally(() => process.exit(code));
+    void close().finally(() => {
+      opts.onInterrupt?.(signal);
+      process.exit(code);
+    });
   };
   const onSigint = () => interrupt('SIGINT', EXIT.interrupted);
   const onSigterm = () => interrupt('SIGTERM', 143);

@@ -24,7 +24,10 @@ export interface ReadEntityResult {
   note?: string;
 }
 
-export async function readEntity(ctx: ReadContext, args: ReadEntityArgs): Promise<Envelope<ReadEntityResult>> {
+export async function readEntity(
+  ctx: ReadContext,
+  args: ReadEntityArgs,
+): Promise<Envelope<ReadEntityResult>> {
   const fail = (error: string) => ({ ok: false, error, data: null });
   const { selector } = args;
   if (typeof selector !== 'string' || selector.trim() === '') {
@@ -33,7 +36,8 @@ export async function readEntity(ctx: ReadContext, args: ReadEntityArgs): Promis
   const window = args.window ?? 100;
   const windowError = intArg('window', window, 1, 100);
   if (windowError) return fail(windowError);
-  if (args.body !== undefined && typeof args.body !== 'boolean') return fail('invalid arg: body (expected bool)');
+  if (args.body !== undefined && typeof args.body !== 'boolean')
+    return fail('invalid arg: body (expected bool)');
 
   const indexed = ctx.index.get(selector);
   if (!indexed) return fail(unknownSelector(ctx, selector));
@@ -65,7 +69,9 @@ export async function readEntity(ctx: ReadContext, args: ReadEntityArgs): Promis
 
 function sourceLines(bytes: Buffer, entity: Entity): string[] {
   const lines = decodeSource(bytes).text.split('\n');
-  return lines.slice(entity.startLine - 1, entity.endLine).map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+  return lines
+    .slice(entity.startLine - 1, entity.endLine)
+    .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
 
 function windowed(lines: string[], window: number): string {
@@ -82,6 +88,7 @@ function unknownSelector(ctx: ReadContext, selector: string): string {
     .filter((r) => r.rank === ranked[0]!.rank)
     .slice(0, 3)
     .map((r) => r.entity.selector);
-  const hint = near.length > 0 ? `; did you mean ${near.join(', ')}?` : '; search_symbol finds selectors by name';
+  const hint =
+    near.length > 0 ? `; did you mean ${near.join(', ')}?` : '; search_symbol finds selectors by name';
   return `unknown selector ${selector}: no entity in the index has it${hint}`;
 }

@@ -28,7 +28,10 @@ export interface SearchCodeResult {
 /** Texts per embeddings request: large enough to be quick, small enough for any server. */
 const EMBED_BATCH = 64;
 
-export async function searchCode(ctx: ReadContext, args: SearchCodeArgs): Promise<Envelope<SearchCodeResult>> {
+export async function searchCode(
+  ctx: ReadContext,
+  args: SearchCodeArgs,
+): Promise<Envelope<SearchCodeResult>> {
   const fail = (error: string) => ({ ok: false, error, data: null });
   if (typeof args.query !== 'string') return fail('invalid arg: query (expected str)');
   const query = args.query.trim();
@@ -52,7 +55,10 @@ export async function searchCode(ctx: ReadContext, args: SearchCodeArgs): Promis
     }
   }
   if (!data) {
-    const results = ctx.index.lexicalSearch(query).slice(0, cap).map((s) => summary(s.entity, s.score));
+    const results = ctx.index
+      .lexicalSearch(query)
+      .slice(0, cap)
+      .map((s) => summary(s.entity, s.score));
     data = note ? { results, retrieval: 'lexical', note } : { results, retrieval: 'lexical' };
   }
   const evidenceError = citeEvidence(
@@ -64,13 +70,23 @@ export async function searchCode(ctx: ReadContext, args: SearchCodeArgs): Promis
 }
 
 function summary(entity: Entity, score: number): CodeResult {
-  return { selector: entity.selector, signature: entity.signature, doc: entity.doc, score: Math.round(score * 1e4) / 1e4 };
+  return {
+    selector: entity.selector,
+    signature: entity.signature,
+    doc: entity.doc,
+    score: Math.round(score * 1e4) / 1e4,
+  };
 }
 
 /** Vectors already fetched, per embedder, keyed by the exact text (an edited entity embeds anew). */
 const vectorCache = new WeakMap<Embedder, Map<string, number[]>>();
 
-async function denseSearch(index: CodeIndex, embedder: Embedder, query: string, cap: number): Promise<CodeResult[]> {
+async function denseSearch(
+  index: CodeIndex,
+  embedder: Embedder,
+  query: string,
+  cap: number,
+): Promise<CodeResult[]> {
   let cache = vectorCache.get(embedder);
   if (!cache) vectorCache.set(embedder, (cache = new Map()));
   const entities = index.visible();
@@ -82,14 +98,19 @@ async function denseSearch(index: CodeIndex, embedder: Embedder, query: string, 
     batch.forEach((t, j) => cache.set(t, vectors[j]!));
   }
   const [queryVector] = checkVectors(await embedder.embed([query]), 1);
-  const scored = entities.map((entity, i) => ({ entity, score: cosine(queryVector!, cache.get(texts[i]!)!) }));
+  const scored = entities.map((entity, i) => ({
+    entity,
+    score: cosine(queryVector!, cache.get(texts[i]!)!),
+  }));
   scored.sort((a, b) => b.score - a.score || (a.entity.selector < b.entity.selector ? -1 : 1));
   return scored.slice(0, cap).map((s) => summary(s.entity, s.score));
 }
 
 function checkVectors(vectors: unknown, expected: number): number[][] {
   if (!Array.isArray(vectors) || vectors.length !== expected) {
-    throw new Error(`the embedder returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${expected} texts`);
+    throw new Error(
+      `the embedder returned ${Array.isArray(vectors) ? vectors.length : 'no'} vectors for ${expected} texts`,
+    );
   }
   for (const v of vectors) {
     if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {

@@ -72,7 +72,11 @@ export function rankSymbols(entities: Entity[], query: string, keywords: string[
   const tokens = ql.split(/[.\s]+/).filter(Boolean);
   const last = tokens[tokens.length - 1];
   if (!last) return [];
-  const lastExact = q.split(/[.\s]+/).filter(Boolean).at(-1) ?? '';
+  const lastExact =
+    q
+      .split(/[.\s]+/)
+      .filter(Boolean)
+      .at(-1) ?? '';
   const wanted = keywords.map((w) => w.trim().toLowerCase()).filter(Boolean);
 
   const scored: Array<{ entity: Entity; tier: MatchTier; rank: number; caseExact: boolean }> = [];
@@ -105,7 +109,9 @@ export function rankSymbols(entities: Entity[], query: string, keywords: string[
   }
   scored.sort(
     (a, b) =>
-      a.rank - b.rank || Number(b.caseExact) - Number(a.caseExact) || compare(a.entity.selector, b.entity.selector),
+      a.rank - b.rank ||
+      Number(b.caseExact) - Number(a.caseExact) ||
+      compare(a.entity.selector, b.entity.selector),
   );
   return scored.map((s) => ({ entity: s.entity, tier: s.tier, rank: s.rank }));
 }

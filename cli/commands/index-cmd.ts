@@ -5,6 +5,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { CodeIndex } from '../../primitives/index/code-index.js';
+import { IndexError } from '../../primitives/index/index-error.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
@@ -25,14 +26,26 @@ ledger by file sha256, so a second run parses only what changed.
 export async function indexCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { repo: { type: 'string' }, json: { type: 'boolean', default: false }, ledger: { type: 'string' } },
+    options: {
+      repo: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      ledger: { type: 'string' },
+    },
   });
   const repo = values.repo === undefined ? repoRoot() : resolve(values.repo);
   if (!isDirectory(repo)) throw new UsageError(`--repo: ${repo} is not a directory`);
   const path = ledgerPath({ flag: values.ledger, repo });
   const ledger = Ledger.open(path);
   try {
-    const index = await CodeIndex.open(repo, ledger);
+    let index: CodeIndex;
+    try {
+      index = await CodeIndex.open(repo, ledger);
+    } catch (error) {
+      if (!(error instanceof IndexError)) throw error;
+      process.stderr.write(`piper-agent: ${error.message}\n`);
+      if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
+      return EXIT.failure;
+    }
     const stats = index.lastUpdate;
     const files = index.files();
     const entities = index.all();
@@ -42,7 +55,9 @@ export async function indexCommand(argv: string[]): Promise<number> {
     }));
 
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ repo: index.root, ledger: path, stats, files, entities, duplicates })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ repo: index.root, ledger: path, stats, files, entities, duplicates })}\n`,
+      );
       return EXIT.ok;
     }
     const width = Math.min(60, Math.max(8, ...entities.map((e) => e.selector.length)));
@@ -57,7 +72,9 @@ export async function indexCommand(argv: string[]): Promise<number> {
     }
     for (const d of duplicates) {
       const where = d.definitions.map((x) => `${x.path}:${x.line}`).join(', ');
-      process.stdout.write(`duplicate: ${d.selector} is defined ${d.definitions.length} times (${where}); the last wins\n`);
+      process.stdout.write(
+        `duplicate: ${d.selector} is defined ${d.definitions.length} times (${where}); the last wins\n`,
+      );
     }
     const syntax = files.filter((f) => f.syntaxError).length;
     process.stdout.write(

@@ -55,7 +55,10 @@ export function decodeSource(bytes: Buffer): { text: string; oneBytePerUnit: boo
   }
   if (ascii) return { text: bytes.toString('latin1'), oneBytePerUnit: true };
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), oneBytePerUnit: false };
+    return {
+      text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes),
+      oneBytePerUnit: false,
+    };
   } catch {
     return { text: bytes.toString('latin1'), oneBytePerUnit: true };
   }

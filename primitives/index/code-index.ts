@@ -1,9 +1,6 @@
 // The code index of a Python repository (DESIGN.md section 5): every entity of every indexed file,
 // looked up by selector. Rows are cached in the ledger by file sha256, so opening an unchanged repo
 // parses nothing, and refresh() after an edit parses only the files it names.
-import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Parser } from 'web-tree-sitter';
 import {
   dropCodeFiles,
@@ -12,15 +9,13 @@ import {
   saveCodeFiles,
   type CodeFileRow,
   type CodeNodeRow,
-  type StoredCodeFile,
 } from '../../runtime/ledger/code-nodes.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { LexicalIndex } from '../search/lexical-index.js';
 import type { Entity, EntityLookup } from '../types.js';
-import { decodeSource } from './byte-offsets.js';
-import { extractEntities } from './extract.js';
 import { INDEXER_VERSION, pythonParser } from './python-parser.js';
-import { isIndexable, listPythonFiles } from './repo-files.js';
+import { isIndexable, listPythonFiles, repoRelative, resolveRepoRoot } from './repo-files.js';
+import { compareStrings, entityOf, scanFiles } from './scan-files.js';
 
 export interface IndexedFile {
   path: string;
@@ -61,15 +56,25 @@ interface IndexRecord {
   terms: string;
 }
 
+const NO_UPDATE: IndexStats = {
+  mode: 'walk',
+  files: 0,
+  entities: 0,
+  parsed: 0,
+  cached: 0,
+  removed: 0,
+  ms: 0,
+};
+
 export class CodeIndex implements EntityLookup {
   private readonly fileStates = new Map<string, FileState>();
   /** Per selector, every definition in source order; the last one wins. */
   private definitions = new Map<string, IndexRecord[]>();
   private lexicalIndex: LexicalIndex | undefined;
   /** Derived lists, rebuilt on first use after a change. */
-  private views: { all?: Entity[]; visible?: Entity[]; byKey?: Map<string, IndexRecord> } = {};
+  private views: { all?: Entity[]; visible?: Entity[] } = {};
   private parses = 0;
-  private stats: IndexStats = { mode: 'walk', files: 0, entities: 0, parsed: 0, cached: 0, removed: 0, ms: 0 };
+  private stats: IndexStats = NO_UPDATE;
 
   private constructor(
     /** The repo root, absolute and with symbolic links resolved. */
@@ -78,9 +83,12 @@ export class CodeIndex implements EntityLookup {
     private readonly parser: Parser,
   ) {}
 
-  /** Indexes the repo: unchanged files come from the ledger's cache, the rest are parsed. */
+  /**
+   * Indexes the repo: unchanged files come from the ledger's cache, the rest are parsed. Throws
+   * IndexError when the root or the grammar is unusable, RuntimeError when the ledger refuses.
+   */
   static async open(repoRoot: string, ledger: Ledger): Promise<CodeIndex> {
-    const index = new CodeIndex(realpathSync(resolve(repoRoot)), ledger, await pythonParser());
+    const index = new CodeIndex(resolveRepoRoot(repoRoot), ledger, await pythonParser());
     index.loadAll();
     return index;
   }
@@ -126,7 +134,7 @@ export class CodeIndex implements EntityLookup {
     for (const [selector, defs] of this.definitions) {
       if (defs.length > 1) out.push({ selector, definitions: defs.map((d) => d.entity) });
     }
-    return out.sort((a, b) => compare(a.selector, b.selector));
+    return out.sort((a, b) => compareStrings(a.selector, b.selector));
   }
 
   /** How many times a selector is defined (0 when unknown). */
@@ -146,7 +154,9 @@ export class CodeIndex implements EntityLookup {
    */
   async refresh(paths: string[]): Promise<void> {
     const started = performance.now();
-    const wanted = [...new Set(paths.map((p) => this.relativePath(p)).filter((p): p is string => p !== null))];
+    const wanted = [
+      ...new Set(paths.map((p) => repoRelative(this.root, p)).filter((p): p is string => p !== null)),
+    ];
     // A known file is read again (update() drops it if it is gone); a new one must be indexable.
     this.update(
       wanted.filter((p) => this.fileStates.has(p) || isIndexable(this.root, p)),
@@ -163,13 +173,10 @@ export class CodeIndex implements EntityLookup {
 
   /** BM25 scores of visible entities for a query, best first, ties by selector. */
   lexicalSearch(query: string): Array<{ entity: Entity; score: number }> {
-    const byKey = this.recordsByKey();
-    const out: Array<{ entity: Entity; score: number }> = [];
-    for (const { key, score } of this.lexical().score(query)) {
-      const entity = byKey.get(key)?.entity;
-      if (entity && this.get(entity.selector) === entity) out.push({ entity, score });
-    }
-    return out.sort((a, b) => b.score - a.score || compare(a.entity.selector, b.entity.selector));
+    return this.lexical()
+      .score(query)
+      .filter((s) => this.get(s.entity.selector) === s.entity)
+      .sort((a, b) => b.score - a.score || compareStrings(a.entity.selector, b.entity.selector));
   }
 
   /** The text dense retrieval embeds for an entity: selector, signature, docstring and body names. */
@@ -197,35 +204,25 @@ export class CodeIndex implements EntityLookup {
     const stale = rows.filter((f) => !listed.has(f.path)).map((f) => f.path);
     // Rows of another extractor version are not used: those files are parsed again and replaced.
     const usable = rows.filter((f) => listed.has(f.path) && f.indexer === INDEXER_VERSION);
-    const nodes = usable.length > 0 ? loadCodeNodes(this.ledger, this.root) : new Map<string, CodeNodeRow[]>();
-    for (const file of usable) this.fileStates.set(file.path, this.fileState(file, nodes.get(file.path) ?? []));
+    const nodes =
+      usable.length > 0 ? loadCodeNodes(this.ledger, this.root) : new Map<string, CodeNodeRow[]>();
+    for (const file of usable)
+      this.fileStates.set(file.path, this.fileState(file, nodes.get(file.path) ?? []));
     dropCodeFiles(this.ledger, this.root, stale);
     this.rebuildSelectors();
     return stale.length;
   }
 
   private update(paths: string[], gone: string[], mode: IndexStats['mode'], started: number): void {
-    const changed: StoredCodeFile[] = [];
-    const removed = new Set(gone);
-    let cached = 0;
-    for (const path of paths) {
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(resolve(this.root, path));
-      } catch {
-        if (this.fileStates.has(path)) removed.add(path); // vanished or unreadable since it was listed
-        continue;
-      }
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      if (this.fileStates.get(path)?.sha256 === sha256) {
-        cached++;
-        continue;
-      }
-      const decoded = decodeSource(bytes);
-      const extraction = extractEntities(this.parser, { path, ...decoded, byteLength: bytes.length });
-      this.parses++;
-      changed.push({ path, sha256, syntaxError: extraction.syntaxError, indexer: INDEXER_VERSION, nodes: extraction.nodes });
-    }
+    const { changed, unchanged, unreadable } = scanFiles(
+      this.root,
+      paths,
+      (path) => this.fileStates.get(path)?.sha256,
+      this.parser,
+    );
+    this.parses += changed.length;
+    // A listed file that cannot be read now is gone, as far as the index knows.
+    const removed = new Set([...gone, ...unreadable.filter((p) => this.fileStates.has(p))]);
     // The ledger first: if it refuses, memory still matches what is stored.
     saveCodeFiles(this.ledger, this.root, changed);
     dropCodeFiles(this.ledger, this.root, [...removed]);
@@ -251,7 +248,7 @@ export class CodeIndex implements EntityLookup {
       files: this.fileStates.size,
       entities,
       parsed: changed.length,
-      cached,
+      cached: unchanged,
       removed: removed.size,
       ms: Math.round((performance.now() - started) * 10) / 10,
     };
@@ -262,7 +259,7 @@ export class CodeIndex implements EntityLookup {
       path: file.path,
       sha256: file.sha256,
       syntaxError: file.syntaxError,
-      records: nodes.map((n) => ({ key: `${n.path}#${n.seq}`, entity: toEntity(n), terms: n.terms })),
+      records: nodes.map((n) => ({ key: `${n.path}#${n.seq}`, entity: entityOf(n), terms: n.terms })),
     };
   }
 
@@ -282,49 +279,14 @@ export class CodeIndex implements EntityLookup {
   private lexical(): LexicalIndex {
     if (!this.lexicalIndex) {
       const lexical = new LexicalIndex();
-      for (const f of this.sortedFiles()) for (const r of f.records) lexical.add({ key: r.key, entity: r.entity, terms: r.terms });
+      for (const f of this.sortedFiles())
+        for (const r of f.records) lexical.add({ key: r.key, entity: r.entity, terms: r.terms });
       this.lexicalIndex = lexical;
     }
     return this.lexicalIndex;
   }
 
-  private recordsByKey(): Map<string, IndexRecord> {
-    if (!this.views.byKey) {
-      const byKey = new Map<string, IndexRecord>();
-      for (const f of this.fileStates.values()) for (const r of f.records) byKey.set(r.key, r);
-      this.views.byKey = byKey;
-    }
-    return this.views.byKey;
-  }
-
   private sortedFiles(): FileState[] {
-    return [...this.fileStates.values()].sort((a, b) => compare(a.path, b.path));
+    return [...this.fileStates.values()].sort((a, b) => compareStrings(a.path, b.path));
   }
-
-  /** Repo-relative '/' path, or null for a path outside the repo. */
-  private relativePath(path: string): string | null {
-    const rel = isAbsolute(path) ? relative(this.root, path) : relative(this.root, resolve(this.root, path));
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
-    return rel.split(sep).join('/');
-  }
-}
-
-function toEntity(n: CodeNodeRow): Entity {
-  return {
-    selector: n.selector,
-    kind: n.kind,
-    name: n.name,
-    path: n.path,
-    startLine: n.startLine,
-    endLine: n.endLine,
-    startByte: n.startByte,
-    endByte: n.endByte,
-    signature: n.signature,
-    doc: n.doc,
-    async: n.async,
-  };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -102,7 +102,13 @@ export function extractEntities(parser: Parser, file: SourceFile): Extraction {
   }
 }
 
-function defineEntity(node: Node, parent: Scope, seq: number, file: SourceFile, offsets: ByteOffsets): Scope | null {
+function defineEntity(
+  node: Node,
+  parent: Scope,
+  seq: number,
+  file: SourceFile,
+  offsets: ByteOffsets,
+): Scope | null {
   const nameNode = node.childForFieldName('name');
   // A def whose name did not parse is no entity; its names count for the enclosing one.
   if (!nameNode || nameNode.isMissing || nameNode.startIndex === nameNode.endIndex) return null;
@@ -167,7 +173,9 @@ function docstringOf(block: Node | null, text: string): string | null {
   if (!value) return null;
   if (value.type === 'string') return stringValue(text.slice(value.startIndex, value.endIndex));
   if (value.type === 'concatenated_string') {
-    const parts = value.namedChildren.map((c) => (c ? stringValue(text.slice(c.startIndex, c.endIndex)) : null));
+    const parts = value.namedChildren.map((c) =>
+      c ? stringValue(text.slice(c.startIndex, c.endIndex)) : null,
+    );
     return parts.every((p) => p !== null) ? parts.join('') : null;
   }
   return null;

@@ -3,6 +3,7 @@
 // package alike. The runtime is initialised once per process; parsing itself is synchronous.
 import { createRequire } from 'node:module';
 import { Language, Parser, type Tree } from 'web-tree-sitter';
+import { IndexError } from './index-error.js';
 
 const require = createRequire(import.meta.url);
 
@@ -10,15 +11,26 @@ let loading: Promise<Parser> | undefined;
 
 /** The shared parser, loaded on first use. */
 export function pythonParser(): Promise<Parser> {
-  loading ??= (async () => {
-    await Parser.init();
-    const language = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
-    const parser = new Parser();
-    parser.setLanguage(language);
-    return parser;
-  })();
-  // A failed load should be retried by the next caller, not cached forever.
-  loading.catch(() => (loading = undefined));
+  if (!loading) {
+    loading = (async () => {
+      try {
+        await Parser.init();
+        const language = await Language.load(require.resolve('tree-sitter-python/tree-sitter-python.wasm'));
+        const parser = new Parser();
+        parser.setLanguage(language);
+        return parser;
+      } catch (error) {
+        throw new IndexError(
+          'grammar_unavailable',
+          `cannot load the Python grammar for tree-sitter: ${(error as Error).message}`,
+          'reinstall the dependencies (npm ci): web-tree-sitter and tree-sitter-python ship the WASM files',
+          { cause: error },
+        );
+      }
+    })();
+    // A failed load is retried by the next caller, not cached forever.
+    loading.catch(() => (loading = undefined));
+  }
   return loading;
 }
 

@@ -3,8 +3,9 @@
 // the same directories are skipped: VCS and piper's own data, virtual environments, dependency
 // and build output, caches.
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { IndexError } from './index-error.js';
 
 const SKIPPED_DIRS = new Set([
   '.git',
@@ -31,11 +32,31 @@ export interface RepoFiles {
   mode: 'git' | 'walk';
 }
 
+/** The repo root, absolute with symbolic links resolved (one repo, one key in the ledger). */
+export function resolveRepoRoot(dir: string): string {
+  try {
+    return realpathSync(resolve(dir));
+  } catch (error) {
+    throw new IndexError('repo_unreadable', `cannot index ${dir}: ${(error as Error).message}`, undefined, {
+      cause: error,
+    });
+  }
+}
+
+/** A path (absolute, or relative to the root) as a repo-relative '/' path; null when outside the repo. */
+export function repoRelative(root: string, path: string): string | null {
+  const rel = relative(root, resolve(root, path));
+  if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return null;
+  return rel.split(sep).join('/');
+}
+
 export function listPythonFiles(root: string): RepoFiles {
   const fromGit = gitListing(root);
   const skip = new DirectorySkipper(root);
   if (fromGit) {
-    const paths = fromGit.filter((p) => p.endsWith('.py') && !skip.skipsPath(p) && isRegularFile(join(root, p)));
+    const paths = fromGit.filter(
+      (p) => p.endsWith('.py') && !skip.skipsPath(p) && isRegularFile(join(root, p)),
+    );
     return { paths: sortPaths(paths), mode: 'git' };
   }
   const paths: string[] = [];
@@ -45,7 +66,8 @@ export function listPythonFiles(root: string): RepoFiles {
 
 /** Whether the index should hold this repo-relative path (used when a single file is refreshed). */
 export function isIndexable(root: string, path: string): boolean {
-  if (!path.endsWith('.py') || path.startsWith('../') || new DirectorySkipper(root).skipsPath(path)) return false;
+  if (!path.endsWith('.py') || path.startsWith('../') || new DirectorySkipper(root).skipsPath(path))
+    return false;
   if (!isRegularFile(join(root, path))) return false;
   return !isIgnoredByGit(root, path);
 }

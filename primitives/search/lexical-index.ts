@@ -25,29 +25,30 @@ export interface LexicalDocument {
 
 export class LexicalIndex {
   private readonly bm25 = new Bm25Index<string>();
-  private readonly modules = new Set<string>();
+  private readonly entities = new Map<string, Entity>();
 
   add(doc: LexicalDocument): void {
     this.bm25.add(doc.key, documentTerms(doc));
-    if (doc.entity.kind === 'module') this.modules.add(doc.key);
+    this.entities.set(doc.key, doc.entity);
   }
 
   remove(key: string): void {
     this.bm25.remove(key);
-    this.modules.delete(key);
+    this.entities.delete(key);
   }
 
   get size(): number {
     return this.bm25.size;
   }
 
-  /** Keys with a positive score for the query, unsorted. */
-  score(query: string): Array<{ key: string; score: number }> {
+  /** The documents with a positive score for the query, unsorted. */
+  score(query: string): Array<{ entity: Entity; score: number }> {
     const terms = tokenize(query);
     if (terms.length === 0) return [];
-    return this.bm25
-      .score(terms)
-      .map((s) => ({ key: s.id, score: this.modules.has(s.id) ? s.score * MODULE_PRIOR : s.score }));
+    return this.bm25.score(terms).map((s) => {
+      const entity = this.entities.get(s.id)!;
+      return { entity, score: entity.kind === 'module' ? s.score * MODULE_PRIOR : s.score };
+    });
   }
 }
 

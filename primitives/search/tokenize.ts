@@ -2,12 +2,13 @@
 // parse, http, header) and kept whole too, so both `remember_fact` and "remember fact" find them.
 // Lower-cased, with a light plural strip and a few words that carry no meaning dropped.
 
-const STOP = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'for', 'from', 'if', 'in', 'into', 'is', 'it', 'its', 'of', 'on',
-  'or', 'that', 'the', 'this', 'to', 'was', 'with',
-  // Python words every entity has
-  'self', 'cls', 'def', 'class', 'return', 'none', 'true', 'false', 'pass', 'async', 'await',
-]);
+const STOP = new Set(
+  (
+    'a an and are as at be by for from if in into is it its of on or that the this to was with ' +
+    // Python words every entity has
+    'self cls def class return none true false pass async await'
+  ).split(' '),
+);
 
 const WORD = /[\p{L}\p{N}_]+/gu;
 // Boundaries inside an identifier: aB, ABc (acronym then word), letter/digit changes.

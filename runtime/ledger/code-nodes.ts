@@ -58,7 +58,12 @@ export function listCodeFiles(ledger: Ledger, repo: string): CodeFileRow[] {
     const rows = ledger.database
       .prepare(`SELECT path, sha256, syntax_error, indexer FROM code_files WHERE repo = ? ORDER BY path`)
       .all(repo) as Array<{ path: string; sha256: string; syntax_error: number; indexer: string }>;
-    return rows.map((r) => ({ path: r.path, sha256: r.sha256, syntaxError: r.syntax_error === 1, indexer: r.indexer }));
+    return rows.map((r) => ({
+      path: r.path,
+      sha256: r.sha256,
+      syntaxError: r.syntax_error === 1,
+      indexer: r.indexer,
+    }));
   });
 }
 
@@ -115,8 +120,22 @@ export function saveCodeFiles(ledger: Ledger, repo: string, files: StoredCodeFil
         drop.run(repo, f.path);
         file.run(repo, f.path, f.sha256, Number(f.syntaxError), f.indexer, at);
         for (const n of f.nodes) {
-          node.run(repo, f.path, n.seq, n.selector, n.kind, n.name, n.startLine, n.endLine, n.startByte, n.endByte,
-            n.signature, n.doc, Number(n.async), n.terms);
+          node.run(
+            repo,
+            f.path,
+            n.seq,
+            n.selector,
+            n.kind,
+            n.name,
+            n.startLine,
+            n.endLine,
+            n.startByte,
+            n.endByte,
+            n.signature,
+            n.doc,
+            Number(n.async),
+            n.terms,
+          );
         }
       }
     })();
@@ -139,6 +158,8 @@ function guard<T>(what: string, body: () => T): T {
     return body();
   } catch (error) {
     if (error instanceof RuntimeError) throw error;
-    throw new RuntimeError('ledger_error', `cannot ${what}: ${(error as Error).message}`, undefined, { cause: error });
+    throw new RuntimeError('ledger_error', `cannot ${what}: ${(error as Error).message}`, undefined, {
+      cause: error,
+    });
   }
 }

@@ -34,15 +34,18 @@ export function recordEvidence(ledger: Ledger, record: EvidenceRecord): void {
 
 export function hasEvidence(ledger: Ledger, runId: string, selector: string): boolean {
   return (
-    ledger.database.prepare(`SELECT 1 FROM evidence WHERE run_id = ? AND selector = ? LIMIT 1`).get(runId, selector) !==
-    undefined
+    ledger.database
+      .prepare(`SELECT 1 FROM evidence WHERE run_id = ? AND selector = ? LIMIT 1`)
+      .get(runId, selector) !== undefined
   );
 }
 
 /** The distinct selectors a run has cited, in the order they were first cited. */
 export function evidenceFor(ledger: Ledger, runId: string): string[] {
   const rows = ledger.database
-    .prepare(`SELECT selector, MIN(id) AS first FROM evidence WHERE run_id = ? GROUP BY selector ORDER BY first`)
+    .prepare(
+      `SELECT selector, MIN(id) AS first FROM evidence WHERE run_id = ? GROUP BY selector ORDER BY first`,
+    )
     .all(runId) as Array<{ selector: string }>;
   return rows.map((r) => r.selector);
 }

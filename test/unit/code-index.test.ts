@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodeIndex } from '../../primitives/index/code-index.js';
+import { IndexError } from '../../primitives/index/index-error.js';
 import { moduleSelector } from '../../primitives/index/selector.js';
 import type { Entity } from '../../primitives/types.js';
 import { listCodeFiles, loadCodeNodes } from '../../runtime/ledger/code-nodes.js';
@@ -107,8 +108,14 @@ describe('selectors', () => {
     );
     expect([unitArea.startLine, unitArea.endLine]).toEqual([34, 37]);
     expect(must(index, 'shapes.Shape').signature).toBe('@register("shape")\nclass Shape:');
-    expect(must(index, 'shapes.Shape.refresh')).toMatchObject({ async: true, signature: 'async def refresh(self):' });
-    expect(must(index, 'shapes.fetch_area')).toMatchObject({ async: true, doc: "Fetch a shape's area asynchronously." });
+    expect(must(index, 'shapes.Shape.refresh')).toMatchObject({
+      async: true,
+      signature: 'async def refresh(self):',
+    });
+    expect(must(index, 'shapes.fetch_area')).toMatchObject({
+      async: true,
+      doc: "Fetch a shape's area asynchronously.",
+    });
     expect(must(index, 'shapes.Shape.label').async).toBe(false);
     expect(must(index, 'calc.multiply_numbers').signature).toBe(
       'def multiply_numbers(\n    a: float,\n    b: float,\n) -> float:',
@@ -128,14 +135,31 @@ describe('selectors', () => {
       startLine: 10,
       endLine: 13,
     });
-    expect(must(src, 'src.calc')).toMatchObject({ kind: 'module', name: 'calc', path: 'src/calc/__init__.py' });
+    expect(must(src, 'src.calc')).toMatchObject({
+      kind: 'module',
+      name: 'calc',
+      path: 'src/calc/__init__.py',
+    });
     expect(must(src, 'tests.test_ops.test_add').kind).toBe('function');
 
     const pkgs = await CodeIndex.open(copyFixture('packages'), openLedger());
-    expect(must(pkgs, 'repo')).toMatchObject({ kind: 'module', path: 'repo/__init__.py', doc: 'The repo package.' });
+    expect(must(pkgs, 'repo')).toMatchObject({
+      kind: 'module',
+      path: 'repo/__init__.py',
+      doc: 'The repo package.',
+    });
     expect(must(pkgs, 'repo.version').kind).toBe('function');
     expect(must(pkgs, 'repo.cache').path).toBe('repo/cache/__init__.py');
     expect(must(pkgs, 'repo.cache.lru.LRUCache.put').kind).toBe('method');
+  });
+});
+
+describe('opening', () => {
+  it('refuses a repository root that does not exist, as a typed error', async () => {
+    const missing = join(tempDir(), 'no-such-repo');
+    const error = await CodeIndex.open(missing, openLedger()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IndexError);
+    expect(error).toMatchObject({ kind: 'repo_unreadable' });
   });
 });
 
@@ -162,7 +186,10 @@ describe('spans', () => {
 
   it('hold for a BOM + CRLF file and a latin-1 file', async () => {
     const root = tempDir();
-    writeFileSync(join(root, 'bom.py'), Buffer.from('\uFEFF"""Ünïcode BOM."""\r\n\r\ndef ok():\r\n    return "ß"\r\n', 'utf8'));
+    writeFileSync(
+      join(root, 'bom.py'),
+      Buffer.from('\uFEFF"""Ünïcode BOM."""\r\n\r\ndef ok():\r\n    return "ß"\r\n', 'utf8'),
+    );
     const latin = Buffer.concat([
       Buffer.from('# -*- coding: latin-1 -*-\ns = "caf', 'latin1'),
       Buffer.from([0xe9]),
@@ -174,15 +201,25 @@ describe('spans', () => {
     const bom = readFileSync(join(root, 'bom.py'));
     expect(bom.subarray(ok.startByte, ok.endByte).toString('utf8')).toBe('def ok():\r\n    return "ß"');
     expect([ok.startLine, ok.endLine]).toEqual([3, 4]);
+    expect(must(index, 'bom').doc).toBe('Ünïcode BOM.');
+    expect(index.files().map((f) => [f.path, f.syntaxError])).toEqual([
+      ['bom.py', false],
+      ['latin.py', false],
+    ]);
     const after = must(index, 'latin.after');
-    expect(latin.subarray(after.startByte, after.endByte).toString('latin1')).toBe('def after():\n    return s');
+    expect(latin.subarray(after.startByte, after.endByte).toString('latin1')).toBe(
+      'def after():\n    return s',
+    );
   });
 });
 
 describe('syntax errors and duplicates', () => {
   it('index a broken file as far as it parses, and flag it', async () => {
     const index = await CodeIndex.open(copyFixture('flat'), openLedger());
-    const flagged = index.files().filter((f) => f.syntaxError).map((f) => f.path);
+    const flagged = index
+      .files()
+      .filter((f) => f.syntaxError)
+      .map((f) => f.path);
     expect(flagged).toEqual(['broken.py']);
     expect(must(index, 'broken.before_error').doc).toBe('Parsed fine: comes before the error.');
     expect(must(index, 'broken.after_error').doc).toBe('Recovered after the error.');
@@ -198,7 +235,9 @@ describe('syntax errors and duplicates', () => {
     expect(must(index, 'dupes.handler')).toMatchObject({ startLine: 12, doc: 'The handler that wins.' });
     expect(index.definitionCount('dupes.handler')).toBe(2);
     expect(index.all().filter((e) => e.selector === 'dupes.handler')).toHaveLength(2);
-    expect(index.visible().filter((e) => e.selector === 'dupes.handler')).toEqual([must(index, 'dupes.handler')]);
+    expect(index.visible().filter((e) => e.selector === 'dupes.handler')).toEqual([
+      must(index, 'dupes.handler'),
+    ]);
   });
 });
 
@@ -218,7 +257,10 @@ describe('the sha256 cache in the ledger', () => {
     expect(second.all()).toEqual(first.all());
     ledgers.pop()!.close();
 
-    writeFileSync(join(root, 'calc.py'), `${readFileSync(join(root, 'calc.py'), 'utf8')}\n\ndef divide(a, b):\n    return a / b\n`);
+    writeFileSync(
+      join(root, 'calc.py'),
+      `${readFileSync(join(root, 'calc.py'), 'utf8')}\n\ndef divide(a, b):\n    return a / b\n`,
+    );
     rmSync(join(root, 'dupes.py'));
     const ledger = openLedger(ledgerFile);
     const third = await CodeIndex.open(root, ledger);
@@ -231,6 +273,16 @@ describe('the sha256 cache in the ledger', () => {
     const stored = loadCodeNodes(ledger, third.root);
     expect(stored.has('dupes.py')).toBe(false);
     expect(stored.get('calc.py')!.map((n) => n.selector)).toContain('calc.divide');
+  });
+
+  it('parses again what another extractor version stored', async () => {
+    const root = copyFixture('srclayout');
+    const ledger = openLedger();
+    await CodeIndex.open(root, ledger);
+    ledger.database.prepare(`UPDATE code_files SET indexer = 'older' WHERE path = 'src/calc/ops.py'`).run();
+    const again = await CodeIndex.open(root, ledger);
+    expect(again.lastUpdate).toMatchObject({ parsed: 1, cached: 2 });
+    expect(listCodeFiles(ledger, again.root).every((f) => f.indexer !== 'older')).toBe(true);
   });
 
   it('keeps two repositories apart in one ledger', async () => {
@@ -258,23 +310,32 @@ describe('refresh', () => {
     const ops = join(root, 'src/calc/ops.py');
     writeFileSync(
       ops,
-      readFileSync(ops, 'utf8').replace('    def sub(', '    def mul(self, a: int, b: int) -> int:\n        return a * b\n\n    def sub('),
+      readFileSync(ops, 'utf8').replace(
+        '    def sub(',
+        '    def mul(self, a: int, b: int) -> int:\n        return a * b\n\n    def sub(',
+      ),
     );
     await index.refresh([ops]); // absolute paths work too
     expect(index.parseCount).toBe(before + 1);
     expect(index.lastUpdate).toMatchObject({ mode: 'refresh', parsed: 1 });
     expect(must(index, 'src.calc.ops.Calc.mul').startLine).toBe(15);
     expect(must(index, 'src.calc.ops.Calc.sub').startLine).toBe(18);
-    expect(loadCodeNodes(ledger, index.root).get('src/calc/ops.py')!.map((n) => n.selector)).toContain(
-      'src.calc.ops.Calc.mul',
-    );
+    expect(
+      loadCodeNodes(ledger, index.root)
+        .get('src/calc/ops.py')!
+        .map((n) => n.selector),
+    ).toContain('src.calc.ops.Calc.mul');
 
     writeFileSync(join(root, 'src/calc/extra.py'), 'def extra():\n    return 1\n');
     rmSync(join(root, 'tests/test_ops.py'));
     await index.refresh(['src/calc/extra.py', 'tests/test_ops.py', '../outside.py']);
     expect(index.get('src.calc.extra.extra')).toBeDefined();
     expect(index.get('tests.test_ops.test_add')).toBeUndefined();
-    expect(index.files().map((f) => f.path)).toEqual(['src/calc/__init__.py', 'src/calc/extra.py', 'src/calc/ops.py']);
+    expect(index.files().map((f) => f.path)).toEqual([
+      'src/calc/__init__.py',
+      'src/calc/extra.py',
+      'src/calc/ops.py',
+    ]);
   });
 
   it('turns a syntax error on and off', async () => {
@@ -333,7 +394,11 @@ describe('which files are indexed', () => {
     writeFileSync(join(root, 'untracked.py'), 'Y = 1\n');
     const index = await CodeIndex.open(root, openLedger());
     expect(index.lastUpdate.mode).toBe('git');
-    expect(index.files().map((f) => f.path)).toEqual(['app/build/__init__.py', 'app/main.py', 'untracked.py']);
+    expect(index.files().map((f) => f.path)).toEqual([
+      'app/build/__init__.py',
+      'app/main.py',
+      'untracked.py',
+    ]);
 
     // refresh() of an ignored path does not let it in either.
     await index.refresh(['secret.py', 'generated/gen.py']);

@@ -46,7 +46,9 @@ describe('piper-agent index', () => {
     };
     expect(json.stats).toMatchObject({ files: 6, parsed: 6, cached: 0 });
     expect(json.files.filter((f) => f.syntaxError).map((f) => f.path)).toEqual(['broken.py']);
-    expect(json.entities).toContainEqual(expect.objectContaining({ selector: 'shapes.Shape.unit_area', kind: 'method' }));
+    expect(json.entities).toContainEqual(
+      expect.objectContaining({ selector: 'shapes.Shape.unit_area', kind: 'method' }),
+    );
     expect(json.duplicates).toContainEqual({
       selector: 'dupes.handler',
       definitions: [
@@ -64,7 +66,9 @@ describe('piper-agent index', () => {
     const { code, out } = await run(['--repo', repo, '--ledger', ledger]);
     expect(code).toBe(0);
     expect(out).toMatch(/^src\.calc\.ops\.Calc\.add\s+method\s+src\/calc\/ops\.py:10-13$/m);
-    expect(out).toMatch(/^3 files \(3 parsed, 0 cached, 0 removed, listed by walk\), 9 entities, 0 with syntax errors/m);
+    expect(out).toMatch(
+      /^3 files \(3 parsed, 0 cached, 0 removed, listed by walk\), 9 entities, 0 with syntax errors/m,
+    );
   });
 
   it('refuses a --repo that is not a directory', async () => {

@@ -45,7 +45,8 @@ describe('Bm25Index', () => {
     incremental.add('d', ['parse', 'header']);
     const fresh = new Bm25Index<string>();
     for (const [id, terms] of Object.entries({ ...docs, c: ['cache', 'put'] })) fresh.add(id, terms);
-    const sorted = (xs: Array<{ id: string; score: number }>) => [...xs].sort((x, y) => (x.id < y.id ? -1 : 1));
+    const sorted = (xs: Array<{ id: string; score: number }>) =>
+      [...xs].sort((x, y) => (x.id < y.id ? -1 : 1));
     expect(sorted(incremental.score(['cache', 'header']))).toEqual(sorted(fresh.score(['cache', 'header'])));
     expect(incremental.size).toBe(4);
   });

@@ -57,11 +57,16 @@ describe('search_symbol', () => {
   it('finds a dotted query by selector suffix, and the full selector first of all', async () => {
     const { ctx } = await open('packages');
     const dotted = await symbols(ctx, 'memstore.MemStore.remember');
-    expect(dotted.slice(0, 2)).toEqual(['legacy.memstore.MemStore.remember', 'repo.memstore.MemStore.remember']);
+    expect(dotted.slice(0, 2)).toEqual([
+      'legacy.memstore.MemStore.remember',
+      'repo.memstore.MemStore.remember',
+    ]);
     // The rest are fuzzy: they hold "remember", ranked by how many query tokens they share.
     expect(dotted[2]).toBe('repo.memstore.MemStore.remember_all');
     expect(dotted).toContain('repo.notes.remember');
-    expect((await symbols(ctx, 'repo.memstore.MemStore.remember'))[0]).toBe('repo.memstore.MemStore.remember');
+    expect((await symbols(ctx, 'repo.memstore.MemStore.remember'))[0]).toBe(
+      'repo.memstore.MemStore.remember',
+    );
     expect((await symbols(ctx, 'MemStore.remember')).slice(0, 2)).toEqual([
       'legacy.memstore.MemStore.remember',
       'repo.memstore.MemStore.remember',
@@ -78,7 +83,10 @@ describe('search_symbol', () => {
     const { ctx } = await open('flat');
     for (const query of ['area', 'Shape.label', 'self', 'float', 'shapes.outer.inner', 'grüße', 'x']) {
       const r = await searchSymbol(ctx, { query });
-      const token = query.split(/[.\s]+/).at(-1)!.toLowerCase();
+      const token = query
+        .split(/[.\s]+/)
+        .at(-1)!
+        .toLowerCase();
       expect(r.ok).toBe(true);
       for (const m of r.data!.matches) {
         const name = m.selector.split('.').at(-1)!;
@@ -90,9 +98,13 @@ describe('search_symbol', () => {
 
   it('narrows by keywords, caps at k, and returns the declared fields only', async () => {
     const { ctx } = await open('packages');
-    expect(await symbols(ctx, 'remember', { keywords: ['legacy'] })).toEqual(['legacy.memstore.MemStore.remember']);
+    expect(await symbols(ctx, 'remember', { keywords: ['legacy'] })).toEqual([
+      'legacy.memstore.MemStore.remember',
+    ]);
     // keywords are matched in the docstring too, and all of them must hold
-    expect(await symbols(ctx, 'remember', { keywords: ['memory', 'key'] })).toEqual(['repo.memstore.MemStore.remember']);
+    expect(await symbols(ctx, 'remember', { keywords: ['memory', 'key'] })).toEqual([
+      'repo.memstore.MemStore.remember',
+    ]);
     expect(await symbols(ctx, 'remember', { keywords: ['nowhere'] })).toEqual([]);
     expect(await symbols(ctx, 'remember', { k: 2 })).toHaveLength(2);
     const r = await searchSymbol(ctx, { query: 'put' });
@@ -110,8 +122,12 @@ describe('search_symbol', () => {
   it('refuses bad arguments with precise errors', async () => {
     const { ctx } = await open('packages');
     expect((await searchSymbol(ctx, { query: '  ' })).error).toMatch(/^empty query/);
-    expect((await searchSymbol(ctx, { query: 'x', k: 0 })).error).toBe('invalid arg: k (expected int 1..10, got 0)');
-    expect((await searchSymbol(ctx, { query: 'x', k: 11 })).error).toBe('invalid arg: k (expected int 1..10, got 11)');
+    expect((await searchSymbol(ctx, { query: 'x', k: 0 })).error).toBe(
+      'invalid arg: k (expected int 1..10, got 0)',
+    );
+    expect((await searchSymbol(ctx, { query: 'x', k: 11 })).error).toBe(
+      'invalid arg: k (expected int 1..10, got 11)',
+    );
     expect((await searchSymbol(ctx, { query: 'x', keywords: [1 as unknown as string] })).error).toBe(
       'invalid arg: keywords (expected list[str])',
     );
@@ -132,7 +148,11 @@ describe('read_entity', () => {
     const bare = await readEntity(ctx, { selector: 'src.calc.ops.Calc.add' });
     expect(bare.ok).toBe(true);
     expect(bare.data!.body).toBeNull();
-    expect(bare.data!.entity).toMatchObject({ selector: 'src.calc.ops.Calc.add', startLine: 10, endLine: 13 });
+    expect(bare.data!.entity).toMatchObject({
+      selector: 'src.calc.ops.Calc.add',
+      startLine: 10,
+      endLine: 13,
+    });
 
     const full = await readEntity(ctx, { selector: 'src.calc.ops.Calc.add', body: true });
     expect(full.data!.body).toBe(
@@ -148,7 +168,9 @@ describe('read_entity', () => {
   it('cuts the body at window lines and says so', async () => {
     const { ctx } = await open('flat');
     const r = await readEntity(ctx, { selector: 'shapes.Shape', body: true, window: 3 });
-    expect(r.data!.body).toBe('@register("shape")\nclass Shape:\n    """Base class of every shape."""\n... [cut: 3 of 32 lines shown]');
+    expect(r.data!.body).toBe(
+      '@register("shape")\nclass Shape:\n    """Base class of every shape."""\n... [cut: 3 of 32 lines shown]',
+    );
     const whole = await readEntity(ctx, { selector: 'calc.add', body: true, window: 3 });
     expect(whole.data!.body).not.toContain('[cut:');
   });
@@ -201,7 +223,8 @@ describe('search_code', () => {
     expect(r.data!.note).toBeUndefined();
     expect(r.data!.results[0]!.selector).toBe('repo.memstore.MemStore.remember');
     expect(r.data!.results.length).toBeLessThanOrEqual(8);
-    for (const res of r.data!.results) expect(Object.keys(res).sort()).toEqual(['doc', 'score', 'selector', 'signature']);
+    for (const res of r.data!.results)
+      expect(Object.keys(res).sort()).toEqual(['doc', 'score', 'selector', 'signature']);
     const scores = r.data!.results.map((x) => x.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
     expect(r.data!.results[0]).toMatchObject({
@@ -219,10 +242,27 @@ describe('search_code', () => {
     expect(await top('lru_cache')).toBe('shapes.Shape.unit_area');
   });
 
+  it('follows refresh: new entities are found, removed ones are not', async () => {
+    const { ctx, root } = await open('srclayout');
+    expect((await searchCode(ctx, { query: 'zebra stripes' })).data!.results).toEqual([]);
+    const ops = join(root, 'src/calc/ops.py');
+    const added = '\n\ndef count_stripes(zebra):\n    """Count the stripes of a zebra."""\n    return 0\n';
+    writeFileSync(ops, `${readFileSync(ops, 'utf8')}${added}`);
+    await ctx.index.refresh(['src/calc/ops.py']);
+    const found = (await searchCode(ctx, { query: 'zebra stripes' })).data!.results;
+    expect(found[0]!.selector).toBe('src.calc.ops.count_stripes');
+    writeFileSync(ops, 'X = 1\n');
+    await ctx.index.refresh(['src/calc/ops.py']);
+    const after = (await searchCode(ctx, { query: 'zebra stripes add integers' })).data!.results;
+    expect(after.map((r) => r.selector).filter((s) => s.startsWith('src.calc.ops.'))).toEqual([]);
+  });
+
   it('caps the results and refuses bad arguments', async () => {
     const { ctx } = await open('flat');
     expect((await searchCode(ctx, { query: 'shape area', cap: 2 })).data!.results).toHaveLength(2);
-    expect((await searchCode(ctx, { query: 'shape', cap: 9 })).error).toBe('invalid arg: cap (expected int 1..8, got 9)');
+    expect((await searchCode(ctx, { query: 'shape', cap: 9 })).error).toBe(
+      'invalid arg: cap (expected int 1..8, got 9)',
+    );
     expect((await searchCode(ctx, { query: ' ' })).error).toMatch(/^empty query/);
     expect((await searchCode(ctx, { query: 'zzzqqq' })).data!.results).toEqual([]);
   });
@@ -247,7 +287,9 @@ describe('search_code', () => {
     expect(on.data!.note).toBeUndefined();
     expect(on.data!.results).toHaveLength(3);
     for (const r of on.data!.results) expect(r.selector).toMatch(/^repo\.cache/);
-    expect(on.data!.results.map((r) => r.selector)).toEqual([...on.data!.results.map((r) => r.selector)].sort());
+    expect(on.data!.results.map((r) => r.selector)).toEqual(
+      [...on.data!.results.map((r) => r.selector)].sort(),
+    );
     // Entity vectors are cached by text: a second query embeds only the query.
     const before = calls.length;
     await searchCode({ ...ctx, embedder }, { query: 'fact' });
@@ -264,12 +306,16 @@ describe('search_code', () => {
     const r = await searchCode({ ...ctx, embedder: failing, retrieve: 'embed' }, { query: 'store a fact' });
     expect(r.ok).toBe(true);
     expect(r.data!.retrieval).toBe('lexical');
-    expect(r.data!.note).toBe('embedding retrieval failed (HTTP 503 from the embeddings endpoint): lexical results');
+    expect(r.data!.note).toBe(
+      'embedding retrieval failed (HTTP 503 from the embeddings endpoint): lexical results',
+    );
     expect(r.data!.results).toEqual((await searchCode(ctx, { query: 'store a fact' })).data!.results);
 
     const short: Embedder = { embed: async () => [[1, 0]] };
     const bad = await searchCode({ ...ctx, embedder: short, retrieve: 'embed' }, { query: 'fact' });
-    expect(bad.data!.note).toMatch(/^embedding retrieval failed \(the embedder returned 1 vectors for \d+ texts\)/);
+    expect(bad.data!.note).toMatch(
+      /^embedding retrieval failed \(the embedder returned 1 vectors for \d+ texts\)/,
+    );
 
     const none = await searchCode({ ...ctx, retrieve: 'embed' }, { query: 'fact' });
     expect(none.data).toMatchObject({
@@ -283,13 +329,21 @@ describe('evidence', () => {
   it('is written for every selector a read or search returns, with the call', async () => {
     const { ctx: base, ledger } = await open('packages');
     const runId = ledger.createRun({ kind: 'fix', repo: base.index.root, owner: 'test' });
-    const callId = ledger.dispatchCall({ runId, tool: 'search_symbol', args: {}, origin: 'model', owner: 'test' });
+    const callId = ledger.dispatchCall({
+      runId,
+      tool: 'search_symbol',
+      args: {},
+      origin: 'model',
+      owner: 'test',
+    });
     const ctx: ReadContext = { ...base, ledger, runId, callId };
 
     const found = await searchSymbol(ctx, { query: 'MemStore.remember' });
     const cited = found.data!.matches.map((m) => m.selector);
     expect(evidenceFor(ledger, runId)).toEqual(cited);
-    const rows = ledger.database.prepare('SELECT call_id FROM evidence WHERE run_id = ?').all(runId) as Array<{
+    const rows = ledger.database
+      .prepare('SELECT call_id FROM evidence WHERE run_id = ?')
+      .all(runId) as Array<{
       call_id: string;
     }>;
     expect(rows.every((r) => r.call_id === callId)).toBe(true);
@@ -303,7 +357,8 @@ describe('evidence', () => {
     await readEntity(ctx, { selector: 'repo.nope' });
     expect(hasEvidence(ledger, runId, 'repo.nope')).toBe(false);
     // Without a run, nothing is written.
-    const count = () => (ledger.database.prepare('SELECT COUNT(*) AS n FROM evidence').get() as { n: number }).n;
+    const count = () =>
+      (ledger.database.prepare('SELECT COUNT(*) AS n FROM evidence').get() as { n: number }).n;
     const n = count();
     await readEntity(base, { selector: 'repo.version' });
     expect(count()).toBe(n);

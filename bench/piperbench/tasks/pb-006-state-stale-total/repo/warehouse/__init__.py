@@ -1,0 +1,3 @@
+from .catalog import Catalog
+
+__all__ = ["Catalog"]

@@ -1,0 +1,3 @@
+from .runner import Busy, JobRunner
+
+__all__ = ["Busy", "JobRunner"]

@@ -1,0 +1,3 @@
+from .size import format_size, parse_size
+
+__all__ = ["format_size", "parse_size"]

@@ -1,0 +1,3 @@
+from .search import find
+
+__all__ = ["find"]

@@ -1,0 +1,110 @@
+// `piper-agent fix <issue>`: the agent on a repository, with the Ink TUI on a terminal and a
+// headless renderer everywhere else (no TTY, CI=true, --non-interactive, or a JSON output format).
+import { parseArgs } from 'node:util';
+import type { RunResult } from '../../policy/events.js';
+import { repoRoot } from '../../runtime/host/git.js';
+import { loadConfig, type Config } from '../config.js';
+import { UsageError } from '../exit-codes.js';
+import { issueText } from '../fix/issue-text.js';
+import { modelFor, runFix, type FixInput } from '../fix/run-fix.js';
+import { numberOption } from '../options.js';
+import { headlessSink, type OutputFormat } from '../render/headless.js';
+
+export const FIX_HELP = `Usage: piper-agent fix <issue> [options]
+
+Runs the agent on a Python repository until it stops, asks you something, or hits a cap. Every
+run_test and execute runs in a fresh sandbox; every call is in the ledger (.piper/ledger.db).
+
+  <issue>              the issue as text, a path to a .md/.txt file, '-' for stdin, or a GitHub
+                       issue URL (GITHUB_TOKEN for private repos; GITHUB_API_URL for Enterprise)
+  --repo DIR           the repository (default: the git root of the current directory)
+  --model SPEC         openai:NAME (JSON protocol), openai-tools:NAME (native function calling),
+                       script:FILE.jsonl (replays scripted replies)   [env PIPER_MODEL]
+  --base-url URL       OpenAI-compatible server root, e.g. http://127.0.0.1:8000/v1  [env OPENAI_BASE_URL]
+  --test TARGET        the repro target: pytest node id(s) or a shell string; a fix counts as
+                       verified only when it passes in the sandbox after the last edit
+  --max-turns N        turn cap, no-op turns included (default 30)
+  --max-cost-usd X     cost cap (needs prices in the config)
+  --max-tokens N       token cap
+  --policy ARM         policy (default) or current (the baseline loop: all tools, no gates)
+  --output FORMAT      text (default), json (the result object), stream-json (one event per line)
+  --non-interactive    never show the TUI or ask; an ask_user ends the run with exit 3
+  --ledger PATH        ledger file (default <repo>/.piper/ledger.db)  [env PIPER_LEDGER]
+  --image NAME         sandbox image (default: the one built from sandbox-images/python)
+
+Configuration, lowest precedence first: ~/.config/piper-agent/config.json, <repo>/.piper/config.json,
+the environment (PIPER_*, OPENAI_API_KEY, OPENAI_BASE_URL, TOOL_POLICY), the flags. See \`piper-agent config\`.
+
+Exit status: 0 resolved and verified; 1 internal error; 2 usage or configuration error; 3 needs
+input (the question is in the output; answer with piper-agent resume RUN --answer TEXT); 4 stopped
+or capped without a verified fix; 5 no sandbox engine. Never 0 for an unverified fix.`;
+
+export const FIX_OPTIONS = {
+  repo: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  test: { type: 'string' },
+  'max-turns': { type: 'string' },
+  'max-cost-usd': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  policy: { type: 'string' },
+  output: { type: 'string' },
+  'non-interactive': { type: 'boolean', default: false },
+  ledger: { type: 'string' },
+  image: { type: 'string' },
+} as const;
+
+type FixValues = { [K in keyof typeof FIX_OPTIONS]?: (typeof FIX_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+
+/** Flags → the config layer they form (validated like every other layer). */
+export function flagsConfig(values: FixValues): Config {
+  const policy = values.policy;
+  if (policy !== undefined && policy !== 'policy' && policy !== 'current') throw new UsageError(`--policy must be policy or current, got '${policy}'`);
+  const output = values.output;
+  if (output !== undefined && !['text', 'json', 'stream-json'].includes(output)) throw new UsageError(`--output must be text, json or stream-json, got '${output}'`);
+  const flags: Config = {
+    model: values.model,
+    baseUrl: values['base-url'],
+    test: values.test,
+    maxTurns: numberOption('--max-turns', values['max-turns'], { min: 1, max: 500, integer: true }),
+    maxCostUsd: numberOption('--max-cost-usd', values['max-cost-usd'], { min: 0, max: 1e6 }),
+    maxTokens: numberOption('--max-tokens', values['max-tokens'], { min: 1, max: 1e9, integer: true }),
+    policy,
+    output: output as OutputFormat | undefined,
+    ledger: values.ledger,
+    image: values.image,
+  };
+  return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as Config;
+}
+
+export function isInteractive(values: FixValues, format: OutputFormat): boolean {
+  return !values['non-interactive'] && format === 'text' && process.stdout.isTTY === true && process.stdin.isTTY === true && process.env.CI !== 'true';
+}
+
+export async function fixCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: FIX_OPTIONS, allowPositionals: true });
+  if (positionals.length !== 1) throw new UsageError(positionals.length ? 'give one issue (quote it if it has spaces)' : 'fix needs an issue: text, a .md/.txt file, - for stdin, or a GitHub issue URL');
+  const repo = values.repo ?? repoRoot();
+  const { config } = loadConfig({ repo, flags: flagsConfig(values) });
+  if (!config.model) {
+    throw new UsageError('no model configured: pass --model openai:NAME (with OPENAI_BASE_URL and OPENAI_API_KEY set) or --model script:FILE.jsonl, or set PIPER_MODEL');
+  }
+  modelFor(config, repo); // a configuration error (no base URL, no key, no script file) before any work
+  const issue = await issueText(positionals[0]!);
+  const result = await runWithRenderer({ issue, repo, config, reproTarget: config.test ?? null }, values);
+  return result.exit_code;
+}
+
+/** Runs a fix with the TUI or a headless renderer, as the flags and the terminal decide. */
+export async function runWithRenderer(
+  input: Omit<FixInput, 'emit' | 'log' | 'askUser'>,
+  values: FixValues,
+): Promise<RunResult> {
+  const format = (input.config.output ?? 'text') as OutputFormat;
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  if (isInteractive(values, format)) {
+    const { runWithTui } = await import('../tui/run-with-tui.js');
+    return runWithTui(input);
+  }
+  return runFix({ ...input, emit: headlessSink(format), log });
+}

@@ -1,0 +1,100 @@
+// One `fix` run, wired: the model, the engine and sandbox (with a warm pool for `execute`), the code
+// index, the lint gate, the workspace and the ledger record, then the loop. Shared by `fix`,
+// `demo` and `resume`; the caller decides how events are shown and how questions are answered.
+import type { EventSink, RunResult } from '../../policy/events.js';
+import { runLoop, type LoopState } from '../../policy/loop.js';
+import type { PolicyArm } from '../../policy/validate.js';
+import { CodeIndex } from '../../primitives/index/code-index.js';
+import { LintGate } from '../../primitives/lint/lint-gate.js';
+import { Workspace } from '../../primitives/workspace.js';
+import { gitHead } from '../../runtime/host/git.js';
+import { OpenAIEmbeddings } from '../../runtime/model/embeddings.js';
+import { resolveModel } from '../../runtime/model/resolve.js';
+import type { ChatModel } from '../../runtime/model/types.js';
+import { RunRecord } from '../../runtime/ledger/run-record.js';
+import type { Config } from '../config.js';
+import { openSession } from '../session.js';
+
+export interface FixInput {
+  issue: string;
+  repo: string;
+  config: Config;
+  reproTarget: string | null;
+  emit: EventSink;
+  log: (line: string) => void;
+  askUser?: (question: string) => Promise<string | null>;
+  /** Continue this run (its state is in the ledger) with the operator's answer. */
+  resume?: { runId: string; answer?: string; state: LoopState };
+  /** A model object instead of config.model (the A/B runner's simulated model, tests). */
+  model?: ChatModel;
+  signal?: AbortSignal;
+}
+
+/** Resolves the configured model; a ModelError of kind `config` says what to set. */
+export function modelFor(config: Config, repo: string): ChatModel {
+  return resolveModel(config.model, { config: { baseUrl: config.baseUrl, apiKey: config.apiKey, prices: config.prices }, cwd: process.cwd() });
+}
+
+export async function runFix(input: FixInput): Promise<RunResult> {
+  const { config } = input;
+  const model = input.model ?? modelFor(config, input.repo);
+  const arm: PolicyArm = config.policy ?? 'policy';
+  const session = await openSession({
+    repo: input.repo,
+    ledger: config.ledger,
+    image: config.image,
+    sandbox: { poolSize: 1 },
+    log: input.log,
+    onInterrupt: (signal) => process.stderr.write(`${signal}: run ${runId ?? '(not started)'} stopped; its running container was removed and its ledger rows marked. Undo its edits with: piper-agent undo ${runId ?? 'RUN'}\n`),
+  });
+  let runId: string | undefined = input.resume?.runId;
+  const lint = new LintGate();
+  try {
+    const index = await CodeIndex.open(input.repo, session.ledger);
+    runId ??= session.ledger.createRun({
+      kind: 'fix',
+      issue: input.issue,
+      repo: input.repo,
+      head: gitHead(input.repo),
+      model: model.id,
+      policy: arm,
+      owner: session.owner,
+      config: { test: input.reproTarget, maxTurns: config.maxTurns, maxTokens: config.maxTokens, maxCostUsd: config.maxCostUsd, maxWallS: config.maxWallS, image: session.sandbox.image },
+    });
+    const embedder = process.env.RETRIEVE === 'embed' ? embedderFromEnv() : undefined;
+    const workspace = new Workspace({ repoRoot: input.repo, index, lint, sandbox: session.sandbox, ledger: session.ledger, runId, owner: session.owner, embedder, retrieve: process.env.RETRIEVE === 'embed' ? 'embed' : 'lexical' });
+    const record = new RunRecord(session.ledger, runId, session.owner);
+    input.emit({
+      type: 'init',
+      run_id: runId,
+      repo: input.repo,
+      model: model.id,
+      policy: arm,
+      test: input.reproTarget,
+      budget: { max_turns: config.maxTurns ?? 30, max_tokens: config.maxTokens ?? null, max_cost_usd: config.maxCostUsd ?? null, max_wall_s: config.maxWallS ?? null },
+    });
+    // The pool's first container starts while the index is read and the model thinks.
+    void session.sandbox.init().catch(() => undefined);
+    return await runLoop(
+      { model, tools: workspace, record, emit: input.emit, askUser: input.askUser, embedder, signal: input.signal },
+      {
+        issueText: input.issue,
+        arm,
+        reproTarget: input.reproTarget,
+        budget: { maxTurns: config.maxTurns ?? 30, maxTokens: config.maxTokens, maxCostUsd: config.maxCostUsd, maxWallS: config.maxWallS },
+        symbolCamel: process.env.SYMBOL_CAMEL === '1',
+        retrieve: process.env.RETRIEVE === 'embed' ? 'embed' : 'map',
+        ...(input.resume ? { resume: { state: input.resume.state, answer: input.resume.answer } } : {}),
+      },
+    );
+  } finally {
+    lint.close();
+    await session.close();
+  }
+}
+
+function embedderFromEnv(): OpenAIEmbeddings | undefined {
+  const model = process.env.PIPER_EMBED_MODEL;
+  if (!model || !process.env.OPENAI_BASE_URL || !process.env.OPENAI_API_KEY) return undefined;
+  return new OpenAIEmbeddings({ baseUrl: process.env.OPENAI_BASE_URL, apiKey: process.env.OPENAI_API_KEY, model });
+}

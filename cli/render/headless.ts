@@ -1,0 +1,66 @@
+// The headless renderers of the event stream: `stream-json` (one JSON object per line on stdout),
+// `json` (the result object alone), `text` (readable lines). Logs go to stderr in every mode, so
+// stdout stays machine-readable.
+import type { EventSink, LoopEvent } from '../../policy/events.js';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+
+export function headlessSink(format: OutputFormat, out: NodeJS.WritableStream = process.stdout): EventSink {
+  if (format === 'stream-json') return (event) => out.write(`${JSON.stringify(event)}\n`);
+  if (format === 'json') {
+    return (event) => {
+      if (event.type === 'result') out.write(`${JSON.stringify(event)}\n`);
+    };
+  }
+  return (event) => {
+    const line = textLine(event);
+    if (line !== null) out.write(`${line}\n`);
+  };
+}
+
+export function textLine(e: LoopEvent): string | null {
+  switch (e.type) {
+    case 'init':
+      return `run ${e.run_id} · ${e.repo} · model ${e.model} · policy ${e.policy}${e.test ? ` · repro ${e.test}` : ''} · ≤ ${e.budget.max_turns} turns`;
+    case 'turn':
+      return `\nturn ${e.turn}`;
+    case 'toolset':
+      return `  tools: ${e.tools.join(', ')}${e.truncated ? ' (truncated)' : ''}`;
+    case 'proposal':
+      return `  ${e.origin === 'trigger' ? `trigger ${e.trigger}` : 'model'} → ${e.tool} ${shortArgs(e.args)}`;
+    case 'rejection':
+      return `  rejected: ${e.reason}${e.reselect ? ' (one re-selection)' : ''}`;
+    case 'noop':
+      return `  no-op turn: ${e.reason}`;
+    case 'execution':
+      return e.phase === 'finished' && e.exit_code !== null && e.exit_code !== undefined
+        ? `    sandbox: exit ${e.exit_code}${e.timed_out ? ' (timed out)' : ''} in ${((e.ms ?? 0) / 1000).toFixed(1)} s`
+        : null;
+    case 'observation':
+      return `    ${e.kind}: ${e.summary}${e.trust === 'unverified' ? ` [unverified: ${e.caveat}]` : ''}`;
+    case 'usage':
+      return null;
+    case 'ask_user':
+      return `  question for you: ${e.question}`;
+    case 'answer':
+      return `  answer: ${e.answer}`;
+    case 'result':
+      return [
+        '',
+        `outcome: ${e.outcome} — ${e.reason}`,
+        `repro test passed in the sandbox after the last edit: ${e.verified ? 'yes' : 'no'}`,
+        `turns ${e.turns} · tokens ${e.tokens} · cost ${e.cost_usd === null ? 'unknown' : `$${e.cost_usd.toFixed(4)}`}`,
+        e.diff ? `\n${e.diff.trimEnd()}\n` : 'no edits',
+        `run ${e.run_id}${e.diff ? ` · undo: piper-agent undo ${e.run_id}` : ''}${e.outcome === 'ask_user' ? ` · answer: piper-agent resume ${e.run_id} --answer "..."` : ''}`,
+      ].join('\n');
+  }
+}
+
+export function shortArgs(args: Record<string, unknown>, max = 100): string {
+  const parts = Object.entries(args).map(([k, v]) => {
+    const text = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v) : JSON.stringify(v);
+    return `${k}=${text}`;
+  });
+  const joined = parts.join(' ');
+  return joined.length > max ? `${joined.slice(0, max - 1)}…` : joined;
+}

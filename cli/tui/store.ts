@@ -1,0 +1,36 @@
+// The bridge between the running agent and the screen: events go in, the folded view comes out,
+// and a question waits here for the engineer's answer.
+import type { LoopEvent } from '../../policy/events.js';
+import { emptyView, fold, type RunView } from './state.js';
+
+export class ViewStore {
+  private view: RunView = emptyView;
+  private readonly listeners = new Set<() => void>();
+  private pending: ((answer: string | null) => void) | null = null;
+
+  constructor(readonly interactive = true) {}
+
+  get = (): RunView => this.view;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  push = (event: LoopEvent): void => {
+    this.view = fold(this.view, event, Date.now());
+    for (const l of this.listeners) l();
+  };
+
+  /** The loop's askUser: resolves when the engineer presses Enter (answer) or Esc (null). */
+  ask = (_question: string): Promise<string | null> =>
+    new Promise((resolve) => {
+      this.pending = resolve;
+    });
+
+  answer = (answer: string | null): void => {
+    const resolve = this.pending;
+    this.pending = null;
+    resolve?.(answer);
+  };
+}

@@ -1,0 +1,74 @@
+// The read-hash-parse step of the code index: for each file, read it and hash it; a hash equal to
+// the indexed one costs nothing more, any other is parsed into rows ready for the ledger.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Parser } from 'web-tree-sitter';
+import type { CodeNodeRow, StoredCodeFile } from '../../runtime/ledger/code-nodes.js';
+import type { Entity } from '../types.js';
+import { decodeSource } from './byte-offsets.js';
+import { extractEntities } from './extract.js';
+import { INDEXER_VERSION } from './python-parser.js';
+
+export interface Scan {
+  /** Files whose bytes differ from the indexed ones (or that were not indexed), parsed. */
+  changed: StoredCodeFile[];
+  /** Files whose sha256 matched: not parsed. */
+  unchanged: number;
+  /** Files that could not be read (gone since they were listed, or unreadable). */
+  unreadable: string[];
+}
+
+export function scanFiles(
+  root: string,
+  paths: string[],
+  indexedSha256: (path: string) => string | undefined,
+  parser: Parser,
+): Scan {
+  const scan: Scan = { changed: [], unchanged: 0, unreadable: [] };
+  for (const path of paths) {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(resolve(root, path));
+    } catch {
+      scan.unreadable.push(path);
+      continue;
+    }
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    if (indexedSha256(path) === sha256) {
+      scan.unchanged++;
+      continue;
+    }
+    const extraction = extractEntities(parser, { path, ...decodeSource(bytes), byteLength: bytes.length });
+    scan.changed.push({
+      path,
+      sha256,
+      syntaxError: extraction.syntaxError,
+      indexer: INDEXER_VERSION,
+      nodes: extraction.nodes,
+    });
+  }
+  return scan;
+}
+
+/** The public shape of a stored row (the row's `seq` and `terms` stay inside the index). */
+export function entityOf(n: CodeNodeRow): Entity {
+  return {
+    selector: n.selector,
+    kind: n.kind,
+    name: n.name,
+    path: n.path,
+    startLine: n.startLine,
+    endLine: n.endLine,
+    startByte: n.startByte,
+    endByte: n.endByte,
+    signature: n.signature,
+    doc: n.doc,
+    async: n.async,
+  };
+}
+
+/** Code-unit order: the same on every machine and locale. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

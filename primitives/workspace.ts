@@ -1,0 +1,147 @@
+// One run's workspace: the repository with its code index, the lint gate, the sandbox and the
+// ledger, and the dispatch of a validated call to its primitive. Every call gets its ledger row
+// before it runs (`dispatched`) and a terminal status after; what it returns is what was captured,
+// and sandbox receipts are read back from the ledger's executions row, not from memory.
+import { editsForRun } from '../runtime/ledger/edits.js';
+import { hasEvidence } from '../runtime/ledger/evidence.js';
+import type { CallOrigin, Ledger } from '../runtime/ledger/ledger.js';
+import type { Sandbox } from '../runtime/sandbox/sandbox.js';
+import { editEntity } from './edit-entity.js';
+import { execute } from './execute.js';
+import type { CodeIndex } from './index/code-index.js';
+import type { LintGate } from './lint/lint-gate.js';
+import { describeDiagnostic } from './lint/diagnostic.js';
+import { readEntity } from './read-entity.js';
+import type { Embedder } from './read-context.js';
+import { runTest } from './run-test.js';
+import { searchCode } from './search-code.js';
+import { searchSymbol } from './search-symbol.js';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+export type ToolCallName = 'read_entity' | 'search_symbol' | 'search_code' | 'edit_entity' | 'run_test' | 'execute';
+
+export interface ExecutedCall {
+  callId: string;
+  /** Observation kind: read, search, symbol, edit, lint, test, execute. */
+  kind: string;
+  target: string;
+  /** The primitive's result exactly as captured. */
+  result: unknown;
+  /** run_test / execute: the receipt fields the ledger recorded for this call. */
+  receipt: { exit_code: number; timed_out: boolean } | null;
+  /** A committed edit: its ledger id, selector and file. */
+  edit?: { editId: string; selector: string; path: string };
+}
+
+export interface WorkspaceOptions {
+  repoRoot: string;
+  index: CodeIndex;
+  lint: LintGate;
+  sandbox: Sandbox;
+  ledger: Ledger;
+  runId: string;
+  owner: string;
+  embedder?: Embedder;
+  retrieve?: 'lexical' | 'embed';
+}
+
+const KIND: Record<ToolCallName, string> = {
+  read_entity: 'read',
+  search_symbol: 'search',
+  search_code: 'search',
+  edit_entity: 'edit',
+  run_test: 'test',
+  execute: 'execute',
+};
+
+export class Workspace {
+  constructor(readonly options: WorkspaceOptions) {}
+
+  selectorExists(selector: string): boolean {
+    return this.options.index.get(selector) !== undefined;
+  }
+
+  hasEvidence(selector: string): boolean {
+    return hasEvidence(this.options.ledger, this.options.runId, selector);
+  }
+
+  /** Runs one validated call; failures of the primitive come back as its result, never as a throw. */
+  async run(
+    call: { tool: ToolCallName; args: Record<string, unknown> },
+    origin: CallOrigin,
+    turnId?: number,
+  ): Promise<ExecutedCall> {
+    const o = this.options;
+    const target = targetOf(call.tool, call.args);
+    const kind = origin === 'trigger' && call.tool === 'search_symbol' ? 'symbol' : KIND[call.tool];
+    const sandboxCtx = { sandbox: o.sandbox, ledger: o.ledger, runId: o.runId, owner: o.owner, origin, turnId };
+    if (call.tool === 'run_test') {
+      const { callId, result } = await runTest({ ...sandboxCtx, repoRoot: o.repoRoot }, call.args as { target: string; timeout?: number });
+      return { callId, kind, target, result, receipt: this.receipt(callId) };
+    }
+    if (call.tool === 'execute') {
+      const { callId, result } = await execute(sandboxCtx, call.args as { code: string; timeout?: number });
+      return { callId, kind, target, result, receipt: this.receipt(callId) };
+    }
+    const callId = o.ledger.dispatchCall({ runId: o.runId, tool: call.tool, args: call.args, origin, owner: o.owner, turnId });
+    try {
+      const result = await this.inProcess(call, callId);
+      o.ledger.markCompleted(callId);
+      const executed: ExecutedCall = { callId, kind, target, result, receipt: null };
+      const committed = (result as { data?: { committed?: boolean } }).data?.committed === true;
+      if (call.tool === 'edit_entity' && committed) {
+        const row = editsForRun(o.ledger, o.runId).filter((e) => e.call_id === callId).at(-1);
+        if (row) executed.edit = { editId: String(row.id), selector: String(call.args.selector), path: row.path };
+      }
+      return executed;
+    } catch (error) {
+      o.ledger.endCall(callId, 'failed', (error as Error).message);
+      return { callId, kind, target, result: { ok: false, error: (error as Error).message, data: null }, receipt: null };
+    }
+  }
+
+  /** The post-edit lint trigger: the committed file, linted by the harness. */
+  async lintFile(selector: string, path: string, turnId?: number): Promise<ExecutedCall> {
+    const o = this.options;
+    const callId = o.ledger.dispatchCall({ runId: o.runId, tool: 'lint', args: { selector, path }, origin: 'trigger', owner: o.owner, turnId });
+    try {
+      const source = await readFile(join(o.repoRoot, path), 'utf8');
+      const report = await o.lint.check(source, path);
+      o.ledger.markCompleted(callId);
+      const result = report.diagnostics.length === 0 ? 'clean' : report.diagnostics.map(describeDiagnostic).join('; ');
+      return { callId, kind: 'lint', target: selector, result, receipt: null };
+    } catch (error) {
+      o.ledger.endCall(callId, 'failed', (error as Error).message);
+      return { callId, kind: 'lint', target: selector, result: `lint could not run: ${(error as Error).message}`, receipt: null };
+    }
+  }
+
+  private async inProcess(call: { tool: ToolCallName; args: Record<string, unknown> }, callId: string): Promise<unknown> {
+    const o = this.options;
+    const readCtx = { index: o.index, ledger: o.ledger, runId: o.runId, callId, embedder: o.embedder, retrieve: o.retrieve };
+    switch (call.tool) {
+      case 'read_entity':
+        return readEntity(readCtx, call.args as never);
+      case 'search_symbol':
+        return searchSymbol(readCtx, call.args as never);
+      case 'search_code':
+        return searchCode(readCtx, call.args as never);
+      case 'edit_entity':
+        return editEntity({ repoRoot: o.repoRoot, index: o.index, ledger: o.ledger, runId: o.runId, callId, lint: o.lint }, call.args as never);
+      default:
+        throw new Error(`not an in-process tool: ${call.tool}`);
+    }
+  }
+
+  private receipt(callId: string): { exit_code: number; timed_out: boolean } | null {
+    const row = this.options.ledger.getExecution(callId) as { exit_code: number; timed_out: number } | undefined;
+    return row ? { exit_code: row.exit_code, timed_out: row.timed_out === 1 } : null;
+  }
+}
+
+function targetOf(tool: ToolCallName, args: Record<string, unknown>): string {
+  const value = tool === 'read_entity' || tool === 'edit_entity' ? args.selector : tool === 'run_test' ? args.target : tool === 'execute' ? args.code : args.query;
+  const text = typeof value === 'string' ? value : '';
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}

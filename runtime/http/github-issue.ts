@@ -1,0 +1,45 @@
+// Fetching a GitHub issue as the agent's issue text, over the REST API (undici). The API base is
+// overridable for GitHub Enterprise (GITHUB_API_URL, or --github-api); GITHUB_TOKEN is sent when set.
+import { request } from 'undici';
+import { RuntimeError } from '../errors.js';
+
+export interface IssueRef {
+  owner: string;
+  repo: string;
+  number: number;
+}
+
+const ISSUE_URL = /^https?:\/\/[^/]+\/([^/]+)\/([^/]+)\/issues\/(\d+)\/?(?:[?#].*)?$/;
+
+export function parseIssueUrl(text: string): IssueRef | null {
+  const m = ISSUE_URL.exec(text.trim());
+  return m ? { owner: m[1]!, repo: m[2]!, number: Number(m[3]) } : null;
+}
+
+export async function fetchIssue(ref: IssueRef, opts: { apiBase: string; token?: string; timeoutMs?: number }): Promise<string> {
+  const url = `${opts.apiBase.replace(/\/$/, '')}/repos/${ref.owner}/${ref.repo}/issues/${ref.number}`;
+  let response;
+  try {
+    response = await request(url, {
+      method: 'GET',
+      headers: {
+        accept: 'application/vnd.github+json',
+        'user-agent': 'piper-agent',
+        'x-github-api-version': '2022-11-28',
+        ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+      },
+      headersTimeout: opts.timeoutMs ?? 15_000,
+      bodyTimeout: opts.timeoutMs ?? 15_000,
+    });
+  } catch (error) {
+    throw new RuntimeError('bad_spec', `cannot reach ${url}: ${(error as Error).message}`, 'check the URL, the network, or GITHUB_API_URL for GitHub Enterprise');
+  }
+  const body = await response.body.text();
+  if (response.statusCode !== 200) {
+    const hint = response.statusCode === 401 || response.statusCode === 403 || response.statusCode === 404 ? 'set GITHUB_TOKEN for a private repository' : 'try again later';
+    throw new RuntimeError('bad_spec', `GitHub answered ${response.statusCode} for ${url}: ${body.slice(0, 200)}`, hint);
+  }
+  const issue = JSON.parse(body) as { title?: string; body?: string | null; pull_request?: unknown };
+  if (issue.pull_request) throw new RuntimeError('bad_spec', `${url} is a pull request, not an issue`);
+  return `# ${issue.title ?? ''}\n\n${issue.body ?? ''}`.trim();
+}

@@ -1,0 +1,91 @@
+// One run's view of the ledger, for the loop: turns, rejections, observations, usage, the run's
+// outcome, and the two questions the final screen asks of the record — did the repro test pass in
+// the sandbox after the last edit, and what is the run's diff. Answers come from rows, not memory.
+import { editsForRun } from './edits.js';
+import type { CallOrigin, Ledger } from './ledger.js';
+import { completeTurn, nextTurnIndex, recentObservations, recordObservation, recordTurn, type ObservationRow, type Trust } from './turns.js';
+
+export class RunRecord {
+  constructor(
+    readonly ledger: Ledger,
+    readonly runId: string,
+    readonly owner: string,
+  ) {}
+
+  startTurn(t: { toolset: string[]; promptDigest: string; promptTokens: number }): number {
+    return recordTurn(this.ledger, {
+      runId: this.runId,
+      idx: nextTurnIndex(this.ledger, this.runId),
+      toolset: t.toolset,
+      promptDigest: t.promptDigest,
+      promptTokens: t.promptTokens,
+      completionTokens: 0,
+      rawOutput: null,
+      action: null,
+    });
+  }
+
+  completeTurn(turnId: number, reply: { rawOutput: string | null; action: unknown; promptTokens: number; completionTokens: number }): void {
+    completeTurn(this.ledger, turnId, reply);
+  }
+
+  rejected(r: { tool: string; args: unknown; reason: string; origin: CallOrigin; turnId?: number }): string {
+    return this.ledger.recordRejectedCall({ ...r, runId: this.runId, owner: this.owner });
+  }
+
+  observe(o: { turnId?: number; callId?: string; kind: string; target?: string; result: unknown; trust: Trust; caveat?: string }): ObservationRow {
+    return recordObservation(this.ledger, { ...o, runId: this.runId });
+  }
+
+  recent(n: number): ObservationRow[] {
+    return recentObservations(this.ledger, this.runId, n);
+  }
+
+  usage(tokensIn: number, tokensOut: number, costUsd: number | null): void {
+    this.ledger.addUsage(this.runId, tokensIn, tokensOut, costUsd);
+  }
+
+  totals(): { tokens: number; costUsd: number | null } {
+    const row = this.ledger.getRun(this.runId) as { tokens_in: number; tokens_out: number; cost_usd: number | null };
+    return { tokens: row.tokens_in + row.tokens_out, costUsd: row.cost_usd };
+  }
+
+  end(outcome: string, reason: string): void {
+    this.ledger.endRun(this.runId, outcome, reason);
+  }
+
+  /**
+   * Whether the repro target passed in the sandbox after the run's last committed edit: a completed
+   * run_test call of this run, made after that edit, whose recorded exit code is 0. With no repro
+   * target, any run_test after the last edit counts. No edit → false (nothing was fixed).
+   */
+  verified(reproTarget: string | null): boolean {
+    const edits = editsForRun(this.ledger, this.runId);
+    const last = edits.at(-1);
+    if (!last) return false;
+    const rows = this.ledger.database
+      .prepare(
+        `SELECT c.args, e.exit_code FROM calls c JOIN executions e ON e.call_id = c.id
+         WHERE c.run_id = ? AND c.tool = 'run_test' AND c.status = 'completed' AND c.created_at >= ?
+         ORDER BY c.created_at DESC, c.rowid DESC`,
+      )
+      .all(this.runId, last.created_at) as Array<{ args: string; exit_code: number }>;
+    const relevant = rows.filter((r) => reproTarget === null || (JSON.parse(r.args) as { target?: string }).target?.trim() === reproTarget.trim());
+    return relevant.length > 0 && relevant[0]!.exit_code === 0;
+  }
+
+  /** Keeps what `resume` needs (turns used, trigger memory) in the run's config under `loop_state`. */
+  saveState(state: unknown): void {
+    const row = this.ledger.getRun(this.runId) as { config: string | null };
+    const config = row.config ? (JSON.parse(row.config) as Record<string, unknown>) : {};
+    config.loop_state = state;
+    this.ledger.database.prepare(`UPDATE runs SET config = ? WHERE id = ?`).run(JSON.stringify(config), this.runId);
+  }
+
+  /** The run's committed (not undone) edits, in order, as one diff. */
+  diff(): string {
+    return editsForRun(this.ledger, this.runId)
+      .map((e) => e.diff)
+      .join('');
+  }
+}
