@@ -4,12 +4,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRuntimeError } from '../runtime/errors.js';
 import { isModelError } from '../runtime/model/types.js';
+import { IndexError } from '../primitives/index/index-error.js';
 import { packageRoot } from '../runtime/package-root.js';
 import { DOCTOR_HELP, doctorCommand } from './commands/doctor.js';
 import { ENGINE_HELP, engineCommand } from './commands/engine.js';
 import { EXECUTE_HELP, executeCommand } from './commands/execute.js';
 import { FIX_HELP, fixCommand } from './commands/fix.js';
 import { IMAGE_HELP, imageCommand } from './commands/image.js';
+import { INDEX_HELP, indexCommand } from './commands/index-cmd.js';
 import { RUN_TEST_HELP, runTestCommand } from './commands/run-test.js';
 import { TOOLS_HELP, toolsCommand } from './commands/tools.js';
 import { UNDO_HELP, undoCommand } from './commands/undo.js';
@@ -19,6 +21,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help:
   fix: { run: fixCommand, help: FIX_HELP, summary: 'run the agent on an issue of a Python repository' },
   execute: { run: executeCommand, help: EXECUTE_HELP, summary: 'run Python in a fresh sandbox and record it' },
   'run-test': { run: runTestCommand, help: RUN_TEST_HELP, summary: 'run tests on a repo snapshot in a fresh sandbox' },
+  index: { run: indexCommand, help: INDEX_HELP, summary: "list a repository's code entities (the code index)" },
   undo: { run: undoCommand, help: UNDO_HELP, summary: "restore every edit of a run, newest first" },
   tools: { run: toolsCommand, help: TOOLS_HELP, summary: 'print the tool registry the model chooses from' },
   doctor: { run: doctorCommand, help: DOCTOR_HELP, summary: 'check engine, image, ledger and model set-up' },
@@ -78,6 +81,11 @@ function report(error: unknown, help: string): number {
     process.stderr.write(`piper-agent: ${error.message}\n`);
     if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
     return EXIT.usage;
+  }
+  if (error instanceof IndexError) {
+    process.stderr.write(`piper-agent: ${error.message}\n`);
+    if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
+    return error.kind === 'repo_unreadable' ? EXIT.usage : EXIT.failure;
   }
   if (isRuntimeError(error)) {
     process.stderr.write(`piper-agent: ${error.message}\n`);
