@@ -12,7 +12,7 @@ TS_SOURCES := $(shell find cli runtime primitives policy bench -name '*.ts' -o -
 .PHONY: help demo test build engine image lint format bench clean
 
 help:
-	@echo "make demo   run the main job (sandbox demo: engine, image, a recorded execute)"
+	@echo "make demo   run the main job: piper-agent fixes the bundled sample repository"
 	@echo "make test   lint + typecheck + the unit and real-engine integration tests"
 	@echo "make bench  the sandbox speed benchmark (JSON on stdout)"
 
@@ -44,10 +44,7 @@ test: image lint
 	npx vitest run
 
 demo: image
-	$(PIPER) doctor || true
-	$(PIPER) execute --code 'import platform, sys; print("hello from the sandbox: Python", platform.python_version(), "as uid", __import__("os").getuid())'
-	$(PIPER) execute --timeout 2 --code 'while True: pass' || true
-	$(PIPER) execute --code 'import socket; socket.create_connection(("127.0.0.1", 9), timeout=1)' || true
+	$(PIPER) demo
 
 bench: image
 	node dist/bench/sandbox.js --json

@@ -6,6 +6,7 @@ import { isRuntimeError } from '../runtime/errors.js';
 import { isModelError } from '../runtime/model/types.js';
 import { IndexError } from '../primitives/index/index-error.js';
 import { packageRoot } from '../runtime/package-root.js';
+import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { DOCTOR_HELP, doctorCommand } from './commands/doctor.js';
 import { ENGINE_HELP, engineCommand } from './commands/engine.js';
 import { EXECUTE_HELP, executeCommand } from './commands/execute.js';
@@ -18,6 +19,7 @@ import { UNDO_HELP, undoCommand } from './commands/undo.js';
 import { EXIT, UsageError } from './exit-codes.js';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> = {
+  demo: { run: demoCommand, help: DEMO_HELP, summary: 'fix the bundled sample repository with the scripted model' },
   fix: { run: fixCommand, help: FIX_HELP, summary: 'run the agent on an issue of a Python repository' },
   execute: { run: executeCommand, help: EXECUTE_HELP, summary: 'run Python in a fresh sandbox and record it' },
   'run-test': { run: runTestCommand, help: RUN_TEST_HELP, summary: 'run tests on a repo snapshot in a fresh sandbox' },

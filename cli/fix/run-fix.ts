@@ -2,7 +2,7 @@
 // index, the lint gate, the workspace and the ledger record, then the loop. Shared by `fix`,
 // `demo` and `resume`; the caller decides how events are shown and how questions are answered.
 import type { EventSink, RunResult } from '../../policy/events.js';
-import { runLoop, type LoopState } from '../../policy/loop.js';
+import { runLoop, type LoopState, type LoopTools } from '../../policy/loop.js';
 import type { PolicyArm } from '../../policy/validate.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
@@ -27,6 +27,8 @@ export interface FixInput {
   resume?: { runId: string; answer?: string; state: LoopState };
   /** A model object instead of config.model (the A/B runner's simulated model, tests). */
   model?: ChatModel;
+  /** Wraps the workspace the loop calls (the A/B runner's ablation suppresses one call this way). */
+  wrapTools?: (tools: LoopTools) => LoopTools;
   signal?: AbortSignal;
 }
 
@@ -76,7 +78,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);
     return await runLoop(
-      { model, tools: workspace, record, emit: input.emit, askUser: input.askUser, embedder, signal: input.signal },
+      { model, tools: input.wrapTools ? input.wrapTools(workspace) : workspace, record, emit: input.emit, askUser: input.askUser, embedder, signal: input.signal },
       {
         issueText: input.issue,
         arm,

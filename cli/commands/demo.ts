@@ -1,0 +1,39 @@
+// `piper-agent demo`: the whole product on a bundled example. Copies the sample repository (a small
+// package with a real bug and a failing test) to a temp dir, makes it a git repository, and runs
+// `fix` on it with the bundled scripted model: real sandbox, real ledger, the TUI on a terminal,
+// headless elsewhere (CI).
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { packageRoot } from '../../runtime/package-root.js';
+import { loadConfig } from '../config.js';
+import { FIX_OPTIONS, flagsConfig, runWithRenderer } from './fix.js';
+
+export const DEMO_HELP = `Usage: piper-agent demo [--output text|json|stream-json] [--non-interactive] [--policy policy|current]
+
+Copies the bundled sample repository (test/fixtures/sample-repo: textstats, whose top_words returns
+one word too few) to a temp dir and runs \`fix\` on it with the bundled scripted model
+(test/fixtures/models/sample-fix.jsonl) and the repro target tests/test_words.py. Everything is
+real but the model: the sandbox runs the tests, the ledger records every call. The copy is kept, so
+you can look at the diff and the ledger afterwards (its path is printed). Exit status as for fix.`;
+
+export async function demoCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({ args: argv, options: { output: FIX_OPTIONS.output, 'non-interactive': FIX_OPTIONS['non-interactive'], policy: FIX_OPTIONS.policy } });
+  const root = packageRoot();
+  const repo = mkdtempSync(join(tmpdir(), 'piper-demo-'));
+  cpSync(join(root, 'test', 'fixtures', 'sample-repo'), repo, { recursive: true });
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=piper-agent', '-c', 'user.email=piper-agent@localhost', ...args], { cwd: repo, stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'sample repository');
+  process.stderr.write(`demo: the sample repository is at ${repo}\n`);
+  const flags = flagsConfig({ ...values, model: `script:${join(root, 'test', 'fixtures', 'models', 'sample-fix.jsonl')}`, test: 'tests/test_words.py' });
+  // The demo's own settings win over the user's configuration: it must show the same run everywhere.
+  const { config } = loadConfig({ repo, flags, env: {} });
+  const issue = readFileSync(join(repo, 'ISSUE.md'), 'utf8').trim();
+  const result = await runWithRenderer({ issue, repo, config, reproTarget: 'tests/test_words.py' }, values);
+  process.stderr.write(`demo: repository ${repo} · ledger ${join(repo, '.piper', 'ledger.db')}\n`);
+  return result.exit_code;
+}

@@ -1,0 +1,138 @@
+// `piper-agent fix` as a process, headless, against the real sandbox: the golden stream-json of a
+// scripted run, every exit code, the exact rejection strings, trace completeness in the ledger,
+// and Ctrl-C cleanup in the middle of a sandbox run.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Ledger } from '../../runtime/ledger/ledger.js';
+import { callsOf, observationsOf, turnsOf } from '../../runtime/ledger/turns.js';
+import { packageRoot } from '../../runtime/package-root.js';
+import { LABEL } from '../../runtime/sandbox/hardening.js';
+import { runCli, startCli } from '../helpers/cli.js';
+import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
+import { engine } from '../helpers/sandbox.js';
+
+const fix = (repo: string, script: string, ...extra: string[]) => [
+  'fix', '--repo', repo, '--model', `script:${join(MODELS, script)}`, '--test', 'tests/test_words.py', '--non-interactive', ...extra, join(repo, 'ISSUE.md'),
+];
+
+/** Run-specific values (ids, paths, timings) replaced so two runs of one script compare equal. */
+function normalize(stream: string, repo: string): string {
+  return stream
+    .replaceAll(repo, '<repo>')
+    .replaceAll(packageRoot(), '<pkg>')
+    .replace(/r-\d{8}-\d{6}-[0-9a-f]{6}/g, '<run>')
+    .replace(/c-[0-9a-f]{12}/g, '<call>')
+    .replace(/"ms":\d+(\.\d+)?/g, '"ms":0')
+    .replace(/in [\d.]+s/g, 'in <t>s');
+}
+
+/** Every model proposal (a turn row) ends in exactly one terminal record. */
+function expectTraceComplete(ledgerFile: string, runId: string) {
+  const ledger = Ledger.open(ledgerFile);
+  try {
+    const turns = turnsOf(ledger, runId);
+    const calls = callsOf(ledger, runId);
+    const observations = observationsOf(ledger, runId);
+    for (const turn of turns) {
+      const id = turn.id as number;
+      const modelCalls = calls.filter((c) => c.turn_id === id && c.origin === 'model');
+      const own = observations.filter((o) => o.turn_id === id && ['noop', 'stop', 'ask_user'].includes(o.kind));
+      const terminal = modelCalls.length + own.length;
+      expect(terminal, `turn row ${id} (${turn.raw_output})`).toBe(1);
+      for (const c of modelCalls) expect(['completed', 'failed', 'not_executed']).toContain(c.status);
+    }
+    for (const c of calls) expect(c.status, `call ${c.id}`).not.toBe('dispatched');
+  } finally {
+    ledger.close();
+  }
+}
+
+describe('piper-agent fix, headless (real sandbox)', () => {
+  it('streams the golden event sequence of the sample run and exits 0 with a verified fix', async () => {
+    const repo = sampleRepo();
+    const r = await runCli(fix(repo, 'sample-fix.jsonl', '--output', 'stream-json'));
+    expect(r.code, r.stderr).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(events[0]!.type).toBe('init');
+    expect(events.at(-1)).toMatchObject({ type: 'result', outcome: 'resolved', verified: true, exit_code: 0 });
+    expect(readFileSync(join(repo, 'textstats', 'words.py'), 'utf8')).toContain('return ranked[:n]');
+    const golden = join(packageRoot(), 'test', 'fixtures', 'golden', 'sample-fix.stream.jsonl');
+    const actual = normalize(r.stdout, repo);
+    if (!existsSync(golden) || process.env.UPDATE_GOLDEN === '1') writeFileSync(golden, actual);
+    expect(actual).toBe(readFileSync(golden, 'utf8'));
+    const runId = (events.at(-1) as unknown as { run_id: string }).run_id;
+    expectTraceComplete(join(repo, '.piper', 'ledger.db'), runId);
+  });
+
+  it('rejects with the spec strings, counts no-op turns, and exits 4 on a stop without a fix', async () => {
+    const repo = sampleRepo();
+    const r = await runCli(fix(repo, 'rejections.jsonl', '--output', 'stream-json'));
+    expect(r.code).toBe(4);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const reasons = events.filter((e) => e.type === 'rejection').map((e) => e.reason);
+    expect(reasons).toEqual([
+      'unknown tool: bash',
+      'precondition failed: no evidence for selector textstats.words.word_counts',
+      'invalid arg: window (expected int 1..100, got 0)',
+      'precondition failed: unknown selector textstats.words.nope',
+    ]);
+    expect(events.filter((e) => e.type === 'noop')).toHaveLength(2);
+    expect(events.at(-1)).toMatchObject({ type: 'result', outcome: 'stop', verified: false, exit_code: 4, turns: 5 });
+    expectTraceComplete(join(repo, '.piper', 'ledger.db'), String(events.at(-1)!.run_id));
+  });
+
+  it('exits 3 with the question when the model asks and nobody can answer', async () => {
+    const repo = sampleRepo();
+    const r = await runCli(fix(repo, 'ask-then-fix.jsonl', '--output', 'json'));
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'ask_user', question: 'Should top_words(text, n) return exactly n words?', exit_code: 3 });
+  });
+
+  it('exits 4 at the turn cap, 1 when the model fails, 2 for bad usage or configuration, 5 without an engine', async () => {
+    const repo = sampleRepo();
+    const capped = await runCli(fix(repo, 'rejections.jsonl', '--output', 'json', '--max-turns', '2'));
+    expect(capped.code).toBe(4);
+    expect(JSON.parse(capped.stdout)).toMatchObject({ outcome: 'cap', reason: 'turn cap: 2 of 2 turns used' });
+    const exhausted = await runCli(fix(repo, 'one-read.jsonl', '--output', 'json'));
+    expect(exhausted.code).toBe(1);
+    expect(JSON.parse(exhausted.stdout)).toMatchObject({ outcome: 'error', reason: expect.stringMatching(/^model call failed: .*script/) });
+    const usage = await runCli(['fix', '--repo', repo, '--policy', 'bogus', '--model', 'script:x.jsonl', 'issue']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--policy must be policy or current');
+    const noModel = await runCli(['fix', '--repo', repo, 'issue'], { env: { PIPER_MODEL: '', HOME: repo, XDG_CONFIG_HOME: repo } });
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toMatch(/no model configured: pass --model openai:NAME/);
+    const noBaseUrl = await runCli(['fix', '--repo', repo, '--model', 'openai:some-model', 'issue'], { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
+    expect(noBaseUrl.code).toBe(2);
+    expect(noBaseUrl.stderr).toContain('OPENAI_BASE_URL');
+    const noEngine = await runCli(fix(repo, 'sample-fix.jsonl'), { env: { DOCKER_HOST: `unix://${join(repo, 'none.sock')}` } });
+    expect(noEngine.code).toBe(5);
+    expect(noEngine.stderr).toMatch(/no Docker engine answers/);
+  });
+
+  it('on Ctrl-C in a sandbox run: removes the container, marks the ledger, exits 130 with a summary', async () => {
+    const repo = sampleRepo();
+    const { child, done } = startCli(fix(repo, 'slow-test.jsonl', '--output', 'stream-json'));
+    let containerId = '';
+    for (let i = 0; i < 300 && !containerId; i++) {
+      const mine = (await engine.listContainers([LABEL.owner])).filter((c) => (c.labels[LABEL.owner] ?? '').split(':')[1] === String(child.pid) && c.labels[LABEL.call] !== 'pool');
+      containerId = mine.find((c) => c.state === 'running')?.id ?? '';
+      if (!containerId) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(containerId).not.toBe('');
+    child.kill('SIGINT');
+    const r = await done;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/SIGINT: run r-\S+ stopped; its running container was removed/);
+    const left = (await engine.listContainers([LABEL.owner])).filter((c) => (c.labels[LABEL.owner] ?? '').split(':')[1] === String(child.pid));
+    expect(left).toEqual([]);
+    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const call = ledger.database.prepare('SELECT * FROM calls WHERE container_id = ?').get(containerId) as { status: string; status_reason: string };
+    expect(call.status).toBe('failed');
+    expect(call.status_reason).toMatch(/interrupted \(SIGINT\)/);
+    const run = ledger.database.prepare("SELECT outcome FROM runs WHERE kind = 'fix'").get() as { outcome: string };
+    expect(run.outcome).toBe('interrupted');
+    ledger.close();
+  });
+});
