@@ -9,7 +9,7 @@ NODE_STAMP := node_modules/.install-stamp
 BUILD_STAMP := dist/.build-stamp
 TS_SOURCES := $(shell find cli runtime primitives policy bench -name '*.ts' -o -name '*.tsx' 2>/dev/null)
 
-.PHONY: help demo test build engine image lint format bench clean
+.PHONY: help demo test build engine image lint format bench clean host-tools
 
 help:
 	@echo "make demo   run the main job: piper-agent fixes the bundled sample repository"
@@ -40,7 +40,11 @@ lint: $(NODE_STAMP)
 format: $(NODE_STAMP)
 	npx prettier --write . --log-level warn
 
-test: image lint
+# tmux drives the TUI test in a real terminal.
+host-tools:
+	@command -v tmux >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux)
+
+test: image lint host-tools
 	npx vitest run
 
 demo: image

@@ -18,7 +18,7 @@ export function App({ store }: { store: ViewStore }) {
   );
   return (
     <Box flexDirection="column">
-      <Static items={[{ key: 'header' }, ...view.done.map((t) => ({ key: `t${t.turn}`, turn: t }))]}>
+      <Static items={[...(view.init ? [{ key: 'header' }] : []), ...view.done.map((t) => ({ key: `t${t.turn}`, turn: t }))]}>
         {(item) => (item.key === 'header' ? <Header key="header" view={view} /> : <TurnBlock key={item.key} turn={(item as { turn: typeof view.done[number] }).turn} />)}
       </Static>
       {view.current ? <TurnBlock turn={view.current} /> : null}

@@ -1,0 +1,81 @@
+// The statements the CLI's run commands need beyond the Ledger class: listing runs (`ledger runs`)
+// and reopening a run that `resume` continues. Reopening is the one place a run's outcome is
+// cleared; endRun only ever writes an outcome once, so without this a resumed run could never
+// record how it really ended.
+import { RuntimeError } from '../errors.js';
+import type { Ledger } from './ledger.js';
+
+export interface RunSummaryRow {
+  id: string;
+  kind: string;
+  issue: string | null;
+  repo: string | null;
+  model: string | null;
+  policy: string | null;
+  outcome: string | null;
+  tokens_in: number;
+  tokens_out: number;
+  cost_usd: number | null;
+  started_at: string;
+  ended_at: string | null;
+  config: string | null;
+  /** Turn rows (one per model call attempt), for runs that saved no loop state. */
+  turn_rows: number;
+}
+
+/** Runs, newest first. */
+export function listRuns(ledger: Ledger, options: { limit?: number } = {}): RunSummaryRow[] {
+  return ledger.database
+    .prepare(
+      `SELECT r.id, r.kind, r.issue, r.repo, r.model, r.policy, r.outcome, r.tokens_in, r.tokens_out, r.cost_usd,
+              r.started_at, r.ended_at, r.config,
+              (SELECT COUNT(*) FROM turns t WHERE t.run_id = r.id) AS turn_rows
+       FROM runs r ORDER BY r.started_at DESC, r.rowid DESC LIMIT ?`,
+    )
+    .all(options.limit ?? -1) as RunSummaryRow[];
+}
+
+export interface Reopened {
+  previousOutcome: string | null;
+  previousReason: string | null;
+}
+
+/**
+ * Makes an ended (or abandoned) run current again for `owner`: outcome cleared, owner replaced so
+ * the start-up sweep sees a live process, and the previous ending kept in the config's `resumes`
+ * list. `expectOutcome` is the outcome the caller saw: if another process changed the run since
+ * (a second resume got there first), nothing changes and a ledger_error says so.
+ */
+export function reopenRun(ledger: Ledger, runId: string, owner: string, expectOutcome: string | null): Reopened {
+  const db = ledger.database;
+  return db.transaction((): Reopened => {
+    const row = db.prepare(`SELECT outcome, outcome_reason, config FROM runs WHERE id = ?`).get(runId) as
+      | { outcome: string | null; outcome_reason: string | null; config: string | null }
+      | undefined;
+    if (!row) throw new RuntimeError('ledger_error', `no run ${runId} in the ledger`);
+    if (row.outcome !== expectOutcome) {
+      throw new RuntimeError(
+        'ledger_error',
+        `run ${runId} changed while it was being resumed (outcome ${row.outcome ?? 'none'}, expected ${expectOutcome ?? 'none'})`,
+        'look at it with `piper-agent ledger show RUN` and resume again if it still needs it',
+      );
+    }
+    const config = row.config ? (JSON.parse(row.config) as Record<string, unknown>) : {};
+    const resumes = Array.isArray(config.resumes) ? (config.resumes as unknown[]) : [];
+    resumes.push({ at: new Date().toISOString(), owner, previous_outcome: row.outcome, previous_reason: row.outcome_reason });
+    config.resumes = resumes;
+    db.prepare(`UPDATE runs SET outcome = NULL, outcome_reason = NULL, ended_at = NULL, owner = ?, config = ? WHERE id = ?`).run(
+      owner,
+      JSON.stringify(config),
+      runId,
+    );
+    return { previousOutcome: row.outcome, previousReason: row.outcome_reason };
+  })();
+}
+
+/** Puts back the ending a reopened run had, when the resume failed before its loop started. */
+export function restoreEnding(ledger: Ledger, runId: string, ending: Reopened): void {
+  ledger.database
+    .prepare(`UPDATE runs SET outcome = ?, outcome_reason = ?, ended_at = ? WHERE id = ? AND outcome IS NULL`)
+    .run(ending.previousOutcome, ending.previousReason, ending.previousOutcome === null ? null : new Date().toISOString(), runId);
+}

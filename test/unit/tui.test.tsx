@@ -1,0 +1,90 @@
+// The TUI's components with ink-testing-library: events in, screen out; the inline question's keys.
+import { render } from 'ink-testing-library';
+import { describe, expect, it } from 'vitest';
+import type { LoopEvent } from '../../policy/events.js';
+import { App } from '../../cli/tui/app.js';
+import { ViewStore } from '../../cli/tui/store.js';
+
+const init: LoopEvent = {
+  type: 'init',
+  run_id: 'r-1',
+  repo: '/repo',
+  model: 'script:demo.jsonl',
+  policy: 'policy',
+  test: 'tests/test_words.py',
+  budget: { max_turns: 30, max_tokens: null, max_cost_usd: 1.5, max_wall_s: null },
+};
+
+const tick = () => new Promise((r) => setTimeout(r, 30));
+
+describe('TUI', () => {
+  it('shows the header, the turn transcript, trust marks and the footer', async () => {
+    const store = new ViewStore(false);
+    const ui = render(<App store={store} />);
+    for (const e of [
+      init,
+      { type: 'turn', turn: 1 },
+      { type: 'toolset', turn: 1, tools: ['read_entity', 'run_test'], truncated: false, source: 'map' },
+      { type: 'proposal', turn: 1, tool: 'run_test', args: { target: 'tests/' }, origin: 'model' },
+      { type: 'execution', phase: 'finished', turn: 1, call_id: 'c', tool: 'run_test', origin: 'model', exit_code: 1, timed_out: false, ms: 1500 },
+      { type: 'observation', turn: 1, call_id: 'c', kind: 'test', target: 'tests/', trust: 'unverified', caveat: 'exit-code consistency: passed is true but exit_code is 1', summary: 'failed, exit 1' },
+      { type: 'usage', turn: 1, tokens_in: 100, tokens_out: 10, cost_usd: 0.01, total_tokens: 110, total_cost_usd: 0.01 },
+      { type: 'turn', turn: 2 },
+      { type: 'proposal', turn: 2, tool: 'bash', args: {}, origin: 'model' },
+      { type: 'rejection', turn: 2, tool: 'bash', reason: 'unknown tool: bash', reselect: true },
+    ] as LoopEvent[])
+      store.push(e);
+    await tick();
+    const frame = ui.lastFrame()!;
+    expect(frame).toContain('piper-agent /repo');
+    expect(frame).toContain('model script:demo.jsonl · policy policy · budget 30 turns, $1.5');
+    expect(frame).toContain('tools: read_entity, run_test');
+    expect(frame).toContain('▸ model run_test target="tests/"');
+    expect(frame).toContain('sandbox exit 1 in 1.5 s');
+    expect(frame).toContain('⚠ test: failed, exit 1 [unverified: exit-code consistency');
+    expect(frame).toContain('✗ rejected: unknown tool: bash (re-selecting)');
+    expect(frame).toContain('turn 2/30 · 110 tokens · $0.0100');
+    ui.unmount();
+  });
+
+  it('takes an inline answer with Enter, and a decline with Esc', async () => {
+    const store = new ViewStore(true);
+    const ui = render(<App store={store} />);
+    store.push(init);
+    store.push({ type: 'turn', turn: 1 });
+    store.push({ type: 'ask_user', turn: 1, question: 'Exactly n words?' });
+    const answer = store.ask('Exactly n words?');
+    await tick();
+    expect(ui.lastFrame()).toContain('Enter answers · Esc declines');
+    ui.stdin.write('yes, n');
+    await tick();
+    expect(ui.lastFrame()).toContain('› yes, n');
+    ui.stdin.write('\r');
+    expect(await answer).toBe('yes, n');
+    store.push({ type: 'answer', turn: 1, answer: 'yes, n' });
+    await tick();
+    expect(ui.lastFrame()).toContain('↳ yes, n');
+    expect(ui.lastFrame()).not.toContain('Enter answers');
+
+    store.push({ type: 'ask_user', turn: 1, question: 'Again?' });
+    const declined = store.ask('Again?');
+    await tick();
+    ui.stdin.write('\u001b');
+    expect(await declined).toBeNull();
+    ui.unmount();
+  });
+
+  it('ends on the final screen: outcome, verification, diff, run id and undo', async () => {
+    const store = new ViewStore(false);
+    const ui = render(<App store={store} />);
+    store.push(init);
+    store.push({ type: 'result', run_id: 'r-1', outcome: 'resolved', reason: 'fixed', verified: true, exit_code: 0, turns: 3, tokens: 900, cost_usd: null, diff: '--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n' });
+    await tick();
+    const frame = ui.lastFrame()!;
+    expect(frame).toContain('resolved: fixed');
+    expect(frame).toContain('repro test passed in the sandbox after the last edit: yes');
+    expect(frame).toContain('+b');
+    expect(frame).toContain('undo: piper-agent undo r-1');
+    ui.unmount();
+  });
+});
