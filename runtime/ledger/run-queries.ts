@@ -73,9 +73,14 @@ export function reopenRun(ledger: Ledger, runId: string, owner: string, expectOu
   })();
 }
 
-/** Puts back the ending a reopened run had, when the resume failed before its loop started. */
+/**
+ * Puts back the ending a reopened run had, when the resume failed before its loop started. A run
+ * that had none (its process died unswept) is marked interrupted, as the sweep would have.
+ */
 export function restoreEnding(ledger: Ledger, runId: string, ending: Reopened): void {
+  const outcome = ending.previousOutcome ?? 'interrupted';
+  const reason = ending.previousOutcome === null ? 'the process running it died' : ending.previousReason;
   ledger.database
     .prepare(`UPDATE runs SET outcome = ?, outcome_reason = ?, ended_at = ? WHERE id = ? AND outcome IS NULL`)
-    .run(ending.previousOutcome, ending.previousReason, ending.previousOutcome === null ? null : new Date().toISOString(), runId);
+    .run(outcome, reason, new Date().toISOString(), runId);
 }

@@ -1,0 +1,62 @@
+// Finding a recorded run: the ledger file (--ledger, PIPER_LEDGER, or <repo>/.piper/ledger.db with
+// --repo defaulting to the current git root) and the run in it, by id or a unique id prefix. A
+// read command never creates a ledger: a missing file is a refusal that says where it looked.
+import { existsSync } from 'node:fs';
+import { repoRoot } from '../../runtime/host/git.js';
+import { Ledger } from '../../runtime/ledger/ledger.js';
+import { ledgerPath } from '../../runtime/ledger/location.js';
+import { listRuns } from '../../runtime/ledger/run-queries.js';
+import { CommandError } from './command-error.js';
+
+export interface RunRow {
+  id: string;
+  kind: string;
+  issue: string | null;
+  repo: string | null;
+  head: string | null;
+  model: string | null;
+  policy: string | null;
+  /** The runs.config JSON, parsed ({} when absent). */
+  config: Record<string, unknown>;
+  owner: string;
+  outcome: string | null;
+  outcome_reason: string | null;
+  tokens_in: number;
+  tokens_out: number;
+  cost_usd: number | null;
+  started_at: string;
+  ended_at: string | null;
+}
+
+const ELSEWHERE = 'a run is recorded in the ledger of the repository it ran on: pass --repo DIR (its ledger is DIR/.piper/ledger.db) or --ledger PATH';
+
+/** Opens the ledger a command points at; refuses (never creates) when the file is not there. */
+export function openLedgerAt(where: { ledger?: string; repo?: string }): Ledger {
+  const path = ledgerPath({ flag: where.ledger, repo: where.repo ?? repoRoot() });
+  if (!existsSync(path)) throw new CommandError(`no ledger at ${path}`, ELSEWHERE);
+  return Ledger.open(path);
+}
+
+/** The run with this id, or the one run whose id starts with it. */
+export function findRun(ledger: Ledger, id: string): RunRow {
+  let row = ledger.getRun(id);
+  if (!row) {
+    const matches = listRuns(ledger).filter((r) => r.id.startsWith(id));
+    if (matches.length > 1) {
+      throw new CommandError(`'${id}' matches ${matches.length} runs (${matches.slice(0, 3).map((r) => r.id).join(', ')}…)`, 'give more of the run id');
+    }
+    if (matches.length === 1) row = ledger.getRun(matches[0]!.id);
+  }
+  if (!row) throw new CommandError(`no run ${id} in the ledger at ${ledger.path}`, `${ELSEWHERE}; list runs with piper-agent ledger runs`);
+  return { ...(row as unknown as RunRow), config: parseConfig(row.config) };
+}
+
+function parseConfig(raw: unknown): Record<string, unknown> {
+  if (typeof raw !== 'string' || raw === '') return {};
+  try {
+    const value = JSON.parse(raw) as unknown;
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
