@@ -5,12 +5,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../runtime/ledger/ledger.js';
-import { callsOf, observationsOf, turnsOf } from '../../runtime/ledger/turns.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
 import { engine } from '../helpers/sandbox.js';
+import { expectTraceComplete } from '../helpers/trace.js';
 
 const fix = (repo: string, script: string, ...extra: string[]) => [
   'fix', '--repo', repo, '--model', `script:${join(MODELS, script)}`, '--test', 'tests/test_words.py', '--non-interactive', ...extra, join(repo, 'ISSUE.md'),
@@ -25,27 +25,6 @@ function normalize(stream: string, repo: string): string {
     .replace(/c-[0-9a-f]{12}/g, '<call>')
     .replace(/"ms":\d+(\.\d+)?/g, '"ms":0')
     .replace(/in [\d.]+s/g, 'in <t>s');
-}
-
-/** Every model proposal (a turn row) ends in exactly one terminal record. */
-function expectTraceComplete(ledgerFile: string, runId: string) {
-  const ledger = Ledger.open(ledgerFile);
-  try {
-    const turns = turnsOf(ledger, runId);
-    const calls = callsOf(ledger, runId);
-    const observations = observationsOf(ledger, runId);
-    for (const turn of turns) {
-      const id = turn.id as number;
-      const modelCalls = calls.filter((c) => c.turn_id === id && c.origin === 'model');
-      const own = observations.filter((o) => o.turn_id === id && ['noop', 'stop', 'ask_user'].includes(o.kind));
-      const terminal = modelCalls.length + own.length;
-      expect(terminal, `turn row ${id} (${turn.raw_output})`).toBe(1);
-      for (const c of modelCalls) expect(['completed', 'failed', 'not_executed']).toContain(c.status);
-    }
-    for (const c of calls) expect(c.status, `call ${c.id}`).not.toBe('dispatched');
-  } finally {
-    ledger.close();
-  }
 }
 
 describe('piper-agent fix, headless (real sandbox)', () => {

@@ -1,0 +1,109 @@
+// `ledger show RUN` as text: the run's settings and ending, then each turn with its toolset and
+// action, its calls (origin, status, reason) with their sandbox executions (exit code, timings),
+// the observations they produced (trust, caveat), and finally the run's edits with their diffs.
+import { summarize } from '../../policy/observation-text.js';
+import { loopTurns } from './loop-turns.js';
+import type { CallView, ObservationView, RunDocument, TurnView } from './run-document.js';
+
+export function renderRun(doc: RunDocument): string {
+  const lines = header(doc);
+  const numbers = loopTurns(doc.turns);
+  let n = 0;
+  for (const turn of doc.turns) {
+    lines.push('');
+    if (turn.idx === null) lines.push('before turn 1 (triggers on the issue text)');
+    else {
+      const { turn: number, reselection } = numbers[n++]!;
+      const tokens = turn.prompt_tokens === null ? '' : ` · ${turn.prompt_tokens}+${turn.completion_tokens ?? 0} tokens`;
+      lines.push(`turn ${number}${reselection ? ' (re-selection)' : ''} · tools: ${turn.toolset.join(', ') || '(none)'}${tokens}`);
+      lines.push(`  action: ${actionText(turn)}`);
+    }
+    lines.push(...turnBody(turn));
+  }
+  lines.push('', ...editLines(doc));
+  return lines.join('\n');
+}
+
+function header(doc: RunDocument): string[] {
+  const r = doc.run;
+  const c = r.config;
+  const caps = [`${num(c.maxTurns) ?? 30} turns`, `tokens ${num(c.maxTokens) ?? '-'}`, `cost ${num(c.maxCostUsd) ?? '-'}`, `wall ${num(c.maxWallS) ?? '-'} s`];
+  const state = c.loop_state as { turnsUsed?: number } | undefined;
+  const resumes = Array.isArray(c.resumes) ? c.resumes.length : 0;
+  const lines = [
+    `run ${r.id} · ${r.kind} · ${r.outcome ?? 'running (or its process died)'}${r.outcome_reason ? ` — ${r.outcome_reason}` : ''}`,
+    `  repo ${r.repo ?? '-'}${r.head ? ` @ ${r.head.slice(0, 12)}` : ''}`,
+  ];
+  if (r.kind === 'fix') {
+    lines.push(`  model ${r.model ?? '-'} · policy ${r.policy ?? '-'} · test ${typeof c.test === 'string' ? c.test : '(none)'} · image ${typeof c.image === 'string' ? c.image : '-'}`);
+    lines.push(`  caps: ${caps.join(', ')}`);
+  }
+  lines.push(
+    `  started ${r.started_at} · ended ${r.ended_at ?? '-'}${state?.turnsUsed !== undefined ? ` · ${state.turnsUsed} turns` : ''} · ${r.tokens_in + r.tokens_out} tokens (in ${r.tokens_in}, out ${r.tokens_out}) · cost ${r.cost_usd === null ? 'unknown' : `$${r.cost_usd.toFixed(4)}`}${resumes ? ` · resumed ${resumes}×` : ''}`,
+  );
+  if (r.issue) lines.push('  issue:', ...r.issue.split('\n').map((l) => `    ${l}`));
+  return lines;
+}
+
+function actionText(turn: TurnView): string {
+  const a = turn.action as { tool?: string; args?: unknown; error?: string } | null;
+  if (a && typeof a.error === 'string') return `model call failed: ${a.error}`;
+  if (a && typeof a.tool === 'string') return `${a.tool} ${short(JSON.stringify(a.args ?? {}), 140)}`;
+  if (turn.raw_output === null) return '(no reply recorded: the run stopped during the model call)';
+  return `no-op (unparseable reply: ${short(JSON.stringify(turn.raw_output), 100)})`;
+}
+
+function turnBody(turn: TurnView): string[] {
+  const lines: string[] = [];
+  const shown = new Set<number>();
+  for (const call of turn.calls) {
+    lines.push(...callLines(call));
+    for (const o of turn.observations.filter((o) => o.call_id === call.id)) {
+      lines.push(`      ${observationLine(o)}`);
+      shown.add(o.id);
+    }
+  }
+  for (const o of turn.observations.filter((o) => !shown.has(o.id))) lines.push(`  ${observationLine(o)}`);
+  return lines;
+}
+
+function callLines(call: CallView): string[] {
+  const status = call.verdict === 'rejected' ? `rejected: ${call.reason ?? ''}` : `${call.status}${call.status_reason ? ` (${call.status_reason})` : ''}`;
+  const lines = [`  call ${call.id} · ${call.origin} · ${call.tool} ${short(JSON.stringify(call.args), 100)} → ${status}`];
+  const e = call.execution;
+  if (e) {
+    const flags = [e.timed_out ? 'timed out' : '', e.oom_killed ? 'out of memory' : ''].filter(Boolean).join(', ');
+    lines.push(
+      `    sandbox: exit ${e.exit_code}${flags ? ` (${flags})` : ''} · ${ms(e.total_ms)} total (create ${ms(e.create_ms)}, start ${ms(e.start_ms)}, run ${ms(e.run_ms)}) · ${e.warm ? 'warm' : 'cold'} · container ${e.container_id.slice(0, 12)}`,
+      `    image ${e.image} ${e.image_digest.slice(0, 19)} · stdout ${e.stdout_bytes} B${e.stdout_truncated ? ' (truncated)' : ''} · stderr ${e.stderr_bytes} B${e.stderr_truncated ? ' (truncated)' : ''}`,
+    );
+  }
+  return lines;
+}
+
+function observationLine(o: ObservationView): string {
+  const trust = o.trust === 'unverified' ? `unverified: ${o.caveat ?? ''}` : o.trust;
+  return `observation ${o.kind}${o.target ? ` ${o.target}` : ''} · ${trust} · ${summarize(o.kind, o.result)}`;
+}
+
+function editLines(doc: RunDocument): string[] {
+  if (doc.edits.length === 0) return ['edits: none'];
+  const lines = [`edits: ${doc.edits.length}`];
+  for (const e of doc.edits) {
+    lines.push(`  #${e.id} ${e.path}${e.selector ? ` (${e.selector})` : ''} · call ${e.call_id ?? '-'}${e.undone_at ? ` · undone ${e.undone_at}` : ''}`);
+    lines.push(...e.diff.trimEnd().split('\n').map((l) => `    ${l}`));
+  }
+  return lines;
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' ? v : undefined;
+}
+
+function ms(v: number | null): string {
+  return v === null ? '-' : `${Math.round(v)} ms`;
+}
+
+function short(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,158 @@
+// One run as a document: the run row, its turns in order with the calls (and their executions) and
+// observations each turn holds, and its edits. `ledger show` renders it, `ledger export` prints it,
+// `replay` compares two of them. Rows without a turn (the triggers on the issue text before turn
+// one, the operator's answer recorded by `resume`) belong where they happened: after the row
+// before them in the same table, or in the group before the first turn.
+import type { Ledger } from '../../runtime/ledger/ledger.js';
+import { editsForRun, type EditRow } from '../../runtime/ledger/edits.js';
+import { callsOf, observationsOf, turnsOf } from '../../runtime/ledger/turns.js';
+import type { RunRow } from './find-run.js';
+
+export interface ExecutionView {
+  image: string;
+  image_digest: string;
+  container_id: string;
+  warm: boolean;
+  limits: unknown;
+  create_ms: number | null;
+  start_ms: number | null;
+  run_ms: number | null;
+  total_ms: number | null;
+  exit_code: number;
+  timed_out: boolean;
+  oom_killed: boolean;
+  stdout: string;
+  stderr: string;
+  stdout_bytes: number;
+  stderr_bytes: number;
+  stdout_sha256: string;
+  stderr_sha256: string;
+  stdout_truncated: boolean;
+  stderr_truncated: boolean;
+}
+
+export interface CallView {
+  id: string;
+  origin: string;
+  tool: string;
+  args: unknown;
+  verdict: string;
+  reason: string | null;
+  status: string;
+  status_reason: string | null;
+  container_id: string | null;
+  created_at: string;
+  execution: ExecutionView | null;
+}
+
+export interface ObservationView {
+  id: number;
+  call_id: string | null;
+  kind: string;
+  target: string | null;
+  result: unknown;
+  trust: string;
+  caveat: string | null;
+  created_at: string;
+}
+
+export interface TurnView {
+  /** The turn row's index in the run; null for the group before the first turn. */
+  idx: number | null;
+  toolset: string[];
+  prompt_digest: string | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  raw_output: string | null;
+  /** The parsed action; null for a no-op turn (or the group before the first turn). */
+  action: unknown;
+  created_at: string | null;
+  calls: CallView[];
+  observations: ObservationView[];
+}
+
+export interface RunDocument {
+  format: 'piper-agent.run/1';
+  ledger: string;
+  run: RunRow;
+  turns: TurnView[];
+  edits: EditRow[];
+}
+
+export function runDocument(ledger: Ledger, run: RunRow): RunDocument {
+  const start: TurnView = { idx: null, toolset: [], prompt_digest: null, prompt_tokens: null, completion_tokens: null, raw_output: null, action: null, created_at: null, calls: [], observations: [] };
+  const byRowId = new Map<number, TurnView>();
+  const turns: TurnView[] = [start];
+  for (const t of turnsOf(ledger, run.id)) {
+    const view: TurnView = {
+      idx: Number(t.idx),
+      toolset: json(t.toolset, []) as string[],
+      prompt_digest: (t.prompt_digest as string | null) ?? null,
+      prompt_tokens: (t.prompt_tokens as number | null) ?? null,
+      completion_tokens: (t.completion_tokens as number | null) ?? null,
+      raw_output: (t.raw_output as string | null) ?? null,
+      action: json(t.action, null),
+      created_at: t.created_at as string,
+      calls: [],
+      observations: [],
+    };
+    byRowId.set(Number(t.id), view);
+    turns.push(view);
+  }
+  let group = start;
+  for (const c of callsOf(ledger, run.id)) {
+    group = (c.turn_id === null ? undefined : byRowId.get(Number(c.turn_id))) ?? group;
+    group.calls.push(callView(ledger, c));
+  }
+  group = start;
+  for (const o of observationsOf(ledger, run.id)) {
+    group = (o.turn_id === null ? undefined : byRowId.get(o.turn_id)) ?? group;
+    group.observations.push({ id: o.id, call_id: o.call_id, kind: o.kind, target: o.target, result: json(o.result, o.result), trust: o.trust, caveat: o.caveat, created_at: o.created_at });
+  }
+  return {
+    format: 'piper-agent.run/1',
+    ledger: ledger.path,
+    run,
+    turns: start.calls.length || start.observations.length ? turns : turns.slice(1),
+    edits: editsForRun(ledger, run.id, { includeUndone: true }),
+  };
+}
+
+function callView(ledger: Ledger, c: Record<string, unknown>): CallView {
+  const e = ledger.getExecution(String(c.id));
+  return {
+    id: String(c.id),
+    origin: String(c.origin),
+    tool: String(c.tool),
+    args: json(c.args, c.args),
+    verdict: String(c.verdict),
+    reason: (c.reason as string | null) ?? null,
+    status: String(c.status),
+    status_reason: (c.status_reason as string | null) ?? null,
+    container_id: (c.container_id as string | null) ?? null,
+    created_at: String(c.created_at),
+    execution: e ? executionView(e) : null,
+  };
+}
+
+function executionView(e: Record<string, unknown>): ExecutionView {
+  return {
+    ...(e as unknown as ExecutionView),
+    limits: json(e.limits, e.limits),
+    warm: Boolean(e.warm),
+    timed_out: Boolean(e.timed_out),
+    oom_killed: Boolean(e.oom_killed),
+    stdout_truncated: Boolean(e.stdout_truncated),
+    stderr_truncated: Boolean(e.stderr_truncated),
+  };
+}
+
+/** A JSON column, parsed; `fallback` when it is null or not JSON (the raw text is kept then). */
+function json(raw: unknown, fallback: unknown): unknown {
+  if (typeof raw !== 'string') return raw ?? fallback;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return fallback;
+  }
+}
