@@ -31,8 +31,8 @@ const OUTPUT_LINES = 50;
 const OUTPUT_CHARS = 2000;
 
 /**
- * A target is pytest's when its first word is a node id, a test path, or a path that exists in the
- * repo (`tests/test_x.py::test_y`, `tests`, `test_a.py -k name`); anything else (`make check`,
+ * A target is pytest's when its first word is a pytest option, a node id, a test path, or a path that
+ * exists in the repo (`tests/test_x.py::test_y`, `tests`, `test_a.py -k name`); anything else (`make check`,
  * `python3 -m unittest`) runs as a shell string. A pytest target with shell quoting goes through
  * `sh -c` so the quotes mean what they mean in a terminal.
  */
@@ -41,6 +41,7 @@ export function targetArgv(target: string, repoRoot?: string): string[] {
   const first = trimmed.split(/\s+/)[0] ?? '';
   const path = first.split('::')[0]!;
   const isPytest =
+    first.startsWith('-') ||
     /^[\w./-]+\.py(::\S+)?$/.test(first) ||
     /::/.test(first) ||
     /^[\w.-]*\/[\w./-]*$/.test(first) ||

@@ -42,7 +42,9 @@ const codePoints = (s: string) => [...s].length;
 /** A plain pytest node id inside the task repo's tests/ (no parametrize brackets, no spaces). */
 const NodeIdSchema = z.string().regex(/^tests\/[\w/.-]+\.py::\w+$/, 'a node id like tests/test_x.py::test_y');
 
-const SelectorSchema = z.string().regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/, 'a dotted selector like pkg.mod.Class.method');
+const SelectorSchema = z
+  .string()
+  .regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/, 'a dotted selector like pkg.mod.Class.method');
 
 export const GoldEditSchema = z
   .object({
@@ -51,7 +53,9 @@ export const GoldEditSchema = z
       .string()
       .min(1)
       .refine((s) => codePoints(s) <= SEARCH_CAP, `search is longer than ${SEARCH_CAP} characters`),
-    replace: z.string().refine((s) => codePoints(s) <= REPLACE_CAP, `replace is longer than ${REPLACE_CAP} characters`),
+    replace: z
+      .string()
+      .refine((s) => codePoints(s) <= REPLACE_CAP, `replace is longer than ${REPLACE_CAP} characters`),
   })
   .strict();
 
@@ -81,12 +85,14 @@ export const TaskSchema = z
       if (task.gold_labels.length !== 1 || task.gold_labels[0] !== 'ask_user') {
         issue('an under-specified task is labelled ["ask_user"]', 'gold_labels');
       }
-      if (task.clarification === undefined) issue('an under-specified task needs the clarification', 'clarification');
+      if (task.clarification === undefined)
+        issue('an under-specified task needs the clarification', 'clarification');
     } else {
       if (task.gold_labels.length !== GOLD_DECISIONS) {
         issue(`a task that can be fixed has ${GOLD_DECISIONS} gold labels`, 'gold_labels');
       }
-      if (task.clarification !== undefined) issue('only an under-specified task has a clarification', 'clarification');
+      if (task.clarification !== undefined)
+        issue('only an under-specified task has a clarification', 'clarification');
     }
   });
 
@@ -136,7 +142,8 @@ export function inspectTasks(dir: string): { tasks: Task[]; problems: TaskProble
     .sort();
   for (const taskDir of dirs) {
     const loaded = loadTask(taskDir);
-    if ('problems' in loaded) problems.push(...loaded.problems.map((message) => ({ path: taskDir, message })));
+    if ('problems' in loaded)
+      problems.push(...loaded.problems.map((message) => ({ path: taskDir, message })));
     else tasks.push(loaded.task);
   }
   const seen = new Set<string>();
@@ -167,7 +174,9 @@ function loadTask(dir: string): { task: Task } | { problems: string[] } {
   }
   const parsed = TaskSchema.safeParse(raw);
   if (!parsed.success) {
-    return { problems: parsed.error.issues.map((i) => `task.json ${i.path.join('.') || '(root)'}: ${i.message}`) };
+    return {
+      problems: parsed.error.issues.map((i) => `task.json ${i.path.join('.') || '(root)'}: ${i.message}`),
+    };
   }
   const data = parsed.data;
   const problems: string[] = [];

@@ -6,6 +6,7 @@ import { runLoop, type LoopState, type LoopTools } from '../../policy/loop.js';
 import type { PolicyArm } from '../../policy/validate.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
+import { RUN_TEST_LIMITS } from '../../primitives/run-test.js';
 import { Workspace } from '../../primitives/workspace.js';
 import { gitHead } from '../../runtime/host/git.js';
 import { OpenAIEmbeddings } from '../../runtime/model/embeddings.js';
@@ -45,7 +46,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     repo: input.repo,
     ledger: config.ledger,
     image: config.image,
-    sandbox: { poolSize: 1 },
+    sandbox: { poolSize: 1, workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS },
     log: input.log,
     onInterrupt: (signal) => process.stderr.write(`${signal}: run ${runId ?? '(not started)'} stopped; its running container was removed and its ledger rows marked. Undo its edits with: piper-agent undo ${runId ?? 'RUN'}\n`),
   });

@@ -83,7 +83,17 @@ function callLines(call: CallView): string[] {
 
 function observationLine(o: ObservationView): string {
   const trust = o.trust === 'unverified' ? `unverified: ${o.caveat ?? ''}` : o.trust;
-  return `observation ${o.kind}${o.target ? ` ${o.target}` : ''} · ${trust} · ${summarize(o.kind, o.result)}`;
+  return `observation ${o.kind}${o.target ? ` ${o.target}` : ''} · ${trust} · ${short(resultText(o), 160)}`;
+}
+
+/** The symbol trigger stores {query, matches} (the spec's shape), which summarize() does not know. */
+function resultText(o: ObservationView): string {
+  const r = o.result as { matches?: unknown } | null;
+  if (r && typeof r === 'object' && Array.isArray(r.matches)) {
+    const names = (r.matches as Array<{ selector?: string }>).slice(0, 3).map((m) => m.selector ?? '?');
+    return `${r.matches.length} match(es)${names.length ? `: ${names.join(', ')}` : ''}`;
+  }
+  return summarize(o.kind, o.result);
 }
 
 function editLines(doc: RunDocument): string[] {

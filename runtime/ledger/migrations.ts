@@ -158,6 +158,25 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX code_nodes_by_selector ON code_nodes(selector);
   `,
+  // 3: the A/B runner (cli/ab). One row per finished instance — one arm of one task with one model —
+  // holding the runner's judgement, so an interrupted `piper-agent ab` reads finished instances back
+  // instead of running them again. `task_digest` is over the task's files: a changed task is re-run.
+  // `ablation` fills in one suppressed call at a time, so an ablation is resumable too.
+  `
+  CREATE TABLE ab_instances (
+    model TEXT NOT NULL,               -- the model spec, e.g. sim:1 or openai:deepseek-chat
+    arm TEXT NOT NULL,                 -- policy | current
+    task_id TEXT NOT NULL,
+    task_digest TEXT NOT NULL,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    resolved INTEGER NOT NULL,         -- the runner's judgement: FAIL_TO_PASS and PASS_TO_PASS all pass
+    details TEXT NOT NULL,             -- JSON: the judged tests and the measures read from the run
+    ablation TEXT,                     -- JSON: one entry per suppressed model call; null until --ablation
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (model, arm, task_id)
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -91,7 +91,7 @@ export async function startContainer(
 export async function finishContainer(
   engine: DockerEngine,
   prepared: PreparedContainer,
-  input: { stdin?: string | Buffer; workspace?: Readable; timeoutS: number },
+  input: { stdin?: string | Buffer; workspace?: Readable; header?: string; timeoutS: number },
 ): Promise<Finished> {
   const t0 = performance.now();
   let timedOut = false;
@@ -116,11 +116,12 @@ export async function finishContainer(
   return { exitCode, timedOut, oomKilled, runMs };
 }
 
-function feedStdin(stream: Duplex, input: { stdin?: string | Buffer; workspace?: Readable }): void {
+function feedStdin(stream: Duplex, input: { stdin?: string | Buffer; workspace?: Readable; header?: string }): void {
   // A process that exits without reading its stdin makes our writes fail with EPIPE; that is its
   // business, not an error of the run, so write errors are ignored here.
   stream.on('error', () => undefined);
   if (input.workspace) {
+    if (input.header !== undefined) stream.write(input.header);
     input.workspace.on('error', () => stream.end());
     input.workspace.pipe(stream, { end: true });
     return;

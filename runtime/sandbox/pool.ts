@@ -1,6 +1,7 @@
-// Pre-started single-use containers for `execute` (DESIGN.md section 4): each already runs the
-// Python launcher, blocked on stdin for its program, so a call skips create, start and the
-// interpreter's start-up. A container serves one call and is removed; the pool refills in the
+// Pre-started single-use containers (DESIGN.md section 4): each already runs a Python entry point
+// blocked on stdin for its work — a program for `execute`, a command and a workspace tar for
+// `run_test` (with pytest already imported) — so a call skips create, start and the interpreter's
+// start-up. A container serves one call and is removed; the pool refills in the
 // background, one container at a time, up to its size. Never reused: isolation is per call.
 import type { DockerEngine } from '../engine/docker-engine.js';
 import { prepareContainer, startContainer, type PreparedContainer } from './container-run.js';
@@ -8,9 +9,13 @@ import { LABEL, containerConfig } from './hardening.js';
 import type { Limits } from './spec.js';
 
 export const EXECUTE_ARGV = ['python3', '/opt/piper/launch.py'];
+/** Runs with a workspace: the command comes as a JSON line on stdin, then the tar (workspace.py). */
+export const WORKSPACE_ARGV = ['python3', '/opt/piper/workspace.py'];
 
 export interface PoolOptions {
   image: string;
+  /** The entry point the pooled containers wait in: EXECUTE_ARGV or WORKSPACE_ARGV. */
+  argv: string[];
   size: number;
   limits: Limits;
   ownerLabel: string;
@@ -89,7 +94,7 @@ export class WarmPool {
   private async create(): Promise<PreparedContainer> {
     const config = containerConfig({
       image: this.options.image,
-      argv: EXECUTE_ARGV,
+      argv: this.options.argv,
       limits: this.options.limits,
       labels: { [LABEL.run]: 'pool', [LABEL.call]: 'pool', [LABEL.pool]: '1', [LABEL.owner]: this.options.ownerLabel },
     });

@@ -8,10 +8,8 @@ import { finishContainer, prepareContainer, startContainer, type PreparedContain
 import { LABEL, containerConfig } from './hardening.js';
 import { Limiter } from './limiter.js';
 import { currentOwner, formatOwner } from './owner.js';
-import { EXECUTE_ARGV, WarmPool } from './pool.js';
+import { EXECUTE_ARGV, WORKSPACE_ARGV, WarmPool } from './pool.js';
 import { resolveLimits, type Limits, type Receipt, type RunSpec } from './spec.js';
-
-export const WORKSPACE_ENTRY = '/opt/piper/with-workspace.sh';
 
 export interface SandboxOptions {
   image: string;
@@ -19,6 +17,9 @@ export interface SandboxOptions {
   poolSize?: number;
   /** Limits the pooled containers are created with; runs asking for others go cold. */
   poolLimits?: Partial<Limits>;
+  /** Pre-started containers kept for runs with a workspace (run_test); 0 = no pool. */
+  workspacePoolSize?: number;
+  workspacePoolLimits?: Partial<Limits>;
   /** At most this many runs at once; the rest queue. */
   concurrency?: number;
 }
@@ -31,6 +32,7 @@ export interface RunHooks {
 export class Sandbox {
   private readonly limiter: Limiter;
   private readonly pool: WarmPool | null;
+  private readonly workspacePool: WarmPool | null;
   private readonly active = new Set<string>();
   private readonly removals = new Set<Promise<void>>();
   private readonly ownerLabel = formatOwner(currentOwner());
@@ -46,8 +48,19 @@ export class Sandbox {
       (options.poolSize ?? 0) > 0
         ? new WarmPool(engine, {
             image: options.image,
+            argv: EXECUTE_ARGV,
             size: options.poolSize!,
             limits: resolveLimits(options.poolLimits),
+            ownerLabel: this.ownerLabel,
+          })
+        : null;
+    this.workspacePool =
+      (options.workspacePoolSize ?? 0) > 0
+        ? new WarmPool(engine, {
+            image: options.image,
+            argv: WORKSPACE_ARGV,
+            size: options.workspacePoolSize!,
+            limits: resolveLimits(options.workspacePoolLimits),
             ownerLabel: this.ownerLabel,
           })
         : null;
@@ -60,7 +73,7 @@ export class Sandbox {
   /** Checks the image exists (once) and fills the pool; call before the first run to run warm. */
   async init(): Promise<{ imageDigest: string }> {
     const digest = await this.resolveImage(this.options.image);
-    await this.pool?.warm();
+    await Promise.all([this.pool?.warm(), this.workspacePool?.warm()]);
     return { imageDigest: digest };
   }
 
@@ -72,7 +85,7 @@ export class Sandbox {
     const t0 = performance.now();
     let container: PreparedContainer | null = null;
     try {
-      const pooled = this.canUsePool(spec, limits) ? this.pool!.take() : null;
+      const pooled = this.poolFor(spec, limits)?.take() ?? null;
       if (pooled) {
         container = pooled;
         container.stdout = new StreamCapture(limits.outputCapBytes);
@@ -89,6 +102,8 @@ export class Sandbox {
       const finished = await finishContainer(this.engine, container, {
         stdin: spec.stdin,
         workspace: spec.workspace,
+        // The workspace entry point reads its command as one JSON line ahead of the tar.
+        header: spec.workspace ? `${JSON.stringify({ argv: spec.argv })}\n` : undefined,
         timeoutS: limits.timeoutS,
       });
       const out = container.stdout.result();
@@ -121,6 +136,7 @@ export class Sandbox {
       release();
       if (container) this.removeLater(container);
       this.pool?.refill();
+      this.workspacePool?.refill();
     }
   }
 
@@ -129,7 +145,7 @@ export class Sandbox {
     this.closed = true;
     const running = [...this.active];
     await Promise.all(running.map((id) => this.engine.remove(id).catch(() => undefined)));
-    await this.pool?.close();
+    await Promise.all([this.pool?.close(), this.workspacePool?.close()]);
     await Promise.all([...this.removals]);
   }
 
@@ -138,21 +154,17 @@ export class Sandbox {
     return [...this.active];
   }
 
-  private canUsePool(spec: RunSpec, limits: Limits): boolean {
-    return (
-      this.pool !== null &&
-      !spec.workspace &&
-      !spec.env?.length &&
-      spec.image === this.options.image &&
-      sameArgv(spec.argv, EXECUTE_ARGV) &&
-      this.pool.fits(limits)
-    );
+  /** The pool whose containers were made for this kind of run with these limits, if any. */
+  private poolFor(spec: RunSpec, limits: Limits): WarmPool | null {
+    if (spec.env?.length || spec.image !== this.options.image) return null;
+    const pool = spec.workspace ? this.workspacePool : sameArgv(spec.argv, EXECUTE_ARGV) ? this.pool : null;
+    return pool && pool.fits(limits) ? pool : null;
   }
 
   private coldConfig(spec: RunSpec, limits: Limits) {
     return containerConfig({
       image: spec.image,
-      argv: spec.workspace ? [WORKSPACE_ENTRY, ...spec.argv] : spec.argv,
+      argv: spec.workspace ? WORKSPACE_ARGV : spec.argv,
       limits,
       env: spec.env,
       labels: {

@@ -12,9 +12,9 @@ grep -q '^sandbox:' "$root/etc/group" || echo "sandbox:x:$gid:" >>"$root/etc/gro
 grep -q '^sandbox:' "$root/etc/passwd" || echo "sandbox:x:$uid:$gid:piper sandbox:/tmp:/usr/sbin/nologin" >>"$root/etc/passwd"
 mkdir -p "$root/work" "$root/opt/piper"
 chown "$uid:$gid" "$root/work"
-cp "$recipe/launch.py" "$recipe/with-workspace.sh" "$root/opt/piper/"
+cp "$recipe/launch.py" "$recipe/workspace.py" "$root/opt/piper/"
 chmod 0644 "$root/opt/piper/launch.py"
-chmod 0755 "$root/opt/piper/with-workspace.sh"
+chmod 0644 "$root/opt/piper/workspace.py"
 rm -rf "$root/var/cache/apt/"* "$root/var/lib/apt/lists/"* "$root/usr/share/doc/"* \
   "$root/usr/share/man/"* "$root/usr/share/locale/"* "$root/usr/share/info/"* "$root/var/log/"*
 find "$root/usr/lib/python3" -name __pycache__ -prune -exec rm -rf {} + 2>/dev/null || true

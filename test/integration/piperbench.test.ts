@@ -47,10 +47,12 @@ function patchedCopy(task: Task, label: string): string {
   return dir;
 }
 
-/** Every file of a directory tree with its bytes, keyed by relative path. */
-function tree(dir: string): Map<string, Buffer> {
-  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((p) => statSync(join(dir, p)).isFile());
-  return new Map(files.sort().map((p) => [p, readFileSync(join(dir, p))]));
+/** Every file of a directory tree with its text (the task repos are UTF-8), keyed by relative path. */
+function tree(dir: string): Map<string, string> {
+  const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((p) =>
+    statSync(join(dir, p)).isFile(),
+  );
+  return new Map(files.sort().map((p) => [p, readFileSync(join(dir, p), 'utf8')]));
 }
 
 async function pytest(repoRoot: string, ids: string[]): Promise<RunTestResult> {
@@ -78,34 +80,37 @@ async function applyByReplacement(task: Task, dir: string): Promise<void> {
   }
 }
 
-describe.concurrent('piperbench in the sandbox: FAIL_TO_PASS fails before and passes after gold.patch', () => {
-  for (const task of tasks) {
-    it(task.id, async ({ expect }) => {
-      const buggy = copyRepo(task, 'buggy');
-      const fixed = patchedCopy(task, 'fixed');
-      const [failing, passing, after] = await Promise.all([
-        pytest(buggy, task.fail_to_pass),
-        pytest(buggy, task.pass_to_pass),
-        pytest(fixed, [...task.fail_to_pass, ...task.pass_to_pass]),
-      ]);
-      // Every FAIL_TO_PASS test is collected and fails as a test (no collection error, no usage error).
-      expect(failing, failing.output).toMatchObject({
-        passed: false,
-        exit_code: 1,
-        timed_out: false,
-        counts: { passed: 0, failed: task.fail_to_pass.length, errors: 0 },
+describe.concurrent(
+  'piperbench in the sandbox: FAIL_TO_PASS fails before and passes after gold.patch',
+  () => {
+    for (const task of tasks) {
+      it(task.id, async ({ expect }) => {
+        const buggy = copyRepo(task, 'buggy');
+        const fixed = patchedCopy(task, 'fixed');
+        const [failing, passing, after] = await Promise.all([
+          pytest(buggy, task.fail_to_pass),
+          pytest(buggy, task.pass_to_pass),
+          pytest(fixed, [...task.fail_to_pass, ...task.pass_to_pass]),
+        ]);
+        // Every FAIL_TO_PASS test is collected and fails as a test (no collection error, no usage error).
+        expect(failing, failing.output).toMatchObject({
+          passed: false,
+          exit_code: 1,
+          timed_out: false,
+          counts: { passed: 0, failed: task.fail_to_pass.length, errors: 0 },
+        });
+        expect(passing, passing.output).toMatchObject({
+          passed: true,
+          counts: { passed: task.pass_to_pass.length, failed: 0, errors: 0 },
+        });
+        expect(after, after.output).toMatchObject({
+          passed: true,
+          counts: { passed: task.fail_to_pass.length + task.pass_to_pass.length, failed: 0, errors: 0 },
+        });
       });
-      expect(passing, passing.output).toMatchObject({
-        passed: true,
-        counts: { passed: task.pass_to_pass.length, failed: 0, errors: 0 },
-      });
-      expect(after, after.output).toMatchObject({
-        passed: true,
-        counts: { passed: task.fail_to_pass.length + task.pass_to_pass.length, failed: 0, errors: 0 },
-      });
-    });
-  }
-});
+    }
+  },
+);
 
 describe('piperbench gold_edits: the same bytes as gold.patch', () => {
   for (const task of tasks) {
@@ -122,7 +127,10 @@ describe('piperbench gold_edits: the same bytes as gold.patch', () => {
       const index = await CodeIndex.open(edited, ledger);
       for (const edit of task.gold_edits) {
         const result = await editEntity({ repoRoot: edited, index, lint: gate }, edit);
-        expect(result, `${task.id} ${edit.selector}`).toMatchObject({ ok: true, data: { committed: true, lint_clean: true } });
+        expect(result, `${task.id} ${edit.selector}`).toMatchObject({
+          ok: true,
+          data: { committed: true, lint_clean: true },
+        });
       }
       expect(tree(edited)).toEqual(expected);
     });

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { execute } from '../../primitives/execute.js';
-import { runTest, targetArgv } from '../../primitives/run-test.js';
+import { RUN_TEST_LIMITS, runTest, targetArgv } from '../../primitives/run-test.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { expectNoContainersLeft, makeSandbox } from '../helpers/sandbox.js';
 
 const suites = join(packageRoot(), 'test', 'fixtures', 'suites');
-const sandbox = makeSandbox({ poolSize: 1 });
+const sandbox = makeSandbox({ poolSize: 1, workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS });
 const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-rt-')), 'ledger.db'));
 const runId = ledger.createRun({ kind: 'fix', repo: suites, owner: 'test' });
 const ctx = (suite: string) => ({ sandbox, ledger, runId, owner: 'test', origin: 'model' as const, repoRoot: join(suites, suite) });
@@ -76,6 +76,16 @@ describe('run_test (real pytest, real sandbox)', () => {
   });
 });
 
+describe('run_test from the warm pool', () => {
+  it('gives the same result from a pre-started container with pytest already imported', async () => {
+    await sandbox.init();
+    const { callId, result } = await runTest(ctx('failing'), { target: 'tests/test_parse.py' });
+    expect(ledger.getExecution(callId)).toMatchObject({ warm: 1 });
+    expect(result).toMatchObject({ passed: false, exit_code: 1, counts: { passed: 1, failed: 1, errors: 0 } });
+    expect(result.output).toContain("E       AssertionError: assert ('a ', 1) == ('a', 1)");
+  });
+});
+
 describe('execute primitive', () => {
   it('returns the captured streams and exit code, from the pool', async () => {
     await sandbox.init();
@@ -94,5 +104,6 @@ describe('targetArgv', () => {
     expect(targetArgv('tests/ -k parse -x')).toEqual(['python3', '-m', 'pytest', 'tests/', '-k', 'parse', '-x']);
     expect(targetArgv('test_a.py test_b.py::TestX::test_y[1]')).toEqual(['python3', '-m', 'pytest', 'test_a.py', 'test_b.py::TestX::test_y[1]']);
     expect(targetArgv('make check')).toEqual(['sh', '-c', 'make check']);
+    expect(targetArgv('-q tests/')).toEqual(['python3', '-m', 'pytest', '-q', 'tests/']);
   });
 });

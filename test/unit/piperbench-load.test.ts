@@ -1,7 +1,16 @@
 // The piperbench task set loads, is the mix issue 6 asks for, and its gold data points at code that
 // exists: every gold edit's selector names a def/class in its file, and a task's first gold label
 // agrees with what its issue names (a symbol of the repo → search_symbol; only behaviour → search_code).
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,7 +43,10 @@ function resolveSelector(repoDir: string, selector: string): { file: string; qua
 function definesNested(source: string, qualified: string[]): boolean {
   let from = 0;
   for (const [depth, name] of qualified.entries()) {
-    const re = new RegExp(`^ {${depth * 4}}(?:async\\s+)?(?:def|class)\\s+${name.replace(/\W/g, '\\$&')}\\b`, 'gm');
+    const re = new RegExp(
+      `^ {${depth * 4}}(?:async\\s+)?(?:def|class)\\s+${name.replace(/\W/g, '\\$&')}\\b`,
+      'gm',
+    );
     re.lastIndex = from;
     const match = re.exec(source);
     if (!match) return false;
@@ -53,7 +65,8 @@ function pythonFiles(dir: string): string[] {
 function definedNames(task: Task): Set<string> {
   const names = new Set<string>();
   for (const file of pythonFiles(task.repoDir).filter((f) => !f.includes('/tests/'))) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/^\s*(?:async\s+)?(?:def|class)\s+(\w+)/gm)) names.add(m[1]!);
+    for (const m of readFileSync(file, 'utf8').matchAll(/^\s*(?:async\s+)?(?:def|class)\s+(\w+)/gm))
+      names.add(m[1]!);
   }
   return names;
 }
@@ -78,6 +91,18 @@ describe('the piperbench task set', () => {
     }
   });
 
+  it('lists every test of a repo as FAIL_TO_PASS or PASS_TO_PASS', () => {
+    for (const task of tasks) {
+      const testsDir = join(task.repoDir, 'tests');
+      const defined = pythonFiles(testsDir).flatMap((file) =>
+        [...readFileSync(file, 'utf8').matchAll(/^def (test_\w+)\(/gm)].map(
+          (m) => `tests/${file.slice(testsDir.length + 1)}::${m[1]}`,
+        ),
+      );
+      expect([...task.fail_to_pass, ...task.pass_to_pass].sort(), task.id).toEqual(defined.sort());
+    }
+  });
+
   it('covers every category of the mix', () => {
     const present = new Set(tasks.map((t) => t.category));
     expect([...CATEGORIES].filter((c) => !present.has(c))).toEqual([]);
@@ -90,8 +115,14 @@ describe('the piperbench task set', () => {
       );
       expect(files.length, task.id).toBeGreaterThanOrEqual(2);
       expect(files.length, task.id).toBeLessThanOrEqual(6);
-      expect(files.some((f) => f.startsWith('tests/test_')), task.id).toBe(true);
-      expect(files.some((f) => f.endsWith('/__init__.py') && !f.startsWith('tests/')), task.id).toBe(true);
+      expect(
+        files.some((f) => f.startsWith('tests/test_')),
+        task.id,
+      ).toBe(true);
+      expect(
+        files.some((f) => f.endsWith('/__init__.py') && !f.startsWith('tests/')),
+        task.id,
+      ).toBe(true);
     }
   });
 
@@ -126,7 +157,9 @@ describe('the piperbench task set', () => {
     for (const task of tasks) {
       const patch = readFileSync(task.goldPatchFile, 'utf8');
       const touched = [...patch.matchAll(/^\+\+\+ b\/(\S+)$/gm)].map((m) => m[1]);
-      const edited = [...new Set(task.gold_edits.map((e) => resolveSelector(task.repoDir, e.selector)!.file))].sort();
+      const edited = [
+        ...new Set(task.gold_edits.map((e) => resolveSelector(task.repoDir, e.selector)!.file)),
+      ].sort();
       expect(touched.sort(), task.id).toEqual(edited);
       expect(patch, task.id).toMatch(/^--- a\//m);
     }
@@ -140,7 +173,9 @@ describe('task validation', () => {
     expect(TaskSchema.safeParse(good).success).toBe(true);
     const refusal = (patch: Record<string, unknown>) => {
       const result = TaskSchema.safeParse({ ...good, ...patch });
-      return result.success ? 'accepted' : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+      return result.success
+        ? 'accepted'
+        : result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
     };
     expect(refusal({ category: 'typo' })).toMatch(/^category: /);
     expect(refusal({ gold_labels: ['bash', 'read_entity', 'edit_entity'] })).toMatch(/^gold_labels\.0: /);
@@ -167,7 +202,10 @@ describe('task validation', () => {
       expect(loaded.map((t) => t.id)).toEqual([tasks[0]!.id]);
       expect(problems).toEqual([
         { path: broken, message: 'gold.patch is missing' },
-        { path: join(root, 'tasks', 'pb-999-renamed'), message: `id ${tasks[1]!.id} differs from the directory name` },
+        {
+          path: join(root, 'tasks', 'pb-999-renamed'),
+          message: `id ${tasks[1]!.id} differs from the directory name`,
+        },
       ]);
       expect(() => loadTasks(root)).toThrow(TaskSetError);
       expect(inspectTasks(join(root, 'tasks')).tasks.length).toBe(1);

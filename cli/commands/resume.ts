@@ -1,0 +1,67 @@
+// `piper-agent resume RUN --answer TEXT`: continues a fix run that stopped on ask_user (or whose
+// process died) from the ledger, with the run's own settings unless flags override them. The run
+// keeps its id: its turns, calls and edits go on in the same record.
+import { parseArgs } from 'node:util';
+import { Ledger } from '../../runtime/ledger/ledger.js';
+import { reopenRun, restoreEnding, type Reopened } from '../../runtime/ledger/run-queries.js';
+import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
+import { UsageError } from '../exit-codes.js';
+import { reportingRefusals } from '../ledger/command-error.js';
+import { openLedgerAt } from '../ledger/find-run.js';
+import { planResume, type ResumePlan } from '../ledger/resume-plan.js';
+import { FIX_OPTIONS, runWithRenderer } from './fix.js';
+
+export const RESUME_HELP = `Usage: piper-agent resume RUN [--answer TEXT] [options]
+
+Continues a fix run from the ledger: one that stopped on a question (ask_user), or whose process
+died or was interrupted, or that stopped or hit a cap (raise the cap with the flags). The run keeps
+its id, its repository, repro test, policy, caps, image and issue text; flags given here override
+them. Its own model continues it (a script model goes on after the replies it already used) unless
+--model names another.
+
+  RUN                  the run id (or a unique prefix), as printed by fix and \`piper-agent ledger runs\`
+  --answer TEXT        the answer to the run's question, recorded as a user observation; required
+                       when the run is waiting for one
+  --repo DIR           where the run's ledger is (<DIR>/.piper/ledger.db) and the repository to work on
+                       (default: the run's own repository; the ledger of the current git root)
+  --ledger PATH        the ledger file the run is in  [env PIPER_LEDGER]
+  --model, --base-url, --test, --max-turns, --max-cost-usd, --max-tokens, --policy, --output,
+  --non-interactive, --image    as for fix
+
+Exit status: as for fix — 0 resolved and verified; 1 internal error; 2 usage error, or a run that
+cannot be resumed (unknown, resolved, still running, waiting for --answer, at a cap); 3 needs input
+again; 4 stopped or capped without a verified fix; 5 no sandbox engine.`;
+
+const OPTIONS = { ...FIX_OPTIONS, answer: { type: 'string' } } as const;
+
+export async function resumeCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  if (positionals.length !== 1) throw new UsageError(positionals.length ? 'resume takes one run id' : 'resume needs the id of the run to continue');
+  if (values.answer !== undefined && values.answer.trim() === '') throw new UsageError('--answer is empty');
+
+  return reportingRefusals(async () => {
+    const ledger = openLedgerAt({ ledger: values.ledger, repo: values.repo });
+    let plan: ResumePlan;
+    let ending: Reopened;
+    try {
+      plan = planResume(ledger, positionals[0]!, values);
+      // The new owner goes in before any session opens, so its start-up sweep sees a live run.
+      ending = reopenRun(ledger, plan.run.id, formatOwner(currentOwner()), plan.run.outcome);
+    } finally {
+      ledger.close();
+    }
+    process.stderr.write(`resuming run ${plan.run.id} (was ${ending.previousOutcome ?? 'unfinished'}) after ${plan.input.resume!.state.turnsUsed} turn(s); loop state ${plan.stateSource === 'saved' ? 'as the run saved it' : 'rebuilt from the ledger'}\n`);
+    try {
+      return (await runWithRenderer(plan.input, values)).exit_code;
+    } catch (error) {
+      // Failed before its loop could end it (no engine, no image): the run ends as it was.
+      const again = Ledger.open(plan.input.config.ledger!);
+      try {
+        restoreEnding(again, plan.run.id, ending);
+      } finally {
+        again.close();
+      }
+      throw error;
+    }
+  });
+}

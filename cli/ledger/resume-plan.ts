@@ -1,0 +1,90 @@
+// What `resume RUN` will run, decided before anything is changed: the run (refused when unknown,
+// not a fix run, resolved, still running, waiting for an answer that was not given, or already at a
+// cap the flags do not raise), its own settings with the flags on top, its loop state, and the
+// model that continues it.
+import { existsSync } from 'node:fs';
+import { capReached } from '../../policy/caps.js';
+import type { Ledger } from '../../runtime/ledger/ledger.js';
+import { ownerAlive, parseOwner } from '../../runtime/sandbox/owner.js';
+import { loadConfig, type Config } from '../config.js';
+import type { FixInput } from '../fix/run-fix.js';
+import { flagsConfig } from '../commands/fix.js';
+import { CommandError } from './command-error.js';
+import { findRun, type RunRow } from './find-run.js';
+import { loopStateFor } from './resume-state.js';
+import { resumeModel } from './resume-model.js';
+import { runDocument } from './run-document.js';
+
+export type ResumeValues = Parameters<typeof flagsConfig>[0] & { answer?: string };
+
+export interface ResumePlan {
+  run: RunRow;
+  input: Omit<FixInput, 'emit' | 'log' | 'askUser'>;
+  stateSource: 'saved' | 'rebuilt';
+}
+
+export function planResume(ledger: Ledger, runArg: string, values: ResumeValues): ResumePlan {
+  const run = findRun(ledger, runArg);
+  const doc = runDocument(ledger, run);
+  refuseUnresumable(run, doc.turns.flatMap((t) => t.observations), values.answer);
+
+  const repo = values.repo ?? run.repo;
+  if (!repo || !existsSync(repo)) throw new CommandError(`the run's repository ${repo ?? '(none recorded)'} is not there`, 'pass --repo DIR');
+  const { config } = loadConfig({ repo, flags: { ...recordedSettings(run, ledger.path), ...flagsConfig(values) } });
+  const recordedTest = typeof run.config.test === 'string' ? run.config.test : null;
+  const reproTarget = values.test ?? recordedTest;
+  const { state, source } = loopStateFor(doc);
+
+  const cap = capReached(
+    { maxTurns: config.maxTurns ?? 30, maxTokens: config.maxTokens, maxCostUsd: config.maxCostUsd },
+    { turns: state.turnsUsed, tokens: run.tokens_in + run.tokens_out, costUsd: run.cost_usd, wallS: 0 },
+  );
+  if (cap) throw new CommandError(`run ${run.id} has already reached its ${cap}`, 'raise the cap for the rest of the run: --max-turns N, --max-tokens N or --max-cost-usd X');
+
+  const repliesUsed = doc.turns.filter((t) => t.idx !== null && t.raw_output !== null).length;
+  const model = resumeModel({ flag: values.model, recorded: run.model, config, repo, repliesUsed });
+  return {
+    run,
+    stateSource: source,
+    input: {
+      issue: run.issue ?? '',
+      repo,
+      config,
+      reproTarget,
+      model,
+      resume: { runId: run.id, state, ...(values.answer !== undefined ? { answer: values.answer } : {}) },
+    },
+  };
+}
+
+function refuseUnresumable(run: RunRow, observations: Array<{ kind: string; result: unknown }>, answer: string | undefined): void {
+  if (run.kind !== 'fix') throw new CommandError(`run ${run.id} is a ${run.kind} run; only fix runs continue`, 'start a new run with piper-agent fix');
+  if (run.outcome === 'resolved') {
+    throw new CommandError(`run ${run.id} is resolved: its repro test passed in the sandbox after its last edit, so there is nothing to resume`, `see it with piper-agent ledger show ${run.id}; undo it with piper-agent undo ${run.id}`);
+  }
+  if (run.outcome === null) {
+    const owner = parseOwner(run.owner);
+    if (owner && ownerAlive(owner)) throw new CommandError(`run ${run.id} is still running (process ${owner.pid} on ${owner.host})`, 'wait for it to end, or stop that process first');
+  }
+  if (run.outcome === 'ask_user' && answer === undefined) {
+    const asked = observations.filter((o) => o.kind === 'ask_user').at(-1)?.result as { question?: string } | undefined;
+    throw new CommandError(`run ${run.id} is waiting for an answer to: ${asked?.question ?? '(question not recorded)'}`, `piper-agent resume ${run.id} --answer "..."`);
+  }
+}
+
+/** The run's own settings, as a config layer under the flags. The ledger is the one it is in. */
+function recordedSettings(run: RunRow, ledgerFile: string): Config {
+  const c = run.config;
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  const settings: Config = {
+    policy: run.policy === 'policy' || run.policy === 'current' ? run.policy : undefined,
+    maxTurns: num(c.maxTurns),
+    maxTokens: num(c.maxTokens),
+    maxCostUsd: num(c.maxCostUsd),
+    maxWallS: num(c.maxWallS),
+    image: typeof c.image === 'string' ? c.image : undefined,
+    test: typeof c.test === 'string' ? c.test : undefined,
+    ledger: ledgerFile,
+  };
+  return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as Config;
+}

@@ -1,0 +1,187 @@
+// The CI image's build context on a small fake package: what goes in (production packages only,
+// no source maps, no caches), how the Dockerfile's base is set, what the hash covers, and the tar.
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import tar from 'tar-stream';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import {
+  contextHash,
+  offlineContext,
+  onlineContext,
+  packContext,
+  productionPackages,
+  type CiContext,
+} from '../../runtime/images/ci-context.js';
+import { isRuntimeError } from '../../runtime/errors.js';
+import { packageRoot } from '../../runtime/package-root.js';
+
+let root: string;
+
+function put(rel: string, content = `// ${rel}\n`, mode = 0o644): void {
+  mkdirSync(dirname(join(root, rel)), { recursive: true });
+  writeFileSync(join(root, rel), content, { mode });
+}
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'piper-ci-context-'));
+  put('package.json', JSON.stringify({ name: 'piper-agent', version: '9.9.9' }));
+  put(
+    'package-lock.json',
+    JSON.stringify({
+      lockfileVersion: 3,
+      packages: {
+        '': { name: 'piper-agent' },
+        'node_modules/prod': {},
+        'node_modules/prod/node_modules/nested': {},
+        'node_modules/devonly': { dev: true },
+        'node_modules/other-platform': { optional: true },
+      },
+    }),
+  );
+  put('node_modules/prod/index.js');
+  put('node_modules/prod/node_modules/nested/index.js');
+  mkdirSync(join(root, 'node_modules/prod/node_modules/.bin'), { recursive: true });
+  symlinkSync('../nested/index.js', join(root, 'node_modules/prod/node_modules/.bin/nested'));
+  put('node_modules/devonly/index.js');
+  mkdirSync(join(root, 'node_modules/.bin'));
+  symlinkSync('../devonly/index.js', join(root, 'node_modules/.bin/devonly'));
+  put('dist/cli/main.js');
+  put('dist/cli/main.js.map', '{}');
+  put('dist/runtime/errors.js');
+  put('bin/piper-agent.js', '#!/usr/bin/env node\n', 0o755);
+  put('sandbox-images/python/recipe.json', '{}');
+  put('test/fixtures/sample-repo/ISSUE.md', 'top_words is one short\n');
+  put('test/fixtures/sample-repo/textstats/__pycache__/words.cpython-311.pyc', 'bytecode');
+  put('test/fixtures/models/sample-fix.jsonl', '{}\n');
+  put('test/fixtures/models/other.jsonl', '{}\n');
+  put('tsconfig.json', '{}');
+  put('tsconfig.build.json', '{}');
+  put('cli/main.ts');
+  mkdirSync(join(root, 'docker'));
+  for (const file of ['Dockerfile', 'Dockerfile.offline', 'finish-ci-image.sh']) {
+    copyFileSync(join(packageRoot(), 'docker', file), join(root, 'docker', file));
+  }
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+const names = (context: CiContext) => context.entries.map((e) => e.name);
+const text = (context: CiContext, name: string) => {
+  const entry = context.entries.find((e) => e.name === name);
+  return entry?.kind === 'text' ? entry.content : undefined;
+};
+
+describe('offlineContext', () => {
+  test('holds the host node, the compiled app and its production packages, and nothing else', () => {
+    const context = offlineContext(root, 'piper-sandbox-python:abc123');
+    const all = names(context);
+    expect(all).toEqual(
+      expect.arrayContaining([
+        'Dockerfile',
+        'host/usr/local/bin/node',
+        'app/package.json',
+        'app/package-lock.json',
+        'app/bin/piper-agent.js',
+        'app/dist/cli/main.js',
+        'app/dist/runtime/errors.js',
+        'app/sandbox-images/python/recipe.json',
+        'app/test/fixtures/sample-repo/ISSUE.md',
+        'app/test/fixtures/models/sample-fix.jsonl',
+        'app/docker/finish-ci-image.sh',
+        'app/node_modules/prod/index.js',
+        'app/node_modules/prod/node_modules/nested/index.js',
+      ]),
+    );
+    expect(all.filter((n) => /devonly|\.bin|\.map$|__pycache__|other\.jsonl|other-platform/.test(n))).toEqual([]);
+    expect(all).toEqual([...all].sort());
+    const dockerfile = text(context, 'Dockerfile') ?? '';
+    expect(dockerfile).toMatch(/^ARG PIPER_SANDBOX_IMAGE=piper-sandbox-python:abc123$/m);
+    expect(dockerfile).toMatch(/^FROM \$\{PIPER_SANDBOX_IMAGE\} AS rootfs$/m);
+    expect(dockerfile).toContain('ENTRYPOINT ["node", "/app/bin/piper-agent.js"]');
+  });
+
+  test("copies this machine's git when it has one, and says the image lacks git when it has none", () => {
+    const withGit = offlineContext(root, 'base:1');
+    expect(names(withGit)).toContain('host/usr/bin/git');
+    expect(withGit.lacks).toEqual([]);
+
+    const path = process.env.PATH;
+    process.env.PATH = join(root, 'no-such-dir');
+    try {
+      const withoutGit = offlineContext(root, 'base:1');
+      expect(names(withoutGit).filter((n) => n.includes('git'))).toEqual([]);
+      expect(withoutGit.lacks).toEqual([expect.stringMatching(/^git /)]);
+    } finally {
+      process.env.PATH = path;
+    }
+  });
+
+  test('refuses an unbuilt app and an incomplete node_modules, with what to run', () => {
+    rmSync(join(root, 'dist'), { recursive: true });
+    expect(() => offlineContext(root, 'base:1')).toThrow(/is not built/);
+
+    put('dist/cli/main.js');
+    rmSync(join(root, 'node_modules/prod'), { recursive: true });
+    let caught: unknown;
+    try {
+      productionPackages(root);
+    } catch (error) {
+      caught = error;
+    }
+    expect(isRuntimeError(caught, 'image_build_failed')).toBe(true);
+    expect((caught as Error).message).toBe('node_modules/prod is in package-lock.json but not installed');
+  });
+});
+
+describe('onlineContext', () => {
+  test('is the repository-root layout docker/Dockerfile builds from: sources, no dist, no node_modules', () => {
+    const all = names(onlineContext(root));
+    expect(all).toEqual(
+      expect.arrayContaining(['Dockerfile', 'package-lock.json', 'tsconfig.build.json', 'cli/main.ts', 'bin/piper-agent.js']),
+    );
+    expect(all.filter((n) => n.startsWith('dist/') || n.includes('node_modules') || n.startsWith('host/'))).toEqual([]);
+  });
+});
+
+describe('contextHash', () => {
+  test('is stable for the same files and changes with any file, the base image or the version', async () => {
+    const context = offlineContext(root, 'base:1');
+    const first = await contextHash(context, ['sha256:base', '9.9.9']);
+    expect(await contextHash(offlineContext(root, 'base:1'), ['sha256:base', '9.9.9'])).toBe(first);
+    expect(await contextHash(context, ['sha256:other', '9.9.9'])).not.toBe(first);
+    expect(await contextHash(context, ['sha256:base', '9.9.10'])).not.toBe(first);
+    put('dist/cli/main.js', '// changed\n');
+    expect(await contextHash(offlineContext(root, 'base:1'), ['sha256:base', '9.9.9'])).not.toBe(first);
+    expect(await contextHash(offlineContext(root, 'base:2'), ['sha256:base', '9.9.9'])).not.toBe(first);
+  });
+});
+
+describe('packContext', () => {
+  test('writes every entry in order, owned by root, with modes kept and a fixed time', async () => {
+    const context = onlineContext(root);
+    const seen: Array<{ name: string; mode: number; uid: number; mtime: number; body: string }> = [];
+    const extract = tar.extract();
+    extract.on('entry', (header, stream, next) => {
+      let body = '';
+      stream.on('data', (c: unknown) => {
+        body += (c as Buffer).toString();
+      });
+      stream.on('end', () => {
+        seen.push({ name: header.name, mode: header.mode ?? 0, uid: header.uid ?? -1, mtime: header.mtime?.getTime() ?? 0, body });
+        next();
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      extract.on('finish', resolve);
+      extract.on('error', reject);
+      packContext(context).pipe(extract);
+    });
+    expect(seen.map((e) => e.name)).toEqual(names(context));
+    expect(new Set(seen.map((e) => e.uid))).toEqual(new Set([0]));
+    expect(new Set(seen.map((e) => e.mtime)).size).toBe(1);
+    expect(seen.find((e) => e.name === 'bin/piper-agent.js')?.mode).toBe(0o755);
+    expect(seen.find((e) => e.name === 'package.json')?.mode).toBe(0o644);
+    expect(seen.find((e) => e.name === 'Dockerfile')?.body).toContain('FROM node:20-bookworm-slim AS build');
+  });
+});
