@@ -50,8 +50,14 @@ test: image lint host-tools
 demo: image
 	$(PIPER) demo
 
+# Every benchmark prints a table on stderr and one JSON object per benchmark on stdout.
 bench: image
+	@command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c 'import pytest' 2>/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pytest)
 	node dist/bench/sandbox.js --json
+	node dist/bench/run-test.js --json
+	node dist/bench/index.js --json
+	node dist/bench/loop-overhead.js --json
+	node dist/bench/policy-overhead.js --json
 
 clean:
 	rm -rf dist

@@ -12,7 +12,9 @@ export function absorb(m: SimMemory, task: SimTask, prompt: SimPrompt, draw: Dra
   if (!m.located && task.goldEdits.some((e) => prompt.ledger.includes(e.selector))) m.located = true;
   const last = m.last;
   if (!last || m.lastNoise) return; // the observation answers the noise, not the intent: try the intent again
-  const bump = () => m.retries.set(intentKey(last), (m.retries.get(intentKey(last)) ?? 0) + 1);
+  const bump = (): void => {
+    m.retries.set(intentKey(last), (m.retries.get(intentKey(last)) ?? 0) + 1);
+  };
   const obs = classifyObservation(prompt.latest);
 
   if (obs.type === 'rejected') {

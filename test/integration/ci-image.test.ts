@@ -103,7 +103,7 @@ describe('the CI image', () => {
     const repo = join(work, 'repo');
     cpSync(join(packageRoot(), 'test', 'fixtures', 'sample-repo'), repo, { recursive: true });
     const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=ci', '-c', 'user.email=ci@localhost', ...args], { cwd: repo, encoding: 'utf8' });
+      execFileSync('git', ['-c', 'safe.directory=*', '-c', 'user.name=ci', '-c', 'user.email=ci@localhost', ...args], { cwd: repo, encoding: 'utf8' });
     git('init', '-q');
     git('add', '-A');
     git('commit', '-q', '-m', 'sample repository');
