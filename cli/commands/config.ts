@@ -25,7 +25,8 @@ Secrets (the API key, a password in a base URL) are redacted.
 
 Exit status: 0 ok; 2 a config file, variable or flag is invalid (the message names it).`;
 
-const { 'non-interactive': _unused, ...FLAG_OPTIONS } = FIX_OPTIONS;
+// fix's options except --non-interactive, which configures nothing.
+const { 'non-interactive': _nonInteractive, ...FLAG_OPTIONS } = FIX_OPTIONS;
 const OPTIONS = { ...FLAG_OPTIONS, json: { type: 'boolean', default: false } } as const;
 
 export interface ConfigReport {
@@ -69,8 +70,7 @@ export function renderConfigReport(report: ConfigReport): string {
 }
 
 export async function configCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false });
-  void positionals;
+  const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false });
   const { json, ...flags } = values;
   const report = configReport({ repo: values.repo ?? repoRoot(), flags: flagsConfig(flags) });
   process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : `${renderConfigReport(report)}\n`);

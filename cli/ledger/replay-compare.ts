@@ -16,6 +16,8 @@ export interface Divergence {
   index?: number;
   recorded: unknown;
   replayed: unknown;
+  /** For an execution: the end of each side's stderr, which usually says why. */
+  stderr?: { recorded: string; replayed: string };
 }
 
 export interface Comparison {
@@ -41,7 +43,9 @@ export function compareRuns(recorded: RunDocument, replayed: RunDocument): Compa
       const [x, y] = [a.calls[j]!, b.calls[j]!];
       if (!same(callOf(x), callOf(y))) return done({ at, kind: 'call', index: j + 1, recorded: callOf(x), replayed: callOf(y) });
       compared.calls++;
-      if (!same(executionOf(x), executionOf(y))) return done({ at, kind: 'execution', index: j + 1, recorded: executionOf(x), replayed: executionOf(y) });
+      if (!same(executionOf(x), executionOf(y))) {
+        return done({ at, kind: 'execution', index: j + 1, recorded: executionOf(x), replayed: executionOf(y), stderr: { recorded: stderrTail(x), replayed: stderrTail(y) } });
+      }
       if (x.execution) compared.executions++;
     }
     if (a.calls.length !== b.calls.length) {
@@ -90,6 +94,10 @@ function callOf(c: CallView) {
 function executionOf(c: CallView) {
   const e = c.execution;
   return e ? { exit_code: e.exit_code, timed_out: e.timed_out, oom_killed: e.oom_killed } : null;
+}
+
+function stderrTail(c: CallView): string {
+  return (c.execution?.stderr ?? '').trimEnd().slice(-300);
 }
 
 function same(a: unknown, b: unknown): boolean {

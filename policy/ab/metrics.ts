@@ -18,6 +18,11 @@
 //                         position; a decision point is one parsed model proposal, in turn order
 //                         (re-selections after a rejection included; unparsable no-op turns are not).
 //                         An instance with fewer than m proposals attempts only the ones it made.
+//                         Alignment (bench/piperbench/README.md): when a trigger already made the
+//                         first labelled call before the model's first decision (the policy arm's
+//                         symbol trigger runs search_symbol on the issue) and the model did not
+//                         repeat it, that label is done, not missed: it is dropped, and the
+//                         remaining labels are compared with the model's decisions.
 //   correct abstention    underspecified instances where the arm asked (any ask_user proposal) or
 //                         stopped without committing an edit, over underspecified instances.
 
@@ -50,6 +55,8 @@ export interface InstanceFacts {
   turns: number;
   /** Tool names (or ask_user / stop) of the parsed proposals, in turn order. */
   decisions: readonly string[];
+  /** Tools run by triggers on the issue, before the model's first decision. */
+  triggeredFirst: readonly string[];
   /** The executed model calls, in order: what an ablation suppresses one at a time. */
   modelCalls: ReadonlyArray<{ callId: string; tool: string }>;
   /** Committed edits of the run. */
@@ -81,8 +88,14 @@ export function ratio(numerator: number, denominator: number, none: string): Mea
   return denominator === 0 ? { value: null, of: { numerator, denominator }, note: none } : { value: numerator / denominator, of: { numerator, denominator } };
 }
 
-/** Correct and attempted selections of one instance against its gold labels. */
-export function selectionScore(decisions: readonly string[], goldLabels: readonly string[]): { correct: number; attempted: number } {
+/** Correct and attempted selections of one instance against its gold labels (aligned, see above). */
+export function selectionScore(
+  decisions: readonly string[],
+  labels: readonly string[],
+  triggeredFirst: readonly string[] = [],
+): { correct: number; attempted: number } {
+  const first = labels[0];
+  const goldLabels = first !== undefined && triggeredFirst.includes(first) && decisions[0] !== first ? labels.slice(1) : labels;
   const attempted = Math.min(decisions.length, goldLabels.length);
   let correct = 0;
   for (let i = 0; i < attempted; i++) if (decisions[i] === goldLabels[i]) correct++;
@@ -142,7 +155,7 @@ function selectionAccuracy(items: readonly InstanceFacts[]): Measure {
   let correct = 0;
   let attempted = 0;
   for (const f of items) {
-    const score = selectionScore(f.decisions, f.goldLabels);
+    const score = selectionScore(f.decisions, f.goldLabels, f.triggeredFirst);
     correct += score.correct;
     attempted += score.attempted;
   }

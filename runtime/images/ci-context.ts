@@ -1,7 +1,7 @@
 // The build context of the CI image (docker/): which files go in, their content hash, and the tar
 // stream the engine builds from. Two layouts, one per Dockerfile:
-//   offline — docker/Dockerfile.offline: host/ (this machine's node and git) and app/ (the compiled
-//             app with its production node_modules), FROM the sandbox image already on the engine;
+//   offline — docker/Dockerfile.offline: host/ (this machine's node and git), deps/ (the production
+//             node_modules) and app/ (the compiled app), FROM the sandbox image already on the engine;
 //   dockerfile — docker/Dockerfile: the repository's sources, compiled and npm-installed inside.
 // The hash covers every byte that can change the image, so an unchanged app is never rebuilt.
 import { createHash } from 'node:crypto';
@@ -76,9 +76,11 @@ export function offlineContext(root: string, baseRef: string): CiContext {
   addTree(entries, join(root, 'sandbox-images'), 'app/sandbox-images');
   for (const path of DEMO_FILES) addPath(entries, root, path, `app/${path}`);
   addFile(entries, root, 'docker/finish-ci-image.sh', 'app/docker/finish-ci-image.sh');
+  // Under deps/, not app/: its own COPY layer, which the engine's build cache keeps while only
+  // the compiled app changes, so a rebuild after `make build` copies a few MiB, not ~90.
   for (const pkg of productionPackages(root)) {
     // A package's own node_modules holds packages the lockfile lists separately (and may be dev).
-    addTree(entries, join(root, pkg), `app/${pkg}`, (name, isDir) => isDir && (name === 'node_modules' || name === '.bin'));
+    addTree(entries, join(root, pkg), `deps/${pkg}`, (name, isDir) => isDir && (name === 'node_modules' || name === '.bin'));
   }
   return { path: 'offline', entries: sortEntries(entries), lacks };
 }

@@ -89,8 +89,8 @@ describe('offlineContext', () => {
         'app/test/fixtures/sample-repo/ISSUE.md',
         'app/test/fixtures/models/sample-fix.jsonl',
         'app/docker/finish-ci-image.sh',
-        'app/node_modules/prod/index.js',
-        'app/node_modules/prod/node_modules/nested/index.js',
+        'deps/node_modules/prod/index.js',
+        'deps/node_modules/prod/node_modules/nested/index.js',
       ]),
     );
     expect(all.filter((n) => /devonly|\.bin|\.map$|__pycache__|other\.jsonl|other-platform/.test(n))).toEqual([]);

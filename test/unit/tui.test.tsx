@@ -17,6 +17,16 @@ const init: LoopEvent = {
 
 const tick = () => new Promise((r) => setTimeout(r, 30));
 
+/** Waits until the screen shows `text` (Ink renders asynchronously; a loaded machine is slower). */
+async function frameWith(ui: { lastFrame(): string | undefined }, text: string): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const frame = ui.lastFrame() ?? '';
+    if (frame.includes(text)) return frame;
+    await tick();
+  }
+  throw new Error(`the screen never showed ${JSON.stringify(text)}:\n${ui.lastFrame()}`);
+}
+
 describe('TUI', () => {
   it('shows the header, the turn transcript, trust marks and the footer', async () => {
     const store = new ViewStore(false);
@@ -54,20 +64,18 @@ describe('TUI', () => {
     store.push({ type: 'turn', turn: 1 });
     store.push({ type: 'ask_user', turn: 1, question: 'Exactly n words?' });
     const answer = store.ask('Exactly n words?');
+    await frameWith(ui, 'Enter answers · Esc declines');
     await tick();
-    expect(ui.lastFrame()).toContain('Enter answers · Esc declines');
     ui.stdin.write('yes, n');
-    await tick();
-    expect(ui.lastFrame()).toContain('› yes, n');
+    await frameWith(ui, '› yes, n');
     ui.stdin.write('\r');
     expect(await answer).toBe('yes, n');
     store.push({ type: 'answer', turn: 1, answer: 'yes, n' });
-    await tick();
-    expect(ui.lastFrame()).toContain('↳ yes, n');
-    expect(ui.lastFrame()).not.toContain('Enter answers');
+    expect(await frameWith(ui, '↳ yes, n')).not.toContain('Enter answers');
 
     store.push({ type: 'ask_user', turn: 1, question: 'Again?' });
     const declined = store.ask('Again?');
+    await frameWith(ui, 'Again?');
     await tick();
     ui.stdin.write('\u001b');
     expect(await declined).toBeNull();

@@ -1,0 +1,48 @@
+// What the A/B measures need of one agent run, read from the ledger rows the loop wrote — never from
+// the agent's own account: usage and outcome from `runs`, decision points from the parsed actions of
+// `turns`, executed model calls and the issue-time triggers from `calls`, edits from `edits`.
+import type { Arm, InstanceFacts } from '../../policy/ab/metrics.js';
+import { editsForRun } from '../../runtime/ledger/edits.js';
+import type { Ledger } from '../../runtime/ledger/ledger.js';
+import { callsOf, turnsOf } from '../../runtime/ledger/turns.js';
+import type { Task } from './tasks.js';
+
+interface RunRow {
+  outcome: string | null;
+  tokens_in: number;
+  tokens_out: number;
+  cost_usd: number | null;
+  config: string | null;
+}
+
+export function factsOfRun(ledger: Ledger, runId: string, arm: Arm, task: Task, resolved: boolean): InstanceFacts {
+  const run = ledger.getRun(runId) as RunRow | undefined;
+  if (!run) throw new Error(`run ${runId} is not in the ledger`);
+  const config = run.config ? (JSON.parse(run.config) as { loop_state?: { turnsUsed?: number } }) : {};
+  const decisions: string[] = [];
+  for (const turn of turnsOf(ledger, runId)) {
+    if (typeof turn.action !== 'string') continue; // a no-op turn: nothing parsed, not a decision point
+    const action = JSON.parse(turn.action) as { tool?: unknown };
+    if (typeof action.tool === 'string') decisions.push(action.tool);
+  }
+  const calls = callsOf(ledger, runId) as Array<{ id: string; origin: string; tool: string; verdict: string; status: string; turn_id: number | null }>;
+  return {
+    arm,
+    taskId: task.id,
+    underspecified: task.underspecified,
+    goldLabels: task.gold_labels,
+    runId,
+    resolved,
+    outcome: run.outcome ?? 'unfinished',
+    tokens: run.tokens_in + run.tokens_out,
+    costUsd: run.cost_usd,
+    turns: config.loop_state?.turnsUsed ?? 0,
+    decisions,
+    // Ran (or was dispatched and failed): a rejected proposal never ran, a trigger is not the model's.
+    modelCalls: calls.filter((c) => c.origin === 'model' && c.verdict === 'valid').map((c) => ({ callId: c.id, tool: c.tool })),
+    // Triggers that fired on the issue, before the model's first decision (they carry no turn).
+    triggeredFirst: calls.filter((c) => c.origin === 'trigger' && c.turn_id === null && c.status === 'completed').map((c) => c.tool),
+    edits: editsForRun(ledger, runId).length,
+    ablation: null,
+  };
+}

@@ -1,0 +1,173 @@
+// `piper-agent ab`: both arms on the identical tasks with the identical model, each instance on a
+// fresh copy of its repository, judged by the runner in the sandbox, every run in OUT/ledger.db.
+// Finished instances (and each finished ablation re-run) are read back from the ledger, not re-run,
+// so an interrupted A/B continues where it stopped and a finished one rebuilds the same report.
+// Up to --concurrency instances run at once; the sandbox's limiter bounds the containers.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Arm } from '../../policy/ab/metrics.js';
+import { getAbInstance, putAbInstance, setAbAblation } from '../../runtime/ledger/ab-instances.js';
+import type { ChatModel } from '../../runtime/model/types.js';
+import type { Config } from '../config.js';
+import { openSession } from '../session.js';
+import { factsOfRun } from './facts.js';
+import { runInstance, type InstanceContext } from './instance.js';
+import type { Progress } from './progress.js';
+import { buildReport, type AbReport } from './report.js';
+import { isComplete, type StoredAblation, type StoredDetails } from './stored.js';
+import { callSubject } from './suppress.js';
+import { selectTasks, taskDigest, type Task } from './tasks.js';
+
+export interface AbOptions {
+  benchDir: string;
+  /** The model spec as given (sim:1, openai:NAME): the key finished instances are stored under. */
+  model: string;
+  arms: Arm[];
+  taskIds: string[] | null;
+  outDir: string;
+  concurrency: number;
+  ablation: boolean;
+  config: Config;
+  modelFor(task: Task): ChatModel;
+  progress: (total: number) => Progress;
+  log(line: string): void;
+}
+
+export interface Failure {
+  task: string;
+  arm: Arm;
+  /** null: the instance itself; a number: that ablation re-run. */
+  suppress: number | null;
+  error: string;
+}
+
+export interface AbOutcome {
+  report: AbReport;
+  failures: Failure[];
+  /** Instances run now, and read back from the ledger. */
+  ran: number;
+  resumed: number;
+  ablationRuns: number;
+  wallS: number;
+}
+
+type Job = { task: Task; arm: Arm; suppress: null } | { task: Task; arm: Arm; suppress: number };
+
+export async function runAb(opts: AbOptions): Promise<AbOutcome> {
+  const tasks = selectTasks(opts.benchDir, opts.taskIds);
+  mkdirSync(opts.outDir, { recursive: true });
+  const ledgerPath = resolve(join(opts.outDir, 'ledger.db'));
+  const session = await openSession({ repo: resolve(opts.benchDir), ledger: ledgerPath, sandbox: { poolSize: 0, concurrency: Math.max(2, opts.concurrency) }, log: opts.log });
+  const ledger = session.ledger;
+  const ctx: InstanceContext = { ledgerPath, ledger, judge: { sandbox: session.sandbox, ledger, owner: session.owner }, config: opts.config, modelFor: opts.modelFor, log: opts.log };
+  const digests = new Map(tasks.map((t) => [t.id, taskDigest(t)]));
+  const key = (task: Task, arm: Arm) => ({ model: opts.model, arm, taskId: task.id });
+  const ablations = new Map<string, StoredAblation>();
+  const failures: Failure[] = [];
+  let ran = 0;
+  let resumed = 0;
+  let ablationRuns = 0;
+
+  const ablationJobs = (task: Task, arm: Arm, details: StoredDetails, stored: StoredAblation | null): Job[] => {
+    const state: StoredAblation = stored ?? { calls: details.facts.modelCalls.length, entries: [] };
+    if (!stored) setAbAblation(ledger, key(task, arm), state);
+    ablations.set(`${arm}/${task.id}`, state);
+    const done = new Set(state.entries.map((e) => e.index));
+    return Array.from({ length: state.calls }, (_, i) => i).filter((i) => !done.has(i)).map((i) => ({ task, arm, suppress: i }));
+  };
+
+  const initial: Job[] = [];
+  const later: Job[] = [];
+  for (const task of tasks) {
+    for (const arm of opts.arms) {
+      const row = getAbInstance(ledger, key(task, arm));
+      if (!row || row.taskDigest !== digests.get(task.id)) {
+        initial.push({ task, arm, suppress: null });
+        continue;
+      }
+      resumed++;
+      const stored = row.ablation as StoredAblation | null;
+      if (opts.ablation && row.resolved && !isComplete(stored)) later.push(...ablationJobs(task, arm, row.details as StoredDetails, stored));
+    }
+  }
+  const progress = opts.progress(initial.length + later.length);
+  if (resumed > 0) progress.note(`read back ${resumed} finished instance(s) from ${ledgerPath}`);
+
+  const work = async (job: Job, push: (jobs: Job[]) => void) => {
+    const label = `${job.arm} ${job.task.id}${job.suppress === null ? '' : ` without call ${job.suppress}`}`;
+    try {
+      const run = await runInstance(ctx, job.task, job.arm, job.suppress ?? undefined);
+      if (run.result.outcome === 'error') throw new Error(`the run ${run.result.run_id} ended in error: ${run.result.reason}`);
+      if (job.suppress === null) {
+        const facts = factsOfRun(ledger, run.result.run_id, job.arm, job.task, run.judgement.resolved);
+        const { ablation: _none, ...kept } = facts;
+        const details: StoredDetails = { facts: kept, judgement: run.judgement, reason: run.result.reason, wallS: Math.round(run.wallS * 10) / 10 };
+        putAbInstance(ledger, { ...key(job.task, job.arm), taskDigest: digests.get(job.task.id)!, runId: run.result.run_id, resolved: run.judgement.resolved, details });
+        ran++;
+        if (opts.ablation && run.judgement.resolved) {
+          const jobs = ablationJobs(job.task, job.arm, details, null);
+          progress.grow(jobs.length);
+          push(jobs);
+        }
+      } else {
+        const state = ablations.get(`${job.arm}/${job.task.id}`)!;
+        const row = getAbInstance(ledger, key(job.task, job.arm))!;
+        const original = (row.details as StoredDetails).facts.modelCalls[job.suppress]!;
+        const call = ledger.getCall(original.callId);
+        const subject = call ? callSubject(call.tool, JSON.parse(call.args) as Record<string, unknown>) : null;
+        const diverged = run.suppression?.suppressed?.subject !== subject;
+        state.entries = [...state.entries, { index: job.suppress, tool: original.tool, runId: run.result.run_id, resolved: run.judgement.resolved, diverged }].sort((a, b) => a.index - b.index);
+        setAbAblation(ledger, key(job.task, job.arm), state);
+        ablationRuns++;
+      }
+      progress.tick(`${label}: ${run.judgement.resolved ? 'resolved' : 'unresolved'} (${run.result.outcome}, ${run.wallS.toFixed(1)} s)`);
+    } catch (error) {
+      failures.push({ task: job.task.id, arm: job.arm, suppress: job.suppress, error: (error as Error).message });
+      progress.tick(`${label}: FAILED: ${(error as Error).message.split('\n')[0]}`);
+    }
+  };
+
+  try {
+    await drain(Math.max(1, opts.concurrency), [...initial, ...later], work);
+    progress.finish();
+    // The report is built from the ledger rows alone, so a resumed run rebuilds the same report.
+    const report = buildReport(ledger, { benchDir: resolve(opts.benchDir), model: opts.model, arms: opts.arms, tasks, digests, maxTurns: opts.config.maxTurns ?? 30 });
+    return { report, failures, ran, resumed, ablationRuns, wallS: progress.elapsed() };
+  } finally {
+    await session.close();
+  }
+}
+
+/** Runs jobs on `workers` workers; a job may add jobs (an instance adds its ablation re-runs). */
+async function drain<J>(workers: number, initial: J[], work: (job: J, push: (jobs: J[]) => void) => Promise<void>): Promise<void> {
+  const jobs = [...initial];
+  let active = 0;
+  let waiting: Array<() => void> = [];
+  const wake = () => {
+    const all = waiting;
+    waiting = [];
+    for (const resume of all) resume();
+  };
+  const push = (more: J[]) => {
+    jobs.push(...more);
+    wake();
+  };
+  const worker = async () => {
+    for (;;) {
+      const job = jobs.shift();
+      if (job === undefined) {
+        if (active === 0) return wake();
+        await new Promise<void>((r) => waiting.push(r));
+        continue;
+      }
+      active++;
+      try {
+        await work(job, push);
+      } finally {
+        active--;
+        wake();
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: workers }, worker));
+}
