@@ -89,7 +89,7 @@ export async function fixCommand(argv: string[]): Promise<number> {
   if (!config.model) {
     throw new UsageError('no model configured: pass --model openai:NAME (with OPENAI_BASE_URL and OPENAI_API_KEY set) or --model script:FILE.jsonl, or set PIPER_MODEL');
   }
-  modelFor(config, repo); // a configuration error (no base URL, no key, no script file) before any work
+  modelFor(config); // a configuration error (no base URL, no key, no script file) before any work
   const issue = await issueText(positionals[0]!);
   const result = await runWithRenderer({ issue, repo, config, reproTarget: config.test ?? null }, values);
   return result.exit_code;

@@ -34,13 +34,13 @@ export interface FixInput {
 }
 
 /** Resolves the configured model; a ModelError of kind `config` says what to set. */
-export function modelFor(config: Config, repo: string): ChatModel {
+export function modelFor(config: Config, _repo?: string): ChatModel {
   return resolveModel(config.model, { config: { baseUrl: config.baseUrl, apiKey: config.apiKey, prices: config.prices }, cwd: process.cwd() });
 }
 
 export async function runFix(input: FixInput): Promise<RunResult> {
   const { config } = input;
-  const model = input.model ?? modelFor(config, input.repo);
+  const model = input.model ?? modelFor(config);
   const arm: PolicyArm = config.policy ?? 'policy';
   const session = await openSession({
     repo: input.repo,

@@ -58,7 +58,7 @@ describe('the TUI in tmux', () => {
     expect(end).toContain('+    return ranked[:n]');
     for (const line of end.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
     // NO_COLOR: no colour codes reach the terminal (bold and dim are not colours).
-    expect(tmux('capture-pane', '-t', session, '-p', '-e')).not.toMatch(/\u001b\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])m/);
+    expect(tmux('capture-pane', '-t', session, '-p', '-e')).not.toMatch(new RegExp(String.fromCharCode(27) + '\\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])m'));
     const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
     const answers = observationsOf(ledger, (ledger.database.prepare("SELECT id FROM runs WHERE kind = 'fix'").get() as { id: string }).id).filter((o) => o.kind === 'user');
     ledger.close();

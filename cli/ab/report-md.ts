@@ -1,0 +1,84 @@
+// report.md: the A/B report as tables a person reads — the measures side by side, the decision with
+// each clause and why it exists, every instance, and the ablation re-runs when there were any.
+import type { Clause } from '../../policy/ab/decision.js';
+import type { Arm, ArmMeasures, Measure } from '../../policy/ab/metrics.js';
+import type { AbReport, InstanceReport } from './report.js';
+
+const ROWS: Array<{ label: string; pick: (m: ArmMeasures) => Measure; format: (v: number) => string }> = [
+  { label: 'resolve rate', pick: (m) => m.resolveRate, format: pct },
+  { label: 'cost / instance (USD)', pick: (m) => m.costPerInstance, format: (v) => `$${v.toFixed(6)}` },
+  { label: 'tokens / instance', pick: (m) => m.tokensPerInstance, format: (v) => v.toFixed(1) },
+  { label: 'call precision', pick: (m) => m.callPrecision, format: pct },
+  { label: 'tool-selection accuracy', pick: (m) => m.selectionAccuracy, format: pct },
+  { label: 'correct-abstention rate', pick: (m) => m.correctAbstention, format: pct },
+];
+
+export function renderMarkdown(r: AbReport): string {
+  const out: string[] = [];
+  out.push(`# A/B report: ${r.arms.join(' vs ')}`, '');
+  out.push(`- model: \`${r.model}\`${r.simulated ? ' (simulated)' : ''}`);
+  out.push(`- bench: \`${r.bench}\`, ${r.tasks.length} task(s), max ${r.max_turns} turns per run`);
+  out.push(`- instances: ${r.instances.length} of ${r.tasks.length * r.arms.length}${r.complete ? '' : ` — missing: ${r.missing.map((m) => `${m.arm}/${m.task}`).join(', ')}`}`);
+  out.push('', '## Measures', '');
+  out.push(table(['measure', ...r.arms], ROWS.map((row) => [row.label, ...r.arms.map((arm) => cell(r.measures[arm], row))])));
+  out.push('', '## Decision', '');
+  if (!r.decision) out.push(r.decision_note ?? 'no decision');
+  else {
+    out.push(`**${r.decision.verdict.replace('_', ' ')}** — ${r.decision.reason}`, '');
+    out.push(table(['clause', 'rule', r.decision.candidate, r.decision.current, 'bound', 'holds', 'why'], r.decision.clauses.map(clauseRow)));
+  }
+  out.push('', '## Instances', '');
+  out.push(table(['task', 'arm', 'resolved', 'outcome', 'turns', 'tokens', 'cost', 'selection', 'F2P', 'P2P', 'decisions'], r.instances.map(instanceRow)));
+  const ablated = r.instances.filter((i) => i.ablation && i.ablation.length > 0);
+  if (ablated.length > 0) {
+    out.push('', '## Ablation (one executed model call suppressed per re-run)', '');
+    out.push(`${r.ablation.reruns} re-run(s), ${r.ablation.necessary} necessary call(s), ${r.ablation.diverged} diverged.`, '');
+    out.push(table(['task', 'arm', 'call', 'tool', 'resolved without it', 'necessary'], ablated.flatMap((i) => i.ablation!.map((a) => [i.task, i.arm, String(a.index), a.tool, a.diverged ? 'diverged' : yes(a.resolved), yes(a.necessary)]))));
+  }
+  out.push('', '## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
+  return out.join('\n');
+}
+
+function cell(m: ArmMeasures | undefined, row: (typeof ROWS)[number]): string {
+  if (!m) return 'n/a';
+  const measure = row.pick(m);
+  if (measure.value === null) return `n/a (${measure.note ?? 'not measured'})`;
+  const of = measure.of ? ` (${measure.of.numerator}/${measure.of.denominator})` : '';
+  return `${row.format(measure.value)}${of}`;
+}
+
+function clauseRow(c: Clause): string[] {
+  const f = (v: number | null) => (v === null ? 'n/a' : Number.isInteger(v) ? String(v) : v.toPrecision(4));
+  return [c.name, c.rule, f(c.candidate), f(c.current), f(c.bound), c.holds === null ? 'not evaluable' : yes(c.holds), c.why];
+}
+
+function instanceRow(i: InstanceReport): string[] {
+  return [
+    i.task + (i.underspecified ? ' (underspecified)' : ''),
+    i.arm,
+    yes(i.resolved),
+    i.outcome,
+    String(i.turns),
+    String(i.tokens),
+    i.cost_usd === null ? 'n/a' : `$${i.cost_usd.toFixed(6)}`,
+    `${i.selection.correct}/${i.selection.attempted}`,
+    `${i.fail_to_pass.passed}/${i.fail_to_pass.total}`,
+    `${i.pass_to_pass.passed}/${i.pass_to_pass.total}`,
+    i.decisions.join(' → '),
+  ];
+}
+
+function table(head: string[], rows: string[][]): string {
+  const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return [`| ${head.map(esc).join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+}
+
+function pct(v: number): string {
+  return `${(100 * v).toFixed(1)}%`;
+}
+
+function yes(b: boolean): string {
+  return b ? 'yes' : 'no';
+}
+
+export type { Arm };

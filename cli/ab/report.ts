@@ -1,0 +1,175 @@
+// The A/B report, built from the ledger's ab_instances rows alone (never from memory of this
+// invocation), so a resumed or repeated `piper-agent ab` over the same OUT writes the same report.
+// report.json holds every measure, every instance, the decision and why, and the ablation deltas;
+// report.md (report-md.ts) renders the tables a person reads.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { decide, type Decision } from '../../policy/ab/decision.js';
+import { abstained, armMeasures, selectionScore, type Arm, type ArmMeasures, type InstanceFacts } from '../../policy/ab/metrics.js';
+import { SIM_PRICE, SIM_RATES } from '../../policy/ab/sim-model.js';
+import { getAbInstance } from '../../runtime/ledger/ab-instances.js';
+import type { Ledger } from '../../runtime/ledger/ledger.js';
+import { renderMarkdown } from './report-md.js';
+import { isComplete, type StoredAblation, type StoredDetails } from './stored.js';
+import type { Task } from './tasks.js';
+
+export const REPORT_SCHEMA = 'piper-agent/ab-report@1';
+
+export interface InstanceReport {
+  task: string;
+  arm: Arm;
+  underspecified: boolean;
+  run_id: string;
+  judge_run_id: string;
+  resolved: boolean;
+  outcome: string;
+  reason: string;
+  turns: number;
+  tokens: number;
+  cost_usd: number | null;
+  decisions: readonly string[];
+  gold_labels: readonly string[];
+  triggered_first: readonly string[];
+  selection: { correct: number; attempted: number };
+  abstained: boolean;
+  model_calls: string[];
+  edits: number;
+  fail_to_pass: { passed: number; total: number };
+  pass_to_pass: { passed: number; total: number };
+  restored_tests: string[];
+  wall_s: number;
+  /** null: no complete ablation for this instance. */
+  ablation: Array<{ index: number; tool: string; run_id: string; resolved: boolean; necessary: boolean; diverged: boolean }> | null;
+}
+
+export interface AbReport {
+  schema: typeof REPORT_SCHEMA;
+  bench: string;
+  model: string;
+  simulated: boolean;
+  arms: Arm[];
+  tasks: string[];
+  max_turns: number;
+  /** Every task × arm has a finished instance. */
+  complete: boolean;
+  missing: Array<{ task: string; arm: Arm }>;
+  measures: Partial<Record<Arm, ArmMeasures>>;
+  /** policy (candidate) against current, when both arms ran and the sample is complete. */
+  decision: Decision | null;
+  decision_note: string | null;
+  ablation: { measured: Partial<Record<Arm, boolean>>; reruns: number; necessary: number; diverged: number };
+  instances: InstanceReport[];
+  notes: string[];
+}
+
+export interface ReportInput {
+  benchDir: string;
+  model: string;
+  arms: Arm[];
+  tasks: readonly Task[];
+  digests: ReadonlyMap<string, string>;
+  maxTurns: number;
+}
+
+export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
+  const facts: InstanceFacts[] = [];
+  const instances: InstanceReport[] = [];
+  const missing: AbReport['missing'] = [];
+  for (const task of input.tasks) {
+    for (const arm of input.arms) {
+      const row = getAbInstance(ledger, { model: input.model, arm, taskId: task.id });
+      if (!row || row.taskDigest !== input.digests.get(task.id)) {
+        missing.push({ task: task.id, arm });
+        continue;
+      }
+      const details = row.details as StoredDetails;
+      const stored = row.ablation as StoredAblation | null;
+      // An unresolved instance needs no re-runs: none of its calls can flip it to unresolved.
+      const ablation = isComplete(stored) ? stored.entries : row.resolved ? null : [];
+      const f: InstanceFacts = { ...details.facts, ablation };
+      facts.push(f);
+      instances.push(instanceReport(f, details, isComplete(stored) ? stored : null));
+    }
+  }
+  const measures: AbReport['measures'] = {};
+  for (const arm of input.arms) measures[arm] = armMeasures(arm, facts);
+  const both = measures.policy && measures.current;
+  const complete = missing.length === 0;
+  const decision = both && complete ? decide(measures.policy!, measures.current!) : null;
+  const decisionNote = !both ? 'one arm only: no decision' : !complete ? `incomplete sample (${missing.length} instance(s) missing): no decision; run the same command again to finish` : null;
+  const reruns = instances.flatMap((i) => i.ablation ?? []);
+  const measured: AbReport['ablation']['measured'] = {};
+  for (const arm of input.arms) measured[arm] = measures[arm]!.callPrecision.value !== null;
+  const simulated = input.model.startsWith('sim:');
+  return {
+    schema: REPORT_SCHEMA,
+    bench: input.benchDir,
+    model: input.model,
+    simulated,
+    arms: input.arms,
+    tasks: input.tasks.map((t) => t.id),
+    max_turns: input.maxTurns,
+    complete,
+    missing,
+    measures,
+    decision,
+    decision_note: decisionNote,
+    ablation: { measured, reruns: reruns.length, necessary: reruns.filter((r) => r.necessary).length, diverged: reruns.filter((r) => r.diverged).length },
+    instances,
+    notes: notes(simulated, measured),
+  };
+}
+
+function instanceReport(f: InstanceFacts, details: StoredDetails, ablation: StoredAblation | null): InstanceReport {
+  return {
+    task: f.taskId,
+    arm: f.arm,
+    underspecified: f.underspecified,
+    run_id: f.runId,
+    judge_run_id: details.judgement.runId,
+    resolved: f.resolved,
+    outcome: f.outcome,
+    reason: details.reason,
+    turns: f.turns,
+    tokens: f.tokens,
+    cost_usd: f.costUsd,
+    decisions: f.decisions,
+    gold_labels: f.goldLabels,
+    triggered_first: f.triggeredFirst,
+    selection: selectionScore(f.decisions, f.goldLabels, f.triggeredFirst),
+    abstained: abstained(f),
+    model_calls: f.modelCalls.map((c) => c.tool),
+    edits: f.edits,
+    fail_to_pass: details.judgement.failToPass,
+    pass_to_pass: details.judgement.passToPass,
+    restored_tests: details.judgement.restored,
+    wall_s: details.wallS,
+    ablation: ablation
+      ? ablation.entries.map((e) => ({ index: e.index, tool: e.tool, run_id: e.runId, resolved: e.resolved, necessary: f.resolved && !e.diverged && !e.resolved, diverged: e.diverged }))
+      : null,
+  };
+}
+
+function notes(simulated: boolean, measured: Partial<Record<Arm, boolean>>): string[] {
+  const out: string[] = [];
+  if (simulated) {
+    out.push(
+      `Simulated model (sim:SEED): a seeded weak agent that knows each task's gold edits and errs at fixed rates (${Object.entries(SIM_RATES)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}). Its numbers show that the runner measures and reproduces differences; they are not evidence about a real model. Cost at the fixed sim price $${SIM_PRICE.promptPerMillion}/M prompt, $${SIM_PRICE.completionPerMillion}/M completion tokens; tokens are characters / 4.`,
+    );
+  }
+  if (Object.values(measured).some((m) => !m)) {
+    out.push('Call precision was not measured for every arm (it needs --ablation: one re-run per executed model call of each resolved instance). Its clause is not evaluable, and the decision rule adopts only on five clauses that hold: with every other clause holding the verdict is "undecided", never "adopt".');
+  }
+  out.push('Resolved = every FAIL_TO_PASS and PASS_TO_PASS test passes in the sandbox after the run (test files restored first), judged by the runner. Tokens and cost are the model calls of the run; triggers and sandbox time are not model spend.');
+  return out;
+}
+
+export function writeReport(outDir: string, report: AbReport): { json: string; md: string } {
+  const json = join(outDir, 'report.json');
+  const md = join(outDir, 'report.md');
+  writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(md, renderMarkdown(report));
+  return { json, md };
+}
