@@ -6,6 +6,7 @@ import { isRuntimeError } from '../runtime/errors.js';
 import { isModelError } from '../runtime/model/types.js';
 import { IndexError } from '../primitives/index/index-error.js';
 import { packageRoot } from '../runtime/package-root.js';
+import { CI_IMAGE_HELP, ciImageCommand } from './commands/ci-image.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { DOCTOR_HELP, doctorCommand } from './commands/doctor.js';
 import { ENGINE_HELP, engineCommand } from './commands/engine.js';
@@ -28,6 +29,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help:
   tools: { run: toolsCommand, help: TOOLS_HELP, summary: 'print the tool registry the model chooses from' },
   doctor: { run: doctorCommand, help: DOCTOR_HELP, summary: 'check engine, image, ledger and model set-up' },
   engine: { run: engineCommand, help: ENGINE_HELP, summary: 'find, or install and start, the Docker engine' },
+  'ci-image': { run: ciImageCommand, help: CI_IMAGE_HELP, summary: 'build or list the image that runs piper-agent in CI' },
   image: { run: imageCommand, help: IMAGE_HELP, summary: 'build or list the sandbox image' },
 };
 

@@ -1,7 +1,7 @@
 // report.md: the A/B report as tables a person reads — the measures side by side, the decision with
 // each clause and why it exists, every instance, and the ablation re-runs when there were any.
 import type { Clause } from '../../policy/ab/decision.js';
-import type { Arm, ArmMeasures, Measure } from '../../policy/ab/metrics.js';
+import type { ArmMeasures, Measure } from '../../policy/ab/metrics.js';
 import type { AbReport, InstanceReport } from './report.js';
 
 const ROWS: Array<{ label: string; pick: (m: ArmMeasures) => Measure; format: (v: number) => string }> = [
@@ -80,5 +80,3 @@ function pct(v: number): string {
 function yes(b: boolean): string {
   return b ? 'yes' : 'no';
 }
-
-export type { Arm };

@@ -3,17 +3,23 @@ import { parseArgs } from 'node:util';
 import { connectEngine } from '../../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { isRuntimeError } from '../../runtime/errors.js';
-import { CI_HASH_LABEL, CI_VERSION_LABEL, ensureCiImage, listCiImages, planCiImage } from '../../runtime/images/ci-image.js';
-import { loadRecipe } from '../../runtime/images/recipe.js';
+import {
+  CI_HASH_LABEL,
+  CI_VERSION_LABEL,
+  currentCiHash,
+  ensureCiImage,
+  listCiImages,
+} from '../../runtime/images/ci-image.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 
 export const CI_IMAGE_HELP = `Usage: piper-agent ci-image build [--force] [--dockerfile] | ls [--json]
 
   build         build the image that runs piper-agent in CI (piper-agent-ci:<hash>, also tagged
                 :latest and :<version>) unless one of the current app files exists. Offline by
-                default (docker/Dockerfile.offline): the sandbox image as the base (built first
-                when missing), this machine's node and git, the compiled app (run \`make build\`
-                first) and its production packages; no registry is needed.
+                default, no registry needed: a base image (docker/Dockerfile.offline-base: the
+                sandbox image's root filesystem, this machine's node and git, the production
+                packages; the sandbox image is built first when missing), then the compiled app
+                on top (docker/Dockerfile.offline; run \`make build\` first).
     --force       build even when an image of these files exists
     --dockerfile  build from docker/Dockerfile instead (pulls node:20-bookworm-slim, runs npm ci)
   ls            the CI images on the engine; * marks the offline build of the current app files
@@ -28,7 +34,10 @@ export async function ciImageCommand(argv: string[]): Promise<number> {
   if (sub === 'build') {
     const { values } = parseArgs({
       args: rest,
-      options: { force: { type: 'boolean', default: false }, dockerfile: { type: 'boolean', default: false } },
+      options: {
+        force: { type: 'boolean', default: false },
+        dockerfile: { type: 'boolean', default: false },
+      },
     });
     const { engine } = await connectEngine();
     const result = await ensureCiImage(engine, {
@@ -36,6 +45,7 @@ export async function ciImageCommand(argv: string[]): Promise<number> {
       path: values.dockerfile ? 'dockerfile' : 'offline',
       log,
     });
+    if (result.base) log(`base ${result.base.ref} ${result.base.skipped ? 'reused' : 'built'}`);
     const how = result.skipped
       ? 'up to date (app files unchanged; --force rebuilds)'
       : `built in ${result.seconds.toFixed(1)} s`;
@@ -48,7 +58,11 @@ export async function ciImageCommand(argv: string[]): Promise<number> {
     const images = await listCiImages(engine);
     const current = await currentHash(engine);
     if (values.json) {
-      const rows = images.map((i) => ({ ...i, hash: i.labels[CI_HASH_LABEL], current: i.labels[CI_HASH_LABEL] === current }));
+      const rows = images.map((i) => ({
+        ...i,
+        hash: i.labels[CI_HASH_LABEL],
+        current: i.labels[CI_HASH_LABEL] === current,
+      }));
       process.stdout.write(`${JSON.stringify(rows)}\n`);
       return EXIT.ok;
     }
@@ -66,11 +80,10 @@ export async function ciImageCommand(argv: string[]): Promise<number> {
   throw new UsageError(sub ? `unknown ci-image command '${sub}'` : 'ci-image needs a command: build or ls');
 }
 
-/** The offline hash of the current app files, or null when it cannot be known (no sandbox image, no dist/). */
+/** The offline hash of the current app files, or null when it cannot be known (nothing built yet, no dist/). */
 async function currentHash(engine: DockerEngine): Promise<string | null> {
-  if (!(await engine.imageId(loadRecipe().ref))) return null;
   try {
-    return (await planCiImage(engine, { path: 'offline' })).hash;
+    return await currentCiHash(engine);
   } catch (error) {
     if (isRuntimeError(error, 'image_build_failed')) return null;
     throw error;

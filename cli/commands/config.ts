@@ -53,11 +53,16 @@ export function renderConfigReport(report: ConfigReport): string {
   const keys = Object.keys(ConfigSchema.shape) as ConfigKey[];
   const values = keys.map((k) => {
     const v = report.config[k];
-    return [k, v === undefined ? '-' : typeof v === 'string' ? v : JSON.stringify(v), report.sources[k] ?? ''] as const;
+    return [
+      k,
+      v === undefined ? '-' : typeof v === 'string' ? v : JSON.stringify(v),
+      report.sources[k] ?? '',
+    ] as const;
   });
   const kw = Math.max(...keys.map((k) => k.length));
   const vw = Math.min(60, Math.max(...values.map(([, v]) => v.length)));
-  const file = (name: string, f: { path: string; exists: boolean }) => `  ${name.padEnd(5)} ${f.path}  (${f.exists ? 'found' : 'not found'})`;
+  const file = (name: string, f: { path: string; exists: boolean }) =>
+    `  ${name.padEnd(5)} ${f.path}  (${f.exists ? 'found' : 'not found'})`;
   return [
     'effective configuration (precedence, lowest first: default < user < repo < env < flag)',
     '',

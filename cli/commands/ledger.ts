@@ -41,7 +41,11 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   const [sub, runId, ...extra] = positionals;
   if (sub !== 'runs' && sub !== 'show' && sub !== 'export') {
-    throw new UsageError(sub ? `unknown ledger command '${sub}' (runs, show or export)` : 'ledger needs a command: runs, show RUN or export RUN');
+    throw new UsageError(
+      sub
+        ? `unknown ledger command '${sub}' (runs, show or export)`
+        : 'ledger needs a command: runs, show RUN or export RUN',
+    );
   }
   if (sub === 'runs' ? runId !== undefined : runId === undefined || extra.length > 0) {
     throw new UsageError(sub === 'runs' ? 'ledger runs takes no run id' : `ledger ${sub} needs one run id`);
@@ -52,11 +56,17 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
     try {
       if (sub === 'runs') {
         const entries = listRuns(ledger, { limit }).map(runListEntry);
-        process.stdout.write(values.json ? `${JSON.stringify(entries, null, 2)}\n` : `${renderRunTable(entries, process.stdout.columns || 120)}\n`);
+        process.stdout.write(
+          values.json
+            ? `${JSON.stringify(entries, null, 2)}\n`
+            : `${renderRunTable(entries, process.stdout.columns || 120)}\n`,
+        );
         return EXIT.ok;
       }
       const doc = runDocument(ledger, findRun(ledger, runId!));
-      process.stdout.write(sub === 'export' || values.json ? `${JSON.stringify(doc, null, 2)}\n` : `${renderRun(doc)}\n`);
+      process.stdout.write(
+        sub === 'export' || values.json ? `${JSON.stringify(doc, null, 2)}\n` : `${renderRun(doc)}\n`,
+      );
       return EXIT.ok;
     } finally {
       ledger.close();

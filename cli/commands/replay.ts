@@ -45,7 +45,10 @@ const OPTIONS = {
 
 export async function replayCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? 'replay takes one run id' : 'replay needs the id of a recorded run');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length ? 'replay takes one run id' : 'replay needs the id of a recorded run',
+    );
   return reportingRefusals(async () => {
     const ledger = openLedgerAt({ ledger: values.ledger, repo: values.repo });
     let recorded: RunDocument;
@@ -61,8 +64,18 @@ export async function replayCommand(argv: string[]): Promise<number> {
       const comparison = compareRuns(recorded, replayed);
       const notes = notesOn(recorded, replayed, comparison);
       if (values.keep) notes.push(`scratch copy and ledger kept in ${scratch}`);
-      const report = { run_id: recorded.run.id, replay_run_id: replayed.run.id, divergence: comparison.divergence, compared: comparison.compared, notes };
-      process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderReport(recorded, replayed, comparison, notes)}\n`);
+      const report = {
+        run_id: recorded.run.id,
+        replay_run_id: replayed.run.id,
+        divergence: comparison.divergence,
+        compared: comparison.compared,
+        notes,
+      };
+      process.stdout.write(
+        values.json
+          ? `${JSON.stringify(report, null, 2)}\n`
+          : `${renderReport(recorded, replayed, comparison, notes)}\n`,
+      );
       return comparison.divergence ? 4 : EXIT.ok;
     } finally {
       if (!values.keep) rmSync(scratch, { recursive: true, force: true });
@@ -71,16 +84,24 @@ export async function replayCommand(argv: string[]): Promise<number> {
 }
 
 function refuseUnreplayable(run: RunRow): void {
-  if (run.kind !== 'fix') throw new CommandError(`run ${run.id} is a ${run.kind} run; only fix runs are replayed`);
+  if (run.kind !== 'fix')
+    throw new CommandError(`run ${run.id} is a ${run.kind} run; only fix runs are replayed`);
   const owner = parseOwner(run.owner);
-  if (run.outcome === null && owner && ownerAlive(owner)) throw new CommandError(`run ${run.id} is still running (process ${owner.pid})`, 'replay it once it has ended');
+  if (run.outcome === null && owner && ownerAlive(owner))
+    throw new CommandError(
+      `run ${run.id} is still running (process ${owner.pid})`,
+      'replay it once it has ended',
+    );
 }
 
 async function replay(recorded: RunDocument, source: string | null, scratch: string): Promise<RunDocument> {
   const { run } = recorded;
   const repo = checkoutRunHead(run, source, scratch);
   const ledgerFile = join(scratch, 'ledger.db');
-  const answers = recorded.turns.flatMap((t) => t.observations).filter((o) => o.kind === 'user').map((o) => String((o.result as { answer?: unknown }).answer ?? ''));
+  const answers = recorded.turns
+    .flatMap((t) => t.observations)
+    .filter((o) => o.kind === 'user')
+    .map((o) => String((o.result as { answer?: unknown }).answer ?? ''));
   const result = await runFix({
     issue: run.issue ?? '',
     repo,
@@ -117,17 +138,33 @@ function recordedConfig(run: RunRow, ledger: string): Config {
 
 function notesOn(recorded: RunDocument, replayed: RunDocument, comparison: Comparison): string[] {
   const notes: string[] = [];
-  const digests = (d: RunDocument) => [...new Set(d.turns.flatMap((t) => t.calls).flatMap((c) => (c.execution ? [c.execution.image_digest] : [])))];
+  const digests = (d: RunDocument) => [
+    ...new Set(
+      d.turns.flatMap((t) => t.calls).flatMap((c) => (c.execution ? [c.execution.image_digest] : [])),
+    ),
+  ];
   const [a, b] = [digests(recorded), digests(replayed)];
-  if (a.length && b.length && a.join() !== b.join()) notes.push(`the sandbox image differs: recorded ${a.join(', ')}, replayed ${b.join(', ')}`);
-  const resumes = Array.isArray(recorded.run.config.resumes) ? (recorded.run.config.resumes as Array<{ previous_outcome?: string | null }>) : [];
+  if (a.length && b.length && a.join() !== b.join())
+    notes.push(`the sandbox image differs: recorded ${a.join(', ')}, replayed ${b.join(', ')}`);
+  const resumes = Array.isArray(recorded.run.config.resumes)
+    ? (recorded.run.config.resumes as Array<{ previous_outcome?: string | null }>)
+    : [];
   const broken = resumes.filter((r) => r.previous_outcome !== 'ask_user');
-  if (comparison.divergence && broken.length) notes.push(`the run was resumed ${broken.length}× after ending otherwise than on a question; a replay runs it as one segment`);
-  if (comparison.divergence && recorded.run.config.maxCostUsd !== undefined) notes.push('a replayed model costs nothing, so a cost cap never falls where it fell');
+  if (comparison.divergence && broken.length)
+    notes.push(
+      `the run was resumed ${broken.length}× after ending otherwise than on a question; a replay runs it as one segment`,
+    );
+  if (comparison.divergence && recorded.run.config.maxCostUsd !== undefined)
+    notes.push('a replayed model costs nothing, so a cost cap never falls where it fell');
   return notes;
 }
 
-function renderReport(recorded: RunDocument, replayed: RunDocument, comparison: Comparison, notes: string[]): string {
+function renderReport(
+  recorded: RunDocument,
+  replayed: RunDocument,
+  comparison: Comparison,
+  notes: string[],
+): string {
   const turns = (d: RunDocument) => d.turns.filter((t) => t.idx !== null).length;
   const { compared: c, divergence: d } = comparison;
   const lines = [
@@ -139,7 +176,11 @@ function renderReport(recorded: RunDocument, replayed: RunDocument, comparison: 
   else {
     lines.push(`first divergence: ${d.at}, ${d.kind}${d.index !== undefined ? ` #${d.index}` : ''}`);
     lines.push(`  recorded: ${JSON.stringify(d.recorded)}`, `  replayed: ${JSON.stringify(d.replayed)}`);
-    if (d.stderr) lines.push(`  recorded stderr: ${d.stderr.recorded || '(empty)'}`, `  replayed stderr: ${d.stderr.replayed || '(empty)'}`);
+    if (d.stderr)
+      lines.push(
+        `  recorded stderr: ${d.stderr.recorded || '(empty)'}`,
+        `  replayed stderr: ${d.stderr.replayed || '(empty)'}`,
+      );
   }
   return [...lines, ...notes.map((n) => `note: ${n}`)].join('\n');
 }

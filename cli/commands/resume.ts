@@ -36,7 +36,10 @@ const OPTIONS = { ...FIX_OPTIONS, answer: { type: 'string' } } as const;
 
 export async function resumeCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? 'resume takes one run id' : 'resume needs the id of the run to continue');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length ? 'resume takes one run id' : 'resume needs the id of the run to continue',
+    );
   if (values.answer !== undefined && values.answer.trim() === '') throw new UsageError('--answer is empty');
 
   return reportingRefusals(async () => {
@@ -50,7 +53,9 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     } finally {
       ledger.close();
     }
-    process.stderr.write(`resuming run ${plan.run.id} (was ${ending.previousOutcome ?? 'unfinished'}) after ${plan.input.resume!.state.turnsUsed} turn(s); loop state ${plan.stateSource === 'saved' ? 'as the run saved it' : 'rebuilt from the ledger'}\n`);
+    process.stderr.write(
+      `resuming run ${plan.run.id} (was ${ending.previousOutcome ?? 'unfinished'}) after ${plan.input.resume!.state.turnsUsed} turn(s); loop state ${plan.stateSource === 'saved' ? 'as the run saved it' : 'rebuilt from the ledger'}\n`,
+    );
     try {
       return (await runWithRenderer(plan.input, values)).exit_code;
     } catch (error) {

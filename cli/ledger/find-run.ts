@@ -28,7 +28,8 @@ export interface RunRow {
   ended_at: string | null;
 }
 
-const ELSEWHERE = 'a run is recorded in the ledger of the repository it ran on: pass --repo DIR (its ledger is DIR/.piper/ledger.db) or --ledger PATH';
+const ELSEWHERE =
+  'a run is recorded in the ledger of the repository it ran on: pass --repo DIR (its ledger is DIR/.piper/ledger.db) or --ledger PATH';
 
 /** Opens the ledger a command points at; refuses (never creates) when the file is not there. */
 export function openLedgerAt(where: { ledger?: string; repo?: string }): Ledger {
@@ -43,11 +44,21 @@ export function findRun(ledger: Ledger, id: string): RunRow {
   if (!row) {
     const matches = listRuns(ledger).filter((r) => r.id.startsWith(id));
     if (matches.length > 1) {
-      throw new CommandError(`'${id}' matches ${matches.length} runs (${matches.slice(0, 3).map((r) => r.id).join(', ')}…)`, 'give more of the run id');
+      throw new CommandError(
+        `'${id}' matches ${matches.length} runs (${matches
+          .slice(0, 3)
+          .map((r) => r.id)
+          .join(', ')}…)`,
+        'give more of the run id',
+      );
     }
     if (matches.length === 1) row = ledger.getRun(matches[0]!.id);
   }
-  if (!row) throw new CommandError(`no run ${id} in the ledger at ${ledger.path}`, `${ELSEWHERE}; list runs with piper-agent ledger runs`);
+  if (!row)
+    throw new CommandError(
+      `no run ${id} in the ledger at ${ledger.path}`,
+      `${ELSEWHERE}; list runs with piper-agent ledger runs`,
+    );
   return { ...(row as unknown as RunRow), config: parseConfig(row.config) };
 }
 
@@ -55,7 +66,9 @@ function parseConfig(raw: unknown): Record<string, unknown> {
   if (typeof raw !== 'string' || raw === '') return {};
   try {
     const value = JSON.parse(raw) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {};
   } catch {
     return {};
   }

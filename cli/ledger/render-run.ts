@@ -14,8 +14,11 @@ export function renderRun(doc: RunDocument): string {
     if (turn.idx === null) lines.push('before turn 1 (triggers on the issue text)');
     else {
       const { turn: number, reselection } = numbers[n++]!;
-      const tokens = turn.prompt_tokens === null ? '' : ` · ${turn.prompt_tokens}+${turn.completion_tokens ?? 0} tokens`;
-      lines.push(`turn ${number}${reselection ? ' (re-selection)' : ''} · tools: ${turn.toolset.join(', ') || '(none)'}${tokens}`);
+      const tokens =
+        turn.prompt_tokens === null ? '' : ` · ${turn.prompt_tokens}+${turn.completion_tokens ?? 0} tokens`;
+      lines.push(
+        `turn ${number}${reselection ? ' (re-selection)' : ''} · tools: ${turn.toolset.join(', ') || '(none)'}${tokens}`,
+      );
       lines.push(`  action: ${actionText(turn)}`);
     }
     lines.push(...turnBody(turn));
@@ -27,7 +30,12 @@ export function renderRun(doc: RunDocument): string {
 function header(doc: RunDocument): string[] {
   const r = doc.run;
   const c = r.config;
-  const caps = [`${num(c.maxTurns) ?? 30} turns`, `tokens ${num(c.maxTokens) ?? '-'}`, `cost ${num(c.maxCostUsd) ?? '-'}`, `wall ${num(c.maxWallS) ?? '-'} s`];
+  const caps = [
+    `${num(c.maxTurns) ?? 30} turns`,
+    `tokens ${num(c.maxTokens) ?? '-'}`,
+    `cost ${num(c.maxCostUsd) ?? '-'}`,
+    `wall ${num(c.maxWallS) ?? '-'} s`,
+  ];
   const state = c.loop_state as { turnsUsed?: number } | undefined;
   const resumes = Array.isArray(c.resumes) ? c.resumes.length : 0;
   const lines = [
@@ -35,7 +43,9 @@ function header(doc: RunDocument): string[] {
     `  repo ${r.repo ?? '-'}${r.head ? ` @ ${r.head.slice(0, 12)}` : ''}`,
   ];
   if (r.kind === 'fix') {
-    lines.push(`  model ${r.model ?? '-'} · policy ${r.policy ?? '-'} · test ${typeof c.test === 'string' ? c.test : '(none)'} · image ${typeof c.image === 'string' ? c.image : '-'}`);
+    lines.push(
+      `  model ${r.model ?? '-'} · policy ${r.policy ?? '-'} · test ${typeof c.test === 'string' ? c.test : '(none)'} · image ${typeof c.image === 'string' ? c.image : '-'}`,
+    );
     lines.push(`  caps: ${caps.join(', ')}`);
   }
   lines.push(
@@ -68,11 +78,18 @@ function turnBody(turn: TurnView): string[] {
 }
 
 function callLines(call: CallView): string[] {
-  const status = call.verdict === 'rejected' ? `rejected: ${call.reason ?? ''}` : `${call.status}${call.status_reason ? ` (${call.status_reason})` : ''}`;
-  const lines = [`  call ${call.id} · ${call.origin} · ${call.tool} ${short(JSON.stringify(call.args), 100)} → ${status}`];
+  const status =
+    call.verdict === 'rejected'
+      ? `rejected: ${call.reason ?? ''}`
+      : `${call.status}${call.status_reason ? ` (${call.status_reason})` : ''}`;
+  const lines = [
+    `  call ${call.id} · ${call.origin} · ${call.tool} ${short(JSON.stringify(call.args), 100)} → ${status}`,
+  ];
   const e = call.execution;
   if (e) {
-    const flags = [e.timed_out ? 'timed out' : '', e.oom_killed ? 'out of memory' : ''].filter(Boolean).join(', ');
+    const flags = [e.timed_out ? 'timed out' : '', e.oom_killed ? 'out of memory' : '']
+      .filter(Boolean)
+      .join(', ');
     lines.push(
       `    sandbox: exit ${e.exit_code}${flags ? ` (${flags})` : ''} · ${ms(e.total_ms)} total (create ${ms(e.create_ms)}, start ${ms(e.start_ms)}, run ${ms(e.run_ms)}) · ${e.warm ? 'warm' : 'cold'} · container ${e.container_id.slice(0, 12)}`,
       `    image ${e.image} ${e.image_digest.slice(0, 19)} · stdout ${e.stdout_bytes} B${e.stdout_truncated ? ' (truncated)' : ''} · stderr ${e.stderr_bytes} B${e.stderr_truncated ? ' (truncated)' : ''}`,
@@ -100,8 +117,15 @@ function editLines(doc: RunDocument): string[] {
   if (doc.edits.length === 0) return ['edits: none'];
   const lines = [`edits: ${doc.edits.length}`];
   for (const e of doc.edits) {
-    lines.push(`  #${e.id} ${e.path}${e.selector ? ` (${e.selector})` : ''} · call ${e.call_id ?? '-'}${e.undone_at ? ` · undone ${e.undone_at}` : ''}`);
-    lines.push(...e.diff.trimEnd().split('\n').map((l) => `    ${l}`));
+    lines.push(
+      `  #${e.id} ${e.path}${e.selector ? ` (${e.selector})` : ''} · call ${e.call_id ?? '-'}${e.undone_at ? ` · undone ${e.undone_at}` : ''}`,
+    );
+    lines.push(
+      ...e.diff
+        .trimEnd()
+        .split('\n')
+        .map((l) => `    ${l}`),
+    );
   }
   return lines;
 }

@@ -6,7 +6,16 @@
 import { loopTurns } from './loop-turns.js';
 import type { CallView, RunDocument, TurnView } from './run-document.js';
 
-export type DivergenceKind = 'turn count' | 'toolset' | 'action' | 'call count' | 'call' | 'execution' | 'observation count' | 'observation' | 'outcome';
+export type DivergenceKind =
+  | 'turn count'
+  | 'toolset'
+  | 'action'
+  | 'call count'
+  | 'call'
+  | 'execution'
+  | 'observation count'
+  | 'observation'
+  | 'outcome';
 
 export interface Divergence {
   /** 'before turn 1', 'turn N' (the loop's numbering, re-selections marked), or 'end of run'. */
@@ -34,36 +43,69 @@ export function compareRuns(recorded: RunDocument, replayed: RunDocument): Compa
     const a = recorded.turns[i];
     const b = replayed.turns[i];
     const at = a ? labels[i]! : 'end of run';
-    if (!a || !b || a.idx !== b.idx) return done({ at, kind: 'turn count', recorded: turnCount(recorded), replayed: turnCount(replayed) });
+    if (!a || !b || a.idx !== b.idx)
+      return done({ at, kind: 'turn count', recorded: turnCount(recorded), replayed: turnCount(replayed) });
     compared.turns++;
-    if (!same(a.toolset, b.toolset)) return done({ at, kind: 'toolset', recorded: a.toolset, replayed: b.toolset });
-    if (!same(actionOf(a), actionOf(b))) return done({ at, kind: 'action', recorded: actionOf(a), replayed: actionOf(b) });
+    if (!same(a.toolset, b.toolset))
+      return done({ at, kind: 'toolset', recorded: a.toolset, replayed: b.toolset });
+    if (!same(actionOf(a), actionOf(b)))
+      return done({ at, kind: 'action', recorded: actionOf(a), replayed: actionOf(b) });
     const callCount = Math.min(a.calls.length, b.calls.length);
     for (let j = 0; j < callCount; j++) {
       const [x, y] = [a.calls[j]!, b.calls[j]!];
-      if (!same(callOf(x), callOf(y))) return done({ at, kind: 'call', index: j + 1, recorded: callOf(x), replayed: callOf(y) });
+      if (!same(callOf(x), callOf(y)))
+        return done({ at, kind: 'call', index: j + 1, recorded: callOf(x), replayed: callOf(y) });
       compared.calls++;
       if (!same(executionOf(x), executionOf(y))) {
-        return done({ at, kind: 'execution', index: j + 1, recorded: executionOf(x), replayed: executionOf(y), stderr: { recorded: stderrTail(x), replayed: stderrTail(y) } });
+        return done({
+          at,
+          kind: 'execution',
+          index: j + 1,
+          recorded: executionOf(x),
+          replayed: executionOf(y),
+          stderr: { recorded: stderrTail(x), replayed: stderrTail(y) },
+        });
       }
       if (x.execution) compared.executions++;
     }
     if (a.calls.length !== b.calls.length) {
-      return done({ at, kind: 'call count', index: callCount + 1, recorded: a.calls.slice(callCount).map(callOf), replayed: b.calls.slice(callCount).map(callOf) });
+      return done({
+        at,
+        kind: 'call count',
+        index: callCount + 1,
+        recorded: a.calls.slice(callCount).map(callOf),
+        replayed: b.calls.slice(callCount).map(callOf),
+      });
     }
     const obsCount = Math.min(a.observations.length, b.observations.length);
     for (let j = 0; j < obsCount; j++) {
       const [x, y] = [a.observations[j]!, b.observations[j]!];
-      const [p, q] = [{ kind: x.kind, trust: x.trust }, { kind: y.kind, trust: y.trust }];
+      const [p, q] = [
+        { kind: x.kind, trust: x.trust },
+        { kind: y.kind, trust: y.trust },
+      ];
       if (!same(p, q)) return done({ at, kind: 'observation', index: j + 1, recorded: p, replayed: q });
       compared.observations++;
     }
     if (a.observations.length !== b.observations.length) {
-      const kinds = (t: TurnView) => t.observations.slice(obsCount).map((o) => ({ kind: o.kind, trust: o.trust }));
-      return done({ at, kind: 'observation count', index: obsCount + 1, recorded: kinds(a), replayed: kinds(b) });
+      const kinds = (t: TurnView) =>
+        t.observations.slice(obsCount).map((o) => ({ kind: o.kind, trust: o.trust }));
+      return done({
+        at,
+        kind: 'observation count',
+        index: obsCount + 1,
+        recorded: kinds(a),
+        replayed: kinds(b),
+      });
     }
   }
-  if (recorded.run.outcome !== replayed.run.outcome) return done({ at: 'end of run', kind: 'outcome', recorded: recorded.run.outcome, replayed: replayed.run.outcome });
+  if (recorded.run.outcome !== replayed.run.outcome)
+    return done({
+      at: 'end of run',
+      kind: 'outcome',
+      recorded: recorded.run.outcome,
+      replayed: replayed.run.outcome,
+    });
   return done(null);
 }
 
@@ -88,7 +130,14 @@ function actionOf(t: TurnView): unknown {
 }
 
 function callOf(c: CallView) {
-  return { origin: c.origin, tool: c.tool, args: c.args, verdict: c.verdict, reason: c.reason, status: c.status };
+  return {
+    origin: c.origin,
+    tool: c.tool,
+    args: c.args,
+    verdict: c.verdict,
+    reason: c.reason,
+    status: c.status,
+  };
 }
 
 function executionOf(c: CallView) {
@@ -107,6 +156,11 @@ function same(a: unknown, b: unknown): boolean {
 /** Key order does not matter in JSON objects; array order does. */
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : 1)).map(([k, x]) => [k, canonical(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([x], [y]) => (x < y ? -1 : 1))
+        .map(([k, x]) => [k, canonical(x)]),
+    );
   return v;
 }

@@ -13,9 +13,14 @@ export function replayModel(doc: RunDocument): ScriptModel {
   const canCarryCalls = recordedTools || (doc.run.model ?? '').startsWith('script:');
   const entries: ScriptEntry[] = turns.map((t) => {
     const raw = t.raw_output!;
-    const usage = t.prompt_tokens === null ? null : { promptTokens: t.prompt_tokens, completionTokens: t.completion_tokens ?? 0 };
+    const usage =
+      t.prompt_tokens === null
+        ? null
+        : { promptTokens: t.prompt_tokens, completionTokens: t.completion_tokens ?? 0 };
     const calls = canCarryCalls ? toolCallEnvelope(raw) : null;
-    return calls ? { text: calls.content, toolCalls: calls.toolCalls, usage, raw } : { text: raw, toolCalls: [], usage, raw };
+    return calls
+      ? { text: calls.content, toolCalls: calls.toolCalls, usage, raw }
+      : { text: raw, toolCalls: [], usage, raw };
   });
   const protocol: Protocol = recordedTools || entries.some((e) => e.toolCalls.length > 0) ? 'tools' : 'json';
   return new ScriptModel(entries, { id: `replay:${doc.run.id}`, protocol });

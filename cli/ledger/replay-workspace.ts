@@ -12,22 +12,46 @@ import { CommandError } from './command-error.js';
 export function checkoutRunHead(run: RunRow, source: string | null, into: string): string {
   const repo = source ?? run.repo;
   if (!repo || !existsSync(repo)) {
-    throw new CommandError(`the run's repository ${repo ?? '(none recorded)'} is not there`, 'pass --repo DIR with a clone that has the commit the run started from');
+    throw new CommandError(
+      `the run's repository ${repo ?? '(none recorded)'} is not there`,
+      'pass --repo DIR with a clone that has the commit the run started from',
+    );
   }
   if (!run.head) {
-    throw new CommandError(`run ${run.id} recorded no git HEAD: ${repo} was not a git repository when it ran, so there is no commit to replay it on`);
+    throw new CommandError(
+      `run ${run.id} recorded no git HEAD: ${repo} was not a git repository when it ran, so there is no commit to replay it on`,
+    );
   }
-  if (!git(repo, ['rev-parse', '--git-dir'])) throw new CommandError(`${repo} is not a git repository, so the run's commit ${run.head.slice(0, 12)} cannot be checked out`, 'pass --repo DIR with a clone of it');
+  if (!git(repo, ['rev-parse', '--git-dir']))
+    throw new CommandError(
+      `${repo} is not a git repository, so the run's commit ${run.head.slice(0, 12)} cannot be checked out`,
+      'pass --repo DIR with a clone of it',
+    );
   if (git(repo, ['cat-file', '-e', `${run.head}^{commit}`]) === null) {
-    throw new CommandError(`the run's commit ${run.head.slice(0, 12)} is gone from ${repo} (rebased, amended or garbage-collected)`, 'pass --repo DIR with a clone that still has it');
+    throw new CommandError(
+      `the run's commit ${run.head.slice(0, 12)} is gone from ${repo} (rebased, amended or garbage-collected)`,
+      'pass --repo DIR with a clone that still has it',
+    );
   }
   const dir = join(into, 'repo');
   mkdirSync(dir, { recursive: true });
   const tar = join(into, 'head.tar');
-  if (git(repo, ['archive', '--format=tar', '-o', tar, run.head]) === null) throw new CommandError(`git archive of ${run.head.slice(0, 12)} in ${repo} failed`);
+  if (git(repo, ['archive', '--format=tar', '-o', tar, run.head]) === null)
+    throw new CommandError(`git archive of ${run.head.slice(0, 12)} in ${repo} failed`);
   execFileSync('tar', ['-xf', tar, '-C', dir], { stdio: 'ignore' });
-  const ident = ['-c', 'user.name=piper-agent replay', '-c', 'user.email=replay@piper-agent.invalid', '-c', 'commit.gpgsign=false'];
-  for (const args of [['init', '-q'], ['add', '-A'], [...ident, 'commit', '-q', '--allow-empty', '-m', `replay of ${run.id} at ${run.head}`]]) {
+  const ident = [
+    '-c',
+    'user.name=piper-agent replay',
+    '-c',
+    'user.email=replay@piper-agent.invalid',
+    '-c',
+    'commit.gpgsign=false',
+  ];
+  for (const args of [
+    ['init', '-q'],
+    ['add', '-A'],
+    [...ident, 'commit', '-q', '--allow-empty', '-m', `replay of ${run.id} at ${run.head}`],
+  ]) {
     if (git(dir, args) === null) throw new CommandError(`committing the replay copy ${dir} with git failed`);
   }
   return dir;

@@ -9,20 +9,36 @@ import type { Config } from '../config.js';
 import { modelFor } from '../fix/run-fix.js';
 import { CommandError } from './command-error.js';
 
-export function resumeModel(opts: { flag?: string; recorded: string | null; config: Config; repo: string; repliesUsed: number }): ChatModel {
+export function resumeModel(opts: {
+  flag?: string;
+  recorded: string | null;
+  config: Config;
+  repo: string;
+  repliesUsed: number;
+}): ChatModel {
   if (opts.flag) return modelFor({ ...opts.config, model: opts.flag }, opts.repo);
   const spec = opts.recorded ?? opts.config.model;
-  if (!spec) throw new CommandError('the run recorded no model and none is configured', 'pass --model openai:NAME or --model script:FILE.jsonl');
+  if (!spec)
+    throw new CommandError(
+      'the run recorded no model and none is configured',
+      'pass --model openai:NAME or --model script:FILE.jsonl',
+    );
   if (!spec.startsWith('script:')) return modelFor({ ...opts.config, model: spec }, opts.repo);
 
   const rest = spec.slice('script:'.length).trim();
   const file = isAbsolute(rest) ? rest : resolve(process.cwd(), rest);
   if (!existsSync(file)) {
-    throw new CommandError(`the run's script model ${file} is not there (the run recorded ${spec})`, 'run resume from the directory the run started in, or pass --model script:FILE with the replies still to come');
+    throw new CommandError(
+      `the run's script model ${file} is not there (the run recorded ${spec})`,
+      'run resume from the directory the run started in, or pass --model script:FILE with the replies still to come',
+    );
   }
   const entries = parseScript(readFileSync(file, 'utf8'), file);
   if (entries.length <= opts.repliesUsed) {
-    throw new CommandError(`the run's script ${rest} has ${entries.length} replies and the run has used ${opts.repliesUsed}: none is left to continue with`, 'pass --model with a model (or a script of the replies to come)');
+    throw new CommandError(
+      `the run's script ${rest} has ${entries.length} replies and the run has used ${opts.repliesUsed}: none is left to continue with`,
+      'pass --model with a model (or a script of the replies to come)',
+    );
   }
   // The protocol of the whole script, as the run had it, not of what remains.
   const protocol = entries.some((e) => e.toolCalls.length > 0) ? 'tools' : 'json';

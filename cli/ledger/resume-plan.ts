@@ -26,11 +26,22 @@ export interface ResumePlan {
 export function planResume(ledger: Ledger, runArg: string, values: ResumeValues): ResumePlan {
   const run = findRun(ledger, runArg);
   const doc = runDocument(ledger, run);
-  refuseUnresumable(run, doc.turns.flatMap((t) => t.observations), values.answer);
+  refuseUnresumable(
+    run,
+    doc.turns.flatMap((t) => t.observations),
+    values.answer,
+  );
 
   const repo = values.repo ?? run.repo;
-  if (!repo || !existsSync(repo)) throw new CommandError(`the run's repository ${repo ?? '(none recorded)'} is not there`, 'pass --repo DIR');
-  const { config } = loadConfig({ repo, flags: { ...recordedSettings(run, ledger.path), ...flagsConfig(values) } });
+  if (!repo || !existsSync(repo))
+    throw new CommandError(
+      `the run's repository ${repo ?? '(none recorded)'} is not there`,
+      'pass --repo DIR',
+    );
+  const { config } = loadConfig({
+    repo,
+    flags: { ...recordedSettings(run, ledger.path), ...flagsConfig(values) },
+  });
   const recordedTest = typeof run.config.test === 'string' ? run.config.test : null;
   const reproTarget = values.test ?? recordedTest;
   const { state, source } = loopStateFor(doc);
@@ -39,7 +50,11 @@ export function planResume(ledger: Ledger, runArg: string, values: ResumeValues)
     { maxTurns: config.maxTurns ?? 30, maxTokens: config.maxTokens, maxCostUsd: config.maxCostUsd },
     { turns: state.turnsUsed, tokens: run.tokens_in + run.tokens_out, costUsd: run.cost_usd, wallS: 0 },
   );
-  if (cap) throw new CommandError(`run ${run.id} has already reached its ${cap}`, 'raise the cap for the rest of the run: --max-turns N, --max-tokens N or --max-cost-usd X');
+  if (cap)
+    throw new CommandError(
+      `run ${run.id} has already reached its ${cap}`,
+      'raise the cap for the rest of the run: --max-turns N, --max-tokens N or --max-cost-usd X',
+    );
 
   const repliesUsed = doc.turns.filter((t) => t.idx !== null && t.raw_output !== null).length;
   const model = resumeModel({ flag: values.model, recorded: run.model, config, repo, repliesUsed });
@@ -57,18 +72,37 @@ export function planResume(ledger: Ledger, runArg: string, values: ResumeValues)
   };
 }
 
-function refuseUnresumable(run: RunRow, observations: Array<{ kind: string; result: unknown }>, answer: string | undefined): void {
-  if (run.kind !== 'fix') throw new CommandError(`run ${run.id} is a ${run.kind} run; only fix runs continue`, 'start a new run with piper-agent fix');
+function refuseUnresumable(
+  run: RunRow,
+  observations: Array<{ kind: string; result: unknown }>,
+  answer: string | undefined,
+): void {
+  if (run.kind !== 'fix')
+    throw new CommandError(
+      `run ${run.id} is a ${run.kind} run; only fix runs continue`,
+      'start a new run with piper-agent fix',
+    );
   if (run.outcome === 'resolved') {
-    throw new CommandError(`run ${run.id} is resolved: its repro test passed in the sandbox after its last edit, so there is nothing to resume`, `see it with piper-agent ledger show ${run.id}; undo it with piper-agent undo ${run.id}`);
+    throw new CommandError(
+      `run ${run.id} is resolved: its repro test passed in the sandbox after its last edit, so there is nothing to resume`,
+      `see it with piper-agent ledger show ${run.id}; undo it with piper-agent undo ${run.id}`,
+    );
   }
   if (run.outcome === null) {
     const owner = parseOwner(run.owner);
-    if (owner && ownerAlive(owner)) throw new CommandError(`run ${run.id} is still running (process ${owner.pid} on ${owner.host})`, 'wait for it to end, or stop that process first');
+    if (owner && ownerAlive(owner))
+      throw new CommandError(
+        `run ${run.id} is still running (process ${owner.pid} on ${owner.host})`,
+        'wait for it to end, or stop that process first',
+      );
   }
   if (run.outcome === 'ask_user' && answer === undefined) {
-    const asked = observations.filter((o) => o.kind === 'ask_user').at(-1)?.result as { question?: string } | undefined;
-    throw new CommandError(`run ${run.id} is waiting for an answer to: ${asked?.question ?? '(question not recorded)'}`, `piper-agent resume ${run.id} --answer "..."`);
+    const asked = observations.filter((o) => o.kind === 'ask_user').at(-1)?.result as
+      { question?: string } | undefined;
+    throw new CommandError(
+      `run ${run.id} is waiting for an answer to: ${asked?.question ?? '(question not recorded)'}`,
+      `piper-agent resume ${run.id} --answer "..."`,
+    );
   }
 }
 

@@ -23,15 +23,23 @@ export function rebuiltState(doc: RunDocument): LoopState {
   const calls = doc.turns.flatMap((t) => t.calls);
   const fired = new Set<string>();
   for (const c of calls) {
-    if (c.origin === 'trigger' && c.tool === 'search_symbol') fired.add(`symbol:${String((c.args as { query?: unknown }).query)}`);
+    if (c.origin === 'trigger' && c.tool === 'search_symbol')
+      fired.add(`symbol:${String((c.args as { query?: unknown }).query)}`);
   }
-  const editSelector = new Map(calls.filter((c) => c.tool === 'edit_entity').map((c) => [c.id, (c.args as { selector?: unknown }).selector]));
+  const editSelector = new Map(
+    calls
+      .filter((c) => c.tool === 'edit_entity')
+      .map((c) => [c.id, (c.args as { selector?: unknown }).selector]),
+  );
   for (const e of doc.edits) {
     const selector = (e.call_id ? editSelector.get(e.call_id) : undefined) ?? e.selector;
     fired.add(`lint:${String(selector)}@${e.id}`);
   }
   const editsBefore = (at: string) => doc.edits.filter((e) => e.created_at <= at).map((e) => String(e.id));
-  const tests = calls.filter((c) => c.origin === 'trigger' && c.tool === 'run_test');
+  // A post-patch test that did not complete (its process died in it) covered nothing: it fires again.
+  const tests = calls.filter(
+    (c) => c.origin === 'trigger' && c.tool === 'run_test' && c.status === 'completed',
+  );
   for (const t of tests) fired.add(patchKey(editsBefore(t.created_at)));
   const lastTest = tests.at(-1)?.created_at;
   const triggers: TriggerSnapshot = {
@@ -43,7 +51,10 @@ export function rebuiltState(doc: RunDocument): LoopState {
 }
 
 function savedState(raw: unknown): LoopState | null {
-  const s = raw as { turnsUsed?: unknown; triggers?: { fired?: unknown; committedEdits?: unknown; untestedEdits?: unknown } } | null;
+  const s = raw as {
+    turnsUsed?: unknown;
+    triggers?: { fired?: unknown; committedEdits?: unknown; untestedEdits?: unknown };
+  } | null;
   if (!s || typeof s !== 'object' || typeof s.turnsUsed !== 'number' || !s.triggers) return null;
   const { fired, committedEdits, untestedEdits } = s.triggers;
   const strings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');

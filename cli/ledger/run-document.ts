@@ -80,7 +80,18 @@ export interface RunDocument {
 }
 
 export function runDocument(ledger: Ledger, run: RunRow): RunDocument {
-  const start: TurnView = { idx: null, toolset: [], prompt_digest: null, prompt_tokens: null, completion_tokens: null, raw_output: null, action: null, created_at: null, calls: [], observations: [] };
+  const start: TurnView = {
+    idx: null,
+    toolset: [],
+    prompt_digest: null,
+    prompt_tokens: null,
+    completion_tokens: null,
+    raw_output: null,
+    action: null,
+    created_at: null,
+    calls: [],
+    observations: [],
+  };
   const byRowId = new Map<number, TurnView>();
   const turns: TurnView[] = [start];
   for (const t of turnsOf(ledger, run.id)) {
@@ -107,7 +118,16 @@ export function runDocument(ledger: Ledger, run: RunRow): RunDocument {
   group = start;
   for (const o of observationsOf(ledger, run.id)) {
     group = (o.turn_id === null ? undefined : byRowId.get(o.turn_id)) ?? group;
-    group.observations.push({ id: o.id, call_id: o.call_id, kind: o.kind, target: o.target, result: json(o.result, o.result), trust: o.trust, caveat: o.caveat, created_at: o.created_at });
+    group.observations.push({
+      id: o.id,
+      call_id: o.call_id,
+      kind: o.kind,
+      target: o.target,
+      result: json(o.result, o.result),
+      trust: o.trust,
+      caveat: o.caveat,
+      created_at: o.created_at,
+    });
   }
   return {
     format: 'piper-agent.run/1',

@@ -24,7 +24,11 @@ export function runListEntry(row: RunSummaryRow): RunListEntry {
     turns: savedTurns(row.config) ?? row.turn_rows,
     tokens: row.tokens_in + row.tokens_out,
     cost_usd: row.cost_usd,
-    issue: row.issue?.split('\n').find((l) => l.trim() !== '')?.trim() ?? null,
+    issue:
+      row.issue
+        ?.split('\n')
+        .find((l) => l.trim() !== '')
+        ?.trim() ?? null,
     repo: row.repo,
     model: row.model,
   };
@@ -48,7 +52,9 @@ export function renderRunTable(entries: readonly RunListEntry[], width = 120): s
   const right = new Set([4, 5, 6]);
   return all
     .map((r) => {
-      const cells = r.slice(0, -1).map((cell, i) => (right.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)));
+      const cells = r
+        .slice(0, -1)
+        .map((cell, i) => (right.has(i) ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)));
       const line = `${cells.join('  ')}  ${r.at(-1)!}`;
       return line.length > width ? `${line.slice(0, width - 1)}…` : line.trimEnd();
     })

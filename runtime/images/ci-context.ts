@@ -1,11 +1,20 @@
 // The build context of the CI image (docker/): which files go in, their content hash, and the tar
 // stream the engine builds from. Two layouts, one per Dockerfile:
-//   offline — docker/Dockerfile.offline: host/ (this machine's node and git), deps/ (the production
-//             node_modules) and app/ (the compiled app), FROM the sandbox image already on the engine;
+//   offline — two images: docker/Dockerfile.offline-base (the sandbox image's root filesystem,
+//             this machine's node and git, the production node_modules), rebuilt only when those
+//             change, and docker/Dockerfile.offline (the compiled app) on top of it;
 //   dockerfile — docker/Dockerfile: the repository's sources, compiled and npm-installed inside.
 // The hash covers every byte that can change the image, so an unchanged app is never rebuilt.
 import { createHash } from 'node:crypto';
-import { createReadStream, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  lstatSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  realpathSync,
+} from 'node:fs';
 import { delimiter, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -27,8 +36,9 @@ export interface CiContext {
   lacks: string[];
 }
 
-/** The ARG of docker/Dockerfile.offline that names the base; the build sets its default. */
-export const BASE_ARG = 'PIPER_SANDBOX_IMAGE';
+/** The ARGs naming each offline Dockerfile's base; the build sets their defaults. */
+export const SANDBOX_ARG = 'PIPER_SANDBOX_IMAGE';
+export const BASE_ARG = 'PIPER_CI_BASE';
 
 // Never part of an image: VCS data, ledgers, caches of Python and pytest.
 const SKIP_ALWAYS = new Set(['.git', '.piper', '__pycache__', '.pytest_cache']);
@@ -38,20 +48,14 @@ const DIST_DIRS = ['cli', 'runtime', 'primitives', 'policy', 'bench'];
 // Fixed, so the same files give the same tar (the build cache and the hash see contents only).
 const MTIME = new Date('2000-01-01T00:00:00Z');
 
-export function offlineContext(root: string, baseRef: string): CiContext {
-  if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
-    throw new RuntimeError('image_build_failed', `${join(root, 'dist')} is not built`, 'run `make build` first');
-  }
-  const template = readFileSync(join(root, 'docker', 'Dockerfile.offline'), 'utf8');
-  const argLine = new RegExp(`^ARG ${BASE_ARG}=.*$`, 'm');
-  if (!argLine.test(template)) {
-    throw new RuntimeError('image_build_failed', `docker/Dockerfile.offline has no \`ARG ${BASE_ARG}=\` line`);
-  }
-  const entries: ContextEntry[] = [
-    { name: 'Dockerfile', kind: 'text', content: template.replace(argLine, `ARG ${BASE_ARG}=${baseRef}`), mode: 0o644 },
-  ];
+/**
+ * docker/Dockerfile.offline-base: what changes rarely — the sandbox's root filesystem (FROM
+ * `sandboxRef`), this machine's node and git, the production node_modules. ~190 MiB, sent to the
+ * engine only when its hash changes.
+ */
+export function offlineBaseContext(root: string, sandboxRef: string): CiContext {
+  const entries: ContextEntry[] = [dockerfileEntry(root, 'Dockerfile.offline-base', SANDBOX_ARG, sandboxRef)];
   const lacks: string[] = [];
-
   // The host's node: the image runs the very binary the app was installed and tested with, so the
   // native better-sqlite3 build matches its ABI. finish-ci-image.sh checks its libraries resolve.
   entries.push({ name: 'host/usr/local/bin/node', kind: 'file', source: realpathSync(process.execPath) });
@@ -65,7 +69,28 @@ export function offlineContext(root: string, baseRef: string): CiContext {
   } else {
     lacks.push('git (this machine has none): file listing walks the tree, the ledger records no HEAD');
   }
+  for (const pkg of productionPackages(root)) {
+    // A package's own node_modules holds packages the lockfile lists separately (and may be dev).
+    addTree(
+      entries,
+      join(root, pkg),
+      `deps/${pkg}`,
+      (name, isDir) => isDir && (name === 'node_modules' || name === '.bin'),
+    );
+  }
+  return { path: 'offline', entries: sortEntries(entries), lacks };
+}
 
+/** docker/Dockerfile.offline: the compiled app, FROM the base image `baseRef`. A few MiB. */
+export function offlineContext(root: string, baseRef: string): CiContext {
+  if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
+    throw new RuntimeError(
+      'image_build_failed',
+      `${join(root, 'dist')} is not built`,
+      'run `make build` first',
+    );
+  }
+  const entries: ContextEntry[] = [dockerfileEntry(root, 'Dockerfile.offline', BASE_ARG, baseRef)];
   for (const file of ['package.json', 'package-lock.json']) addFile(entries, root, file, `app/${file}`);
   addTree(entries, join(root, 'bin'), 'app/bin');
   for (const dir of DIST_DIRS) {
@@ -76,13 +101,7 @@ export function offlineContext(root: string, baseRef: string): CiContext {
   addTree(entries, join(root, 'sandbox-images'), 'app/sandbox-images');
   for (const path of DEMO_FILES) addPath(entries, root, path, `app/${path}`);
   addFile(entries, root, 'docker/finish-ci-image.sh', 'app/docker/finish-ci-image.sh');
-  // Under deps/, not app/: its own COPY layer, which the engine's build cache keeps while only
-  // the compiled app changes, so a rebuild after `make build` copies a few MiB, not ~90.
-  for (const pkg of productionPackages(root)) {
-    // A package's own node_modules holds packages the lockfile lists separately (and may be dev).
-    addTree(entries, join(root, pkg), `deps/${pkg}`, (name, isDir) => isDir && (name === 'node_modules' || name === '.bin'));
-  }
-  return { path: 'offline', entries: sortEntries(entries), lacks };
+  return { path: 'offline', entries: sortEntries(entries), lacks: [] };
 }
 
 /** The repository-root layout docker/Dockerfile expects (what docker/Dockerfile.dockerignore lets through). */
@@ -110,14 +129,22 @@ export function productionPackages(root: string): string[] {
     packages?: Record<string, { dev?: boolean; optional?: boolean; devOptional?: boolean; link?: boolean }>;
   };
   if (!lock.packages) {
-    throw new RuntimeError('image_build_failed', 'package-lock.json has no "packages" map', 'regenerate it with npm 7 or later');
+    throw new RuntimeError(
+      'image_build_failed',
+      'package-lock.json has no "packages" map',
+      'regenerate it with npm 7 or later',
+    );
   }
   const out: string[] = [];
   for (const [path, meta] of Object.entries(lock.packages)) {
     if (!path.startsWith('node_modules/') || meta.dev || meta.link) continue;
     if (!existsSync(join(root, path))) {
       if (meta.optional || meta.devOptional) continue;
-      throw new RuntimeError('image_build_failed', `${path} is in package-lock.json but not installed`, 'run `npm ci`');
+      throw new RuntimeError(
+        'image_build_failed',
+        `${path} is in package-lock.json but not installed`,
+        'run `npm ci`',
+      );
     }
     out.push(path);
   }
@@ -154,7 +181,9 @@ export function packContext(context: CiContext): Readable {
         await pipeline(createReadStream(entry.source), sink);
       } else if (entry.kind === 'symlink') {
         await new Promise<void>((resolve, reject) =>
-          pack.entry({ ...base, type: 'symlink', linkname: entry.target, mode: 0o777 }, (e) => (e ? reject(e) : resolve())),
+          pack.entry({ ...base, type: 'symlink', linkname: entry.target, mode: 0o777 }, (e) =>
+            e ? reject(e) : resolve(),
+          ),
         );
       } else {
         pack.entry({ ...base, type: 'file', mode: entry.mode }, entry.content);
@@ -177,6 +206,22 @@ export function contextBytes(context: CiContext): number {
   return bytes;
 }
 
+/** docker/NAME as the context's Dockerfile, with `ARG arg=` set to `value`. */
+function dockerfileEntry(root: string, name: string, arg: string, value: string): ContextEntry {
+  const path = join(root, 'docker', name);
+  if (!existsSync(path)) throw new RuntimeError('image_build_failed', `${path} is missing`);
+  const template = readFileSync(path, 'utf8');
+  const line = new RegExp(`^ARG ${arg}=.*$`, 'm');
+  if (!line.test(template))
+    throw new RuntimeError('image_build_failed', `docker/${name} has no \`ARG ${arg}=\` line`);
+  return {
+    name: 'Dockerfile',
+    kind: 'text',
+    content: template.replace(line, `ARG ${arg}=${value}`),
+    mode: 0o644,
+  };
+}
+
 function findOnPath(command: string): string | null {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
     if (dir && existsSync(join(dir, command))) return join(dir, command);
@@ -191,7 +236,8 @@ function addFile(entries: ContextEntry[], root: string, rel: string, name: strin
 }
 
 function addPath(entries: ContextEntry[], root: string, rel: string, name: string): void {
-  if (existsSync(join(root, rel)) && lstatSync(join(root, rel)).isDirectory()) addTree(entries, join(root, rel), name);
+  if (existsSync(join(root, rel)) && lstatSync(join(root, rel)).isDirectory())
+    addTree(entries, join(root, rel), name);
   else addFile(entries, root, rel, name);
 }
 
@@ -207,7 +253,8 @@ function addTree(
     const st = lstatSync(full);
     if (SKIP_ALWAYS.has(name) || skip(name, st.isDirectory())) continue;
     if (st.isDirectory()) addTree(entries, full, `${prefix}/${name}`, skip);
-    else if (st.isSymbolicLink()) entries.push({ name: `${prefix}/${name}`, kind: 'symlink', target: readlinkSync(full) });
+    else if (st.isSymbolicLink())
+      entries.push({ name: `${prefix}/${name}`, kind: 'symlink', target: readlinkSync(full) });
     else if (st.isFile()) entries.push({ name: `${prefix}/${name}`, kind: 'file', source: full });
   }
 }

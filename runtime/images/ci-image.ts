@@ -1,7 +1,9 @@
-// The image that runs piper-agent itself in CI (docker/, DESIGN.md section 1). Offline by default:
-// FROM the sandbox image already on the engine (built first when missing), with this machine's
-// node and git and the app's production packages, so no registry is ever needed. The image is
-// labelled with a hash of everything in its build context and reused while that hash exists.
+// The image that runs piper-agent itself in CI (docker/, DESIGN.md section 1). Offline by default,
+// in two images so no registry is ever needed and a new app build stays cheap:
+//   piper-agent-ci-base:<hash12> — the sandbox image's root filesystem (the sandbox image is built
+//                                  first when missing), this machine's node and git, node_modules;
+//   piper-agent-ci:<hash12>      — the compiled app on top (also tagged :<version> and :latest).
+// Each is labelled with the hash of everything that went into it and reused while that hash exists.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DockerEngine, ImageSummary } from '../engine/docker-engine.js';
@@ -11,6 +13,7 @@ import { ensureImage } from './build.js';
 import {
   contextBytes,
   contextHash,
+  offlineBaseContext,
   offlineContext,
   onlineContext,
   packContext,
@@ -22,20 +25,19 @@ import { loadRecipe } from './recipe.js';
 export type { CiBuildPath } from './ci-context.js';
 
 export const CI_IMAGE_REPO = 'piper-agent-ci';
+export const CI_BASE_REPO = 'piper-agent-ci-base';
 export const CI_LABEL = 'piper.ci-image';
 export const CI_HASH_LABEL = 'piper.ci-image.hash';
 export const CI_VERSION_LABEL = 'piper.version';
 export const CI_NODE_LABEL = 'piper.node';
-/** The sandbox image an offline CI image was built from (its id): a rebuilt sandbox means a new CI image. */
-export const CI_BASE_LABEL = 'piper.ci-image.base';
+/** On base images only (and inherited by the app images built on them). */
+export const CI_BASE_HASH_LABEL = 'piper.ci-base.hash';
 
-export interface CiImagePlan {
-  path: CiBuildPath;
+/** One image to build: its context, the hash naming it, its reference and labels. */
+export interface ImagePlan {
   context: CiContext;
   hash: string;
-  /** piper-agent-ci:<hash12>; the build also tags :latest and :<version>. */
   ref: string;
-  version: string;
   labels: Record<string, string>;
 }
 
@@ -46,91 +48,129 @@ export interface CiImageResult {
   version: string;
   path: CiBuildPath;
   skipped: boolean;
-  /** Wall time of the whole call: hashing, and the build when there was one. */
+  /** The offline base image, and whether it was reused. */
+  base?: { ref: string; imageId: string; skipped: boolean };
+  /** Wall time of the whole call: hashing, and the builds when there were any. */
   seconds: number;
   lacks: string[];
 }
 
-/** What the current app files would build, and under which hash, without building anything. */
-export async function planCiImage(
-  engine: DockerEngine,
-  opts: { path: CiBuildPath; root?: string; sandboxRef?: string },
-): Promise<CiImagePlan> {
-  const root = opts.root ?? packageRoot();
-  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
-  const labels: Record<string, string> = { [CI_LABEL]: '1', [CI_VERSION_LABEL]: version };
-  let context: CiContext;
-  if (opts.path === 'offline') {
-    const sandboxRef = opts.sandboxRef ?? loadRecipe().ref;
-    const baseId = await engine.imageId(sandboxRef);
-    if (!baseId) {
-      throw new RuntimeError('image_missing', `the sandbox image ${sandboxRef} is not built`, 'run `piper-agent image build`');
-    }
-    context = offlineContext(root, sandboxRef);
-    labels[CI_BASE_LABEL] = baseId;
-    labels[CI_NODE_LABEL] = process.version;
-  } else {
-    context = onlineContext(root);
-  }
-  // The base image's id is part of the hash: the same app on a rebuilt sandbox is a new image.
-  const hash = await contextHash(context, [labels[CI_BASE_LABEL] ?? '', version]);
-  labels[CI_HASH_LABEL] = hash;
-  return { path: opts.path, context, hash, ref: `${CI_IMAGE_REPO}:${hash.slice(0, 12)}`, version, labels };
-}
+type Log = (line: string) => void;
 
 /** The CI image of the current app files: reused when one with their hash exists, built otherwise. */
 export async function ensureCiImage(
   engine: DockerEngine,
-  opts: { force?: boolean; path?: CiBuildPath; root?: string; log: (line: string) => void },
+  opts: { force?: boolean; path?: CiBuildPath; root?: string; log: Log },
 ): Promise<CiImageResult> {
   const t0 = Date.now();
+  const root = opts.root ?? packageRoot();
   const path = opts.path ?? 'offline';
-  // Offline, the sandbox image is the base: build it first when this engine has none.
-  const sandboxRef = path === 'offline' ? (await ensureImage(engine, { log: opts.log })).ref : undefined;
-  const plan = await planCiImage(engine, { path, root: opts.root, sandboxRef });
-  for (const missing of plan.context.lacks) opts.log(`warning: the image will lack ${missing}`);
-  const done = (imageId: string, skipped: boolean): CiImageResult => ({
+  const version = readVersion(root);
+  let base: CiImageResult['base'];
+  let lacks: string[] = [];
+  let plan: ImagePlan;
+  if (path === 'offline') {
+    // The sandbox image is the root filesystem: build it first when this engine has none.
+    const sandbox = await ensureImage(engine, { log: opts.log });
+    const basePlan = await planBase(root, sandbox.imageId, sandbox.ref);
+    lacks = basePlan.context.lacks;
+    for (const missing of lacks) opts.log(`warning: the image will lack ${missing}`);
+    const existingBase = opts.force
+      ? null
+      : await findImage(engine, CI_BASE_HASH_LABEL, basePlan.hash, CI_LABEL);
+    const baseId = existingBase?.id ?? (await build(engine, basePlan, opts.log));
+    base = { ref: basePlan.ref, imageId: baseId, skipped: Boolean(existingBase) };
+    await engine.tagImage(baseId, CI_BASE_REPO, basePlan.hash.slice(0, 12));
+    plan = await planApp(offlineContext(root, basePlan.ref), version, baseId);
+  } else {
+    plan = await planApp(onlineContext(root), version, '');
+  }
+
+  const existing = opts.force ? null : await findImage(engine, CI_HASH_LABEL, plan.hash);
+  const imageId = existing?.id ?? (await build(engine, plan, opts.log));
+  for (const tag of [plan.hash.slice(0, 12), 'latest', version])
+    await engine.tagImage(imageId, CI_IMAGE_REPO, tag);
+  return {
     ref: plan.ref,
     imageId,
     hash: plan.hash,
-    version: plan.version,
+    version,
     path,
-    skipped,
+    skipped: Boolean(existing),
+    base,
     seconds: (Date.now() - t0) / 1000,
-    lacks: plan.context.lacks,
-  });
-
-  if (!opts.force) {
-    const existing = await findCiImage(engine, plan.hash);
-    if (existing) {
-      await tagCiImage(engine, existing.id, plan);
-      return done(existing.id, true);
-    }
-  }
-  const mib = (contextBytes(plan.context) / (1 << 20)).toFixed(0);
-  opts.log(`building ${plan.ref} (${path}; context: ${plan.context.entries.length} files, ${mib} MiB)`);
-  await engine.buildImage(packContext(plan.context), { t: plan.ref, labels: plan.labels }, (event) => {
-    const line = (event.stream ?? event.status ?? '').trimEnd();
-    if (line) opts.log(`  ${line}`);
-  });
-  const imageId = await engine.imageId(plan.ref);
-  if (!imageId) throw new RuntimeError('image_build_failed', `the build finished but ${plan.ref} is not there`);
-  await tagCiImage(engine, imageId, plan);
-  return done(imageId, false);
+    lacks,
+  };
 }
 
-export async function findCiImage(engine: DockerEngine, hash: string): Promise<ImageSummary | null> {
-  const images = await engine.listImages([`${CI_HASH_LABEL}=${hash}`]);
-  return images[0] ?? null;
+/**
+ * The hash the current app files would have as an offline CI image, or null when it cannot be
+ * known without building (no sandbox image, no base image for the current node_modules yet).
+ */
+export async function currentCiHash(engine: DockerEngine, root = packageRoot()): Promise<string | null> {
+  const sandboxRef = loadRecipe(join(root, 'sandbox-images', 'python')).ref;
+  const sandboxId = await engine.imageId(sandboxRef);
+  if (!sandboxId) return null;
+  const basePlan = await planBase(root, sandboxId, sandboxRef);
+  const base = await findImage(engine, CI_BASE_HASH_LABEL, basePlan.hash, CI_LABEL);
+  if (!base) return null;
+  return (await planApp(offlineContext(root, basePlan.ref), readVersion(root), base.id)).hash;
 }
 
 export async function listCiImages(engine: DockerEngine): Promise<ImageSummary[]> {
   return engine.listImages([CI_LABEL]);
 }
 
-/** :<hash12> names the content; :latest and :<version> follow the newest build or reuse. */
-async function tagCiImage(engine: DockerEngine, imageId: string, plan: CiImagePlan): Promise<void> {
-  for (const tag of [plan.hash.slice(0, 12), 'latest', plan.version]) {
-    await engine.tagImage(imageId, CI_IMAGE_REPO, tag);
-  }
+async function planBase(root: string, sandboxId: string, sandboxRef: string): Promise<ImagePlan> {
+  const context = offlineBaseContext(root, sandboxRef);
+  // The sandbox image's id is part of the hash: a rebuilt sandbox gives a new base.
+  const hash = await contextHash(context, [sandboxId, process.version]);
+  return {
+    context,
+    hash,
+    ref: `${CI_BASE_REPO}:${hash.slice(0, 12)}`,
+    labels: { [CI_BASE_HASH_LABEL]: hash, [CI_NODE_LABEL]: process.version },
+  };
+}
+
+async function planApp(context: CiContext, version: string, baseId: string): Promise<ImagePlan> {
+  // The base image's id is part of the hash: the same app on a new base is a new image.
+  const hash = await contextHash(context, [baseId, version]);
+  return {
+    context,
+    hash,
+    ref: `${CI_IMAGE_REPO}:${hash.slice(0, 12)}`,
+    labels: { [CI_LABEL]: '1', [CI_HASH_LABEL]: hash, [CI_VERSION_LABEL]: version },
+  };
+}
+
+/**
+ * The image carrying `label=hash`. Labels are inherited, so app images carry their base's hash
+ * label too: `unless` names a label the wanted image must not have.
+ */
+async function findImage(
+  engine: DockerEngine,
+  label: string,
+  hash: string,
+  unless?: string,
+): Promise<ImageSummary | null> {
+  const images = await engine.listImages([`${label}=${hash}`]);
+  return images.find((i) => !unless || i.labels[unless] === undefined) ?? null;
+}
+
+async function build(engine: DockerEngine, plan: ImagePlan, log: Log): Promise<string> {
+  const mib = (contextBytes(plan.context) / (1 << 20)).toFixed(1);
+  log(`building ${plan.ref} (context: ${plan.context.entries.length} files, ${mib} MiB)`);
+  await engine.buildImage(packContext(plan.context), { t: plan.ref, labels: plan.labels }, (event) => {
+    const line = (event.stream ?? event.status ?? '').trimEnd();
+    if (line) log(`  ${line}`);
+  });
+  const imageId = await engine.imageId(plan.ref);
+  if (!imageId)
+    throw new RuntimeError('image_build_failed', `the build finished but ${plan.ref} is not there`);
+  return imageId;
+}
+
+function readVersion(root: string): string {
+  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }

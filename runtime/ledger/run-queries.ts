@@ -46,12 +46,16 @@ export interface Reopened {
  * list. `expectOutcome` is the outcome the caller saw: if another process changed the run since
  * (a second resume got there first), nothing changes and a ledger_error says so.
  */
-export function reopenRun(ledger: Ledger, runId: string, owner: string, expectOutcome: string | null): Reopened {
+export function reopenRun(
+  ledger: Ledger,
+  runId: string,
+  owner: string,
+  expectOutcome: string | null,
+): Reopened {
   const db = ledger.database;
   return db.transaction((): Reopened => {
     const row = db.prepare(`SELECT outcome, outcome_reason, config FROM runs WHERE id = ?`).get(runId) as
-      | { outcome: string | null; outcome_reason: string | null; config: string | null }
-      | undefined;
+      { outcome: string | null; outcome_reason: string | null; config: string | null } | undefined;
     if (!row) throw new RuntimeError('ledger_error', `no run ${runId} in the ledger`);
     if (row.outcome !== expectOutcome) {
       throw new RuntimeError(
@@ -62,13 +66,16 @@ export function reopenRun(ledger: Ledger, runId: string, owner: string, expectOu
     }
     const config = row.config ? (JSON.parse(row.config) as Record<string, unknown>) : {};
     const resumes = Array.isArray(config.resumes) ? (config.resumes as unknown[]) : [];
-    resumes.push({ at: new Date().toISOString(), owner, previous_outcome: row.outcome, previous_reason: row.outcome_reason });
-    config.resumes = resumes;
-    db.prepare(`UPDATE runs SET outcome = NULL, outcome_reason = NULL, ended_at = NULL, owner = ?, config = ? WHERE id = ?`).run(
+    resumes.push({
+      at: new Date().toISOString(),
       owner,
-      JSON.stringify(config),
-      runId,
-    );
+      previous_outcome: row.outcome,
+      previous_reason: row.outcome_reason,
+    });
+    config.resumes = resumes;
+    db.prepare(
+      `UPDATE runs SET outcome = NULL, outcome_reason = NULL, ended_at = NULL, owner = ?, config = ? WHERE id = ?`,
+    ).run(owner, JSON.stringify(config), runId);
     return { previousOutcome: row.outcome, previousReason: row.outcome_reason };
   })();
 }

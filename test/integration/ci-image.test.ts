@@ -75,8 +75,10 @@ beforeAll(async () => {
   } catch (error) {
     throw new Error(`building the CI image failed:\n${log.slice(-40).join('\n')}`, { cause: error });
   }
-  const how = image.skipped ? 'reused (hash unchanged)' : 'built';
-  console.log(`CI image ${image.ref}: ${how} in ${image.seconds.toFixed(1)} s`);
+  const how = (skipped: boolean | undefined) => (skipped ? 'reused' : 'built');
+  console.log(
+    `CI image ${image.ref} ${how(image.skipped)}, base ${image.base?.ref} ${how(image.base?.skipped)}: ${image.seconds.toFixed(1)} s`,
+  );
 }, 600_000);
 
 afterAll(async () => {
@@ -88,22 +90,35 @@ describe('the CI image', () => {
   test('is labelled with its content hash and version, is reused while the hash exists, and is not a sandbox image', async () => {
     const again = await ensureCiImage(engine, { log: () => {} });
     expect(again).toMatchObject({ skipped: true, imageId: image.imageId, hash: image.hash, ref: image.ref });
+    expect(again.base).toEqual({ ...image.base, skipped: true });
     expect(image.lacks).toEqual([]);
 
     const listed = (await listCiImages(engine)).find((i) => i.id === image.imageId);
     expect(listed?.tags).toEqual(expect.arrayContaining([image.ref, 'piper-agent-ci:latest']));
-    const version = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-    expect(listed?.labels).toMatchObject({ [CI_LABEL]: '1', [CI_HASH_LABEL]: image.hash, [CI_VERSION_LABEL]: version });
+    const version = (
+      JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
+    ).version;
+    expect(listed?.labels).toMatchObject({
+      [CI_LABEL]: '1',
+      [CI_HASH_LABEL]: image.hash,
+      [CI_VERSION_LABEL]: version,
+    });
     // Built on the sandbox's root filesystem but not on the sandbox image: no inherited recipe label,
     // so `piper-agent image build` can never take this image for the sandbox.
     expect(listed?.labels[RECIPE_LABEL]).toBeUndefined();
+    // The base (root filesystem, node, git, node_modules) is an image of its own, not a CI image.
+    expect((await listCiImages(engine)).map((i) => i.id)).not.toContain(image.base?.imageId);
   });
 
   test('runs `fix` headless on a mounted checkout: exit 0, verified, the patch on the host, the run in the ledger', async () => {
     const repo = join(work, 'repo');
     cpSync(join(packageRoot(), 'test', 'fixtures', 'sample-repo'), repo, { recursive: true });
     const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'safe.directory=*', '-c', 'user.name=ci', '-c', 'user.email=ci@localhost', ...args], { cwd: repo, encoding: 'utf8' });
+      execFileSync(
+        'git',
+        ['-c', 'safe.directory=*', '-c', 'user.name=ci', '-c', 'user.email=ci@localhost', ...args],
+        { cwd: repo, encoding: 'utf8' },
+      );
     git('init', '-q');
     git('add', '-A');
     git('commit', '-q', '-m', 'sample repository');
@@ -115,13 +130,33 @@ describe('the CI image', () => {
     const t0 = Date.now();
     const run = await docker(
       [
-        'run', '--rm', '--init', '--network', 'none', '--cidfile', cidfile, '--label', testLabel,
-        '-v', `${engineSocket()}:/var/run/docker.sock`,
-        '-v', `${repo}:/repo`,
-        '-e', 'CI=true',
+        'run',
+        '--rm',
+        '--init',
+        '--network',
+        'none',
+        '--cidfile',
+        cidfile,
+        '--label',
+        testLabel,
+        '-v',
+        `${engineSocket()}:/var/run/docker.sock`,
+        '-v',
+        `${repo}:/repo`,
+        '-e',
+        'CI=true',
         image.ref,
-        'fix', '--repo', '/repo', '--model', 'script:/app/test/fixtures/models/sample-fix.jsonl',
-        '--test', 'tests/test_words.py', '/repo/ISSUE.md', '--non-interactive', '--output', 'json',
+        'fix',
+        '--repo',
+        '/repo',
+        '--model',
+        'script:/app/test/fixtures/models/sample-fix.jsonl',
+        '--test',
+        'tests/test_words.py',
+        '/repo/ISSUE.md',
+        '--non-interactive',
+        '--output',
+        'json',
       ],
       90_000,
     );
@@ -152,7 +187,9 @@ describe('the CI image', () => {
     expect(await engine.listContainers([testLabel])).toEqual([]);
     expect(await engine.listContainers([`piper.run=${String(result.run_id)}`])).toEqual([]);
     const ciHost = readFileSync(cidfile, 'utf8').trim().slice(0, 12); // the container's hostname
-    const owned = (await engine.listContainers(['piper.owner'])).filter((c) => c.labels['piper.owner']?.startsWith(`${ciHost}:`));
+    const owned = (await engine.listContainers(['piper.owner'])).filter((c) =>
+      c.labels['piper.owner']?.startsWith(`${ciHost}:`),
+    );
     expect(owned).toEqual([]);
   }, 120_000);
 });

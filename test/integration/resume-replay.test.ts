@@ -34,7 +34,11 @@ function cli(args: string[]): Promise<CliResult> {
 function sampleRepo(name: string): string {
   const repo = join(dir, name);
   cpSync(join(root, 'test/fixtures/sample-repo'), repo, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], { cwd: repo, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], {
+      cwd: repo,
+      stdio: 'ignore',
+    });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-qm', 'sample');
@@ -78,10 +82,29 @@ afterAll(async () => {
 
 describe('resume after ask_user (real CLI, real sandbox)', () => {
   it('a non-interactive run that asks exits 3 with the question in the output', async () => {
-    const r = await cli(['fix', '--repo', askRepo, '--model', `script:${ASK}`, '--test', TEST, '--non-interactive', '--output', 'json', join(askRepo, 'ISSUE.md')]);
+    const r = await cli([
+      'fix',
+      '--repo',
+      askRepo,
+      '--model',
+      `script:${ASK}`,
+      '--test',
+      TEST,
+      '--non-interactive',
+      '--output',
+      'json',
+      join(askRepo, 'ISSUE.md'),
+    ]);
     expect(r.code).toBe(3);
     const result = JSON.parse(r.stdout);
-    expect(result).toMatchObject({ outcome: 'ask_user', exit_code: 3, verified: false, question: QUESTION, turns: 2, diff: '' });
+    expect(result).toMatchObject({
+      outcome: 'ask_user',
+      exit_code: 3,
+      verified: false,
+      question: QUESTION,
+      turns: 2,
+      diff: '',
+    });
     askRun = result.run_id;
     expect(withLedger(ledgerOf(askRepo), (l) => l.getRun(askRun))).toMatchObject({ outcome: 'ask_user' });
   });
@@ -95,11 +118,27 @@ describe('resume after ask_user (real CLI, real sandbox)', () => {
   });
 
   it('resume --answer continues the same run to a verified fix, the answer recorded as a user observation', async () => {
-    const r = await cli(['resume', askRun.slice(0, 20), '--repo', askRepo, '--answer', ANSWER, '--non-interactive', '--output', 'json']);
+    const r = await cli([
+      'resume',
+      askRun.slice(0, 20),
+      '--repo',
+      askRepo,
+      '--answer',
+      ANSWER,
+      '--non-interactive',
+      '--output',
+      'json',
+    ]);
     expect(r.stderr).toContain(`resuming run ${askRun} (was ask_user) after 2 turn(s)`);
     expect(r.code).toBe(0);
     const result = JSON.parse(r.stdout);
-    expect(result).toMatchObject({ run_id: askRun, outcome: 'resolved', verified: true, exit_code: 0, turns: 5 });
+    expect(result).toMatchObject({
+      run_id: askRun,
+      outcome: 'resolved',
+      verified: true,
+      exit_code: 0,
+      turns: 5,
+    });
     expect(result.diff).toContain('+    return ranked[:n]');
 
     withLedger(ledgerOf(askRepo), (ledger) => {
@@ -109,9 +148,15 @@ describe('resume after ask_user (real CLI, real sandbox)', () => {
       const doc = runDocument(ledger, run);
       const observations = doc.turns.flatMap((t) => t.observations);
       const asked = observations.findIndex((o) => o.kind === 'ask_user');
-      expect(observations[asked + 1]).toMatchObject({ kind: 'user', trust: 'trusted', result: { answer: ANSWER } });
+      expect(observations[asked + 1]).toMatchObject({
+        kind: 'user',
+        trust: 'trusted',
+        result: { answer: ANSWER },
+      });
       // The script went on after the two replies the first segment used: edit, test, stop.
-      expect(doc.turns.filter((t) => t.idx !== null).map((t) => (t.action as { tool: string }).tool)).toEqual(['read_entity', 'ask_user', 'edit_entity', 'run_test', 'stop']);
+      expect(doc.turns.filter((t) => t.idx !== null).map((t) => (t.action as { tool: string }).tool)).toEqual(
+        ['read_entity', 'ask_user', 'edit_entity', 'run_test', 'stop'],
+      );
       const calls = doc.turns.flatMap((t) => t.calls);
       expect(calls.every((c) => c.status === 'completed')).toBe(true);
       expect(calls.filter((c) => c.tool === 'run_test').map((c) => c.execution?.exit_code)).toEqual([0, 0]);
@@ -119,7 +164,10 @@ describe('resume after ask_user (real CLI, real sandbox)', () => {
       const saved = run.config.loop_state as { turnsUsed: number; triggers: { fired: string[] } };
       const rebuilt = rebuiltState(doc);
       expect(rebuilt.turnsUsed).toBe(saved.turnsUsed);
-      expect({ ...rebuilt.triggers, fired: [...rebuilt.triggers.fired].sort() }).toEqual({ ...saved.triggers, fired: [...saved.triggers.fired].sort() });
+      expect({ ...rebuilt.triggers, fired: [...rebuilt.triggers.fired].sort() }).toEqual({
+        ...saved.triggers,
+        fired: [...saved.triggers.fired].sort(),
+      });
     });
   });
 
@@ -137,9 +185,90 @@ describe('resume after ask_user (real CLI, real sandbox)', () => {
   });
 });
 
+describe('resume after the process died (real CLI, real sandbox)', () => {
+  it('continues a run killed (-9) during its post-patch test, with the loop state rebuilt from the ledger', async () => {
+    const repo = sampleRepo('killed');
+    const { child, done } = startCli(
+      [
+        'fix',
+        '--repo',
+        repo,
+        '--model',
+        `script:${FIX}`,
+        '--test',
+        TEST,
+        '--non-interactive',
+        '--output',
+        'stream-json',
+        join(repo, 'ISSUE.md'),
+      ],
+      { cwd: dir, env: { PIPER_LEDGER: '', CI: 'true' } },
+    );
+    pids.push(child.pid!);
+    let runId = '';
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      for (const line of buffered.split('\n').slice(0, -1)) {
+        const event = JSON.parse(line);
+        if (event.type === 'init') runId = event.run_id;
+        if (event.type === 'execution' && event.phase === 'started' && event.tool === 'run_test')
+          void killWhenDispatched();
+      }
+      buffered = buffered.slice(buffered.lastIndexOf('\n') + 1);
+    });
+    // Killed once the test's call is on record as dispatched to a container, before it can complete.
+    const killWhenDispatched = async () => {
+      for (let i = 0; i < 500; i++) {
+        const row = withLedger(ledgerOf(repo), (l) =>
+          l.database
+            .prepare(`SELECT status FROM calls WHERE tool = 'run_test' AND container_id IS NOT NULL`)
+            .get(),
+        );
+        if (row) return void child.kill('SIGKILL');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    expect((await done).signal).toBe('SIGKILL');
+    expect(withLedger(ledgerOf(repo), (l) => l.getRun(runId))).toMatchObject({ outcome: null });
+
+    const r = await cli(['resume', runId, '--repo', repo, '--non-interactive', '--output', 'json']);
+    expect(r.stderr).toContain(
+      `resuming run ${runId} (was unfinished) after 3 turn(s); loop state rebuilt from the ledger`,
+    );
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      run_id: runId,
+      outcome: 'resolved',
+      verified: true,
+      turns: 4,
+    });
+    withLedger(ledgerOf(repo), (ledger) => {
+      const calls = runDocument(ledger, findRun(ledger, runId)).turns.flatMap((t) => t.calls);
+      // The test the kill interrupted is on record as such, and the post-patch test ran again.
+      const tests = calls.filter((c) => c.tool === 'run_test' && c.origin === 'trigger');
+      expect(tests.map((c) => c.status)).toEqual(['failed', 'completed']);
+      expect(tests[0]!.status_reason).toMatch(/owner process \d+ died/);
+      expect(tests[1]!.execution?.exit_code).toBe(0);
+    });
+  });
+});
+
 describe('replay (real CLI, real sandbox)', () => {
   it('replays the finished sample run on a fresh copy with no divergence', async () => {
-    const fix = await cli(['fix', '--repo', fixRepo, '--model', `script:${FIX}`, '--test', TEST, '--non-interactive', '--output', 'json', join(fixRepo, 'ISSUE.md')]);
+    const fix = await cli([
+      'fix',
+      '--repo',
+      fixRepo,
+      '--model',
+      `script:${FIX}`,
+      '--test',
+      TEST,
+      '--non-interactive',
+      '--output',
+      'json',
+      join(fixRepo, 'ISSUE.md'),
+    ]);
     expect(fix.code).toBe(0);
     fixRun = JSON.parse(fix.stdout).run_id;
 
@@ -153,8 +282,12 @@ describe('replay (real CLI, real sandbox)', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('no divergence');
     // The replay worked on a copy: the engineer's repository and ledger gained nothing.
-    expect(withLedger(ledgerOf(fixRepo), (l) => l.database.prepare('SELECT COUNT(*) AS n FROM runs').get())).toEqual({ n: 1 });
-    expect(execFileSync('git', ['worktree', 'list'], { cwd: fixRepo, encoding: 'utf8' }).trim().split('\n')).toHaveLength(1);
+    expect(
+      withLedger(ledgerOf(fixRepo), (l) => l.database.prepare('SELECT COUNT(*) AS n FROM runs').get()),
+    ).toEqual({ n: 1 });
+    expect(
+      execFileSync('git', ['worktree', 'list'], { cwd: fixRepo, encoding: 'utf8' }).trim().split('\n'),
+    ).toHaveLength(1);
   });
 
   it('replays a resumed run with its recorded answer, with no divergence', async () => {
@@ -167,7 +300,9 @@ describe('replay (real CLI, real sandbox)', () => {
     const planted = join(dir, 'planted.db');
     copyLedger(ledgerOf(fixRepo), planted);
     withLedger(planted, (ledger) => {
-      const call = ledger.database.prepare(`SELECT id FROM calls WHERE run_id = ? AND tool = 'run_test' ORDER BY created_at LIMIT 1`).get(fixRun) as { id: string };
+      const call = ledger.database
+        .prepare(`SELECT id FROM calls WHERE run_id = ? AND tool = 'run_test' ORDER BY created_at LIMIT 1`)
+        .get(fixRun) as { id: string };
       ledger.database.prepare('UPDATE executions SET exit_code = 1 WHERE call_id = ?').run(call.id);
     });
     const r = await cli(['replay', fixRun, '--ledger', planted, '--repo', fixRepo]);
@@ -180,7 +315,11 @@ describe('replay (real CLI, real sandbox)', () => {
   it('says so when the commit the run started from is gone', async () => {
     const gone = join(dir, 'gone.db');
     copyLedger(ledgerOf(fixRepo), gone);
-    withLedger(gone, (l) => l.database.prepare('UPDATE runs SET head = ? WHERE id = ?').run('0123456789abcdef0123456789abcdef01234567', fixRun));
+    withLedger(gone, (l) =>
+      l.database
+        .prepare('UPDATE runs SET head = ? WHERE id = ?')
+        .run('0123456789abcdef0123456789abcdef01234567', fixRun),
+    );
     const r = await cli(['replay', fixRun, '--ledger', gone, '--repo', fixRepo]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`the run's commit 0123456789ab is gone from ${fixRepo}`);
@@ -192,11 +331,20 @@ describe('ledger runs | show | export (real CLI)', () => {
     const json = await cli(['ledger', 'runs', '--repo', fixRepo, '--json']);
     expect(json.code).toBe(0);
     const [entry] = JSON.parse(json.stdout);
-    expect(entry).toMatchObject({ id: fixRun, kind: 'fix', outcome: 'resolved', turns: 4, cost_usd: 0, issue: '`textstats.words.top_words` returns one word too few.' });
+    expect(entry).toMatchObject({
+      id: fixRun,
+      kind: 'fix',
+      outcome: 'resolved',
+      turns: 4,
+      cost_usd: 0,
+      issue: '`textstats.words.top_words` returns one word too few.',
+    });
     expect(entry.tokens).toBeGreaterThan(0);
     const text = await cli(['ledger', 'runs', '--repo', askRepo]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(new RegExp(`${askRun}\\s+\\S+ \\S+\\s+fix\\s+resolved\\s+5\\s+\\d+\\s+\\$0\\.0000`));
+    expect(text.stdout).toMatch(
+      new RegExp(`${askRun}\\s+\\S+ \\S+\\s+fix\\s+resolved\\s+5\\s+\\d+\\s+\\$0\\.0000`),
+    );
   });
 
   it('shows one run in full', async () => {
@@ -223,9 +371,17 @@ describe('ledger runs | show | export (real CLI)', () => {
     const r = await cli(['ledger', 'export', fixRun, '--repo', fixRepo]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
-    expect(doc).toMatchObject({ format: 'piper-agent.run/1', ledger: ledgerOf(fixRepo), run: { id: fixRun, outcome: 'resolved' } });
-    const tests = doc.turns.flatMap((t: { calls: Array<{ tool: string }> }) => t.calls).filter((c: { tool: string }) => c.tool === 'run_test');
-    expect(tests.map((c: { execution: { exit_code: number; stdout: string } }) => c.execution.exit_code)).toEqual([0, 0]);
+    expect(doc).toMatchObject({
+      format: 'piper-agent.run/1',
+      ledger: ledgerOf(fixRepo),
+      run: { id: fixRun, outcome: 'resolved' },
+    });
+    const tests = doc.turns
+      .flatMap((t: { calls: Array<{ tool: string }> }) => t.calls)
+      .filter((c: { tool: string }) => c.tool === 'run_test');
+    expect(
+      tests.map((c: { execution: { exit_code: number; stdout: string } }) => c.execution.exit_code),
+    ).toEqual([0, 0]);
     expect(tests[0].execution.stdout).toContain('passed');
     expect(doc.edits[0]).toMatchObject({ path: 'textstats/words.py', undone_at: null });
     const shown = await cli(['ledger', 'show', fixRun, '--repo', fixRepo, '--json']);

@@ -7,6 +7,7 @@ import tar from 'tar-stream';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import {
   contextHash,
+  offlineBaseContext,
   offlineContext,
   onlineContext,
   packContext,
@@ -59,7 +60,7 @@ beforeEach(() => {
   put('tsconfig.build.json', '{}');
   put('cli/main.ts');
   mkdirSync(join(root, 'docker'));
-  for (const file of ['Dockerfile', 'Dockerfile.offline', 'finish-ci-image.sh']) {
+  for (const file of ['Dockerfile', 'Dockerfile.offline', 'Dockerfile.offline-base', 'finish-ci-image.sh']) {
     copyFileSync(join(packageRoot(), 'docker', file), join(root, 'docker', file));
   }
 });
@@ -72,44 +73,55 @@ const text = (context: CiContext, name: string) => {
   return entry?.kind === 'text' ? entry.content : undefined;
 };
 
-describe('offlineContext', () => {
-  test('holds the host node, the compiled app and its production packages, and nothing else', () => {
-    const context = offlineContext(root, 'piper-sandbox-python:abc123');
-    const all = names(context);
-    expect(all).toEqual(
+describe('offlineBaseContext and offlineContext', () => {
+  test('the base holds the host node and the production packages; the app holds the compiled app; nothing else', () => {
+    const base = offlineBaseContext(root, 'piper-sandbox-python:abc123');
+    expect(names(base)).toEqual(
       expect.arrayContaining([
         'Dockerfile',
         'host/usr/local/bin/node',
-        'app/package.json',
-        'app/package-lock.json',
-        'app/bin/piper-agent.js',
-        'app/dist/cli/main.js',
-        'app/dist/runtime/errors.js',
-        'app/sandbox-images/python/recipe.json',
-        'app/test/fixtures/sample-repo/ISSUE.md',
-        'app/test/fixtures/models/sample-fix.jsonl',
-        'app/docker/finish-ci-image.sh',
         'deps/node_modules/prod/index.js',
         'deps/node_modules/prod/node_modules/nested/index.js',
       ]),
     );
-    expect(all.filter((n) => /devonly|\.bin|\.map$|__pycache__|other\.jsonl|other-platform/.test(n))).toEqual([]);
-    expect(all).toEqual([...all].sort());
-    const dockerfile = text(context, 'Dockerfile') ?? '';
-    expect(dockerfile).toMatch(/^ARG PIPER_SANDBOX_IMAGE=piper-sandbox-python:abc123$/m);
-    expect(dockerfile).toMatch(/^FROM \$\{PIPER_SANDBOX_IMAGE\} AS rootfs$/m);
-    expect(dockerfile).toContain('ENTRYPOINT ["node", "/app/bin/piper-agent.js"]');
+    expect(names(base).filter((n) => !/^(Dockerfile|host\/|deps\/)/.test(n))).toEqual([]);
+    const baseDockerfile = text(base, 'Dockerfile') ?? '';
+    expect(baseDockerfile).toMatch(/^ARG PIPER_SANDBOX_IMAGE=piper-sandbox-python:abc123$/m);
+    expect(baseDockerfile).toMatch(/^FROM \$\{PIPER_SANDBOX_IMAGE\} AS rootfs$/m);
+
+    const app = offlineContext(root, 'piper-agent-ci-base:def456');
+    expect(names(app)).toEqual([
+      'Dockerfile',
+      'app/bin/piper-agent.js',
+      'app/dist/cli/main.js',
+      'app/dist/runtime/errors.js',
+      'app/docker/finish-ci-image.sh',
+      'app/package-lock.json',
+      'app/package.json',
+      'app/sandbox-images/python/recipe.json',
+      'app/test/fixtures/models/sample-fix.jsonl',
+      'app/test/fixtures/sample-repo/ISSUE.md',
+    ]);
+    const appDockerfile = text(app, 'Dockerfile') ?? '';
+    expect(appDockerfile).toMatch(/^ARG PIPER_CI_BASE=piper-agent-ci-base:def456$/m);
+    expect(appDockerfile).toContain('ENTRYPOINT ["node", "/app/bin/piper-agent.js"]');
+
+    const all = [...names(base), ...names(app)];
+    expect(all.filter((n) => /devonly|\.bin|\.map$|__pycache__|other\.jsonl|other-platform/.test(n))).toEqual(
+      [],
+    );
+    expect(names(base)).toEqual([...names(base)].sort());
   });
 
   test("copies this machine's git when it has one, and says the image lacks git when it has none", () => {
-    const withGit = offlineContext(root, 'base:1');
+    const withGit = offlineBaseContext(root, 'base:1');
     expect(names(withGit)).toContain('host/usr/bin/git');
     expect(withGit.lacks).toEqual([]);
 
     const path = process.env.PATH;
     process.env.PATH = join(root, 'no-such-dir');
     try {
-      const withoutGit = offlineContext(root, 'base:1');
+      const withoutGit = offlineBaseContext(root, 'base:1');
       expect(names(withoutGit).filter((n) => n.includes('git'))).toEqual([]);
       expect(withoutGit.lacks).toEqual([expect.stringMatching(/^git /)]);
     } finally {
@@ -121,7 +133,6 @@ describe('offlineContext', () => {
     rmSync(join(root, 'dist'), { recursive: true });
     expect(() => offlineContext(root, 'base:1')).toThrow(/is not built/);
 
-    put('dist/cli/main.js');
     rmSync(join(root, 'node_modules/prod'), { recursive: true });
     let caught: unknown;
     try {
@@ -138,22 +149,33 @@ describe('onlineContext', () => {
   test('is the repository-root layout docker/Dockerfile builds from: sources, no dist, no node_modules', () => {
     const all = names(onlineContext(root));
     expect(all).toEqual(
-      expect.arrayContaining(['Dockerfile', 'package-lock.json', 'tsconfig.build.json', 'cli/main.ts', 'bin/piper-agent.js']),
+      expect.arrayContaining([
+        'Dockerfile',
+        'package-lock.json',
+        'tsconfig.build.json',
+        'cli/main.ts',
+        'bin/piper-agent.js',
+      ]),
     );
-    expect(all.filter((n) => n.startsWith('dist/') || n.includes('node_modules') || n.startsWith('host/'))).toEqual([]);
+    expect(
+      all.filter((n) => n.startsWith('dist/') || n.includes('node_modules') || n.startsWith('host/')),
+    ).toEqual([]);
   });
 });
 
 describe('contextHash', () => {
-  test('is stable for the same files and changes with any file, the base image or the version', async () => {
-    const context = offlineContext(root, 'base:1');
-    const first = await contextHash(context, ['sha256:base', '9.9.9']);
+  test('is stable for the same files and changes with any file, the base or the version', async () => {
+    const first = await contextHash(offlineContext(root, 'base:1'), ['sha256:base', '9.9.9']);
     expect(await contextHash(offlineContext(root, 'base:1'), ['sha256:base', '9.9.9'])).toBe(first);
-    expect(await contextHash(context, ['sha256:other', '9.9.9'])).not.toBe(first);
-    expect(await contextHash(context, ['sha256:base', '9.9.10'])).not.toBe(first);
+    expect(await contextHash(offlineContext(root, 'base:1'), ['sha256:other', '9.9.9'])).not.toBe(first);
+    expect(await contextHash(offlineContext(root, 'base:1'), ['sha256:base', '9.9.10'])).not.toBe(first);
+    expect(await contextHash(offlineContext(root, 'base:2'), ['sha256:base', '9.9.9'])).not.toBe(first);
     put('dist/cli/main.js', '// changed\n');
     expect(await contextHash(offlineContext(root, 'base:1'), ['sha256:base', '9.9.9'])).not.toBe(first);
-    expect(await contextHash(offlineContext(root, 'base:2'), ['sha256:base', '9.9.9'])).not.toBe(first);
+
+    const base = await contextHash(offlineBaseContext(root, 'sandbox:1'), ['sha256:sandbox']);
+    put('node_modules/prod/index.js', '// a new version\n');
+    expect(await contextHash(offlineBaseContext(root, 'sandbox:1'), ['sha256:sandbox'])).not.toBe(base);
   });
 });
 
@@ -168,7 +190,13 @@ describe('packContext', () => {
         body += (c as Buffer).toString();
       });
       stream.on('end', () => {
-        seen.push({ name: header.name, mode: header.mode ?? 0, uid: header.uid ?? -1, mtime: header.mtime?.getTime() ?? 0, body });
+        seen.push({
+          name: header.name,
+          mode: header.mode ?? 0,
+          uid: header.uid ?? -1,
+          mtime: header.mtime?.getTime() ?? 0,
+          body,
+        });
         next();
       });
     });
