@@ -7,6 +7,10 @@ import { isModelError } from '../runtime/model/types.js';
 import { IndexError } from '../primitives/index/index-error.js';
 import { packageRoot } from '../runtime/package-root.js';
 import { CI_IMAGE_HELP, ciImageCommand } from './commands/ci-image.js';
+import { CONFIG_HELP, configCommand } from './commands/config.js';
+import { LEDGER_HELP, ledgerCommand } from './commands/ledger.js';
+import { REPLAY_HELP, replayCommand } from './commands/replay.js';
+import { RESUME_HELP, resumeCommand } from './commands/resume.js';
 import { DEMO_HELP, demoCommand } from './commands/demo.js';
 import { DOCTOR_HELP, doctorCommand } from './commands/doctor.js';
 import { ENGINE_HELP, engineCommand } from './commands/engine.js';
@@ -25,6 +29,10 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help:
   execute: { run: executeCommand, help: EXECUTE_HELP, summary: 'run Python in a fresh sandbox and record it' },
   'run-test': { run: runTestCommand, help: RUN_TEST_HELP, summary: 'run tests on a repo snapshot in a fresh sandbox' },
   index: { run: indexCommand, help: INDEX_HELP, summary: "list a repository's code entities (the code index)" },
+  resume: { run: resumeCommand, help: RESUME_HELP, summary: 'continue a run that asked a question (or was interrupted)' },
+  replay: { run: replayCommand, help: REPLAY_HELP, summary: "re-run a recorded run with its model's replies; report divergence" },
+  ledger: { run: ledgerCommand, help: LEDGER_HELP, summary: 'list runs, show one in full, or export it as JSON' },
+  config: { run: configCommand, help: CONFIG_HELP, summary: 'print the effective configuration and where each value came from' },
   undo: { run: undoCommand, help: UNDO_HELP, summary: "restore every edit of a run, newest first" },
   tools: { run: toolsCommand, help: TOOLS_HELP, summary: 'print the tool registry the model chooses from' },
   doctor: { run: doctorCommand, help: DOCTOR_HELP, summary: 'check engine, image, ledger and model set-up' },
