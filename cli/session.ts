@@ -20,6 +20,8 @@ export interface Session {
   sandbox: Sandbox;
   owner: string;
   repo: string;
+  /** True once SIGINT/SIGTERM arrived: the process is cleaning up and about to exit. */
+  readonly interrupted: boolean;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,9 @@ export async function openSession(opts: {
     })();
     return closing;
   };
+  let interrupted = false;
   const interrupt = (signal: string, code: number) => {
+    interrupted = true;
     opts.log(`\n${signal}: removing running containers`);
     // Our own unfinished calls are marked first, so the record is right even if removal is slow.
     sweepLedger(ledger, (o) => o !== owner, `was interrupted (${signal})`);
@@ -67,5 +71,16 @@ export async function openSession(opts: {
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
 
-  return { engine, info, ledger, sandbox, owner, repo, close };
+  return {
+    engine,
+    info,
+    ledger,
+    sandbox,
+    owner,
+    repo,
+    get interrupted() {
+      return interrupted;
+    },
+    close,
+  };
 }

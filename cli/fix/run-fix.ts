@@ -51,6 +51,10 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     onInterrupt: (signal) => process.stderr.write(`${signal}: run ${runId ?? '(not started)'} stopped; its running container was removed and its ledger rows marked. Undo its edits with: piper-agent undo ${runId ?? 'RUN'}\n`),
   });
   let runId: string | undefined = input.resume?.runId;
+  // After an interrupt the loop may still unwind; nothing it says then is the run's result.
+  const emit: EventSink = (event) => {
+    if (!session.interrupted) input.emit(event);
+  };
   const lint = new LintGate();
   try {
     const index = await CodeIndex.open(input.repo, session.ledger);
@@ -67,7 +71,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     const embedder = process.env.RETRIEVE === 'embed' ? embedderFromEnv() : undefined;
     const workspace = new Workspace({ repoRoot: input.repo, index, lint, sandbox: session.sandbox, ledger: session.ledger, runId, owner: session.owner, embedder, retrieve: process.env.RETRIEVE === 'embed' ? 'embed' : 'lexical' });
     const record = new RunRecord(session.ledger, runId, session.owner);
-    input.emit({
+    emit({
       type: 'init',
       run_id: runId,
       repo: input.repo,
@@ -79,7 +83,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);
     return await runLoop(
-      { model, tools: input.wrapTools ? input.wrapTools(workspace) : workspace, record, emit: input.emit, askUser: input.askUser, embedder, signal: input.signal },
+      { model, tools: input.wrapTools ? input.wrapTools(workspace) : workspace, record, emit, askUser: input.askUser, embedder, signal: input.signal },
       {
         issueText: input.issue,
         arm,

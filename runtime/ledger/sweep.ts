@@ -1,6 +1,7 @@
 // The start-up sweep of the ledger: what a dead process left unfinished gets a terminal record,
-// with the reason. A call with no container was surely not executed; one whose container existed
-// may have run, so it is `failed` (outcome unknown), never silently `completed`.
+// with the reason. A sandboxed call with no container was surely not executed; one whose container
+// existed, or an in-process call (read, search, edit), may have run, so it is `failed` (outcome
+// unknown), never silently `completed`.
 import type { Ledger } from './ledger.js';
 
 export interface SweptCall {
@@ -19,7 +20,12 @@ export function sweepLedger(
   for (const call of calls) {
     if (isAlive(call.owner)) continue;
     const pid = call.owner.split(':')[1];
-    const entry: SweptCall = call.container_id
+    // Sandboxed tools have not run until their container exists; the others run in process, so
+    // without a container nothing says whether they did.
+    const sandboxed = call.tool === 'run_test' || call.tool === 'execute';
+    const entry: SweptCall = !sandboxed
+      ? { callId: call.id, status: 'failed', reason: `owner process ${pid} ${what} while ${call.tool} ran in process; the outcome is unknown` }
+      : call.container_id
       ? {
           callId: call.id,
           status: 'failed',

@@ -67,8 +67,12 @@ describe('Ledger', () => {
     const withContainer = l.dispatchCall({ runId: run, tool: 'execute', args: {}, origin: 'user', owner: dead });
     l.containerCreated(withContainer, 'abcdef0123456789');
     const alive = l.dispatchCall({ runId: run, tool: 'execute', args: {}, origin: 'user', owner: 'host:1:1' });
+    const inProcess = l.dispatchCall({ runId: run, tool: 'edit_entity', args: {}, origin: 'model', owner: dead });
     const swept = sweepLedger(l, (owner) => owner !== dead);
-    expect(swept.map((s) => s.status).sort()).toEqual(['failed', 'not_executed']);
+    expect(swept.map((s) => s.status).sort()).toEqual(['failed', 'failed', 'not_executed']);
+    // An in-process call has no container, yet it may have written: its outcome is unknown.
+    expect(l.getCall(inProcess)).toMatchObject({ status: 'failed' });
+    expect(l.getCall(inProcess)?.status_reason).toMatch(/while edit_entity ran in process; the outcome is unknown/);
     expect(l.getCall(noContainer)).toMatchObject({ status: 'not_executed' });
     expect(l.getCall(withContainer)?.status_reason).toMatch(/died while the call was in container abcdef012345/);
     expect(l.getCall(alive)?.status).toBe('dispatched');
