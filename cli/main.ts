@@ -19,6 +19,7 @@ import { FIX_HELP, fixCommand } from './commands/fix.js';
 import { IMAGE_HELP, imageCommand } from './commands/image.js';
 import { INDEX_HELP, indexCommand } from './commands/index-cmd.js';
 import { RUN_TEST_HELP, runTestCommand } from './commands/run-test.js';
+import { TOOL_HELP, toolCommand } from './commands/tool.js';
 import { TOOLS_HELP, toolsCommand } from './commands/tools.js';
 import { UNDO_HELP, undoCommand } from './commands/undo.js';
 import { EXIT, UsageError } from './exit-codes.js';
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help:
   ledger: { run: ledgerCommand, help: LEDGER_HELP, summary: 'list runs, show one in full, or export it as JSON' },
   config: { run: configCommand, help: CONFIG_HELP, summary: 'print the effective configuration and where each value came from' },
   undo: { run: undoCommand, help: UNDO_HELP, summary: "restore every edit of a run, newest first" },
+  tool: { run: toolCommand, help: TOOL_HELP, summary: 'send one call through validation, execution and the trust gate' },
   tools: { run: toolsCommand, help: TOOLS_HELP, summary: 'print the tool registry the model chooses from' },
   doctor: { run: doctorCommand, help: DOCTOR_HELP, summary: 'check engine, image, ledger and model set-up' },
   engine: { run: engineCommand, help: ENGINE_HELP, summary: 'find, or install and start, the Docker engine' },
