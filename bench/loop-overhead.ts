@@ -27,7 +27,12 @@ import { packageRoot } from '../runtime/package-root.js';
 import { Sandbox } from '../runtime/sandbox/sandbox.js';
 import { percentile, printTable } from './stats.js';
 
-const SELECTORS = ['textstats.words.top_words', 'textstats.words.words', 'textstats.words.word_counts', 'textstats.report.summary'];
+const SELECTORS = [
+  'textstats.words.top_words',
+  'textstats.words.words',
+  'textstats.words.word_counts',
+  'textstats.report.summary',
+];
 
 async function overhead(turns: number): Promise<number[]> {
   const repo = join(packageRoot(), 'test', 'fixtures', 'sample-repo');
@@ -36,8 +41,21 @@ async function overhead(turns: number): Promise<number[]> {
   const lint = new LintGate();
   const runId = ledger.createRun({ kind: 'fix', repo, owner: 'bench' });
   // The sandbox is never called: these turns use read-only tools.
-  const workspace = new Workspace({ repoRoot: repo, index, lint, sandbox: new Sandbox(new DockerEngine(), { image: 'unused' }), ledger, runId, owner: 'bench' });
-  const replies = Array.from({ length: turns }, (_, i) => JSON.stringify({ tool: i % 3 === 2 ? 'search_symbol' : 'read_entity', args: i % 3 === 2 ? { query: 'words' } : { selector: SELECTORS[i % SELECTORS.length], body: true } }));
+  const workspace = new Workspace({
+    repoRoot: repo,
+    index,
+    lint,
+    sandbox: new Sandbox(new DockerEngine(), { image: 'unused' }),
+    ledger,
+    runId,
+    owner: 'bench',
+  });
+  const replies = Array.from({ length: turns }, (_, i) =>
+    JSON.stringify({
+      tool: i % 3 === 2 ? 'search_symbol' : 'read_entity',
+      args: i % 3 === 2 ? { query: 'words' } : { selector: SELECTORS[i % SELECTORS.length], body: true },
+    }),
+  );
   replies.push('{"tool": "stop", "args": {"reason": "done"}}');
   const script = scriptModelFromReplies(replies);
   let spent = 0; // model + tool time inside the current turn
@@ -80,7 +98,12 @@ async function overhead(turns: number): Promise<number[]> {
         turnNo++;
       },
     },
-    { issueText: 'textstats.words.top_words returns one word too few', arm: 'policy', reproTarget: null, budget: { maxTurns: turns + 5 } },
+    {
+      issueText: 'textstats.words.top_words returns one word too few',
+      arm: 'policy',
+      reproTarget: null,
+      budget: { maxTurns: turns + 5 },
+    },
   );
   lint.close();
   ledger.close();
@@ -89,20 +112,41 @@ async function overhead(turns: number): Promise<number[]> {
 
 function schemaTokens(): { tasks: number; policy: number; baseline: number; reduction: number } {
   const dir = join(packageRoot(), 'bench', 'piperbench', 'tasks');
-  const issues = existsSync(dir) ? readdirSync(dir).map((id) => readFileSync(join(dir, id, 'issue.md'), 'utf8')) : [];
+  const issues = existsSync(dir)
+    ? readdirSync(dir).map((id) => readFileSync(join(dir, id, 'issue.md'), 'utf8'))
+    : [];
   let policy = 0;
   let baseline = 0;
   for (const issue of issues) {
     const tools = retrieveByMap({ issueText: issue, latestObservation: '' }).tools;
-    policy += buildSelectionPrompt({ arm: 'policy', tools, history: [], latestObservation: null, issueText: issue }).toolSchemaTokens;
-    baseline += buildSelectionPrompt({ arm: 'current', tools: [...TOOL_NAMES], history: [], latestObservation: null, issueText: issue }).toolSchemaTokens;
+    policy += buildSelectionPrompt({
+      arm: 'policy',
+      tools,
+      history: [],
+      latestObservation: null,
+      issueText: issue,
+    }).toolSchemaTokens;
+    baseline += buildSelectionPrompt({
+      arm: 'current',
+      tools: [...TOOL_NAMES],
+      history: [],
+      latestObservation: null,
+      issueText: issue,
+    }).toolSchemaTokens;
   }
   const n = Math.max(1, issues.length);
-  return { tasks: issues.length, policy: Math.round(policy / n), baseline: Math.round(baseline / n), reduction: baseline ? Math.round((1 - policy / baseline) * 1000) / 10 : 0 };
+  return {
+    tasks: issues.length,
+    policy: Math.round(policy / n),
+    baseline: Math.round(baseline / n),
+    reduction: baseline ? Math.round((1 - policy / baseline) * 1000) / 10 : 0,
+  };
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, turns: { type: 'string', default: '200' } } });
+  const { values } = parseArgs({
+    options: { json: { type: 'boolean', default: false }, turns: { type: 'string', default: '200' } },
+  });
   const samples = await overhead(Number(values.turns));
   const tokens = schemaTokens();
   const result = {
@@ -116,8 +160,14 @@ async function main(): Promise<void> {
     schema_token_tasks: tokens.tasks,
   };
   printTable([
-    ['turn overhead p50 / p95 (ms)', `${result.turn_overhead_p50_ms} / ${result.turn_overhead_p95_ms} (target p50 ≤ 2)`],
-    ['tool-schema tokens per turn', `policy ${tokens.policy} vs baseline ${tokens.baseline} over ${tokens.tasks} piperbench issues`],
+    [
+      'turn overhead p50 / p95 (ms)',
+      `${result.turn_overhead_p50_ms} / ${result.turn_overhead_p95_ms} (target p50 ≤ 2)`,
+    ],
+    [
+      'tool-schema tokens per turn',
+      `policy ${tokens.policy} vs baseline ${tokens.baseline} over ${tokens.tasks} piperbench issues`,
+    ],
     ['reduction', `${tokens.reduction} % (target ≥ 30 %)`],
   ]);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);

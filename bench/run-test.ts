@@ -23,10 +23,20 @@ function makeRepo(): string {
   mkdirSync(join(repo, 'tests'));
   writeFileSync(join(repo, 'conftest.py'), '');
   writeFileSync(join(repo, 'shapes', '__init__.py'), '');
-  writeFileSync(join(repo, 'shapes', 'geometry.py'), 'import math\n\ndef area(r):\n    return math.pi * r * r\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n');
+  writeFileSync(
+    join(repo, 'shapes', 'geometry.py'),
+    'import math\n\ndef area(r):\n    return math.pi * r * r\n\ndef perimeter(w, h):\n    return 2 * (w + h)\n',
+  );
   for (let f = 0; f < 3; f++) {
-    const tests = Array.from({ length: 10 }, (_, i) => `def test_case_${i}():\n    assert perimeter(${i}, ${f}) == 2 * (${i} + ${f})\n    assert area(${i}) >= 0\n`).join('\n');
-    writeFileSync(join(repo, 'tests', `test_geometry_${f}.py`), `from shapes.geometry import area, perimeter\n\n${tests}`);
+    const tests = Array.from(
+      { length: 10 },
+      (_, i) =>
+        `def test_case_${i}():\n    assert perimeter(${i}, ${f}) == 2 * (${i} + ${f})\n    assert area(${i}) >= 0\n`,
+    ).join('\n');
+    writeFileSync(
+      join(repo, 'tests', `test_geometry_${f}.py`),
+      `from shapes.geometry import area, perimeter\n\n${tests}`,
+    );
   }
   return repo;
 }
@@ -34,21 +44,39 @@ function makeRepo(): string {
 function hostPytest(repo: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(HOST_PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests/'], { cwd: repo, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(HOST_PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests/'], {
+      cwd: repo,
+      env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 && /30 passed/.test(out) ? resolve(performance.now() - t0) : reject(new Error(`host pytest failed (${code}): ${out.slice(-400)}\n(install Debian's python3-pytest: apt-get install python3-pytest)`))));
+    child.on('close', (code) =>
+      code === 0 && /30 passed/.test(out)
+        ? resolve(performance.now() - t0)
+        : reject(
+            new Error(
+              `host pytest failed (${code}): ${out.slice(-400)}\n(install Debian's python3-pytest: apt-get install python3-pytest)`,
+            ),
+          ),
+    );
   });
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, rounds: { type: 'string', default: '15' } } });
+  const { values } = parseArgs({
+    options: { json: { type: 'boolean', default: false }, rounds: { type: 'string', default: '15' } },
+  });
   const rounds = Number(values.rounds);
   const repo = makeRepo();
   const { engine } = await connectEngine();
-  const sandbox = new Sandbox(engine, { image: loadRecipe().ref, workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS });
+  const sandbox = new Sandbox(engine, {
+    image: loadRecipe().ref,
+    workspacePoolSize: 1,
+    workspacePoolLimits: RUN_TEST_LIMITS,
+  });
   const pool = (sandbox as unknown as { workspacePool: { warm(): Promise<void> } }).workspacePool;
   await sandbox.init();
   const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));

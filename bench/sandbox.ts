@@ -22,7 +22,9 @@ const HOST_PYTHON = '/usr/bin/python3';
 function timeChild(argv: string[], input?: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     if (input !== undefined) child.stdin!.end(input);
@@ -47,7 +49,12 @@ async function main(): Promise<void> {
   await warm.init();
   const pool = (warm as unknown as { pool: { warm(): Promise<void> } }).pool;
 
-  const samples = { host_spawn: [] as number[], docker_cli: [] as number[], cold: [] as number[], warm: [] as number[] };
+  const samples = {
+    host_spawn: [] as number[],
+    docker_cli: [] as number[],
+    cold: [] as number[],
+    warm: [] as number[],
+  };
   let warmHits = 0;
   const spec = { image, argv: EXECUTE_ARGV, stdin: PROGRAM };
   // One unmeasured round of each arm first: page caches, the engine's first-call costs.

@@ -5,7 +5,9 @@ import { fileURLToPath } from 'node:url';
 
 const main = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(main))) {
-  process.stderr.write('piper-agent: not built yet; run `make build` (or `npm run build`) in the package first\n');
+  process.stderr.write(
+    'piper-agent: not built yet; run `make build` (or `npm run build`) in the package first\n',
+  );
   process.exit(1);
 }
 await import(main.href);

@@ -85,7 +85,8 @@ export function redacted(config: Config): Record<string, unknown> {
   const out: Record<string, unknown> = { ...config };
   for (const key of SECRETS) {
     const v = config[key];
-    if (typeof v === 'string') out[key] = v.length > 8 ? `${v.slice(0, 3)}…${v.slice(-2)} (redacted)` : '(redacted)';
+    if (typeof v === 'string')
+      out[key] = v.length > 8 ? `${v.slice(0, 3)}…${v.slice(-2)} (redacted)` : '(redacted)';
   }
   return out;
 }
@@ -115,5 +116,7 @@ function checked(raw: unknown, where: string): Config {
   const parsed = ConfigSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new UsageError(`bad configuration in ${where}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+  throw new UsageError(
+    `bad configuration in ${where}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`,
+  );
 }

@@ -24,24 +24,73 @@ import { TOOLS_HELP, toolsCommand } from './commands/tools.js';
 import { UNDO_HELP, undoCommand } from './commands/undo.js';
 import { EXIT, UsageError } from './exit-codes.js';
 
-const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> = {
-  demo: { run: demoCommand, help: DEMO_HELP, summary: 'fix the bundled sample repository with the scripted model' },
-  fix: { run: fixCommand, help: FIX_HELP, summary: 'run the agent on an issue of a Python repository' },
-  execute: { run: executeCommand, help: EXECUTE_HELP, summary: 'run Python in a fresh sandbox and record it' },
-  'run-test': { run: runTestCommand, help: RUN_TEST_HELP, summary: 'run tests on a repo snapshot in a fresh sandbox' },
-  index: { run: indexCommand, help: INDEX_HELP, summary: "list a repository's code entities (the code index)" },
-  resume: { run: resumeCommand, help: RESUME_HELP, summary: 'continue a run that asked a question (or was interrupted)' },
-  replay: { run: replayCommand, help: REPLAY_HELP, summary: "re-run a recorded run with its model's replies; report divergence" },
-  ledger: { run: ledgerCommand, help: LEDGER_HELP, summary: 'list runs, show one in full, or export it as JSON' },
-  config: { run: configCommand, help: CONFIG_HELP, summary: 'print the effective configuration and where each value came from' },
-  undo: { run: undoCommand, help: UNDO_HELP, summary: "restore every edit of a run, newest first" },
-  tool: { run: toolCommand, help: TOOL_HELP, summary: 'send one call through validation, execution and the trust gate' },
-  tools: { run: toolsCommand, help: TOOLS_HELP, summary: 'print the tool registry the model chooses from' },
-  doctor: { run: doctorCommand, help: DOCTOR_HELP, summary: 'check engine, image, ledger and model set-up' },
-  engine: { run: engineCommand, help: ENGINE_HELP, summary: 'find, or install and start, the Docker engine' },
-  'ci-image': { run: ciImageCommand, help: CI_IMAGE_HELP, summary: 'build or list the image that runs piper-agent in CI' },
-  image: { run: imageCommand, help: IMAGE_HELP, summary: 'build or list the sandbox image' },
-};
+const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> =
+  {
+    demo: {
+      run: demoCommand,
+      help: DEMO_HELP,
+      summary: 'fix the bundled sample repository with the scripted model',
+    },
+    fix: { run: fixCommand, help: FIX_HELP, summary: 'run the agent on an issue of a Python repository' },
+    execute: {
+      run: executeCommand,
+      help: EXECUTE_HELP,
+      summary: 'run Python in a fresh sandbox and record it',
+    },
+    'run-test': {
+      run: runTestCommand,
+      help: RUN_TEST_HELP,
+      summary: 'run tests on a repo snapshot in a fresh sandbox',
+    },
+    index: {
+      run: indexCommand,
+      help: INDEX_HELP,
+      summary: "list a repository's code entities (the code index)",
+    },
+    resume: {
+      run: resumeCommand,
+      help: RESUME_HELP,
+      summary: 'continue a run that asked a question (or was interrupted)',
+    },
+    replay: {
+      run: replayCommand,
+      help: REPLAY_HELP,
+      summary: "re-run a recorded run with its model's replies; report divergence",
+    },
+    ledger: {
+      run: ledgerCommand,
+      help: LEDGER_HELP,
+      summary: 'list runs, show one in full, or export it as JSON',
+    },
+    config: {
+      run: configCommand,
+      help: CONFIG_HELP,
+      summary: 'print the effective configuration and where each value came from',
+    },
+    undo: { run: undoCommand, help: UNDO_HELP, summary: 'restore every edit of a run, newest first' },
+    tool: {
+      run: toolCommand,
+      help: TOOL_HELP,
+      summary: 'send one call through validation, execution and the trust gate',
+    },
+    tools: { run: toolsCommand, help: TOOLS_HELP, summary: 'print the tool registry the model chooses from' },
+    doctor: {
+      run: doctorCommand,
+      help: DOCTOR_HELP,
+      summary: 'check engine, image, ledger and model set-up',
+    },
+    engine: {
+      run: engineCommand,
+      help: ENGINE_HELP,
+      summary: 'find, or install and start, the Docker engine',
+    },
+    'ci-image': {
+      run: ciImageCommand,
+      help: CI_IMAGE_HELP,
+      summary: 'build or list the image that runs piper-agent in CI',
+    },
+    image: { run: imageCommand, help: IMAGE_HELP, summary: 'build or list the sandbox image' },
+  };
 
 const HELP = `piper-agent — a coding agent for Python repositories whose every command runs in a
 hardened Docker sandbox and whose every result is backed by a SQLite ledger.

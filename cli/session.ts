@@ -40,7 +40,9 @@ export async function openSession(opts: {
   const orphans = await removeOrphans(engine);
   const swept = sweepLedger(ledger, ownerTextAlive);
   if (orphans.length || swept.length) {
-    opts.log(`start-up sweep: removed ${orphans.length} orphan container(s), closed ${swept.length} ledger call(s)`);
+    opts.log(
+      `start-up sweep: removed ${orphans.length} orphan container(s), closed ${swept.length} ledger call(s)`,
+    );
   }
   const sandbox = new Sandbox(engine, { image: opts.image ?? loadRecipe().ref, ...opts.sandbox });
   const owner = formatOwner(currentOwner());

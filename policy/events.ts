@@ -27,11 +27,23 @@ export type LoopEvent =
       model: string;
       policy: 'policy' | 'current';
       test: string | null;
-      budget: { max_turns: number; max_tokens: number | null; max_cost_usd: number | null; max_wall_s: number | null };
+      budget: {
+        max_turns: number;
+        max_tokens: number | null;
+        max_cost_usd: number | null;
+        max_wall_s: number | null;
+      };
     }
   | { type: 'turn'; turn: number }
   | { type: 'toolset'; turn: number; tools: ToolName[]; truncated: boolean; source: string }
-  | { type: 'proposal'; turn: number; tool: string; args: Record<string, unknown>; origin: 'model' | 'trigger'; trigger?: string }
+  | {
+      type: 'proposal';
+      turn: number;
+      tool: string;
+      args: Record<string, unknown>;
+      origin: 'model' | 'trigger';
+      trigger?: string;
+    }
   | { type: 'rejection'; turn: number; tool: string; reason: string; reselect: boolean }
   | { type: 'noop'; turn: number; reason: string }
   | {
@@ -55,7 +67,15 @@ export type LoopEvent =
       caveat?: string;
       summary: string;
     }
-  | { type: 'usage'; turn: number; tokens_in: number; tokens_out: number; cost_usd: number | null; total_tokens: number; total_cost_usd: number | null }
+  | {
+      type: 'usage';
+      turn: number;
+      tokens_in: number;
+      tokens_out: number;
+      cost_usd: number | null;
+      total_tokens: number;
+      total_cost_usd: number | null;
+    }
   | { type: 'ask_user'; turn: number; question: string }
   | { type: 'answer'; turn: number; answer: string }
   | ({ type: 'result' } & RunResult);

@@ -18,7 +18,11 @@ import { classifyProposal, validateCall, type PolicyArm } from './validate.js';
 export interface LoopTools {
   selectorExists(selector: string): boolean;
   hasEvidence(selector: string): boolean;
-  run(call: { tool: ToolName; args: Record<string, unknown> }, origin: 'model' | 'trigger', turnId?: number): Promise<ExecutedLike>;
+  run(
+    call: { tool: ToolName; args: Record<string, unknown> },
+    origin: 'model' | 'trigger',
+    turnId?: number,
+  ): Promise<ExecutedLike>;
   lintFile(selector: string, path: string, turnId?: number): Promise<ExecutedLike>;
 }
 
@@ -37,9 +41,26 @@ type ObservationRowLike = ObservationLike & { id: number };
 export interface LoopRecord {
   runId: string;
   startTurn(t: { toolset: string[]; promptDigest: string; promptTokens: number }): number;
-  completeTurn(turnId: number, reply: { rawOutput: string | null; action: unknown; promptTokens: number; completionTokens: number }): void;
-  rejected(r: { tool: string; args: unknown; reason: string; origin: 'model' | 'trigger'; turnId?: number }): string;
-  observe(o: { turnId?: number; callId?: string; kind: string; target?: string; result: unknown; trust: 'trusted' | 'unverified'; caveat?: string }): ObservationRowLike;
+  completeTurn(
+    turnId: number,
+    reply: { rawOutput: string | null; action: unknown; promptTokens: number; completionTokens: number },
+  ): void;
+  rejected(r: {
+    tool: string;
+    args: unknown;
+    reason: string;
+    origin: 'model' | 'trigger';
+    turnId?: number;
+  }): string;
+  observe(o: {
+    turnId?: number;
+    callId?: string;
+    kind: string;
+    target?: string;
+    result: unknown;
+    trust: 'trusted' | 'unverified';
+    caveat?: string;
+  }): ObservationRowLike;
   recent(n: number): ObservationRowLike[];
   usage(tokensIn: number, tokensOut: number, costUsd: number | null): void;
   totals(): { tokens: number; costUsd: number | null };
@@ -86,7 +107,10 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
   const arm = opts.arm;
   const clock = deps.clock ?? Date.now;
   const started = clock();
-  const gate = new TriggerGate({ reproTarget: opts.reproTarget, symbolCamel: opts.symbolCamel }, opts.resume?.state.triggers);
+  const gate = new TriggerGate(
+    { reproTarget: opts.reproTarget, symbolCamel: opts.symbolCamel },
+    opts.resume?.state.triggers,
+  );
   let turns = opts.resume?.state.turnsUsed ?? 0;
   let latest: string | null = null;
   const emit = (event: LoopEvent) => deps.emit(event);
@@ -115,28 +139,80 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
   };
 
   /** Records the gated observation of an executed call and tells the stream. */
-  const observeExecuted = (turn: number, turnId: number | undefined, tool: string, args: Record<string, unknown>, exec: ExecutedLike, stored: unknown) => {
+  const observeExecuted = (
+    turn: number,
+    turnId: number | undefined,
+    tool: string,
+    args: Record<string, unknown>,
+    exec: ExecutedLike,
+    stored: unknown,
+  ) => {
     const gated =
-      tool === 'lint' ? { ok: true as const, trust: 'trusted' as const, data: exec.result } : trustGate({ tool: tool as ToolName, args, result: exec.result, receipt: exec.receipt }, { policy: arm });
+      tool === 'lint'
+        ? { ok: true as const, trust: 'trusted' as const, data: exec.result }
+        : trustGate(
+            { tool: tool as ToolName, args, result: exec.result, receipt: exec.receipt },
+            { policy: arm },
+          );
     const trust = 'trust' in gated ? gated.trust : 'trusted';
     const caveat = 'caveat' in gated ? gated.caveat : undefined;
-    const row = record.observe({ turnId, callId: exec.callId, kind: exec.kind, target: exec.target, result: stored, trust, caveat });
-    emit({ type: 'observation', turn, call_id: exec.callId, kind: exec.kind, target: exec.target, trust: arm === 'current' ? null : trust, ...(caveat ? { caveat } : {}), summary: summarize(exec.kind, exec.result) });
+    const row = record.observe({
+      turnId,
+      callId: exec.callId,
+      kind: exec.kind,
+      target: exec.target,
+      result: stored,
+      trust,
+      caveat,
+    });
+    emit({
+      type: 'observation',
+      turn,
+      call_id: exec.callId,
+      kind: exec.kind,
+      target: exec.target,
+      trust: arm === 'current' ? null : trust,
+      ...(caveat ? { caveat } : {}),
+      summary: summarize(exec.kind, exec.result),
+    });
     return row;
   };
 
-  const execute = async (turn: number, turnId: number | undefined, tool: string, args: Record<string, unknown>, origin: 'model' | 'trigger', trigger?: TriggerCall): Promise<{ exec: ExecutedLike; row: ObservationRowLike }> => {
+  const execute = async (
+    turn: number,
+    turnId: number | undefined,
+    tool: string,
+    args: Record<string, unknown>,
+    origin: 'model' | 'trigger',
+    trigger?: TriggerCall,
+  ): Promise<{ exec: ExecutedLike; row: ObservationRowLike }> => {
     emit({ type: 'execution', phase: 'started', turn, call_id: null, tool, origin });
     const t0 = clock();
-    const exec = tool === 'lint' ? await tools.lintFile(String(args.selector), String(args.path), turnId) : await tools.run({ tool: tool as ToolName, args }, origin, turnId);
-    emit({ type: 'execution', phase: 'finished', turn, call_id: exec.callId, tool, origin, exit_code: exec.receipt?.exit_code ?? null, timed_out: exec.receipt?.timed_out ?? false, ms: clock() - t0 });
+    const exec =
+      tool === 'lint'
+        ? await tools.lintFile(String(args.selector), String(args.path), turnId)
+        : await tools.run({ tool: tool as ToolName, args }, origin, turnId);
+    emit({
+      type: 'execution',
+      phase: 'finished',
+      turn,
+      call_id: exec.callId,
+      tool,
+      origin,
+      exit_code: exec.receipt?.exit_code ?? null,
+      timed_out: exec.receipt?.timed_out ?? false,
+      ms: clock() - t0,
+    });
     // The spec's trigger observation shapes: test → {passed, exit_code}; symbol → {query, matches}.
     let stored = exec.result;
     if (trigger?.trigger === 'post_patch_test') {
       const r = exec.result as { passed: boolean; exit_code: number };
       stored = { passed: r.passed, exit_code: r.exit_code };
     } else if (trigger?.trigger === 'symbol_token') {
-      stored = { query: args.query, matches: (exec.result as { data?: { matches?: unknown[] } }).data?.matches ?? [] };
+      stored = {
+        query: args.query,
+        matches: (exec.result as { data?: { matches?: unknown[] } }).data?.matches ?? [],
+      };
     }
     const row = observeExecuted(turn, turnId, tool, args, exec, stored);
     return { exec, row };
@@ -151,13 +227,26 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
   };
 
   const history = (): LedgerEntry[] =>
-    record.recent(HISTORY).map((o) => ({ kind: o.kind, target: o.target ?? '', result: JSON.parse(o.result) as unknown, trust: arm === 'current' ? null : o.trust, caveat: o.caveat }));
+    record
+      .recent(HISTORY)
+      .map((o) => ({
+        kind: o.kind,
+        target: o.target ?? '',
+        result: JSON.parse(o.result) as unknown,
+        trust: arm === 'current' ? null : o.trust,
+        caveat: o.caveat,
+      }));
 
   try {
     const lastRow = record.recent(1)[0];
     if (lastRow) latest = renderForModel(lastRow, arm);
     if (opts.resume?.answer !== undefined) {
-      const row = record.observe({ kind: 'user', target: '', result: { answer: opts.resume.answer }, trust: 'trusted' });
+      const row = record.observe({
+        kind: 'user',
+        target: '',
+        result: { answer: opts.resume.answer },
+        trust: 'trusted',
+      });
       emit({ type: 'answer', turn: turns, answer: opts.resume.answer });
       latest = renderForModel(row, arm);
     } else if (!opts.resume && arm === 'policy') {
@@ -166,74 +255,194 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
 
     for (;;) {
       const totals = record.totals();
-      const cap = capReached(opts.budget, { turns, tokens: totals.tokens, costUsd: totals.costUsd, wallS: (clock() - started) / 1000 });
+      const cap = capReached(opts.budget, {
+        turns,
+        tokens: totals.tokens,
+        costUsd: totals.costUsd,
+        wallS: (clock() - started) / 1000,
+      });
       if (cap) return finish('cap', cap);
       const turn = turns + 1;
       emit({ type: 'turn', turn });
       const retrieval =
         arm === 'policy'
-          ? await retrieveTools({ issueText: opts.issueText, latestObservation: latest ?? '' }, { mode: opts.retrieve ?? 'map', embedder: deps.embedder })
+          ? await retrieveTools(
+              { issueText: opts.issueText, latestObservation: latest ?? '' },
+              { mode: opts.retrieve ?? 'map', embedder: deps.embedder },
+            )
           : { tools: [...TOOL_NAMES], truncated: false, source: 'all' };
-      emit({ type: 'toolset', turn, tools: retrieval.tools, truncated: retrieval.truncated, source: retrieval.source });
+      emit({
+        type: 'toolset',
+        turn,
+        tools: retrieval.tools,
+        truncated: retrieval.truncated,
+        source: retrieval.source,
+      });
 
       for (let attempt = 0; attempt < 2; attempt++) {
-        const prompt = buildSelectionPrompt({ arm, protocol: model.protocol, tools: retrieval.tools, history: history(), latestObservation: latest, issueText: opts.issueText });
-        const turnId = record.startTurn({ toolset: retrieval.tools, promptDigest: prompt.digest, promptTokens: prompt.tokens });
+        const prompt = buildSelectionPrompt({
+          arm,
+          protocol: model.protocol,
+          tools: retrieval.tools,
+          history: history(),
+          latestObservation: latest,
+          issueText: opts.issueText,
+        });
+        const turnId = record.startTurn({
+          toolset: retrieval.tools,
+          promptDigest: prompt.digest,
+          promptTokens: prompt.tokens,
+        });
         let reply: ChatReply;
         try {
-          reply = await model.complete({ messages: prompt.messages, ...(prompt.tools ? { tools: prompt.tools } : {}), temperature: SELECTION_SAMPLING.temperature, maxTokens: SELECTION_SAMPLING.maxTokens }, deps.signal);
+          reply = await model.complete(
+            {
+              messages: prompt.messages,
+              ...(prompt.tools ? { tools: prompt.tools } : {}),
+              temperature: SELECTION_SAMPLING.temperature,
+              maxTokens: SELECTION_SAMPLING.maxTokens,
+            },
+            deps.signal,
+          );
         } catch (error) {
           const attempts = (error as { attempts?: Attempt[] }).attempts ?? [];
-          record.completeTurn(turnId, { rawOutput: null, action: { error: (error as Error).message, attempts }, promptTokens: prompt.tokens, completionTokens: 0 });
+          record.completeTurn(turnId, {
+            rawOutput: null,
+            action: { error: (error as Error).message, attempts },
+            promptTokens: prompt.tokens,
+            completionTokens: 0,
+          });
           turns = turn;
           return finish('error', `model call failed: ${(error as Error).message}`);
         }
         record.usage(reply.usage.promptTokens, reply.usage.completionTokens, reply.costUsd);
         const spent = record.totals();
-        emit({ type: 'usage', turn, tokens_in: reply.usage.promptTokens, tokens_out: reply.usage.completionTokens, cost_usd: reply.costUsd, total_tokens: spent.tokens, total_cost_usd: spent.costUsd });
-        const raw = reply.toolCalls.length ? JSON.stringify({ content: reply.text, tool_calls: reply.toolCalls }) : reply.text;
+        emit({
+          type: 'usage',
+          turn,
+          tokens_in: reply.usage.promptTokens,
+          tokens_out: reply.usage.completionTokens,
+          cost_usd: reply.costUsd,
+          total_tokens: spent.tokens,
+          total_cost_usd: spent.costUsd,
+        });
+        const raw = reply.toolCalls.length
+          ? JSON.stringify({ content: reply.text, tool_calls: reply.toolCalls })
+          : reply.text;
         const parsed = parseReply(reply, model.protocol);
         if (!parsed.ok) {
-          record.completeTurn(turnId, { rawOutput: raw, action: null, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens });
-          const row = record.observe({ turnId, kind: 'noop', target: '', result: { noop: true, reason: parsed.reason }, trust: 'trusted' });
+          record.completeTurn(turnId, {
+            rawOutput: raw,
+            action: null,
+            promptTokens: reply.usage.promptTokens,
+            completionTokens: reply.usage.completionTokens,
+          });
+          const row = record.observe({
+            turnId,
+            kind: 'noop',
+            target: '',
+            result: { noop: true, reason: parsed.reason },
+            trust: 'trusted',
+          });
           emit({ type: 'noop', turn, reason: parsed.reason });
           latest = renderForModel(row, arm);
           break;
         }
-        record.completeTurn(turnId, { rawOutput: raw, action: parsed.proposal, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens });
+        record.completeTurn(turnId, {
+          rawOutput: raw,
+          action: parsed.proposal,
+          promptTokens: reply.usage.promptTokens,
+          completionTokens: reply.usage.completionTokens,
+        });
         const classified = classifyProposal(parsed.proposal);
-        emit({ type: 'proposal', turn, tool: parsed.proposal.tool, args: parsed.proposal.args, origin: 'model' });
+        emit({
+          type: 'proposal',
+          turn,
+          tool: parsed.proposal.tool,
+          args: parsed.proposal.args,
+          origin: 'model',
+        });
 
         if (classified.kind === 'ask_user' || classified.kind === 'stop') {
-          if (arm === 'policy') await runTriggers(gate.onModelAction({ kind: classified.kind }), turn, turnId);
+          if (arm === 'policy')
+            await runTriggers(gate.onModelAction({ kind: classified.kind }), turn, turnId);
           turns = turn;
           if (classified.kind === 'stop') {
-            record.observe({ turnId, kind: 'stop', target: '', result: { reason: classified.reason }, trust: 'trusted' });
+            record.observe({
+              turnId,
+              kind: 'stop',
+              target: '',
+              result: { reason: classified.reason },
+              trust: 'trusted',
+            });
             return finish('stop', classified.reason || 'the model stopped');
           }
-          record.observe({ turnId, kind: 'ask_user', target: '', result: { question: classified.question }, trust: 'trusted' });
+          record.observe({
+            turnId,
+            kind: 'ask_user',
+            target: '',
+            result: { question: classified.question },
+            trust: 'trusted',
+          });
           emit({ type: 'ask_user', turn, question: classified.question });
           const answer = deps.askUser ? await deps.askUser(classified.question) : null;
-          if (answer === null) return finish('ask_user', 'the model asked the operator a question', classified.question);
-          const row = record.observe({ turnId, kind: 'user', target: '', result: { answer }, trust: 'trusted' });
+          if (answer === null)
+            return finish('ask_user', 'the model asked the operator a question', classified.question);
+          const row = record.observe({
+            turnId,
+            kind: 'user',
+            target: '',
+            result: { answer },
+            trust: 'trusted',
+          });
           emit({ type: 'answer', turn, answer });
           latest = renderForModel(row, arm);
           break;
         }
 
-        const validation = validateCall(parsed.proposal, { selectorExists: (s) => tools.selectorExists(s), hasEvidence: (s) => tools.hasEvidence(s) }, { policy: arm });
+        const validation = validateCall(
+          parsed.proposal,
+          { selectorExists: (s) => tools.selectorExists(s), hasEvidence: (s) => tools.hasEvidence(s) },
+          { policy: arm },
+        );
         if (!validation.ok) {
           const { rejection } = validation;
-          const callId = record.rejected({ tool: rejection.tool, args: parsed.proposal.args, reason: rejection.reason, origin: 'model', turnId });
-          const row = record.observe({ turnId, callId, kind: 'rejected', target: rejection.tool, result: rejection, trust: 'trusted' });
-          emit({ type: 'rejection', turn, tool: rejection.tool, reason: rejection.reason, reselect: attempt === 0 });
+          const callId = record.rejected({
+            tool: rejection.tool,
+            args: parsed.proposal.args,
+            reason: rejection.reason,
+            origin: 'model',
+            turnId,
+          });
+          const row = record.observe({
+            turnId,
+            callId,
+            kind: 'rejected',
+            target: rejection.tool,
+            result: rejection,
+            trust: 'trusted',
+          });
+          emit({
+            type: 'rejection',
+            turn,
+            tool: rejection.tool,
+            reason: rejection.reason,
+            reselect: attempt === 0,
+          });
           latest = renderForModel(row, arm);
           continue; // one re-selection on the same turn; a second rejection consumes the turn
         }
 
         const { call } = validation;
-        if (arm === 'policy') await runTriggers(gate.onModelAction({ kind: 'call', tool: call.tool }), turn, turnId);
-        const { exec, row } = await execute(turn, turnId, call.tool, call.args as Record<string, unknown>, 'model');
+        if (arm === 'policy')
+          await runTriggers(gate.onModelAction({ kind: 'call', tool: call.tool }), turn, turnId);
+        const { exec, row } = await execute(
+          turn,
+          turnId,
+          call.tool,
+          call.args as Record<string, unknown>,
+          'model',
+        );
         latest = renderForModel(row, arm);
         if (arm === 'policy') {
           if (exec.edit) await runTriggers(gate.onEditCommitted(exec.edit), turn, turnId);

@@ -15,7 +15,8 @@ export function renderForModel(o: ObservationLike, arm: PolicyArm): string {
   if (o.kind === 'rejected' || o.kind === 'noop' || o.kind === 'user') return JSON.stringify(data);
   const base: Record<string, unknown> = { kind: o.kind, target: o.target ?? '' };
   if (arm === 'current') return JSON.stringify({ ...base, data });
-  if (o.trust === 'unverified') return JSON.stringify({ ...base, ok: true, trust: 'unverified', caveat: o.caveat, data });
+  if (o.trust === 'unverified')
+    return JSON.stringify({ ...base, ok: true, trust: 'unverified', caveat: o.caveat, data });
   return JSON.stringify({ ...base, ok: true, trust: 'trusted', data });
 }
 
@@ -30,12 +31,32 @@ export function summarize(kind: string, result: unknown): string {
     const c = counts ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.errors} errors)` : '';
     return `${r.passed ? 'passed' : r.timed_out ? 'timed out' : 'failed'}, exit ${r.exit_code}${c}`;
   }
-  if (kind === 'execute') return `exit ${r.exit_code}${r.timed_out ? ', timed out' : ''}: ${oneLine(String(r.stdout ?? ''))}`;
+  if (kind === 'execute')
+    return `exit ${r.exit_code}${r.timed_out ? ', timed out' : ''}: ${oneLine(String(r.stdout ?? ''))}`;
   if ('ok' in r && r.ok === false) return `error: ${oneLine(String(r.error))}`;
   const data = (r as { data?: Record<string, unknown> }).data ?? {};
-  if (Array.isArray(data.matches)) return `${data.matches.length} match(es)${data.matches.length ? `: ${(data.matches as Array<{ selector: string }>).slice(0, 3).map((m) => m.selector).join(', ')}` : ''}`;
-  if (Array.isArray(data.results)) return `${data.results.length} result(s)${data.results.length ? `: ${(data.results as Array<{ selector: string }>).slice(0, 3).map((m) => m.selector).join(', ')}` : ''}`;
-  if ('committed' in data) return data.committed ? `committed${data.lint_clean ? ', lint clean' : ', lint findings remain'}` : 'not committed';
+  if (Array.isArray(data.matches))
+    return `${data.matches.length} match(es)${
+      data.matches.length
+        ? `: ${(data.matches as Array<{ selector: string }>)
+            .slice(0, 3)
+            .map((m) => m.selector)
+            .join(', ')}`
+        : ''
+    }`;
+  if (Array.isArray(data.results))
+    return `${data.results.length} result(s)${
+      data.results.length
+        ? `: ${(data.results as Array<{ selector: string }>)
+            .slice(0, 3)
+            .map((m) => m.selector)
+            .join(', ')}`
+        : ''
+    }`;
+  if ('committed' in data)
+    return data.committed
+      ? `committed${data.lint_clean ? ', lint clean' : ', lint findings remain'}`
+      : 'not committed';
   if ('entity' in data) {
     const body = typeof data.body === 'string' ? data.body.split('\n').length : 0;
     return `${(data.entity as { signature?: string }).signature?.split('\n').at(-1) ?? ''}${body ? ` (${body} lines)` : ''}`;

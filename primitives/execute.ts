@@ -16,16 +16,31 @@ export interface ExecuteResult {
   timed_out: boolean;
 }
 
-export async function execute(ctx: SandboxContext, args: ExecuteArgs): Promise<{ callId: string; result: ExecuteResult }> {
+export async function execute(
+  ctx: SandboxContext,
+  args: ExecuteArgs,
+): Promise<{ callId: string; result: ExecuteResult }> {
   const timeout = args.timeout ?? 10;
   const { callId, receipt } = await runRecorded(
     ctx.ledger,
     ctx.sandbox,
-    { runId: ctx.runId, tool: 'execute', args: { code: args.code, timeout }, origin: ctx.origin, owner: ctx.owner, turnId: ctx.turnId },
+    {
+      runId: ctx.runId,
+      tool: 'execute',
+      args: { code: args.code, timeout },
+      origin: ctx.origin,
+      owner: ctx.owner,
+      turnId: ctx.turnId,
+    },
     { image: ctx.sandbox.image, argv: EXECUTE_ARGV, stdin: args.code, limits: { timeoutS: timeout } },
   );
   return {
     callId,
-    result: { stdout: receipt.stdout, stderr: receipt.stderr, exit_code: receipt.exit_code, timed_out: receipt.timed_out },
+    result: {
+      stdout: receipt.stdout,
+      stderr: receipt.stderr,
+      exit_code: receipt.exit_code,
+      timed_out: receipt.timed_out,
+    },
   };
 }

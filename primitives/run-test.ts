@@ -26,7 +26,13 @@ export interface RunTestResult {
   counts?: PytestCounts;
 }
 
-export const RUN_TEST_LIMITS = { memoryMb: 1024, pids: 256, tmpfsMb: 256, outputCapBytes: 256 * 1024, cpus: 1 };
+export const RUN_TEST_LIMITS = {
+  memoryMb: 1024,
+  pids: 256,
+  tmpfsMb: 256,
+  outputCapBytes: 256 * 1024,
+  cpus: 1,
+};
 const OUTPUT_LINES = 50;
 const OUTPUT_CHARS = 2000;
 
@@ -62,15 +68,31 @@ export async function runTest(
   const { callId, receipt } = await runRecorded(
     ctx.ledger,
     ctx.sandbox,
-    { runId: ctx.runId, tool: 'run_test', args: { target: args.target, timeout }, origin: ctx.origin, owner: ctx.owner, turnId: ctx.turnId },
-    { image: ctx.sandbox.image, argv: targetArgv(args.target, ctx.repoRoot), workspace: tar, limits: { ...RUN_TEST_LIMITS, timeoutS: timeout } },
+    {
+      runId: ctx.runId,
+      tool: 'run_test',
+      args: { target: args.target, timeout },
+      origin: ctx.origin,
+      owner: ctx.owner,
+      turnId: ctx.turnId,
+    },
+    {
+      image: ctx.sandbox.image,
+      argv: targetArgv(args.target, ctx.repoRoot),
+      workspace: tar,
+      limits: { ...RUN_TEST_LIMITS, timeoutS: timeout },
+    },
   );
-  const combined = [receipt.stdout, receipt.stderr].filter(Boolean).join(receipt.stdout.endsWith('\n') ? '' : '\n');
+  const combined = [receipt.stdout, receipt.stderr]
+    .filter(Boolean)
+    .join(receipt.stdout.endsWith('\n') ? '' : '\n');
   const counts = pytestCounts(receipt.stdout);
   const result: RunTestResult = {
     passed: receipt.exit_code === 0,
     exit_code: receipt.exit_code,
-    output: lastOf(receipt.timed_out ? `${combined}\n[timed out after ${timeout} s; the container was killed]` : combined),
+    output: lastOf(
+      receipt.timed_out ? `${combined}\n[timed out after ${timeout} s; the container was killed]` : combined,
+    ),
     timed_out: receipt.timed_out,
     ...(counts ? { counts } : {}),
   };
@@ -87,7 +109,9 @@ export function lastOf(text: string): string {
 /** pytest's closing summary, e.g. `=== 1 failed, 2 passed, 1 error in 0.12s ===` or `-q`'s bare form. */
 export function pytestCounts(stdout: string): PytestCounts | undefined {
   const lines = stdout.trimEnd().split('\n').reverse();
-  const summary = lines.find((l) => /\b\d+ (passed|failed|errors?|skipped|deselected|xfailed|xpassed)\b.* in [\d.]+s/.test(l));
+  const summary = lines.find((l) =>
+    /\b\d+ (passed|failed|errors?|skipped|deselected|xfailed|xpassed)\b.* in [\d.]+s/.test(l),
+  );
   if (!summary) return undefined;
   const count = (word: RegExp) => Number(new RegExp(`(\\d+) ${word.source}`).exec(summary)?.[1] ?? 0);
   return { passed: count(/passed/), failed: count(/failed/), errors: count(/errors?\b/) };

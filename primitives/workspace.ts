@@ -19,7 +19,8 @@ import { searchSymbol } from './search-symbol.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export type ToolCallName = 'read_entity' | 'search_symbol' | 'search_code' | 'edit_entity' | 'run_test' | 'execute';
+export type ToolCallName =
+  'read_entity' | 'search_symbol' | 'search_code' | 'edit_entity' | 'run_test' | 'execute';
 
 export interface ExecutedCall {
   callId: string;
@@ -75,51 +76,101 @@ export class Workspace {
     const o = this.options;
     const target = targetOf(call.tool, call.args);
     const kind = origin === 'trigger' && call.tool === 'search_symbol' ? 'symbol' : KIND[call.tool];
-    const sandboxCtx = { sandbox: o.sandbox, ledger: o.ledger, runId: o.runId, owner: o.owner, origin, turnId };
+    const sandboxCtx = {
+      sandbox: o.sandbox,
+      ledger: o.ledger,
+      runId: o.runId,
+      owner: o.owner,
+      origin,
+      turnId,
+    };
     if (call.tool === 'run_test') {
-      const { callId, result } = await runTest({ ...sandboxCtx, repoRoot: o.repoRoot }, call.args as { target: string; timeout?: number });
+      const { callId, result } = await runTest(
+        { ...sandboxCtx, repoRoot: o.repoRoot },
+        call.args as { target: string; timeout?: number },
+      );
       return { callId, kind, target, result, receipt: this.receipt(callId) };
     }
     if (call.tool === 'execute') {
       const { callId, result } = await execute(sandboxCtx, call.args as { code: string; timeout?: number });
       return { callId, kind, target, result, receipt: this.receipt(callId) };
     }
-    const callId = o.ledger.dispatchCall({ runId: o.runId, tool: call.tool, args: call.args, origin, owner: o.owner, turnId });
+    const callId = o.ledger.dispatchCall({
+      runId: o.runId,
+      tool: call.tool,
+      args: call.args,
+      origin,
+      owner: o.owner,
+      turnId,
+    });
     try {
       const result = await this.inProcess(call, callId);
       o.ledger.markCompleted(callId);
       const executed: ExecutedCall = { callId, kind, target, result, receipt: null };
       const committed = (result as { data?: { committed?: boolean } }).data?.committed === true;
       if (call.tool === 'edit_entity' && committed) {
-        const row = editsForRun(o.ledger, o.runId).filter((e) => e.call_id === callId).at(-1);
-        if (row) executed.edit = { editId: String(row.id), selector: String(call.args.selector), path: row.path };
+        const row = editsForRun(o.ledger, o.runId)
+          .filter((e) => e.call_id === callId)
+          .at(-1);
+        if (row)
+          executed.edit = { editId: String(row.id), selector: String(call.args.selector), path: row.path };
       }
       return executed;
     } catch (error) {
       o.ledger.endCall(callId, 'failed', (error as Error).message);
-      return { callId, kind, target, result: { ok: false, error: (error as Error).message, data: null }, receipt: null };
+      return {
+        callId,
+        kind,
+        target,
+        result: { ok: false, error: (error as Error).message, data: null },
+        receipt: null,
+      };
     }
   }
 
   /** The post-edit lint trigger: the committed file, linted by the harness. */
   async lintFile(selector: string, path: string, turnId?: number): Promise<ExecutedCall> {
     const o = this.options;
-    const callId = o.ledger.dispatchCall({ runId: o.runId, tool: 'lint', args: { selector, path }, origin: 'trigger', owner: o.owner, turnId });
+    const callId = o.ledger.dispatchCall({
+      runId: o.runId,
+      tool: 'lint',
+      args: { selector, path },
+      origin: 'trigger',
+      owner: o.owner,
+      turnId,
+    });
     try {
       const source = await readFile(join(o.repoRoot, path), 'utf8');
       const report = await o.lint.check(source, path);
       o.ledger.markCompleted(callId);
-      const result = report.diagnostics.length === 0 ? 'clean' : report.diagnostics.map(describeDiagnostic).join('; ');
+      const result =
+        report.diagnostics.length === 0 ? 'clean' : report.diagnostics.map(describeDiagnostic).join('; ');
       return { callId, kind: 'lint', target: selector, result, receipt: null };
     } catch (error) {
       o.ledger.endCall(callId, 'failed', (error as Error).message);
-      return { callId, kind: 'lint', target: selector, result: `lint could not run: ${(error as Error).message}`, receipt: null };
+      return {
+        callId,
+        kind: 'lint',
+        target: selector,
+        result: `lint could not run: ${(error as Error).message}`,
+        receipt: null,
+      };
     }
   }
 
-  private async inProcess(call: { tool: ToolCallName; args: Record<string, unknown> }, callId: string): Promise<unknown> {
+  private async inProcess(
+    call: { tool: ToolCallName; args: Record<string, unknown> },
+    callId: string,
+  ): Promise<unknown> {
     const o = this.options;
-    const readCtx = { index: o.index, ledger: o.ledger, runId: o.runId, callId, embedder: o.embedder, retrieve: o.retrieve };
+    const readCtx = {
+      index: o.index,
+      ledger: o.ledger,
+      runId: o.runId,
+      callId,
+      embedder: o.embedder,
+      retrieve: o.retrieve,
+    };
     switch (call.tool) {
       case 'read_entity':
         return readEntity(readCtx, call.args as never);
@@ -128,20 +179,31 @@ export class Workspace {
       case 'search_code':
         return searchCode(readCtx, call.args as never);
       case 'edit_entity':
-        return editEntity({ repoRoot: o.repoRoot, index: o.index, ledger: o.ledger, runId: o.runId, callId, lint: o.lint }, call.args as never);
+        return editEntity(
+          { repoRoot: o.repoRoot, index: o.index, ledger: o.ledger, runId: o.runId, callId, lint: o.lint },
+          call.args as never,
+        );
       default:
         throw new Error(`not an in-process tool: ${call.tool}`);
     }
   }
 
   private receipt(callId: string): { exit_code: number; timed_out: boolean } | null {
-    const row = this.options.ledger.getExecution(callId) as { exit_code: number; timed_out: number } | undefined;
+    const row = this.options.ledger.getExecution(callId) as
+      { exit_code: number; timed_out: number } | undefined;
     return row ? { exit_code: row.exit_code, timed_out: row.timed_out === 1 } : null;
   }
 }
 
 function targetOf(tool: ToolCallName, args: Record<string, unknown>): string {
-  const value = tool === 'read_entity' || tool === 'edit_entity' ? args.selector : tool === 'run_test' ? args.target : tool === 'execute' ? args.code : args.query;
+  const value =
+    tool === 'read_entity' || tool === 'edit_entity'
+      ? args.selector
+      : tool === 'run_test'
+        ? args.target
+        : tool === 'execute'
+          ? args.code
+          : args.query;
   const text = typeof value === 'string' ? value : '';
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -20,16 +20,31 @@ real but the model: the sandbox runs the tests, the ledger records every call. T
 you can look at the diff and the ledger afterwards (its path is printed). Exit status as for fix.`;
 
 export async function demoCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { output: FIX_OPTIONS.output, 'non-interactive': FIX_OPTIONS['non-interactive'], policy: FIX_OPTIONS.policy } });
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      output: FIX_OPTIONS.output,
+      'non-interactive': FIX_OPTIONS['non-interactive'],
+      policy: FIX_OPTIONS.policy,
+    },
+  });
   const root = packageRoot();
   const repo = mkdtempSync(join(tmpdir(), 'piper-demo-'));
   cpSync(join(root, 'test', 'fixtures', 'sample-repo'), repo, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=piper-agent', '-c', 'user.email=piper-agent@localhost', ...args], { cwd: repo, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=piper-agent', '-c', 'user.email=piper-agent@localhost', ...args], {
+      cwd: repo,
+      stdio: 'ignore',
+    });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'sample repository');
   process.stderr.write(`demo: the sample repository is at ${repo}\n`);
-  const flags = flagsConfig({ ...values, model: `script:${join(root, 'test', 'fixtures', 'models', 'sample-fix.jsonl')}`, test: 'tests/test_words.py' });
+  const flags = flagsConfig({
+    ...values,
+    model: `script:${join(root, 'test', 'fixtures', 'models', 'sample-fix.jsonl')}`,
+    test: 'tests/test_words.py',
+  });
   // The demo's own settings win over the user's configuration: it must show the same run everywhere.
   const { config } = loadConfig({ repo, flags, env: {} });
   const issue = readFileSync(join(repo, 'ISSUE.md'), 'utf8').trim();

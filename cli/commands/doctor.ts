@@ -24,14 +24,22 @@ interface Check {
 export async function doctorCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { json: { type: 'boolean', default: false }, repo: { type: 'string' }, ledger: { type: 'string' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      repo: { type: 'string' },
+      ledger: { type: 'string' },
+    },
   });
   const checks: Check[] = [];
   const engine = new DockerEngine();
   const info = await probeEngine(engine).catch(() => null);
   checks.push(
     info
-      ? { name: 'engine', ok: true, detail: `Docker ${info.version}, API ${info.apiVersion} (${info.os}) at ${info.endpoint}` }
+      ? {
+          name: 'engine',
+          ok: true,
+          detail: `Docker ${info.version}, API ${info.apiVersion} (${info.os}) at ${info.endpoint}`,
+        }
       : {
           name: 'engine',
           ok: false,
@@ -45,18 +53,37 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     checks.push(
       image
         ? { name: 'image', ok: true, detail: `${recipe.ref} ${image.id}` }
-        : { name: 'image', ok: false, detail: `${recipe.ref} is not built`, fix: 'run `piper-agent image build`' },
+        : {
+            name: 'image',
+            ok: false,
+            detail: `${recipe.ref} is not built`,
+            fix: 'run `piper-agent image build`',
+          },
     );
   } else {
-    checks.push({ name: 'image', ok: false, detail: `${recipe.ref}: unknown, no engine`, fix: 'start the engine first' });
+    checks.push({
+      name: 'image',
+      ok: false,
+      detail: `${recipe.ref}: unknown, no engine`,
+      fix: 'start the engine first',
+    });
   }
   const path = ledgerPath({ flag: values.ledger, repo: values.repo ?? repoRoot() });
   try {
     const ledger = Ledger.open(path);
-    checks.push({ name: 'ledger', ok: true, detail: `${path} (schema v${ledger.schemaVersion}, ${ledger.journalMode})` });
+    checks.push({
+      name: 'ledger',
+      ok: true,
+      detail: `${path} (schema v${ledger.schemaVersion}, ${ledger.journalMode})`,
+    });
     ledger.close();
   } catch (error) {
-    checks.push({ name: 'ledger', ok: false, detail: (error as Error).message, fix: 'point --ledger or PIPER_LEDGER at a writable path' });
+    checks.push({
+      name: 'ledger',
+      ok: false,
+      detail: (error as Error).message,
+      fix: 'point --ledger or PIPER_LEDGER at a writable path',
+    });
   }
   checks.push(modelCheck());
 
@@ -75,7 +102,11 @@ function modelCheck(): Check {
   const model = process.env.PIPER_MODEL;
   if (model) return { name: 'model', ok: true, detail: `PIPER_MODEL=${model}` };
   if (process.env.OPENAI_API_KEY) {
-    return { name: 'model', ok: true, detail: `OpenAI-compatible endpoint ${process.env.OPENAI_BASE_URL ?? '(default)'}, key set` };
+    return {
+      name: 'model',
+      ok: true,
+      detail: `OpenAI-compatible endpoint ${process.env.OPENAI_BASE_URL ?? '(default)'}, key set`,
+    };
   }
   return {
     name: 'model',

@@ -53,7 +53,11 @@ export async function executeCommand(argv: string[]): Promise<number> {
     memoryMb: numberOption('--memory', values.memory, { min: 6, max: 65536 }),
     cpus: numberOption('--cpus', values.cpus, { min: 0.01, max: 64 }),
     pids: numberOption('--pids', values.pids, { min: 1, max: 100000, integer: true }),
-    outputCapBytes: numberOption('--output-cap', values['output-cap'], { min: 16, max: 64 << 20, integer: true }),
+    outputCapBytes: numberOption('--output-cap', values['output-cap'], {
+      min: 16,
+      max: 64 << 20,
+      integer: true,
+    }),
   };
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const session = await openSession({ repo: values.repo, ledger: values.ledger, image: values.image, log });
@@ -67,7 +71,9 @@ export async function executeCommand(argv: string[]): Promise<number> {
     );
     session.ledger.endRun(runId, 'completed', `exit code ${receipt.exit_code}`);
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ run_id: runId, call_id: callId, ledger: session.ledger.path, ...receipt })}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ run_id: runId, call_id: callId, ledger: session.ledger.path, ...receipt })}\n`,
+      );
     } else {
       printReceipt(receipt, runId, callId);
     }
@@ -86,7 +92,8 @@ function readProgram(code: string | undefined, file: string | undefined): string
       throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
     }
   }
-  if (code === undefined) throw new UsageError('no program: give --code CODE, --code - (stdin) or --file PATH');
+  if (code === undefined)
+    throw new UsageError('no program: give --code CODE, --code - (stdin) or --file PATH');
   return code === '-' ? readFileSync(0, 'utf8') : code;
 }
 
@@ -98,8 +105,12 @@ function printReceipt(r: Receipt, runId: string, callId: string): void {
   const flags = [
     r.timed_out ? `timed out after ${r.limits.timeoutS} s (container killed)` : '',
     r.oom_killed ? `killed: out of memory (limit ${r.limits.memoryMb} MB)` : '',
-    r.stdout_truncated ? `stdout truncated (${r.stdout_bytes} bytes in all, sha256 ${r.stdout_sha256.slice(0, 12)})` : '',
-    r.stderr_truncated ? `stderr truncated (${r.stderr_bytes} bytes in all, sha256 ${r.stderr_sha256.slice(0, 12)})` : '',
+    r.stdout_truncated
+      ? `stdout truncated (${r.stdout_bytes} bytes in all, sha256 ${r.stdout_sha256.slice(0, 12)})`
+      : '',
+    r.stderr_truncated
+      ? `stderr truncated (${r.stderr_bytes} bytes in all, sha256 ${r.stderr_sha256.slice(0, 12)})`
+      : '',
   ].filter(Boolean);
   const summary = [
     `exit ${r.exit_code}`,

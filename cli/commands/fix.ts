@@ -54,14 +54,18 @@ export const FIX_OPTIONS = {
   image: { type: 'string' },
 } as const;
 
-type FixValues = { [K in keyof typeof FIX_OPTIONS]?: (typeof FIX_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string };
+type FixValues = {
+  [K in keyof typeof FIX_OPTIONS]?: (typeof FIX_OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
+};
 
 /** Flags → the config layer they form (validated like every other layer). */
 export function flagsConfig(values: FixValues): Config {
   const policy = values.policy;
-  if (policy !== undefined && policy !== 'policy' && policy !== 'current') throw new UsageError(`--policy must be policy or current, got '${policy}'`);
+  if (policy !== undefined && policy !== 'policy' && policy !== 'current')
+    throw new UsageError(`--policy must be policy or current, got '${policy}'`);
   const output = values.output;
-  if (output !== undefined && !['text', 'json', 'stream-json'].includes(output)) throw new UsageError(`--output must be text, json or stream-json, got '${output}'`);
+  if (output !== undefined && !['text', 'json', 'stream-json'].includes(output))
+    throw new UsageError(`--output must be text, json or stream-json, got '${output}'`);
   const flags: Config = {
     model: values.model,
     baseUrl: values['base-url'],
@@ -78,16 +82,29 @@ export function flagsConfig(values: FixValues): Config {
 }
 
 export function isInteractive(values: FixValues, format: OutputFormat): boolean {
-  return !values['non-interactive'] && format === 'text' && process.stdout.isTTY === true && process.stdin.isTTY === true && process.env.CI !== 'true';
+  return (
+    !values['non-interactive'] &&
+    format === 'text' &&
+    process.stdout.isTTY === true &&
+    process.stdin.isTTY === true &&
+    process.env.CI !== 'true'
+  );
 }
 
 export async function fixCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: FIX_OPTIONS, allowPositionals: true });
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? 'give one issue (quote it if it has spaces)' : 'fix needs an issue: text, a .md/.txt file, - for stdin, or a GitHub issue URL');
+  if (positionals.length !== 1)
+    throw new UsageError(
+      positionals.length
+        ? 'give one issue (quote it if it has spaces)'
+        : 'fix needs an issue: text, a .md/.txt file, - for stdin, or a GitHub issue URL',
+    );
   const repo = values.repo ?? repoRoot();
   const { config } = loadConfig({ repo, flags: flagsConfig(values) });
   if (!config.model) {
-    throw new UsageError('no model configured: pass --model openai:NAME (with OPENAI_BASE_URL and OPENAI_API_KEY set) or --model script:FILE.jsonl, or set PIPER_MODEL');
+    throw new UsageError(
+      'no model configured: pass --model openai:NAME (with OPENAI_BASE_URL and OPENAI_API_KEY set) or --model script:FILE.jsonl, or set PIPER_MODEL',
+    );
   }
   modelFor(config); // a configuration error (no base URL, no key, no script file) before any work
   const issue = await issueText(positionals[0]!);

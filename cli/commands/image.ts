@@ -21,7 +21,10 @@ export async function imageCommand(argv: string[]): Promise<number> {
   if (sub === 'build') {
     const { values } = parseArgs({
       args: rest,
-      options: { force: { type: 'boolean', default: false }, dockerfile: { type: 'boolean', default: false } },
+      options: {
+        force: { type: 'boolean', default: false },
+        dockerfile: { type: 'boolean', default: false },
+      },
     });
     const { engine } = await connectEngine();
     const result = await ensureImage(engine, {
@@ -29,7 +32,9 @@ export async function imageCommand(argv: string[]): Promise<number> {
       path: values.dockerfile ? 'dockerfile' : 'offline',
       log,
     });
-    const how = result.skipped ? 'up to date (recipe unchanged; --force rebuilds)' : `built in ${result.seconds.toFixed(1)} s`;
+    const how = result.skipped
+      ? 'up to date (recipe unchanged; --force rebuilds)'
+      : `built in ${result.seconds.toFixed(1)} s`;
     process.stdout.write(`${result.ref} ${result.imageId} ${how}\n`);
     return EXIT.ok;
   }
@@ -39,7 +44,11 @@ export async function imageCommand(argv: string[]): Promise<number> {
     const current = loadRecipe();
     const images = await listSandboxImages(engine);
     if (values.json) {
-      const rows = images.map((i) => ({ ...i, recipe_hash: i.labels[RECIPE_LABEL], current: i.labels[RECIPE_LABEL] === current.hash }));
+      const rows = images.map((i) => ({
+        ...i,
+        recipe_hash: i.labels[RECIPE_LABEL],
+        current: i.labels[RECIPE_LABEL] === current.hash,
+      }));
       process.stdout.write(`${JSON.stringify(rows)}\n`);
       return EXIT.ok;
     }
@@ -47,7 +56,9 @@ export async function imageCommand(argv: string[]): Promise<number> {
     for (const i of images) {
       const mark = i.labels[RECIPE_LABEL] === current.hash ? '*' : ' ';
       const created = new Date(i.created * 1000).toISOString().slice(0, 16).replace('T', ' ');
-      process.stdout.write(`${mark} ${i.tags.join(',') || '<untagged>'}  ${i.id}  ${(i.size / 1e6).toFixed(0)} MB  ${created}\n`);
+      process.stdout.write(
+        `${mark} ${i.tags.join(',') || '<untagged>'}  ${i.id}  ${(i.size / 1e6).toFixed(0)} MB  ${created}\n`,
+      );
     }
     return EXIT.ok;
   }

@@ -38,10 +38,22 @@ export async function runTestCommand(argv: string[]): Promise<number> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const session = await openSession({ repo: values.repo, ledger: values.ledger, image: values.image, log });
   try {
-    const runId = session.ledger.createRun({ kind: 'run_test', repo: session.repo, head: gitHead(session.repo), owner: session.owner });
+    const runId = session.ledger.createRun({
+      kind: 'run_test',
+      repo: session.repo,
+      head: gitHead(session.repo),
+      owner: session.owner,
+    });
     if (!values.json) log(`running ${target} in the sandbox (timeout ${timeout} s) ...`);
     const { callId, result } = await runTest(
-      { sandbox: session.sandbox, ledger: session.ledger, runId, owner: session.owner, origin: 'user', repoRoot: session.repo },
+      {
+        sandbox: session.sandbox,
+        ledger: session.ledger,
+        runId,
+        owner: session.owner,
+        origin: 'user',
+        repoRoot: session.repo,
+      },
       { target, timeout },
     );
     session.ledger.endRun(runId, result.passed ? 'passed' : 'failed', `exit code ${result.exit_code}`);
@@ -49,7 +61,9 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify({ run_id: runId, call_id: callId, ...result })}\n`);
     } else {
       process.stdout.write(`${result.output}\n`);
-      const counts = result.counts ? ` · ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.errors} errors` : '';
+      const counts = result.counts
+        ? ` · ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.errors} errors`
+        : '';
       const verdict = result.timed_out ? 'TIMED OUT' : result.passed ? 'PASSED' : 'FAILED';
       log(`── ${verdict} · exit ${result.exit_code}${counts} · run ${runId} · call ${callId}`);
     }

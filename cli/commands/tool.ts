@@ -32,14 +32,23 @@ Example: piper-agent tool edit_entity '{"selector": "calc.add", "search": "a - b
 export async function toolCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { repo: { type: 'string' }, run: { type: 'string' }, policy: { type: 'string' }, ledger: { type: 'string' } },
+    options: {
+      repo: { type: 'string' },
+      run: { type: 'string' },
+      policy: { type: 'string' },
+      ledger: { type: 'string' },
+    },
     allowPositionals: true,
   });
   const [name, argsJson = '{}'] = positionals;
-  if (!name || positionals.length > 2) throw new UsageError("give a tool NAME and its args as one JSON object: tool read_entity '{\"selector\": \"...\"}'");
+  if (!name || positionals.length > 2)
+    throw new UsageError(
+      'give a tool NAME and its args as one JSON object: tool read_entity \'{"selector": "..."}\'',
+    );
   if (isReservedName(name)) throw new UsageError(`${name} is a reserved outcome of the loop, not a tool`);
   const arm = (values.policy ?? 'policy') as PolicyArm;
-  if (arm !== 'policy' && arm !== 'current') throw new UsageError(`--policy must be policy or current, got '${values.policy}'`);
+  if (arm !== 'policy' && arm !== 'current')
+    throw new UsageError(`--policy must be policy or current, got '${values.policy}'`);
   let args: unknown;
   try {
     args = JSON.parse(argsJson);
@@ -49,24 +58,58 @@ export async function toolCommand(argv: string[]): Promise<number> {
   if (!isPlainObject(args)) throw new UsageError('ARGS_JSON must be one JSON object');
 
   const repo = values.repo ?? repoRoot();
-  const session = await openSession({ repo, ledger: values.ledger, log: (l) => process.stderr.write(`${l}\n`) });
+  const session = await openSession({
+    repo,
+    ledger: values.ledger,
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
   const lint = new LintGate();
   try {
-    const runId = values.run ?? session.ledger.createRun({ kind: 'fix', issue: `piper-agent tool ${name}`, repo, owner: session.owner, policy: arm });
+    const runId =
+      values.run ??
+      session.ledger.createRun({
+        kind: 'fix',
+        issue: `piper-agent tool ${name}`,
+        repo,
+        owner: session.owner,
+        policy: arm,
+      });
     if (!session.ledger.getRun(runId)) throw new UsageError(`no run ${runId} in ${session.ledger.path}`);
     const index = await CodeIndex.open(repo, session.ledger);
-    const workspace = new Workspace({ repoRoot: repo, index, lint, sandbox: session.sandbox, ledger: session.ledger, runId, owner: session.owner });
+    const workspace = new Workspace({
+      repoRoot: repo,
+      index,
+      lint,
+      sandbox: session.sandbox,
+      ledger: session.ledger,
+      runId,
+      owner: session.owner,
+    });
     const record = new RunRecord(session.ledger, runId, session.owner);
     const validation = validateCall({ tool: name, args }, workspace, { policy: arm });
     if (!validation.ok) {
-      const callId = record.rejected({ tool: name, args, reason: validation.rejection.reason, origin: 'model' });
-      record.observe({ callId, kind: 'rejected', target: name, result: validation.rejection, trust: 'trusted' });
+      const callId = record.rejected({
+        tool: name,
+        args,
+        reason: validation.rejection.reason,
+        origin: 'model',
+      });
+      record.observe({
+        callId,
+        kind: 'rejected',
+        target: name,
+        result: validation.rejection,
+        trust: 'trusted',
+      });
       process.stdout.write(`${JSON.stringify(validation.rejection)}\n`);
       return 4;
     }
     const call = validation.call as { tool: ToolName; args: Record<string, unknown> };
     const exec = await workspace.run(call, 'model');
-    const gated = trustGate({ tool: call.tool, args: call.args, result: exec.result, receipt: exec.receipt }, { policy: arm });
+    const gated = trustGate(
+      { tool: call.tool, args: call.args, result: exec.result, receipt: exec.receipt },
+      { policy: arm },
+    );
     const row = record.observe({
       callId: exec.callId,
       kind: exec.kind,

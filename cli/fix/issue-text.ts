@@ -5,11 +5,18 @@ import { UsageError } from '../exit-codes.js';
 
 export async function issueText(arg: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   if (arg === '-') {
-    if (process.stdin.isTTY) throw new UsageError("'-' reads the issue from standard input, but it is a terminal; pipe the issue in");
+    if (process.stdin.isTTY)
+      throw new UsageError(
+        "'-' reads the issue from standard input, but it is a terminal; pipe the issue in",
+      );
     return readFileSync(0, 'utf8').trim();
   }
   const ref = parseIssueUrl(arg);
-  if (ref) return fetchIssue(ref, { apiBase: env.GITHUB_API_URL ?? 'https://api.github.com', token: env.GITHUB_TOKEN });
+  if (ref)
+    return fetchIssue(ref, {
+      apiBase: env.GITHUB_API_URL ?? 'https://api.github.com',
+      token: env.GITHUB_TOKEN,
+    });
   if (/\.(md|txt)$/i.test(arg)) {
     if (!existsSync(arg)) throw new UsageError(`issue file ${arg} does not exist`);
     return readFileSync(arg, 'utf8').trim();

@@ -35,7 +35,10 @@ export interface FixInput {
 
 /** Resolves the configured model; a ModelError of kind `config` says what to set. */
 export function modelFor(config: Config, _repo?: string): ChatModel {
-  return resolveModel(config.model, { config: { baseUrl: config.baseUrl, apiKey: config.apiKey, prices: config.prices }, cwd: process.cwd() });
+  return resolveModel(config.model, {
+    config: { baseUrl: config.baseUrl, apiKey: config.apiKey, prices: config.prices },
+    cwd: process.cwd(),
+  });
 }
 
 export async function runFix(input: FixInput): Promise<RunResult> {
@@ -48,7 +51,10 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     image: config.image,
     sandbox: { poolSize: 1, workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS },
     log: input.log,
-    onInterrupt: (signal) => process.stderr.write(`${signal}: run ${runId ?? '(not started)'} stopped; its running container was removed and its ledger rows marked. Undo its edits with: piper-agent undo ${runId ?? 'RUN'}\n`),
+    onInterrupt: (signal) =>
+      process.stderr.write(
+        `${signal}: run ${runId ?? '(not started)'} stopped; its running container was removed and its ledger rows marked. Undo its edits with: piper-agent undo ${runId ?? 'RUN'}\n`,
+      ),
   });
   let runId: string | undefined = input.resume?.runId;
   // After an interrupt the loop may still unwind; nothing it says then is the run's result.
@@ -66,10 +72,27 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       model: model.id,
       policy: arm,
       owner: session.owner,
-      config: { test: input.reproTarget, maxTurns: config.maxTurns, maxTokens: config.maxTokens, maxCostUsd: config.maxCostUsd, maxWallS: config.maxWallS, image: session.sandbox.image },
+      config: {
+        test: input.reproTarget,
+        maxTurns: config.maxTurns,
+        maxTokens: config.maxTokens,
+        maxCostUsd: config.maxCostUsd,
+        maxWallS: config.maxWallS,
+        image: session.sandbox.image,
+      },
     });
     const embedder = process.env.RETRIEVE === 'embed' ? embedderFromEnv() : undefined;
-    const workspace = new Workspace({ repoRoot: input.repo, index, lint, sandbox: session.sandbox, ledger: session.ledger, runId, owner: session.owner, embedder, retrieve: process.env.RETRIEVE === 'embed' ? 'embed' : 'lexical' });
+    const workspace = new Workspace({
+      repoRoot: input.repo,
+      index,
+      lint,
+      sandbox: session.sandbox,
+      ledger: session.ledger,
+      runId,
+      owner: session.owner,
+      embedder,
+      retrieve: process.env.RETRIEVE === 'embed' ? 'embed' : 'lexical',
+    });
     const record = new RunRecord(session.ledger, runId, session.owner);
     emit({
       type: 'init',
@@ -78,17 +101,35 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       model: model.id,
       policy: arm,
       test: input.reproTarget,
-      budget: { max_turns: config.maxTurns ?? 30, max_tokens: config.maxTokens ?? null, max_cost_usd: config.maxCostUsd ?? null, max_wall_s: config.maxWallS ?? null },
+      budget: {
+        max_turns: config.maxTurns ?? 30,
+        max_tokens: config.maxTokens ?? null,
+        max_cost_usd: config.maxCostUsd ?? null,
+        max_wall_s: config.maxWallS ?? null,
+      },
     });
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);
     return await runLoop(
-      { model, tools: input.wrapTools ? input.wrapTools(workspace) : workspace, record, emit, askUser: input.askUser, embedder, signal: input.signal },
+      {
+        model,
+        tools: input.wrapTools ? input.wrapTools(workspace) : workspace,
+        record,
+        emit,
+        askUser: input.askUser,
+        embedder,
+        signal: input.signal,
+      },
       {
         issueText: input.issue,
         arm,
         reproTarget: input.reproTarget,
-        budget: { maxTurns: config.maxTurns ?? 30, maxTokens: config.maxTokens, maxCostUsd: config.maxCostUsd, maxWallS: config.maxWallS },
+        budget: {
+          maxTurns: config.maxTurns ?? 30,
+          maxTokens: config.maxTokens,
+          maxCostUsd: config.maxCostUsd,
+          maxWallS: config.maxWallS,
+        },
         symbolCamel: process.env.SYMBOL_CAMEL === '1',
         retrieve: process.env.RETRIEVE === 'embed' ? 'embed' : 'map',
         ...(input.resume ? { resume: { state: input.resume.state, answer: input.resume.answer } } : {}),
@@ -103,5 +144,9 @@ export async function runFix(input: FixInput): Promise<RunResult> {
 function embedderFromEnv(): OpenAIEmbeddings | undefined {
   const model = process.env.PIPER_EMBED_MODEL;
   if (!model || !process.env.OPENAI_BASE_URL || !process.env.OPENAI_API_KEY) return undefined;
-  return new OpenAIEmbeddings({ baseUrl: process.env.OPENAI_BASE_URL, apiKey: process.env.OPENAI_API_KEY, model });
+  return new OpenAIEmbeddings({
+    baseUrl: process.env.OPENAI_BASE_URL,
+    apiKey: process.env.OPENAI_API_KEY,
+    model,
+  });
 }

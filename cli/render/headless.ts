@@ -58,7 +58,8 @@ export function textLine(e: LoopEvent): string | null {
 
 export function shortArgs(args: Record<string, unknown>, max = 100): string {
   const parts = Object.entries(args).map(([k, v]) => {
-    const text = typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v) : JSON.stringify(v);
+    const text =
+      typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 37)}...` : v) : JSON.stringify(v);
     return `${k}=${text}`;
   });
   const joined = parts.join(' ');

@@ -18,12 +18,25 @@ export function App({ store }: { store: ViewStore }) {
   );
   return (
     <Box flexDirection="column">
-      <Static items={[...(view.init ? [{ key: 'header' }] : []), ...view.done.map((t) => ({ key: `t${t.turn}`, turn: t }))]}>
-        {(item) => (item.key === 'header' ? <Header key="header" view={view} /> : <TurnBlock key={item.key} turn={(item as { turn: typeof view.done[number] }).turn} />)}
+      <Static
+        items={[
+          ...(view.init ? [{ key: 'header' }] : []),
+          ...view.done.map((t) => ({ key: `t${t.turn}`, turn: t })),
+        ]}
+      >
+        {(item) =>
+          item.key === 'header' ? (
+            <Header key="header" view={view} />
+          ) : (
+            <TurnBlock key={item.key} turn={(item as { turn: (typeof view.done)[number] }).turn} />
+          )
+        }
       </Static>
       {view.current ? <TurnBlock turn={view.current} /> : null}
       {view.running ? <Running tool={view.running.tool} since={view.running.since} /> : null}
-      {view.question !== null && store.interactive ? <QuestionInput question={view.question} onAnswer={store.answer} /> : null}
+      {view.question !== null && store.interactive ? (
+        <QuestionInput question={view.question} onAnswer={store.answer} />
+      ) : null}
       {view.result ? <Final result={view.result} /> : <Footer view={view} />}
     </Box>
   );

@@ -11,7 +11,11 @@ const color = (c: string): string | undefined => (process.env.NO_COLOR ? undefin
 export function Header({ view }: { view: RunView }) {
   const i = view.init;
   if (!i) return <Text dimColor>starting…</Text>;
-  const budget = [`${i.budget.max_turns} turns`, i.budget.max_cost_usd !== null ? `$${i.budget.max_cost_usd}` : null, i.budget.max_tokens !== null ? `${i.budget.max_tokens} tokens` : null]
+  const budget = [
+    `${i.budget.max_turns} turns`,
+    i.budget.max_cost_usd !== null ? `$${i.budget.max_cost_usd}` : null,
+    i.budget.max_tokens !== null ? `${i.budget.max_tokens} tokens` : null,
+  ]
     .filter(Boolean)
     .join(', ');
   return (
@@ -30,18 +34,37 @@ export function Header({ view }: { view: RunView }) {
 export function LineView({ line }: { line: Line }) {
   switch (line.kind) {
     case 'toolset':
-      return <Text wrap="truncate-end" dimColor>  tools: {line.tools.join(', ')}</Text>;
+      return (
+        <Text wrap="truncate-end" dimColor>
+          {' '}
+          tools: {line.tools.join(', ')}
+        </Text>
+      );
     case 'call':
       return (
         <Text wrap="truncate-end">
           {'  '}
-          <Text color={color(line.origin === 'trigger' ? 'magenta' : 'cyan')}>{line.origin === 'trigger' ? `⚙ ${line.trigger}` : '▸ model'}</Text> {line.tool} <Text dimColor>{shortArgs(line.args, 70)}</Text>
+          <Text color={color(line.origin === 'trigger' ? 'magenta' : 'cyan')}>
+            {line.origin === 'trigger' ? `⚙ ${line.trigger}` : '▸ model'}
+          </Text>{' '}
+          {line.tool} <Text dimColor>{shortArgs(line.args, 70)}</Text>
         </Text>
       );
     case 'rejection':
-      return <Text wrap="truncate-end" color={color('red')}>  ✗ rejected: {line.reason}{line.reselect ? ' (re-selecting)' : ''}</Text>;
+      return (
+        <Text wrap="truncate-end" color={color('red')}>
+          {' '}
+          ✗ rejected: {line.reason}
+          {line.reselect ? ' (re-selecting)' : ''}
+        </Text>
+      );
     case 'noop':
-      return <Text wrap="truncate-end" color={color('yellow')}>  · no-op turn: {line.reason}</Text>;
+      return (
+        <Text wrap="truncate-end" color={color('yellow')}>
+          {' '}
+          · no-op turn: {line.reason}
+        </Text>
+      );
     case 'sandbox':
       return (
         <Text wrap="truncate-end" dimColor>
@@ -56,21 +79,30 @@ export function LineView({ line }: { line: Line }) {
           {'    '}
           <Text color={color(line.trust === 'unverified' ? 'yellow' : 'green')}>{mark}</Text>
           {line.what}: {line.summary}
-          {line.trust === 'unverified' ? <Text color={color('yellow')}> [unverified: {line.caveat}]</Text> : null}
+          {line.trust === 'unverified' ? (
+            <Text color={color('yellow')}> [unverified: {line.caveat}]</Text>
+          ) : null}
         </Text>
       );
     }
     case 'question':
-      return <Text wrap="wrap" color={color('yellow')}>  ? {line.text}</Text>;
+      return (
+        <Text wrap="wrap" color={color('yellow')}>
+          {' '}
+          ? {line.text}
+        </Text>
+      );
     case 'answer':
-      return <Text wrap="wrap">  ↳ {line.text}</Text>;
+      return <Text wrap="wrap"> ↳ {line.text}</Text>;
   }
 }
 
 export function TurnBlock({ turn }: { turn: TurnView }) {
   return (
     <Box flexDirection="column">
-      <Text bold wrap="truncate-end">{turn.turn === 0 ? 'start' : `turn ${turn.turn}`}</Text>
+      <Text bold wrap="truncate-end">
+        {turn.turn === 0 ? 'start' : `turn ${turn.turn}`}
+      </Text>
       {turn.lines.map((line, i) => (
         <LineView key={i} line={line} />
       ))}
@@ -113,7 +145,8 @@ export function Final({ result }: { result: RunResult }) {
         {result.outcome}: {result.reason}
       </Text>
       <Text wrap="wrap">
-        repro test passed in the sandbox after the last edit: <Text bold>{result.verified ? 'yes' : 'no'}</Text>
+        repro test passed in the sandbox after the last edit:{' '}
+        <Text bold>{result.verified ? 'yes' : 'no'}</Text>
       </Text>
       {result.diff ? (
         <Box flexDirection="column" marginY={1}>
@@ -121,7 +154,17 @@ export function Final({ result }: { result: RunResult }) {
             .trimEnd()
             .split('\n')
             .map((l, i) => (
-              <Text key={i} wrap="truncate-end" color={color(l.startsWith('+') && !l.startsWith('+++') ? 'green' : l.startsWith('-') && !l.startsWith('---') ? 'red' : 'white')}>
+              <Text
+                key={i}
+                wrap="truncate-end"
+                color={color(
+                  l.startsWith('+') && !l.startsWith('+++')
+                    ? 'green'
+                    : l.startsWith('-') && !l.startsWith('---')
+                      ? 'red'
+                      : 'white',
+                )}
+              >
                 {l || ' '}
               </Text>
             ))}

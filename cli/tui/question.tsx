@@ -3,7 +3,13 @@
 import { Box, Text, useInput } from 'ink';
 import { useState } from 'react';
 
-export function QuestionInput({ question, onAnswer }: { question: string; onAnswer: (answer: string | null) => void }) {
+export function QuestionInput({
+  question,
+  onAnswer,
+}: {
+  question: string;
+  onAnswer: (answer: string | null) => void;
+}) {
   const [value, setValue] = useState('');
   useInput((input, key) => {
     if (key.return) {
@@ -12,7 +18,8 @@ export function QuestionInput({ question, onAnswer }: { question: string; onAnsw
     }
     if (key.escape) return onAnswer(null);
     if (key.backspace || key.delete) return setValue((v) => v.slice(0, -1));
-    if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.tab) return;
+    if (key.ctrl || key.meta || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.tab)
+      return;
     setValue((v) => v + input);
   });
   return (
@@ -22,7 +29,9 @@ export function QuestionInput({ question, onAnswer }: { question: string; onAnsw
         › {value}
         <Text inverse> </Text>
       </Text>
-      <Text dimColor wrap="truncate-end">Enter answers · Esc declines (the run stops)</Text>
+      <Text dimColor wrap="truncate-end">
+        Enter answers · Esc declines (the run stops)
+      </Text>
     </Box>
   );
 }

@@ -5,11 +5,23 @@ import type { LoopEvent, RunResult } from '../../policy/events.js';
 
 export type Line =
   | { kind: 'toolset'; tools: string[] }
-  | { kind: 'call'; origin: 'model' | 'trigger'; tool: string; args: Record<string, unknown>; trigger?: string }
+  | {
+      kind: 'call';
+      origin: 'model' | 'trigger';
+      tool: string;
+      args: Record<string, unknown>;
+      trigger?: string;
+    }
   | { kind: 'rejection'; reason: string; reselect: boolean }
   | { kind: 'noop'; reason: string }
   | { kind: 'sandbox'; exitCode: number; timedOut: boolean; ms: number }
-  | { kind: 'observation'; what: string; summary: string; trust: 'trusted' | 'unverified' | null; caveat?: string }
+  | {
+      kind: 'observation';
+      what: string;
+      summary: string;
+      trust: 'trusted' | 'unverified' | null;
+      caveat?: string;
+    }
   | { kind: 'question'; text: string }
   | { kind: 'answer'; text: string };
 
@@ -30,7 +42,17 @@ export interface RunView {
   result: RunResult | null;
 }
 
-export const emptyView: RunView = { init: null, done: [], current: null, running: null, turns: 0, tokens: 0, costUsd: null, question: null, result: null };
+export const emptyView: RunView = {
+  init: null,
+  done: [],
+  current: null,
+  running: null,
+  turns: 0,
+  tokens: 0,
+  costUsd: null,
+  question: null,
+  result: null,
+};
 
 export function fold(view: RunView, e: LoopEvent, now: number): RunView {
   const add = (line: Line): RunView => {
@@ -41,11 +63,22 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
     case 'init':
       return { ...view, init: e };
     case 'turn':
-      return { ...view, done: view.current ? [...view.done, view.current] : view.done, current: { turn: e.turn, lines: [] }, turns: e.turn };
+      return {
+        ...view,
+        done: view.current ? [...view.done, view.current] : view.done,
+        current: { turn: e.turn, lines: [] },
+        turns: e.turn,
+      };
     case 'toolset':
       return add({ kind: 'toolset', tools: e.tools });
     case 'proposal':
-      return add({ kind: 'call', origin: e.origin, tool: e.tool, args: e.args, ...(e.trigger ? { trigger: e.trigger } : {}) });
+      return add({
+        kind: 'call',
+        origin: e.origin,
+        tool: e.tool,
+        args: e.args,
+        ...(e.trigger ? { trigger: e.trigger } : {}),
+      });
     case 'rejection':
       return add({ kind: 'rejection', reason: e.reason, reselect: e.reselect });
     case 'noop':
@@ -54,9 +87,18 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
       if (e.phase === 'started') return { ...view, running: { tool: e.tool, origin: e.origin, since: now } };
       return e.exit_code === null || e.exit_code === undefined
         ? { ...view, running: null }
-        : { ...add({ kind: 'sandbox', exitCode: e.exit_code, timedOut: e.timed_out ?? false, ms: e.ms ?? 0 }), running: null };
+        : {
+            ...add({ kind: 'sandbox', exitCode: e.exit_code, timedOut: e.timed_out ?? false, ms: e.ms ?? 0 }),
+            running: null,
+          };
     case 'observation':
-      return add({ kind: 'observation', what: e.kind, summary: e.summary, trust: e.trust, ...(e.caveat ? { caveat: e.caveat } : {}) });
+      return add({
+        kind: 'observation',
+        what: e.kind,
+        summary: e.summary,
+        trust: e.trust,
+        ...(e.caveat ? { caveat: e.caveat } : {}),
+      });
     case 'usage':
       return { ...view, tokens: e.total_tokens, costUsd: e.total_cost_usd };
     case 'ask_user':
@@ -64,6 +106,13 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
     case 'answer':
       return { ...add({ kind: 'answer', text: e.answer }), question: null };
     case 'result':
-      return { ...view, done: view.current ? [...view.done, view.current] : view.done, current: null, running: null, question: null, result: e };
+      return {
+        ...view,
+        done: view.current ? [...view.done, view.current] : view.done,
+        current: null,
+        running: null,
+        question: null,
+        result: e,
+      };
   }
 }

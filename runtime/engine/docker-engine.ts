@@ -67,7 +67,12 @@ export class DockerEngine {
 
   async info(): Promise<EngineInfo> {
     const v = await this.call('version', () => this.docker.version());
-    return { version: v.Version, apiVersion: v.ApiVersion, os: `${v.Os}/${v.Arch}`, endpoint: engineEndpoint() };
+    return {
+      version: v.Version,
+      apiVersion: v.ApiVersion,
+      os: `${v.Os}/${v.Arch}`,
+      endpoint: engineEndpoint(),
+    };
   }
 
   async createContainer(config: ContainerConfig): Promise<string> {
@@ -78,7 +83,9 @@ export class DockerEngine {
   /** Hijacked attach: one duplex socket carrying stdin in and the multiplexed stdout/stderr out. */
   async attach(id: string): Promise<Duplex> {
     const stream = await this.call('attach', () =>
-      this.docker.getContainer(id).attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true }),
+      this.docker
+        .getContainer(id)
+        .attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true }),
     );
     return stream as unknown as Duplex;
   }
@@ -130,7 +137,9 @@ export class DockerEngine {
   }
 
   async listImages(labelFilters: string[]): Promise<ImageSummary[]> {
-    const list = await this.call('list images', () => this.docker.listImages({ filters: { label: labelFilters } }));
+    const list = await this.call('list images', () =>
+      this.docker.listImages({ filters: { label: labelFilters } }),
+    );
     return list.map((i) => ({
       id: i.Id,
       tags: (i.RepoTags ?? []).filter((t) => t !== '<none>:<none>'),
@@ -178,7 +187,11 @@ export class DockerEngine {
     onProgress: ProgressListener,
   ): Promise<void> {
     const response = await this.call('build image', () =>
-      this.docker.buildImage(context as unknown as string, { t: options.t, labels: options.labels, rm: true }),
+      this.docker.buildImage(context as unknown as string, {
+        t: options.t,
+        labels: options.labels,
+        rm: true,
+      }),
     );
     await this.followProgress(response as unknown as Readable, onProgress);
   }
@@ -189,7 +202,8 @@ export class DockerEngine {
         stream,
         (error: Error | null, events: Array<{ error?: string }>) => {
           const failed = events?.find((e) => e.error);
-          if (error || failed) reject(new RuntimeError('image_build_failed', String(error?.message ?? failed?.error)));
+          if (error || failed)
+            reject(new RuntimeError('image_build_failed', String(error?.message ?? failed?.error)));
           else resolve();
         },
         onProgress,
@@ -217,8 +231,13 @@ export class DockerEngine {
     }
     const status = (error as { statusCode?: number }).statusCode;
     const detail = (error as { json?: { message?: string } }).json?.message ?? (error as Error).message;
-    return new RuntimeError('engine_error', `${what}: ${detail}${status ? ` (HTTP ${status})` : ''}`, undefined, {
-      cause: error,
-    });
+    return new RuntimeError(
+      'engine_error',
+      `${what}: ${detail}${status ? ` (HTTP ${status})` : ''}`,
+      undefined,
+      {
+        cause: error,
+      },
+    );
   }
 }

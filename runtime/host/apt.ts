@@ -47,7 +47,9 @@ function run(argv: string[], log: (line: string) => void): Promise<void> {
     child.on('close', (code) => {
       if (code === 0) return resolve();
       log(tail.trim());
-      reject(new RuntimeError('engine_error', `${argv.join(' ')} exited with ${code}`, 'see the output above'));
+      reject(
+        new RuntimeError('engine_error', `${argv.join(' ')} exited with ${code}`, 'see the output above'),
+      );
     });
   });
 }

@@ -16,7 +16,10 @@ export function parseIssueUrl(text: string): IssueRef | null {
   return m ? { owner: m[1]!, repo: m[2]!, number: Number(m[3]) } : null;
 }
 
-export async function fetchIssue(ref: IssueRef, opts: { apiBase: string; token?: string; timeoutMs?: number }): Promise<string> {
+export async function fetchIssue(
+  ref: IssueRef,
+  opts: { apiBase: string; token?: string; timeoutMs?: number },
+): Promise<string> {
   const url = `${opts.apiBase.replace(/\/$/, '')}/repos/${ref.owner}/${ref.repo}/issues/${ref.number}`;
   let response;
   try {
@@ -32,12 +35,23 @@ export async function fetchIssue(ref: IssueRef, opts: { apiBase: string; token?:
       bodyTimeout: opts.timeoutMs ?? 15_000,
     });
   } catch (error) {
-    throw new RuntimeError('bad_spec', `cannot reach ${url}: ${(error as Error).message}`, 'check the URL, the network, or GITHUB_API_URL for GitHub Enterprise');
+    throw new RuntimeError(
+      'bad_spec',
+      `cannot reach ${url}: ${(error as Error).message}`,
+      'check the URL, the network, or GITHUB_API_URL for GitHub Enterprise',
+    );
   }
   const body = await response.body.text();
   if (response.statusCode !== 200) {
-    const hint = response.statusCode === 401 || response.statusCode === 403 || response.statusCode === 404 ? 'set GITHUB_TOKEN for a private repository' : 'try again later';
-    throw new RuntimeError('bad_spec', `GitHub answered ${response.statusCode} for ${url}: ${body.slice(0, 200)}`, hint);
+    const hint =
+      response.statusCode === 401 || response.statusCode === 403 || response.statusCode === 404
+        ? 'set GITHUB_TOKEN for a private repository'
+        : 'try again later';
+    throw new RuntimeError(
+      'bad_spec',
+      `GitHub answered ${response.statusCode} for ${url}: ${body.slice(0, 200)}`,
+      hint,
+    );
   }
   const issue = JSON.parse(body) as { title?: string; body?: string | null; pull_request?: unknown };
   if (issue.pull_request) throw new RuntimeError('bad_spec', `${url} is a pull request, not an issue`);

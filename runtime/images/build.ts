@@ -40,9 +40,16 @@ export async function ensureImage(
   if ((opts.path ?? 'offline') === 'dockerfile') await buildWithDockerfile(engine, recipe, opts.log);
   else await buildOffline(engine, recipe, opts.log);
   const imageId = await engine.imageId(recipe.ref);
-  if (!imageId) throw new RuntimeError('image_build_failed', `the build finished but ${recipe.ref} is not there`);
+  if (!imageId)
+    throw new RuntimeError('image_build_failed', `the build finished but ${recipe.ref} is not there`);
   await engine.tagImage(imageId, IMAGE_REPO, 'latest');
-  return { ref: recipe.ref, imageId, recipeHash: recipe.hash, skipped: false, seconds: (Date.now() - t0) / 1000 };
+  return {
+    ref: recipe.ref,
+    imageId,
+    recipeHash: recipe.hash,
+    skipped: false,
+    seconds: (Date.now() - t0) / 1000,
+  };
 }
 
 export async function findImage(engine: DockerEngine, recipeHash: string): Promise<ImageSummary | null> {
@@ -54,7 +61,11 @@ export async function listSandboxImages(engine: DockerEngine): Promise<ImageSumm
   return engine.listImages([RECIPE_LABEL]);
 }
 
-async function buildOffline(engine: DockerEngine, recipe: Recipe, log: (line: string) => void): Promise<void> {
+async function buildOffline(
+  engine: DockerEngine,
+  recipe: Recipe,
+  log: (line: string) => void,
+): Promise<void> {
   if (!existsSync('/usr/sbin/debootstrap')) await aptInstall(['debootstrap'], log);
   const work = mkdtempSync(join(mkdirp(BUILD_ROOT), `rootfs-${recipe.tag}-`));
   try {
@@ -89,7 +100,11 @@ async function buildOffline(engine: DockerEngine, recipe: Recipe, log: (line: st
   }
 }
 
-async function buildWithDockerfile(engine: DockerEngine, recipe: Recipe, log: (line: string) => void): Promise<void> {
+async function buildWithDockerfile(
+  engine: DockerEngine,
+  recipe: Recipe,
+  log: (line: string) => void,
+): Promise<void> {
   log(`building ${recipe.ref} from ${join(recipe.dir, 'Dockerfile')}`);
   await engine.buildImage(
     packDirectory(recipe.dir),
@@ -110,7 +125,11 @@ function mkdirp(dir: string): string {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
-    throw new RuntimeError('image_build_failed', `cannot create ${dir}: ${(error as Error).message}`, 'set PIPER_BUILD_DIR');
+    throw new RuntimeError(
+      'image_build_failed',
+      `cannot create ${dir}: ${(error as Error).message}`,
+      'set PIPER_BUILD_DIR',
+    );
   }
   return dir;
 }
@@ -124,12 +143,15 @@ function runScript(script: string, args: string[], log: (line: string) => void):
         if (!line.trim()) continue;
         tail = [...tail.slice(-30), line];
         // debootstrap prints a line per package; show its phases and problems, not every package.
-        if (!/^I: (Retrieving|Validating|Extracting|Unpacking|Configuring) [a-z0-9]/.test(line)) log(`  ${line}`);
+        if (!/^I: (Retrieving|Validating|Extracting|Unpacking|Configuring) [a-z0-9]/.test(line))
+          log(`  ${line}`);
       }
     };
     child.stdout.on('data', onLine);
     child.stderr.on('data', onLine);
-    child.on('error', (error) => reject(new RuntimeError('image_build_failed', `${script}: ${error.message}`)));
+    child.on('error', (error) =>
+      reject(new RuntimeError('image_build_failed', `${script}: ${error.message}`)),
+    );
     child.on('close', (code) => {
       if (code === 0) return resolve();
       reject(new RuntimeError('image_build_failed', `${script} exited with ${code}:\n${tail.join('\n')}`));

@@ -28,7 +28,10 @@ export function loadRecipe(dir = join(packageRoot(), 'sandbox-images', 'python')
     hash.update('\0');
   }
   const digest = hash.digest('hex');
-  const meta = JSON.parse(readFileSync(join(dir, 'recipe.json'), 'utf8')) as { env: string[]; workdir: string };
+  const meta = JSON.parse(readFileSync(join(dir, 'recipe.json'), 'utf8')) as {
+    env: string[];
+    workdir: string;
+  };
   const tag = digest.slice(0, 12);
   return { dir, hash: digest, tag, ref: `${IMAGE_REPO}:${tag}`, env: meta.env, workdir: meta.workdir };
 }

@@ -57,9 +57,14 @@ export class Ledger {
       return ledger;
     } catch (error) {
       if (error instanceof RuntimeError) throw error;
-      throw new RuntimeError('ledger_error', `cannot open the ledger at ${path}: ${(error as Error).message}`, undefined, {
-        cause: error,
-      });
+      throw new RuntimeError(
+        'ledger_error',
+        `cannot open the ledger at ${path}: ${(error as Error).message}`,
+        undefined,
+        {
+          cause: error,
+        },
+      );
     }
   }
 
@@ -90,14 +95,26 @@ export class Ledger {
         `INSERT INTO runs (id, kind, issue, repo, head, model, policy, config, owner, started_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(id, run.kind, run.issue ?? null, run.repo, run.head ?? null, run.model ?? null, run.policy ?? null,
-        run.config === undefined ? null : JSON.stringify(run.config), run.owner, now());
+      .run(
+        id,
+        run.kind,
+        run.issue ?? null,
+        run.repo,
+        run.head ?? null,
+        run.model ?? null,
+        run.policy ?? null,
+        run.config === undefined ? null : JSON.stringify(run.config),
+        run.owner,
+        now(),
+      );
     return id;
   }
 
   endRun(id: string, outcome: string, reason?: string): void {
     this.db
-      .prepare(`UPDATE runs SET outcome = ?, outcome_reason = ?, ended_at = ? WHERE id = ? AND outcome IS NULL`)
+      .prepare(
+        `UPDATE runs SET outcome = ?, outcome_reason = ?, ended_at = ? WHERE id = ? AND outcome IS NULL`,
+      )
       .run(outcome, reason ?? null, now(), id);
   }
 
@@ -106,7 +123,14 @@ export class Ledger {
   }
 
   /** Writes the call as dispatched: this row exists before any container does. */
-  dispatchCall(call: { runId: string; tool: string; args: unknown; origin: CallOrigin; owner: string; turnId?: number }): string {
+  dispatchCall(call: {
+    runId: string;
+    tool: string;
+    args: unknown;
+    origin: CallOrigin;
+    owner: string;
+    turnId?: number;
+  }): string {
     const id = `c-${randomBytes(6).toString('hex')}`;
     const t = now();
     this.db.transaction(() => {
@@ -115,14 +139,26 @@ export class Ledger {
           `INSERT INTO calls (id, run_id, turn_id, origin, tool, args, verdict, status, owner, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, 'valid', 'validated', ?, ?, ?)`,
         )
-        .run(id, call.runId, call.turnId ?? null, call.origin, call.tool, JSON.stringify(call.args), call.owner, t, t);
+        .run(
+          id,
+          call.runId,
+          call.turnId ?? null,
+          call.origin,
+          call.tool,
+          JSON.stringify(call.args),
+          call.owner,
+          t,
+          t,
+        );
       this.setStatus(id, 'dispatched', null);
     })();
     return id;
   }
 
   containerCreated(callId: string, containerId: string): void {
-    this.db.prepare(`UPDATE calls SET container_id = ?, updated_at = ? WHERE id = ?`).run(containerId, now(), callId);
+    this.db
+      .prepare(`UPDATE calls SET container_id = ?, updated_at = ? WHERE id = ?`)
+      .run(containerId, now(), callId);
   }
 
   /** The receipt and the call's completion, in one transaction. */
@@ -135,11 +171,30 @@ export class Ledger {
              stdout_sha256, stderr_sha256, stdout_truncated, stderr_truncated, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .run(callId, receipt.image, receipt.image_digest, receipt.container_id, Number(receipt.warm),
-          JSON.stringify(receipt.limits), receipt.timings.create_ms, receipt.timings.start_ms, receipt.timings.run_ms,
-          receipt.timings.total_ms, receipt.exit_code, Number(receipt.timed_out), Number(receipt.oom_killed),
-          receipt.stdout, receipt.stderr, receipt.stdout_bytes, receipt.stderr_bytes, receipt.stdout_sha256,
-          receipt.stderr_sha256, Number(receipt.stdout_truncated), Number(receipt.stderr_truncated), now());
+        .run(
+          callId,
+          receipt.image,
+          receipt.image_digest,
+          receipt.container_id,
+          Number(receipt.warm),
+          JSON.stringify(receipt.limits),
+          receipt.timings.create_ms,
+          receipt.timings.start_ms,
+          receipt.timings.run_ms,
+          receipt.timings.total_ms,
+          receipt.exit_code,
+          Number(receipt.timed_out),
+          Number(receipt.oom_killed),
+          receipt.stdout,
+          receipt.stderr,
+          receipt.stdout_bytes,
+          receipt.stderr_bytes,
+          receipt.stdout_sha256,
+          receipt.stderr_sha256,
+          Number(receipt.stdout_truncated),
+          Number(receipt.stderr_truncated),
+          now(),
+        );
       this.db.prepare(`UPDATE calls SET container_id = ? WHERE id = ?`).run(receipt.container_id, callId);
       this.setStatus(callId, 'completed', null);
     })();
@@ -167,7 +222,18 @@ export class Ledger {
         `INSERT INTO calls (id, run_id, turn_id, origin, tool, args, verdict, reason, status, status_reason, owner, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 'rejected', ?, 'not_executed', 'rejected by validation', ?, ?, ?)`,
       )
-      .run(id, call.runId, call.turnId ?? null, call.origin, call.tool, JSON.stringify(call.args ?? null), call.reason, call.owner, t, t);
+      .run(
+        id,
+        call.runId,
+        call.turnId ?? null,
+        call.origin,
+        call.tool,
+        JSON.stringify(call.args ?? null),
+        call.reason,
+        call.owner,
+        t,
+        t,
+      );
     return id;
   }
 
@@ -192,13 +258,14 @@ export class Ledger {
 
   getExecution(callId: string): Record<string, unknown> | undefined {
     return this.db.prepare(`SELECT * FROM executions WHERE call_id = ?`).get(callId) as
-      | Record<string, unknown>
-      | undefined;
+      Record<string, unknown> | undefined;
   }
 
   /** Calls still `dispatched` (or `validated`) and runs without an outcome, of any owner. */
   unfinished(): { calls: CallRow[]; runs: Array<{ id: string; owner: string }> } {
-    const calls = this.db.prepare(`SELECT * FROM calls WHERE status IN ('validated', 'dispatched')`).all() as CallRow[];
+    const calls = this.db
+      .prepare(`SELECT * FROM calls WHERE status IN ('validated', 'dispatched')`)
+      .all() as CallRow[];
     const runs = this.db.prepare(`SELECT id, owner FROM runs WHERE outcome IS NULL`).all() as Array<{
       id: string;
       owner: string;

@@ -3,7 +3,15 @@
 // the sandbox after the last edit, and what is the run's diff. Answers come from rows, not memory.
 import { editsForRun } from './edits.js';
 import type { CallOrigin, Ledger } from './ledger.js';
-import { completeTurn, nextTurnIndex, recentObservations, recordObservation, recordTurn, type ObservationRow, type Trust } from './turns.js';
+import {
+  completeTurn,
+  nextTurnIndex,
+  recentObservations,
+  recordObservation,
+  recordTurn,
+  type ObservationRow,
+  type Trust,
+} from './turns.js';
 
 export class RunRecord {
   constructor(
@@ -25,7 +33,10 @@ export class RunRecord {
     });
   }
 
-  completeTurn(turnId: number, reply: { rawOutput: string | null; action: unknown; promptTokens: number; completionTokens: number }): void {
+  completeTurn(
+    turnId: number,
+    reply: { rawOutput: string | null; action: unknown; promptTokens: number; completionTokens: number },
+  ): void {
     completeTurn(this.ledger, turnId, reply);
   }
 
@@ -33,7 +44,15 @@ export class RunRecord {
     return this.ledger.recordRejectedCall({ ...r, runId: this.runId, owner: this.owner });
   }
 
-  observe(o: { turnId?: number; callId?: string; kind: string; target?: string; result: unknown; trust: Trust; caveat?: string }): ObservationRow {
+  observe(o: {
+    turnId?: number;
+    callId?: string;
+    kind: string;
+    target?: string;
+    result: unknown;
+    trust: Trust;
+    caveat?: string;
+  }): ObservationRow {
     return recordObservation(this.ledger, { ...o, runId: this.runId });
   }
 
@@ -46,7 +65,11 @@ export class RunRecord {
   }
 
   totals(): { tokens: number; costUsd: number | null } {
-    const row = this.ledger.getRun(this.runId) as { tokens_in: number; tokens_out: number; cost_usd: number | null };
+    const row = this.ledger.getRun(this.runId) as {
+      tokens_in: number;
+      tokens_out: number;
+      cost_usd: number | null;
+    };
     return { tokens: row.tokens_in + row.tokens_out, costUsd: row.cost_usd };
   }
 
@@ -70,7 +93,11 @@ export class RunRecord {
          ORDER BY c.created_at DESC, c.rowid DESC`,
       )
       .all(this.runId, last.created_at) as Array<{ args: string; exit_code: number }>;
-    const relevant = rows.filter((r) => reproTarget === null || (JSON.parse(r.args) as { target?: string }).target?.trim() === reproTarget.trim());
+    const relevant = rows.filter(
+      (r) =>
+        reproTarget === null ||
+        (JSON.parse(r.args) as { target?: string }).target?.trim() === reproTarget.trim(),
+    );
     return relevant.length > 0 && relevant[0]!.exit_code === 0;
   }
 
@@ -79,7 +106,9 @@ export class RunRecord {
     const row = this.ledger.getRun(this.runId) as { config: string | null };
     const config = row.config ? (JSON.parse(row.config) as Record<string, unknown>) : {};
     config.loop_state = state;
-    this.ledger.database.prepare(`UPDATE runs SET config = ? WHERE id = ?`).run(JSON.stringify(config), this.runId);
+    this.ledger.database
+      .prepare(`UPDATE runs SET config = ? WHERE id = ?`)
+      .run(JSON.stringify(config), this.runId);
   }
 
   /** The run's committed (not undone) edits, in order, as one diff. */

@@ -10,11 +10,7 @@ export interface SweptCall {
   reason: string;
 }
 
-export function sweepLedger(
-  ledger: Ledger,
-  isAlive: (owner: string) => boolean,
-  what = 'died',
-): SweptCall[] {
+export function sweepLedger(ledger: Ledger, isAlive: (owner: string) => boolean, what = 'died'): SweptCall[] {
   const { calls, runs } = ledger.unfinished();
   const swept: SweptCall[] = [];
   for (const call of calls) {
@@ -24,14 +20,22 @@ export function sweepLedger(
     // without a container nothing says whether they did.
     const sandboxed = call.tool === 'run_test' || call.tool === 'execute';
     const entry: SweptCall = !sandboxed
-      ? { callId: call.id, status: 'failed', reason: `owner process ${pid} ${what} while ${call.tool} ran in process; the outcome is unknown` }
-      : call.container_id
       ? {
           callId: call.id,
           status: 'failed',
-          reason: `owner process ${pid} ${what} while the call was in container ${call.container_id.slice(0, 12)}; the container was removed, the outcome is unknown`,
+          reason: `owner process ${pid} ${what} while ${call.tool} ran in process; the outcome is unknown`,
         }
-      : { callId: call.id, status: 'not_executed', reason: `owner process ${pid} ${what} before a container was created` };
+      : call.container_id
+        ? {
+            callId: call.id,
+            status: 'failed',
+            reason: `owner process ${pid} ${what} while the call was in container ${call.container_id.slice(0, 12)}; the container was removed, the outcome is unknown`,
+          }
+        : {
+            callId: call.id,
+            status: 'not_executed',
+            reason: `owner process ${pid} ${what} before a container was created`,
+          };
     ledger.endCall(entry.callId, entry.status, entry.reason);
     swept.push(entry);
   }

@@ -58,7 +58,9 @@ export function completeTurn(
   reply: { rawOutput: string | null; action: unknown; promptTokens: number; completionTokens: number },
 ): void {
   ledger.database
-    .prepare(`UPDATE turns SET raw_output = ?, action = ?, prompt_tokens = ?, completion_tokens = ? WHERE id = ?`)
+    .prepare(
+      `UPDATE turns SET raw_output = ?, action = ?, prompt_tokens = ?, completion_tokens = ? WHERE id = ?`,
+    )
     .run(
       reply.rawOutput,
       reply.action === undefined || reply.action === null ? null : JSON.stringify(reply.action),
@@ -70,15 +72,36 @@ export function completeTurn(
 
 export function recordObservation(
   ledger: Ledger,
-  o: { runId: string; turnId?: number; callId?: string; kind: string; target?: string; result: unknown; trust: Trust; caveat?: string },
+  o: {
+    runId: string;
+    turnId?: number;
+    callId?: string;
+    kind: string;
+    target?: string;
+    result: unknown;
+    trust: Trust;
+    caveat?: string;
+  },
 ): ObservationRow {
   const info = ledger.database
     .prepare(
       `INSERT INTO observations (run_id, turn_id, call_id, kind, target, result, trust, caveat, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(o.runId, o.turnId ?? null, o.callId ?? null, o.kind, o.target ?? null, JSON.stringify(o.result), o.trust, o.caveat ?? null, now());
-  return ledger.database.prepare(`SELECT * FROM observations WHERE id = ?`).get(info.lastInsertRowid) as ObservationRow;
+    .run(
+      o.runId,
+      o.turnId ?? null,
+      o.callId ?? null,
+      o.kind,
+      o.target ?? null,
+      JSON.stringify(o.result),
+      o.trust,
+      o.caveat ?? null,
+      now(),
+    );
+  return ledger.database
+    .prepare(`SELECT * FROM observations WHERE id = ?`)
+    .get(info.lastInsertRowid) as ObservationRow;
 }
 
 /** The last `n` observations of a run, oldest first. */
@@ -90,18 +113,26 @@ export function recentObservations(ledger: Ledger, runId: string, n: number): Ob
 }
 
 export function observationsOf(ledger: Ledger, runId: string): ObservationRow[] {
-  return ledger.database.prepare(`SELECT * FROM observations WHERE run_id = ? ORDER BY id`).all(runId) as ObservationRow[];
+  return ledger.database
+    .prepare(`SELECT * FROM observations WHERE run_id = ? ORDER BY id`)
+    .all(runId) as ObservationRow[];
 }
 
 export function turnsOf(ledger: Ledger, runId: string): Array<Record<string, unknown>> {
-  return ledger.database.prepare(`SELECT * FROM turns WHERE run_id = ? ORDER BY idx`).all(runId) as Array<Record<string, unknown>>;
+  return ledger.database.prepare(`SELECT * FROM turns WHERE run_id = ? ORDER BY idx`).all(runId) as Array<
+    Record<string, unknown>
+  >;
 }
 
 export function callsOf(ledger: Ledger, runId: string): Array<Record<string, unknown>> {
-  return ledger.database.prepare(`SELECT * FROM calls WHERE run_id = ? ORDER BY created_at, rowid`).all(runId) as Array<Record<string, unknown>>;
+  return ledger.database
+    .prepare(`SELECT * FROM calls WHERE run_id = ? ORDER BY created_at, rowid`)
+    .all(runId) as Array<Record<string, unknown>>;
 }
 
 export function nextTurnIndex(ledger: Ledger, runId: string): number {
-  const row = ledger.database.prepare(`SELECT MAX(idx) AS m FROM turns WHERE run_id = ?`).get(runId) as { m: number | null };
+  const row = ledger.database.prepare(`SELECT MAX(idx) AS m FROM turns WHERE run_id = ?`).get(runId) as {
+    m: number | null;
+  };
   return (row.m ?? -1) + 1;
 }

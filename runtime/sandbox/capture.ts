@@ -51,7 +51,12 @@ export class StreamCapture {
     const dropped = this.total - head.length - tail.length;
     const sha256 = this.hash.copy().digest('hex');
     if (dropped === 0) {
-      return { text: Buffer.concat([head, tail]).toString('utf8'), bytes: this.total, sha256, truncated: false };
+      return {
+        text: Buffer.concat([head, tail]).toString('utf8'),
+        bytes: this.total,
+        sha256,
+        truncated: false,
+      };
     }
     const text =
       head.subarray(0, utf8Boundary(head, head.length)).toString('utf8') +

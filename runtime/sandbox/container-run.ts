@@ -116,7 +116,10 @@ export async function finishContainer(
   return { exitCode, timedOut, oomKilled, runMs };
 }
 
-function feedStdin(stream: Duplex, input: { stdin?: string | Buffer; workspace?: Readable; header?: string }): void {
+function feedStdin(
+  stream: Duplex,
+  input: { stdin?: string | Buffer; workspace?: Readable; header?: string },
+): void {
   // A process that exits without reading its stdin makes our writes fail with EPIPE; that is its
   // business, not an error of the run, so write errors are ignored here.
   stream.on('error', () => undefined);

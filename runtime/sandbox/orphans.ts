@@ -19,7 +19,12 @@ export async function removeOrphans(engine: DockerEngine): Promise<RemovedOrphan
     const owner = parseOwner(ownerText);
     if (!owner || ownerAlive(owner)) continue;
     await engine.remove(c.id);
-    removed.push({ containerId: c.id, run: c.labels[LABEL.run] ?? '', call: c.labels[LABEL.call] ?? '', owner: ownerText });
+    removed.push({
+      containerId: c.id,
+      run: c.labels[LABEL.run] ?? '',
+      call: c.labels[LABEL.call] ?? '',
+      owner: ownerText,
+    });
   }
   return removed;
 }

@@ -41,7 +41,10 @@ export class WarmPool {
   fits(limits: Limits): boolean {
     const p = this.options.limits;
     return (
-      limits.cpus === p.cpus && limits.memoryMb === p.memoryMb && limits.pids === p.pids && limits.tmpfsMb === p.tmpfsMb
+      limits.cpus === p.cpus &&
+      limits.memoryMb === p.memoryMb &&
+      limits.pids === p.pids &&
+      limits.tmpfsMb === p.tmpfsMb
     );
   }
 
@@ -96,7 +99,12 @@ export class WarmPool {
       image: this.options.image,
       argv: this.options.argv,
       limits: this.options.limits,
-      labels: { [LABEL.run]: 'pool', [LABEL.call]: 'pool', [LABEL.pool]: '1', [LABEL.owner]: this.options.ownerLabel },
+      labels: {
+        [LABEL.run]: 'pool',
+        [LABEL.call]: 'pool',
+        [LABEL.pool]: '1',
+        [LABEL.owner]: this.options.ownerLabel,
+      },
     });
     const container = await prepareContainer(this.engine, config, this.options.limits.outputCapBytes);
     try {

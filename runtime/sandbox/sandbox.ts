@@ -4,7 +4,12 @@
 import type { DockerEngine } from '../engine/docker-engine.js';
 import { RuntimeError } from '../errors.js';
 import { StreamCapture } from './capture.js';
-import { finishContainer, prepareContainer, startContainer, type PreparedContainer } from './container-run.js';
+import {
+  finishContainer,
+  prepareContainer,
+  startContainer,
+  type PreparedContainer,
+} from './container-run.js';
 import { LABEL, containerConfig } from './hardening.js';
 import { Limiter } from './limiter.js';
 import { currentOwner, formatOwner } from './owner.js';
@@ -93,10 +98,15 @@ export class Sandbox {
         this.active.add(container.id);
         hooks.onContainer?.(container.id);
       } else {
-        container = await prepareContainer(this.engine, this.coldConfig(spec, limits), limits.outputCapBytes, (id) => {
-          this.active.add(id);
-          hooks.onContainer?.(id);
-        });
+        container = await prepareContainer(
+          this.engine,
+          this.coldConfig(spec, limits),
+          limits.outputCapBytes,
+          (id) => {
+            this.active.add(id);
+            hooks.onContainer?.(id);
+          },
+        );
         await startContainer(this.engine, container);
       }
       const finished = await finishContainer(this.engine, container, {
@@ -206,7 +216,10 @@ export class Sandbox {
 function checkSpec(spec: RunSpec): Limits {
   if (!spec.argv.length) throw new RuntimeError('bad_spec', 'argv is empty');
   if (spec.workspace && spec.stdin !== undefined) {
-    throw new RuntimeError('bad_spec', 'a run takes a workspace or stdin, not both (the workspace arrives on stdin)');
+    throw new RuntimeError(
+      'bad_spec',
+      'a run takes a workspace or stdin, not both (the workspace arrives on stdin)',
+    );
   }
   try {
     return resolveLimits(spec.limits);

@@ -85,7 +85,8 @@ export function resolveLimits(partial: Partial<Limits> | undefined): Limits {
       throw new RangeError(`limit ${key} must be a positive number, got ${limits[key]}`);
     }
   }
-  if (limits.memoryMb < 6) throw new RangeError('limit memoryMb must be at least 6 (the engine refuses less)');
+  if (limits.memoryMb < 6)
+    throw new RangeError('limit memoryMb must be at least 6 (the engine refuses less)');
   return limits;
 }
 

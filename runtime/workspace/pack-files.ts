@@ -26,7 +26,13 @@ export function packFiles(root: string, files: string[]): Readable {
       }
       // Owner bits only matter for the unprivileged user: keep the executable bit, make it readable.
       const mode = (st.mode & 0o111 ? 0o755 : 0o644) as number;
-      const sink = pack.entry({ name: path, type: 'file', size: st.size, mode, mtime: st.mtime } as tar.Header);
+      const sink = pack.entry({
+        name: path,
+        type: 'file',
+        size: st.size,
+        mode,
+        mtime: st.mtime,
+      } as tar.Header);
       await pipeline(createReadStream(full), sink);
     }
   };
@@ -37,5 +43,7 @@ export function packFiles(root: string, files: string[]): Readable {
 }
 
 function entry(pack: tar.Pack, header: Partial<tar.Header>): Promise<void> {
-  return new Promise((resolve, reject) => pack.entry(header as tar.Header, (e) => (e ? reject(e) : resolve())));
+  return new Promise((resolve, reject) =>
+    pack.entry(header as tar.Header, (e) => (e ? reject(e) : resolve())),
+  );
 }

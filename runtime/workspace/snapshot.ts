@@ -8,7 +8,16 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { packFiles } from './pack-files.js';
 
-const SKIP_DIRS = new Set(['.git', '.piper', '.venv', 'venv', '.tox', 'node_modules', '__pycache__', '.pytest_cache']);
+const SKIP_DIRS = new Set([
+  '.git',
+  '.piper',
+  '.venv',
+  'venv',
+  '.tox',
+  'node_modules',
+  '__pycache__',
+  '.pytest_cache',
+]);
 
 export function snapshotFiles(repoRoot: string): string[] {
   let listed: string[];
@@ -25,7 +34,12 @@ export function snapshotFiles(repoRoot: string): string[] {
     listed = walk(repoRoot, '');
   }
   // Deleted-but-tracked files are listed by git yet absent on disk; a snapshot is what is on disk.
-  return listed.filter((p) => !p.split('/').some((part) => part === '.git' || part === '.piper') && existsSync(join(repoRoot, p))).sort();
+  return listed
+    .filter(
+      (p) =>
+        !p.split('/').some((part) => part === '.git' || part === '.piper') && existsSync(join(repoRoot, p)),
+    )
+    .sort();
 }
 
 export function snapshotTar(repoRoot: string): { files: string[]; tar: Readable } {

@@ -12,7 +12,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function startCli(args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {}): {
+export function startCli(
+  args: string[],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
+): {
   child: ChildProcess;
   done: Promise<CliResult>;
 } {

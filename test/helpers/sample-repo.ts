@@ -10,7 +10,11 @@ export const MODELS = join(packageRoot(), 'test', 'fixtures', 'models');
 export function sampleRepo(): string {
   const repo = mkdtempSync(join(tmpdir(), 'piper-sample-'));
   cpSync(join(packageRoot(), 'test', 'fixtures', 'sample-repo'), repo, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@localhost', ...args], { cwd: repo, stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@localhost', ...args], {
+      cwd: repo,
+      stdio: 'ignore',
+    });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', 'sample');

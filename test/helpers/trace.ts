@@ -15,7 +15,9 @@ export function expectTraceComplete(ledgerFile: string, runId: string): number {
       const id = turn.id as number;
       if (turn.raw_output === null && turn.action !== null) continue; // the model call itself failed (error outcome)
       const modelCalls = calls.filter((c) => c.turn_id === id && c.origin === 'model');
-      const own = observations.filter((o) => o.turn_id === id && ['noop', 'stop', 'ask_user'].includes(o.kind));
+      const own = observations.filter(
+        (o) => o.turn_id === id && ['noop', 'stop', 'ask_user'].includes(o.kind),
+      );
       expect(modelCalls.length + own.length, `turn row ${id}: ${String(turn.raw_output)}`).toBe(1);
       for (const c of modelCalls) expect(['completed', 'failed', 'not_executed']).toContain(c.status);
     }

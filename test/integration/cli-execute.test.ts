@@ -44,12 +44,25 @@ afterAll(async () => {
 
 describe('piper-agent execute (real engine, real CLI)', () => {
   it('prints the receipt as JSON and records it in the ledger', async () => {
-    const r = await runCli(['execute', ...base, '--json', '--code', 'import sys\nprint("ok ✓")\nsys.exit(4)']);
+    const r = await runCli([
+      'execute',
+      ...base,
+      '--json',
+      '--code',
+      'import sys\nprint("ok ✓")\nsys.exit(4)',
+    ]);
     expect(r.code).toBe(0);
     const receipt = JSON.parse(r.stdout);
-    expect(receipt).toMatchObject({ exit_code: 4, stdout: 'ok ✓\n', timed_out: false, oom_killed: false, warm: false });
+    expect(receipt).toMatchObject({
+      exit_code: 4,
+      stdout: 'ok ✓\n',
+      timed_out: false,
+      oom_killed: false,
+      warm: false,
+    });
     expect(receipt.image_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
-    for (const k of ['create_ms', 'start_ms', 'run_ms', 'total_ms']) expect(receipt.timings[k]).toBeGreaterThanOrEqual(0);
+    for (const k of ['create_ms', 'start_ms', 'run_ms', 'total_ms'])
+      expect(receipt.timings[k]).toBeGreaterThanOrEqual(0);
     const ledger = Ledger.open(ledgerFile);
     const call = ledger.getCall(receipt.call_id)!;
     expect(call.status).toBe('completed');
@@ -73,14 +86,36 @@ describe('piper-agent execute (real engine, real CLI)', () => {
   });
 
   it('applies --timeout and --memory', async () => {
-    const slow = await runCli(['execute', ...base, '--json', '--timeout', '1', '--code', 'import time\ntime.sleep(30)']);
+    const slow = await runCli([
+      'execute',
+      ...base,
+      '--json',
+      '--timeout',
+      '1',
+      '--code',
+      'import time\ntime.sleep(30)',
+    ]);
     expect(JSON.parse(slow.stdout)).toMatchObject({ timed_out: true, exit_code: 137 });
-    const big = await runCli(['execute', ...base, '--json', '--memory', '64', '--code', 'x = bytearray(200 * 2**20)']);
+    const big = await runCli([
+      'execute',
+      ...base,
+      '--json',
+      '--memory',
+      '64',
+      '--code',
+      'x = bytearray(200 * 2**20)',
+    ]);
     expect(JSON.parse(big.stdout)).toMatchObject({ oom_killed: true, exit_code: 137 });
   });
 
   it('exits 2 with the usage for bad input', async () => {
-    for (const args of [['--code'], [], ['--code', 'x', '--timeout', 'soon'], ['--code', '1', '--memory', '0'], ['--nope']]) {
+    for (const args of [
+      ['--code'],
+      [],
+      ['--code', 'x', '--timeout', 'soon'],
+      ['--code', '1', '--memory', '0'],
+      ['--nope'],
+    ]) {
       const r = await runCli(['execute', ...base, ...args]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain('Usage: piper-agent execute');

@@ -13,7 +13,16 @@ import { engine } from '../helpers/sandbox.js';
 import { expectTraceComplete } from '../helpers/trace.js';
 
 const fix = (repo: string, script: string, ...extra: string[]) => [
-  'fix', '--repo', repo, '--model', `script:${join(MODELS, script)}`, '--test', 'tests/test_words.py', '--non-interactive', ...extra, join(repo, 'ISSUE.md'),
+  'fix',
+  '--repo',
+  repo,
+  '--model',
+  `script:${join(MODELS, script)}`,
+  '--test',
+  'tests/test_words.py',
+  '--non-interactive',
+  ...extra,
+  join(repo, 'ISSUE.md'),
 ];
 
 /** Run-specific values (ids, paths, timings) replaced so two runs of one script compare equal. */
@@ -32,9 +41,17 @@ describe('piper-agent fix, headless (real sandbox)', () => {
     const repo = sampleRepo();
     const r = await runCli(fix(repo, 'sample-fix.jsonl', '--output', 'stream-json'));
     expect(r.code, r.stderr).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(events[0]!.type).toBe('init');
-    expect(events.at(-1)).toMatchObject({ type: 'result', outcome: 'resolved', verified: true, exit_code: 0 });
+    expect(events.at(-1)).toMatchObject({
+      type: 'result',
+      outcome: 'resolved',
+      verified: true,
+      exit_code: 0,
+    });
     expect(readFileSync(join(repo, 'textstats', 'words.py'), 'utf8')).toContain('return ranked[:n]');
     const golden = join(packageRoot(), 'test', 'fixtures', 'golden', 'sample-fix.stream.jsonl');
     const actual = normalize(r.stdout, repo);
@@ -48,7 +65,10 @@ describe('piper-agent fix, headless (real sandbox)', () => {
     const repo = sampleRepo();
     const r = await runCli(fix(repo, 'rejections.jsonl', '--output', 'stream-json'));
     expect(r.code).toBe(4);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const reasons = events.filter((e) => e.type === 'rejection').map((e) => e.reason);
     expect(reasons).toEqual([
       'unknown tool: bash',
@@ -57,7 +77,13 @@ describe('piper-agent fix, headless (real sandbox)', () => {
       'precondition failed: unknown selector textstats.words.nope',
     ]);
     expect(events.filter((e) => e.type === 'noop')).toHaveLength(2);
-    expect(events.at(-1)).toMatchObject({ type: 'result', outcome: 'stop', verified: false, exit_code: 4, turns: 5 });
+    expect(events.at(-1)).toMatchObject({
+      type: 'result',
+      outcome: 'stop',
+      verified: false,
+      exit_code: 4,
+      turns: 5,
+    });
     expectTraceComplete(join(repo, '.piper', 'ledger.db'), String(events.at(-1)!.run_id));
   });
 
@@ -65,27 +91,52 @@ describe('piper-agent fix, headless (real sandbox)', () => {
     const repo = sampleRepo();
     const r = await runCli(fix(repo, 'ask-then-fix.jsonl', '--output', 'json'));
     expect(r.code).toBe(3);
-    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'ask_user', question: 'Should top_words(text, n) return exactly n words?', exit_code: 3 });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      outcome: 'ask_user',
+      question: 'Should top_words(text, n) return exactly n words?',
+      exit_code: 3,
+    });
   });
 
   it('exits 4 at the turn cap, 1 when the model fails, 2 for bad usage or configuration, 5 without an engine', async () => {
     const repo = sampleRepo();
     const capped = await runCli(fix(repo, 'rejections.jsonl', '--output', 'json', '--max-turns', '2'));
     expect(capped.code).toBe(4);
-    expect(JSON.parse(capped.stdout)).toMatchObject({ outcome: 'cap', reason: 'turn cap: 2 of 2 turns used' });
+    expect(JSON.parse(capped.stdout)).toMatchObject({
+      outcome: 'cap',
+      reason: 'turn cap: 2 of 2 turns used',
+    });
     const exhausted = await runCli(fix(repo, 'one-read.jsonl', '--output', 'json'));
     expect(exhausted.code).toBe(1);
-    expect(JSON.parse(exhausted.stdout)).toMatchObject({ outcome: 'error', reason: expect.stringMatching(/^model call failed: .*script/) });
-    const usage = await runCli(['fix', '--repo', repo, '--policy', 'bogus', '--model', 'script:x.jsonl', 'issue']);
+    expect(JSON.parse(exhausted.stdout)).toMatchObject({
+      outcome: 'error',
+      reason: expect.stringMatching(/^model call failed: .*script/),
+    });
+    const usage = await runCli([
+      'fix',
+      '--repo',
+      repo,
+      '--policy',
+      'bogus',
+      '--model',
+      'script:x.jsonl',
+      'issue',
+    ]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain('--policy must be policy or current');
-    const noModel = await runCli(['fix', '--repo', repo, 'issue'], { env: { PIPER_MODEL: '', HOME: repo, XDG_CONFIG_HOME: repo } });
+    const noModel = await runCli(['fix', '--repo', repo, 'issue'], {
+      env: { PIPER_MODEL: '', HOME: repo, XDG_CONFIG_HOME: repo },
+    });
     expect(noModel.code).toBe(2);
     expect(noModel.stderr).toMatch(/no model configured: pass --model openai:NAME/);
-    const noBaseUrl = await runCli(['fix', '--repo', repo, '--model', 'openai:some-model', 'issue'], { env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' } });
+    const noBaseUrl = await runCli(['fix', '--repo', repo, '--model', 'openai:some-model', 'issue'], {
+      env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
+    });
     expect(noBaseUrl.code).toBe(2);
     expect(noBaseUrl.stderr).toContain('OPENAI_BASE_URL');
-    const noEngine = await runCli(fix(repo, 'sample-fix.jsonl'), { env: { DOCKER_HOST: `unix://${join(repo, 'none.sock')}` } });
+    const noEngine = await runCli(fix(repo, 'sample-fix.jsonl'), {
+      env: { DOCKER_HOST: `unix://${join(repo, 'none.sock')}` },
+    });
     expect(noEngine.code).toBe(5);
     expect(noEngine.stderr).toMatch(/no Docker engine answers/);
   });
@@ -95,7 +146,11 @@ describe('piper-agent fix, headless (real sandbox)', () => {
     const { child, done } = startCli(fix(repo, 'slow-test.jsonl', '--output', 'stream-json'));
     let containerId = '';
     for (let i = 0; i < 300 && !containerId; i++) {
-      const mine = (await engine.listContainers([LABEL.owner])).filter((c) => (c.labels[LABEL.owner] ?? '').split(':')[1] === String(child.pid) && c.labels[LABEL.call] !== 'pool');
+      const mine = (await engine.listContainers([LABEL.owner])).filter(
+        (c) =>
+          (c.labels[LABEL.owner] ?? '').split(':')[1] === String(child.pid) &&
+          c.labels[LABEL.call] !== 'pool',
+      );
       containerId = mine.find((c) => c.state === 'running')?.id ?? '';
       if (!containerId) await new Promise((r) => setTimeout(r, 50));
     }
@@ -104,13 +159,20 @@ describe('piper-agent fix, headless (real sandbox)', () => {
     const r = await done;
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/SIGINT: run r-\S+ stopped; its running container was removed/);
-    const left = (await engine.listContainers([LABEL.owner])).filter((c) => (c.labels[LABEL.owner] ?? '').split(':')[1] === String(child.pid));
+    const left = (await engine.listContainers([LABEL.owner])).filter(
+      (c) => (c.labels[LABEL.owner] ?? '').split(':')[1] === String(child.pid),
+    );
     expect(left).toEqual([]);
     const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
-    const call = ledger.database.prepare('SELECT * FROM calls WHERE container_id = ?').get(containerId) as { status: string; status_reason: string };
+    const call = ledger.database.prepare('SELECT * FROM calls WHERE container_id = ?').get(containerId) as {
+      status: string;
+      status_reason: string;
+    };
     expect(call.status).toBe('failed');
     expect(call.status_reason).toMatch(/interrupted \(SIGINT\)/);
-    const run = ledger.database.prepare("SELECT outcome FROM runs WHERE kind = 'fix'").get() as { outcome: string };
+    const run = ledger.database.prepare("SELECT outcome FROM runs WHERE kind = 'fix'").get() as {
+      outcome: string;
+    };
     expect(run.outcome).toBe('interrupted');
     ledger.close();
   });

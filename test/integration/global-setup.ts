@@ -8,7 +8,8 @@ import { loadRecipe } from '../../runtime/images/recipe.js';
 export default async function setup(): Promise<void> {
   const engine = new DockerEngine();
   const info = await probeEngine(engine);
-  if (!info) throw new Error('no Docker engine answers: run `make engine` (or `piper-agent engine up`) first');
+  if (!info)
+    throw new Error('no Docker engine answers: run `make engine` (or `piper-agent engine up`) first');
   const ref = loadRecipe().ref;
   if (!(await engine.imageId(ref))) throw new Error(`sandbox image ${ref} missing: run \`make image\` first`);
 }

@@ -14,7 +14,14 @@ const suites = join(packageRoot(), 'test', 'fixtures', 'suites');
 const sandbox = makeSandbox({ poolSize: 1, workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS });
 const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-rt-')), 'ledger.db'));
 const runId = ledger.createRun({ kind: 'fix', repo: suites, owner: 'test' });
-const ctx = (suite: string) => ({ sandbox, ledger, runId, owner: 'test', origin: 'model' as const, repoRoot: join(suites, suite) });
+const ctx = (suite: string) => ({
+  sandbox,
+  ledger,
+  runId,
+  owner: 'test',
+  origin: 'model' as const,
+  repoRoot: join(suites, suite),
+});
 
 afterAll(async () => {
   await sandbox.close();
@@ -25,7 +32,12 @@ afterAll(async () => {
 describe('run_test (real pytest, real sandbox)', () => {
   it('passes a passing suite, with counts, and records the call', async () => {
     const { callId, result } = await runTest(ctx('passing'), { target: 'tests/' });
-    expect(result).toMatchObject({ passed: true, exit_code: 0, timed_out: false, counts: { passed: 2, failed: 0, errors: 0 } });
+    expect(result).toMatchObject({
+      passed: true,
+      exit_code: 0,
+      timed_out: false,
+      counts: { passed: 2, failed: 0, errors: 0 },
+    });
     expect(result.output).toMatch(/2 passed/);
     expect(ledger.getCall(callId)).toMatchObject({ status: 'completed', tool: 'run_test', origin: 'model' });
     expect(ledger.getExecution(callId)).toMatchObject({ exit_code: 0 });
@@ -59,7 +71,9 @@ describe('run_test (real pytest, real sandbox)', () => {
   });
 
   it('runs a shell string target', async () => {
-    const { result } = await runTest(ctx('passing'), { target: 'python3 -c "import shapes; print(shapes.area(5, 5))"' });
+    const { result } = await runTest(ctx('passing'), {
+      target: 'python3 -c "import shapes; print(shapes.area(5, 5))"',
+    });
     expect(result).toMatchObject({ passed: true, exit_code: 0 });
     expect(result.output).toBe('25');
   });
@@ -81,7 +95,11 @@ describe('run_test from the warm pool', () => {
     await sandbox.init();
     const { callId, result } = await runTest(ctx('failing'), { target: 'tests/test_parse.py' });
     expect(ledger.getExecution(callId)).toMatchObject({ warm: 1 });
-    expect(result).toMatchObject({ passed: false, exit_code: 1, counts: { passed: 1, failed: 1, errors: 0 } });
+    expect(result).toMatchObject({
+      passed: false,
+      exit_code: 1,
+      counts: { passed: 1, failed: 1, errors: 0 },
+    });
     expect(result.output).toContain("E       AssertionError: assert ('a ', 1) == ('a', 1)");
   });
 });
@@ -89,7 +107,10 @@ describe('run_test from the warm pool', () => {
 describe('execute primitive', () => {
   it('returns the captured streams and exit code, from the pool', async () => {
     await sandbox.init();
-    const { callId, result } = await execute({ sandbox, ledger, runId, owner: 'test', origin: 'model' }, { code: 'import sys\nprint(2**10)\nsys.exit(3)' });
+    const { callId, result } = await execute(
+      { sandbox, ledger, runId, owner: 'test', origin: 'model' },
+      { code: 'import sys\nprint(2**10)\nsys.exit(3)' },
+    );
     expect(result).toEqual({ stdout: '1024\n', stderr: '', exit_code: 3, timed_out: false });
     expect(ledger.getExecution(callId)).toMatchObject({ warm: 1, exit_code: 3 });
   });
@@ -97,12 +118,35 @@ describe('execute primitive', () => {
 
 describe('targetArgv', () => {
   it('tells pytest targets from shell strings', () => {
-    expect(targetArgv('tests/test_a.py::test_b')).toEqual(['python3', '-m', 'pytest', 'tests/test_a.py::test_b']);
-    expect(targetArgv('tests/ -k "parse and not slow"')).toEqual(['sh', '-c', 'python3 -m pytest tests/ -k "parse and not slow"']);
+    expect(targetArgv('tests/test_a.py::test_b')).toEqual([
+      'python3',
+      '-m',
+      'pytest',
+      'tests/test_a.py::test_b',
+    ]);
+    expect(targetArgv('tests/ -k "parse and not slow"')).toEqual([
+      'sh',
+      '-c',
+      'python3 -m pytest tests/ -k "parse and not slow"',
+    ]);
     expect(targetArgv('tests', join(suites, 'passing'))).toEqual(['python3', '-m', 'pytest', 'tests']);
     expect(targetArgv('tests')).toEqual(['sh', '-c', 'tests']);
-    expect(targetArgv('tests/ -k parse -x')).toEqual(['python3', '-m', 'pytest', 'tests/', '-k', 'parse', '-x']);
-    expect(targetArgv('test_a.py test_b.py::TestX::test_y[1]')).toEqual(['python3', '-m', 'pytest', 'test_a.py', 'test_b.py::TestX::test_y[1]']);
+    expect(targetArgv('tests/ -k parse -x')).toEqual([
+      'python3',
+      '-m',
+      'pytest',
+      'tests/',
+      '-k',
+      'parse',
+      '-x',
+    ]);
+    expect(targetArgv('test_a.py test_b.py::TestX::test_y[1]')).toEqual([
+      'python3',
+      '-m',
+      'pytest',
+      'test_a.py',
+      'test_b.py::TestX::test_y[1]',
+    ]);
     expect(targetArgv('make check')).toEqual(['sh', '-c', 'make check']);
     expect(targetArgv('-q tests/')).toEqual(['python3', '-m', 'pytest', '-q', 'tests/']);
   });

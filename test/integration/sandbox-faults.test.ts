@@ -140,8 +140,10 @@ print("child", p.pid)
     expect(r.timed_out).toBe(false);
     expect(Date.now() - t0).toBeLessThan(10_000);
     // The container (and with it the sleeping child's pid namespace) is gone shortly after.
-    await expect.poll(async () => (await engine.listContainers([`${LABEL.owner}`])).map((c) => c.id), {
-      timeout: 5000,
-    }).not.toContain(r.container_id);
+    await expect
+      .poll(async () => (await engine.listContainers([`${LABEL.owner}`])).map((c) => c.id), {
+        timeout: 5000,
+      })
+      .not.toContain(r.container_id);
   });
 });

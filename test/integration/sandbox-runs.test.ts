@@ -32,7 +32,9 @@ describe('sandbox runs (real engine)', () => {
 
   it('returns non-ASCII output byte for byte, stdout and stderr apart', async () => {
     const text = 'héllo wörld — 你好 🐍';
-    const r = await sandbox.run(python(`import sys\nprint(${JSON.stringify(text)})\nprint("érr ✗", file=sys.stderr)`));
+    const r = await sandbox.run(
+      python(`import sys\nprint(${JSON.stringify(text)})\nprint("érr ✗", file=sys.stderr)`),
+    );
     expect(r.stdout).toBe(`${text}\n`);
     expect(r.stderr).toBe('érr ✗\n');
     expect(r.stdout_bytes).toBe(Buffer.byteLength(`${text}\n`));
@@ -83,7 +85,8 @@ describe('sandbox runs (real engine)', () => {
   it('unpacks a workspace tar stream and runs real pytest in it', async () => {
     const ws = workspace({
       'calc.py': 'def add(a, b):\n    return a + b\n',
-      'test_calc.py': 'from calc import add\n\ndef test_add():\n    assert add(2, 2) == 4\n\ndef test_bad():\n    assert add(2, 2) == 5\n',
+      'test_calc.py':
+        'from calc import add\n\ndef test_add():\n    assert add(2, 2) == 4\n\ndef test_bad():\n    assert add(2, 2) == 5\n',
     });
     const r = await sandbox.run({ image: IMAGE, argv: ['python3', '-m', 'pytest', '-q'], workspace: ws });
     expect(r.exit_code).toBe(1);
@@ -93,11 +96,15 @@ describe('sandbox runs (real engine)', () => {
   it('refuses a spec with both stdin and a workspace, and bad limits', async () => {
     const both = sandbox.run({ image: IMAGE, argv: ['true'], stdin: 'x', workspace: workspace({}) });
     await expect(both).rejects.toSatisfy((e) => isRuntimeError(e, 'bad_spec'));
-    await expect(sandbox.run(python('1', { timeoutS: 0 }))).rejects.toSatisfy((e) => isRuntimeError(e, 'bad_spec'));
+    await expect(sandbox.run(python('1', { timeoutS: 0 }))).rejects.toSatisfy((e) =>
+      isRuntimeError(e, 'bad_spec'),
+    );
   });
 
   it('says how to build a missing image', async () => {
     const r = sandbox.run({ image: 'piper-sandbox-python:does-not-exist', argv: ['true'] });
-    await expect(r).rejects.toSatisfy((e) => isRuntimeError(e, 'image_missing') && /image build/.test(e.fix ?? ''));
+    await expect(r).rejects.toSatisfy(
+      (e) => isRuntimeError(e, 'image_missing') && /image build/.test(e.fix ?? ''),
+    );
   });
 });

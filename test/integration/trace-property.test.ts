@@ -17,7 +17,13 @@ function rng(seed: number): () => number {
   };
 }
 
-const SELECTORS = ['textstats.words.top_words', 'textstats.words.words', 'textstats.report.summary', 'textstats.nope', ''];
+const SELECTORS = [
+  'textstats.words.top_words',
+  'textstats.words.words',
+  'textstats.report.summary',
+  'textstats.nope',
+  '',
+];
 
 function randomReply(r: () => number): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -27,7 +33,14 @@ function randomReply(r: () => number): string {
     () => ({ tool: 'read_entity', args: { selector: sel, window: pick([0, 5, 101, 'ten']) } }),
     () => ({ tool: 'search_symbol', args: { query: pick(['top_words', '', 'Counter', 'textstats.words']) } }),
     () => ({ tool: 'search_code', args: { query: pick(['frequent words', ' ']), cap: pick([3, 9]) } }),
-    () => ({ tool: 'edit_entity', args: { selector: sel, search: pick(['return ranked[: n - 1]', 'absent', 'counts']), replace: pick(['return ranked[:n]', 'return undefined_name']) } }),
+    () => ({
+      tool: 'edit_entity',
+      args: {
+        selector: sel,
+        search: pick(['return ranked[: n - 1]', 'absent', 'counts']),
+        replace: pick(['return ranked[:n]', 'return undefined_name']),
+      },
+    }),
     () => ({ tool: 'run_test', args: { target: pick(['tests/test_words.py', '']) } }),
     () => ({ tool: 'execute', args: { code: pick(['print(1)', '']), timeout: pick([5, 0]) } }),
     () => ({ tool: pick(['bash', 'python', 'Read_Entity']), args: {} }),

@@ -38,9 +38,12 @@ describe('the TUI in tmux', () => {
       process.execPath,
       CLI,
       'fix',
-      '--repo', repo,
-      '--model', `script:${join(MODELS, 'ask-then-fix.jsonl')}`,
-      '--test', 'tests/test_words.py',
+      '--repo',
+      repo,
+      '--model',
+      `script:${join(MODELS, 'ask-then-fix.jsonl')}`,
+      '--test',
+      'tests/test_words.py',
       join(repo, 'ISSUE.md'),
       '; echo EXIT=$?; sleep 120',
     ].join(' ');
@@ -58,9 +61,14 @@ describe('the TUI in tmux', () => {
     expect(end).toContain('+    return ranked[:n]');
     for (const line of end.split('\n')) expect(line.length).toBeLessThanOrEqual(60);
     // NO_COLOR: no colour codes reach the terminal (bold and dim are not colours).
-    expect(tmux('capture-pane', '-t', session, '-p', '-e')).not.toMatch(new RegExp(String.fromCharCode(27) + '\\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])m'));
+    expect(tmux('capture-pane', '-t', session, '-p', '-e')).not.toMatch(
+      new RegExp(String.fromCharCode(27) + '\\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])m'),
+    );
     const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
-    const answers = observationsOf(ledger, (ledger.database.prepare("SELECT id FROM runs WHERE kind = 'fix'").get() as { id: string }).id).filter((o) => o.kind === 'user');
+    const answers = observationsOf(
+      ledger,
+      (ledger.database.prepare("SELECT id FROM runs WHERE kind = 'fix'").get() as { id: string }).id,
+    ).filter((o) => o.kind === 'user');
     ledger.close();
     expect(answers.map((o) => JSON.parse(o.result))).toEqual([{ answer: 'yes, exactly n' }]);
   });

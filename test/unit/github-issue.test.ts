@@ -32,14 +32,25 @@ afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 describe('GitHub issues', () => {
   it('parses issue URLs, GitHub Enterprise hosts included', () => {
-    expect(parseIssueUrl('https://github.com/acme/calc/issues/7')).toEqual({ owner: 'acme', repo: 'calc', number: 7 });
-    expect(parseIssueUrl('https://git.example.internal/acme/calc/issues/12#issuecomment-1')).toEqual({ owner: 'acme', repo: 'calc', number: 12 });
+    expect(parseIssueUrl('https://github.com/acme/calc/issues/7')).toEqual({
+      owner: 'acme',
+      repo: 'calc',
+      number: 7,
+    });
+    expect(parseIssueUrl('https://git.example.internal/acme/calc/issues/12#issuecomment-1')).toEqual({
+      owner: 'acme',
+      repo: 'calc',
+      number: 12,
+    });
     expect(parseIssueUrl('https://github.com/acme/calc/pull/7')).toBeNull();
     expect(parseIssueUrl('fix the bug')).toBeNull();
   });
 
   it('fetches title and body with the token, over the configured API base', async () => {
-    const text = await fetchIssue({ owner: 'acme', repo: 'calc', number: 7 }, { apiBase: `${base}/`, token: 'tok123' });
+    const text = await fetchIssue(
+      { owner: 'acme', repo: 'calc', number: 7 },
+      { apiBase: `${base}/`, token: 'tok123' },
+    );
     expect(text).toBe('# add() is wrong\n\n`calc.ops.add(2, 2)` returns 5.');
     const last = seen.at(-1)!;
     expect(last.headers.authorization).toBe('Bearer tok123');
@@ -56,7 +67,11 @@ describe('GitHub issues', () => {
     await expect(fetchIssue({ owner: 'acme', repo: 'calc', number: 9 }, { apiBase: base })).rejects.toSatisfy(
       (e) => isRuntimeError(e) && /GitHub answered 404/.test(e.message) && /GITHUB_TOKEN/.test(e.fix ?? ''),
     );
-    await expect(fetchIssue({ owner: 'acme', repo: 'calc', number: 8 }, { apiBase: base })).rejects.toThrow(/is a pull request/);
-    await expect(fetchIssue({ owner: 'a', repo: 'b', number: 1 }, { apiBase: 'http://127.0.0.1:9', timeoutMs: 2000 })).rejects.toThrow(/cannot reach/);
+    await expect(fetchIssue({ owner: 'acme', repo: 'calc', number: 8 }, { apiBase: base })).rejects.toThrow(
+      /is a pull request/,
+    );
+    await expect(
+      fetchIssue({ owner: 'a', repo: 'b', number: 1 }, { apiBase: 'http://127.0.0.1:9', timeoutMs: 2000 }),
+    ).rejects.toThrow(/cannot reach/);
   });
 });

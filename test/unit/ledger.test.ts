@@ -10,10 +10,22 @@ import type { Receipt } from '../../runtime/sandbox/spec.js';
 const file = () => join(mkdtempSync(join(tmpdir(), 'piper-ledger-')), 'sub', 'ledger.db');
 
 const receipt: Receipt = {
-  exit_code: 0, timed_out: false, oom_killed: false, stdout: 'hi\n', stderr: '', stdout_bytes: 3, stderr_bytes: 0,
-  stdout_sha256: 'a'.repeat(64), stderr_sha256: 'b'.repeat(64), stdout_truncated: false, stderr_truncated: false,
-  timings: { create_ms: 1, start_ms: 2, run_ms: 3, total_ms: 6 }, container_id: 'c0ffee', image: 'img',
-  image_digest: 'sha256:x', warm: false,
+  exit_code: 0,
+  timed_out: false,
+  oom_killed: false,
+  stdout: 'hi\n',
+  stderr: '',
+  stdout_bytes: 3,
+  stderr_bytes: 0,
+  stdout_sha256: 'a'.repeat(64),
+  stderr_sha256: 'b'.repeat(64),
+  stdout_truncated: false,
+  stderr_truncated: false,
+  timings: { create_ms: 1, start_ms: 2, run_ms: 3, total_ms: 6 },
+  container_id: 'c0ffee',
+  image: 'img',
+  image_digest: 'sha256:x',
+  warm: false,
   limits: { cpus: 1, memoryMb: 512, pids: 128, timeoutS: 30, outputCapBytes: 100, tmpfsMb: 64 },
 };
 
@@ -41,7 +53,13 @@ describe('Ledger', () => {
   it('moves a call dispatched → completed with its execution, and never back', () => {
     const l = Ledger.open(file());
     const run = l.createRun({ kind: 'execute', repo: '/r', owner: 'h:1:1' });
-    const call = l.dispatchCall({ runId: run, tool: 'execute', args: { code: 'x' }, origin: 'user', owner: 'h:1:1' });
+    const call = l.dispatchCall({
+      runId: run,
+      tool: 'execute',
+      args: { code: 'x' },
+      origin: 'user',
+      owner: 'h:1:1',
+    });
     expect(l.getCall(call)?.status).toBe('dispatched');
     l.completeCall(call, receipt);
     expect(l.getCall(call)).toMatchObject({ status: 'completed', container_id: 'c0ffee' });
@@ -63,18 +81,46 @@ describe('Ledger', () => {
     const l = Ledger.open(file());
     const dead = 'host:99999:1';
     const run = l.createRun({ kind: 'execute', repo: '/r', owner: dead });
-    const noContainer = l.dispatchCall({ runId: run, tool: 'execute', args: {}, origin: 'user', owner: dead });
-    const withContainer = l.dispatchCall({ runId: run, tool: 'execute', args: {}, origin: 'user', owner: dead });
+    const noContainer = l.dispatchCall({
+      runId: run,
+      tool: 'execute',
+      args: {},
+      origin: 'user',
+      owner: dead,
+    });
+    const withContainer = l.dispatchCall({
+      runId: run,
+      tool: 'execute',
+      args: {},
+      origin: 'user',
+      owner: dead,
+    });
     l.containerCreated(withContainer, 'abcdef0123456789');
-    const alive = l.dispatchCall({ runId: run, tool: 'execute', args: {}, origin: 'user', owner: 'host:1:1' });
-    const inProcess = l.dispatchCall({ runId: run, tool: 'edit_entity', args: {}, origin: 'model', owner: dead });
+    const alive = l.dispatchCall({
+      runId: run,
+      tool: 'execute',
+      args: {},
+      origin: 'user',
+      owner: 'host:1:1',
+    });
+    const inProcess = l.dispatchCall({
+      runId: run,
+      tool: 'edit_entity',
+      args: {},
+      origin: 'model',
+      owner: dead,
+    });
     const swept = sweepLedger(l, (owner) => owner !== dead);
     expect(swept.map((s) => s.status).sort()).toEqual(['failed', 'failed', 'not_executed']);
     // An in-process call has no container, yet it may have written: its outcome is unknown.
     expect(l.getCall(inProcess)).toMatchObject({ status: 'failed' });
-    expect(l.getCall(inProcess)?.status_reason).toMatch(/while edit_entity ran in process; the outcome is unknown/);
+    expect(l.getCall(inProcess)?.status_reason).toMatch(
+      /while edit_entity ran in process; the outcome is unknown/,
+    );
     expect(l.getCall(noContainer)).toMatchObject({ status: 'not_executed' });
-    expect(l.getCall(withContainer)?.status_reason).toMatch(/died while the call was in container abcdef012345/);
+    expect(l.getCall(withContainer)?.status_reason).toMatch(
+      /died while the call was in container abcdef012345/,
+    );
     expect(l.getCall(alive)?.status).toBe('dispatched');
     expect(l.getRun(run)).toMatchObject({ outcome: 'interrupted' });
   });

@@ -36,7 +36,12 @@ describe('owner', () => {
 
 describe('hardening', () => {
   it('builds the hardened container config', () => {
-    const c = containerConfig({ image: 'img', argv: ['python3'], limits: DEFAULT_LIMITS, labels: { a: 'b' } });
+    const c = containerConfig({
+      image: 'img',
+      argv: ['python3'],
+      limits: DEFAULT_LIMITS,
+      labels: { a: 'b' },
+    });
     expect(c.User).toBe('1000:1000');
     expect(c.NetworkDisabled).toBe(true);
     expect(c.HostConfig).toMatchObject({

@@ -36,9 +36,36 @@ describe('TUI', () => {
       { type: 'turn', turn: 1 },
       { type: 'toolset', turn: 1, tools: ['read_entity', 'run_test'], truncated: false, source: 'map' },
       { type: 'proposal', turn: 1, tool: 'run_test', args: { target: 'tests/' }, origin: 'model' },
-      { type: 'execution', phase: 'finished', turn: 1, call_id: 'c', tool: 'run_test', origin: 'model', exit_code: 1, timed_out: false, ms: 1500 },
-      { type: 'observation', turn: 1, call_id: 'c', kind: 'test', target: 'tests/', trust: 'unverified', caveat: 'exit-code consistency: passed is true but exit_code is 1', summary: 'failed, exit 1' },
-      { type: 'usage', turn: 1, tokens_in: 100, tokens_out: 10, cost_usd: 0.01, total_tokens: 110, total_cost_usd: 0.01 },
+      {
+        type: 'execution',
+        phase: 'finished',
+        turn: 1,
+        call_id: 'c',
+        tool: 'run_test',
+        origin: 'model',
+        exit_code: 1,
+        timed_out: false,
+        ms: 1500,
+      },
+      {
+        type: 'observation',
+        turn: 1,
+        call_id: 'c',
+        kind: 'test',
+        target: 'tests/',
+        trust: 'unverified',
+        caveat: 'exit-code consistency: passed is true but exit_code is 1',
+        summary: 'failed, exit 1',
+      },
+      {
+        type: 'usage',
+        turn: 1,
+        tokens_in: 100,
+        tokens_out: 10,
+        cost_usd: 0.01,
+        total_tokens: 110,
+        total_cost_usd: 0.01,
+      },
       { type: 'turn', turn: 2 },
       { type: 'proposal', turn: 2, tool: 'bash', args: {}, origin: 'model' },
       { type: 'rejection', turn: 2, tool: 'bash', reason: 'unknown tool: bash', reselect: true },
@@ -86,7 +113,18 @@ describe('TUI', () => {
     const store = new ViewStore(false);
     const ui = render(<App store={store} />);
     store.push(init);
-    store.push({ type: 'result', run_id: 'r-1', outcome: 'resolved', reason: 'fixed', verified: true, exit_code: 0, turns: 3, tokens: 900, cost_usd: null, diff: '--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n' });
+    store.push({
+      type: 'result',
+      run_id: 'r-1',
+      outcome: 'resolved',
+      reason: 'fixed',
+      verified: true,
+      exit_code: 0,
+      turns: 3,
+      tokens: 900,
+      cost_usd: null,
+      diff: '--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n',
+    });
     await tick();
     const frame = ui.lastFrame()!;
     expect(frame).toContain('resolved: fixed');
