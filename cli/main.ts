@@ -6,6 +6,7 @@ import { isRuntimeError } from '../runtime/errors.js';
 import { isModelError } from '../runtime/model/types.js';
 import { IndexError } from '../primitives/index/index-error.js';
 import { packageRoot } from '../runtime/package-root.js';
+import { AB_HELP, abCommand } from './commands/ab.js';
 import { CI_IMAGE_HELP, ciImageCommand } from './commands/ci-image.js';
 import { CONFIG_HELP, configCommand } from './commands/config.js';
 import { LEDGER_HELP, ledgerCommand } from './commands/ledger.js';
@@ -66,6 +67,11 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help:
       run: configCommand,
       help: CONFIG_HELP,
       summary: 'print the effective configuration and where each value came from',
+    },
+    ab: {
+      run: abCommand,
+      help: AB_HELP,
+      summary: 'A/B: the policy loop against the baseline loop on a task set',
     },
     undo: { run: undoCommand, help: UNDO_HELP, summary: 'restore every edit of a run, newest first' },
     tool: {

@@ -227,15 +227,13 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
   };
 
   const history = (): LedgerEntry[] =>
-    record
-      .recent(HISTORY)
-      .map((o) => ({
-        kind: o.kind,
-        target: o.target ?? '',
-        result: JSON.parse(o.result) as unknown,
-        trust: arm === 'current' ? null : o.trust,
-        caveat: o.caveat,
-      }));
+    record.recent(HISTORY).map((o) => ({
+      kind: o.kind,
+      target: o.target ?? '',
+      result: JSON.parse(o.result) as unknown,
+      trust: arm === 'current' ? null : o.trust,
+      caveat: o.caveat,
+    }));
 
   try {
     const lastRow = record.recent(1)[0];

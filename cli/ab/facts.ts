@@ -15,7 +15,13 @@ interface RunRow {
   config: string | null;
 }
 
-export function factsOfRun(ledger: Ledger, runId: string, arm: Arm, task: Task, resolved: boolean): InstanceFacts {
+export function factsOfRun(
+  ledger: Ledger,
+  runId: string,
+  arm: Arm,
+  task: Task,
+  resolved: boolean,
+): InstanceFacts {
   const run = ledger.getRun(runId) as RunRow | undefined;
   if (!run) throw new Error(`run ${runId} is not in the ledger`);
   const config = run.config ? (JSON.parse(run.config) as { loop_state?: { turnsUsed?: number } }) : {};
@@ -25,7 +31,14 @@ export function factsOfRun(ledger: Ledger, runId: string, arm: Arm, task: Task, 
     const action = JSON.parse(turn.action) as { tool?: unknown };
     if (typeof action.tool === 'string') decisions.push(action.tool);
   }
-  const calls = callsOf(ledger, runId) as Array<{ id: string; origin: string; tool: string; verdict: string; status: string; turn_id: number | null }>;
+  const calls = callsOf(ledger, runId) as Array<{
+    id: string;
+    origin: string;
+    tool: string;
+    verdict: string;
+    status: string;
+    turn_id: number | null;
+  }>;
   return {
     arm,
     taskId: task.id,
@@ -39,9 +52,13 @@ export function factsOfRun(ledger: Ledger, runId: string, arm: Arm, task: Task, 
     turns: config.loop_state?.turnsUsed ?? 0,
     decisions,
     // Ran (or was dispatched and failed): a rejected proposal never ran, a trigger is not the model's.
-    modelCalls: calls.filter((c) => c.origin === 'model' && c.verdict === 'valid').map((c) => ({ callId: c.id, tool: c.tool })),
+    modelCalls: calls
+      .filter((c) => c.origin === 'model' && c.verdict === 'valid')
+      .map((c) => ({ callId: c.id, tool: c.tool })),
     // Triggers that fired on the issue, before the model's first decision (they carry no turn).
-    triggeredFirst: calls.filter((c) => c.origin === 'trigger' && c.turn_id === null && c.status === 'completed').map((c) => c.tool),
+    triggeredFirst: calls
+      .filter((c) => c.origin === 'trigger' && c.turn_id === null && c.status === 'completed')
+      .map((c) => c.tool),
     edits: editsForRun(ledger, runId).length,
     ablation: null,
   };

@@ -31,12 +31,18 @@ export interface InstanceRun {
   suppression: Suppression | null;
 }
 
-export async function runInstance(ctx: InstanceContext, task: Task, arm: Arm, suppress?: number): Promise<InstanceRun> {
+export async function runInstance(
+  ctx: InstanceContext,
+  task: Task,
+  arm: Arm,
+  suppress?: number,
+): Promise<InstanceRun> {
   const t0 = performance.now();
   const copy = freshCopy(task.repoDir, `${task.id}-${arm}`);
   try {
     let runId: string | undefined;
-    const ablation = suppress === undefined ? null : suppressNth(suppress, ctx.ledger, ctx.judge.owner, () => runId);
+    const ablation =
+      suppress === undefined ? null : suppressNth(suppress, ctx.ledger, ctx.judge.owner, () => runId);
     const result = await runFix({
       issue: task.issue,
       repo: copy.dir,
@@ -50,7 +56,12 @@ export async function runInstance(ctx: InstanceContext, task: Task, arm: Arm, su
       ...(ablation ? { wrapTools: ablation.wrap } : {}),
     });
     const judgement = await judgeRun(ctx.judge, task, copy.dir, result.run_id);
-    return { result, judgement, wallS: (performance.now() - t0) / 1000, suppression: ablation?.suppression ?? null };
+    return {
+      result,
+      judgement,
+      wallS: (performance.now() - t0) / 1000,
+      suppression: ablation?.suppression ?? null,
+    };
   } finally {
     copy.remove();
   }

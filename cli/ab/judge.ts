@@ -35,10 +35,21 @@ export interface JudgeContext {
 
 export const JUDGE_TIMEOUT_S = 300;
 
-export async function judgeRun(ctx: JudgeContext, task: Task, repoDir: string, agentRunId: string): Promise<Judgement> {
+export async function judgeRun(
+  ctx: JudgeContext,
+  task: Task,
+  repoDir: string,
+  agentRunId: string,
+): Promise<Judgement> {
   const restored = restoreTests(task, repoDir);
   const ids = [...task.fail_to_pass, ...task.pass_to_pass];
-  const runId = ctx.ledger.createRun({ kind: 'run_test', repo: repoDir, owner: ctx.owner, issue: `A/B judgement of ${task.id} after run ${agentRunId}`, config: { ab_judge: { of: agentRunId, task: task.id, tests: ids, restored } } });
+  const runId = ctx.ledger.createRun({
+    kind: 'run_test',
+    repo: repoDir,
+    owner: ctx.owner,
+    issue: `A/B judgement of ${task.id} after run ${agentRunId}`,
+    config: { ab_judge: { of: agentRunId, task: task.id, tests: ids, restored } },
+  });
   // -rA lists every test with its outcome; the cache plugin would only write into the copy.
   const { callId, result } = await runTest(
     { sandbox: ctx.sandbox, ledger: ctx.ledger, runId, owner: ctx.owner, origin: 'user', repoRoot: repoDir },
@@ -48,16 +59,40 @@ export async function judgeRun(ctx: JudgeContext, task: Task, repoDir: string, a
   const reported = reportedStatuses(stdout);
   const tests: Record<string, TestStatus> = {};
   for (const id of ids) tests[id] = reported.get(id) ?? 'missing';
-  const count = (list: readonly string[]) => ({ passed: list.filter((id) => tests[id] === 'passed').length, total: list.length });
+  const count = (list: readonly string[]) => ({
+    passed: list.filter((id) => tests[id] === 'passed').length,
+    total: list.length,
+  });
   const resolved = result.exit_code === 0 && !result.timed_out && ids.every((id) => tests[id] === 'passed');
-  ctx.ledger.endRun(runId, resolved ? 'resolved' : 'unresolved', resolved ? 'every FAIL_TO_PASS and PASS_TO_PASS test passed' : `pytest exit ${result.exit_code}`);
-  return { resolved, runId, callId, exitCode: result.exit_code, timedOut: result.timed_out, tests, failToPass: count(task.fail_to_pass), passToPass: count(task.pass_to_pass), restored };
+  ctx.ledger.endRun(
+    runId,
+    resolved ? 'resolved' : 'unresolved',
+    resolved ? 'every FAIL_TO_PASS and PASS_TO_PASS test passed' : `pytest exit ${result.exit_code}`,
+  );
+  return {
+    resolved,
+    runId,
+    callId,
+    exitCode: result.exit_code,
+    timedOut: result.timed_out,
+    tests,
+    failToPass: count(task.fail_to_pass),
+    passToPass: count(task.pass_to_pass),
+    restored,
+  };
 }
 
 /** `PASSED tests/x.py::t`, `FAILED tests/x.py::t - AssertionError` … from pytest's -rA summary. */
 export function reportedStatuses(stdout: string): Map<string, TestStatus> {
   const out = new Map<string, TestStatus>();
-  const words: Record<string, TestStatus> = { PASSED: 'passed', FAILED: 'failed', ERROR: 'error', SKIPPED: 'skipped', XFAIL: 'failed', XPASS: 'failed' };
+  const words: Record<string, TestStatus> = {
+    PASSED: 'passed',
+    FAILED: 'failed',
+    ERROR: 'error',
+    SKIPPED: 'skipped',
+    XFAIL: 'failed',
+    XPASS: 'failed',
+  };
   for (const match of stdout.matchAll(/^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (\S+)/gm)) {
     const id = match[2]!;
     // A test reported twice (a failing teardown after a pass) keeps its worst status.

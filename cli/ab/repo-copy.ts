@@ -14,12 +14,29 @@ export interface RepoCopy {
 export function freshCopy(repoDir: string, label: string): RepoCopy {
   const root = mkdtempSync(join(tmpdir(), `piper-ab-${label.replace(/[^\w.-]/g, '_')}-`));
   const dir = join(root, 'repo');
-  cpSync(repoDir, dir, { recursive: true, filter: (src) => !/[/\\](\.git|__pycache__|\.pytest_cache|\.piper)$/.test(src) });
+  cpSync(repoDir, dir, {
+    recursive: true,
+    filter: (src) => !/[/\\](\.git|__pycache__|\.pytest_cache|\.piper)$/.test(src),
+  });
   const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=piper-agent ab', '-c', 'user.email=ab@piper-agent.invalid', '-c', 'commit.gpgsign=false', '-c', 'core.hooksPath=/dev/null', ...args], {
-      cwd: dir,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    execFileSync(
+      'git',
+      [
+        '-c',
+        'user.name=piper-agent ab',
+        '-c',
+        'user.email=ab@piper-agent.invalid',
+        '-c',
+        'commit.gpgsign=false',
+        '-c',
+        'core.hooksPath=/dev/null',
+        ...args,
+      ],
+      {
+        cwd: dir,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
   git('init', '-q');
   git('add', '-A');
   git('commit', '-q', '-m', `task ${label} as given`);

@@ -18,22 +18,69 @@ export function renderMarkdown(r: AbReport): string {
   out.push(`# A/B report: ${r.arms.join(' vs ')}`, '');
   out.push(`- model: \`${r.model}\`${r.simulated ? ' (simulated)' : ''}`);
   out.push(`- bench: \`${r.bench}\`, ${r.tasks.length} task(s), max ${r.max_turns} turns per run`);
-  out.push(`- instances: ${r.instances.length} of ${r.tasks.length * r.arms.length}${r.complete ? '' : ` — missing: ${r.missing.map((m) => `${m.arm}/${m.task}`).join(', ')}`}`);
+  out.push(
+    `- instances: ${r.instances.length} of ${r.tasks.length * r.arms.length}${r.complete ? '' : ` — missing: ${r.missing.map((m) => `${m.arm}/${m.task}`).join(', ')}`}`,
+  );
   out.push('', '## Measures', '');
-  out.push(table(['measure', ...r.arms], ROWS.map((row) => [row.label, ...r.arms.map((arm) => cell(r.measures[arm], row))])));
+  out.push(
+    table(
+      ['measure', ...r.arms],
+      ROWS.map((row) => [row.label, ...r.arms.map((arm) => cell(r.measures[arm], row))]),
+    ),
+  );
   out.push('', '## Decision', '');
   if (!r.decision) out.push(r.decision_note ?? 'no decision');
   else {
     out.push(`**${r.decision.verdict.replace('_', ' ')}** — ${r.decision.reason}`, '');
-    out.push(table(['clause', 'rule', r.decision.candidate, r.decision.current, 'bound', 'holds', 'why'], r.decision.clauses.map(clauseRow)));
+    out.push(
+      table(
+        ['clause', 'rule', r.decision.candidate, r.decision.current, 'bound', 'holds', 'why'],
+        r.decision.clauses.map(clauseRow),
+      ),
+    );
   }
   out.push('', '## Instances', '');
-  out.push(table(['task', 'arm', 'resolved', 'outcome', 'turns', 'tokens', 'cost', 'selection', 'F2P', 'P2P', 'decisions'], r.instances.map(instanceRow)));
+  out.push(
+    table(
+      [
+        'task',
+        'arm',
+        'resolved',
+        'outcome',
+        'turns',
+        'tokens',
+        'cost',
+        'selection',
+        'F2P',
+        'P2P',
+        'decisions',
+      ],
+      r.instances.map(instanceRow),
+    ),
+  );
   const ablated = r.instances.filter((i) => i.ablation && i.ablation.length > 0);
   if (ablated.length > 0) {
     out.push('', '## Ablation (one executed model call suppressed per re-run)', '');
-    out.push(`${r.ablation.reruns} re-run(s), ${r.ablation.necessary} necessary call(s), ${r.ablation.diverged} diverged.`, '');
-    out.push(table(['task', 'arm', 'call', 'tool', 'resolved without it', 'necessary'], ablated.flatMap((i) => i.ablation!.map((a) => [i.task, i.arm, String(a.index), a.tool, a.diverged ? 'diverged' : yes(a.resolved), yes(a.necessary)]))));
+    out.push(
+      `${r.ablation.reruns} re-run(s), ${r.ablation.necessary} necessary call(s), ${r.ablation.diverged} diverged.`,
+      '',
+    );
+    out.push(
+      table(
+        ['task', 'arm', 'call', 'tool', 'suppressed', 'resolved without it', 'necessary'],
+        ablated.flatMap((i) =>
+          i.ablation!.map((a) => [
+            i.task,
+            i.arm,
+            String(a.index),
+            a.tool,
+            `${a.suppressed_calls}×`,
+            a.diverged ? 'diverged' : yes(a.resolved),
+            yes(a.necessary),
+          ]),
+        ),
+      ),
+    );
   }
   out.push('', '## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
   return out.join('\n');
@@ -49,7 +96,15 @@ function cell(m: ArmMeasures | undefined, row: (typeof ROWS)[number]): string {
 
 function clauseRow(c: Clause): string[] {
   const f = (v: number | null) => (v === null ? 'n/a' : Number.isInteger(v) ? String(v) : v.toPrecision(4));
-  return [c.name, c.rule, f(c.candidate), f(c.current), f(c.bound), c.holds === null ? 'not evaluable' : yes(c.holds), c.why];
+  return [
+    c.name,
+    c.rule,
+    f(c.candidate),
+    f(c.current),
+    f(c.bound),
+    c.holds === null ? 'not evaluable' : yes(c.holds),
+    c.why,
+  ];
 }
 
 function instanceRow(i: InstanceReport): string[] {
@@ -70,7 +125,11 @@ function instanceRow(i: InstanceReport): string[] {
 
 function table(head: string[], rows: string[][]): string {
   const esc = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  return [`| ${head.map(esc).join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`)].join('\n');
+  return [
+    `| ${head.map(esc).join(' | ')} |`,
+    `| ${head.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.map(esc).join(' | ')} |`),
+  ].join('\n');
 }
 
 function pct(v: number): string {

@@ -5,7 +5,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decide, type Decision } from '../../policy/ab/decision.js';
-import { abstained, armMeasures, selectionScore, type Arm, type ArmMeasures, type InstanceFacts } from '../../policy/ab/metrics.js';
+import {
+  abstained,
+  armMeasures,
+  selectionScore,
+  type Arm,
+  type ArmMeasures,
+  type InstanceFacts,
+} from '../../policy/ab/metrics.js';
 import { SIM_PRICE, SIM_RATES } from '../../policy/ab/sim-model.js';
 import { getAbInstance } from '../../runtime/ledger/ab-instances.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
@@ -39,7 +46,15 @@ export interface InstanceReport {
   restored_tests: string[];
   wall_s: number;
   /** null: no complete ablation for this instance. */
-  ablation: Array<{ index: number; tool: string; run_id: string; resolved: boolean; necessary: boolean; diverged: boolean }> | null;
+  ablation: Array<{
+    index: number;
+    tool: string;
+    run_id: string;
+    resolved: boolean;
+    necessary: boolean;
+    diverged: boolean;
+    suppressed_calls: number;
+  }> | null;
 }
 
 export interface AbReport {
@@ -96,7 +111,11 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
   const both = measures.policy && measures.current;
   const complete = missing.length === 0;
   const decision = both && complete ? decide(measures.policy!, measures.current!) : null;
-  const decisionNote = !both ? 'one arm only: no decision' : !complete ? `incomplete sample (${missing.length} instance(s) missing): no decision; run the same command again to finish` : null;
+  const decisionNote = !both
+    ? 'one arm only: no decision'
+    : !complete
+      ? `incomplete sample (${missing.length} instance(s) missing): no decision; run the same command again to finish`
+      : null;
   const reruns = instances.flatMap((i) => i.ablation ?? []);
   const measured: AbReport['ablation']['measured'] = {};
   for (const arm of input.arms) measured[arm] = measures[arm]!.callPrecision.value !== null;
@@ -114,13 +133,22 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
     measures,
     decision,
     decision_note: decisionNote,
-    ablation: { measured, reruns: reruns.length, necessary: reruns.filter((r) => r.necessary).length, diverged: reruns.filter((r) => r.diverged).length },
+    ablation: {
+      measured,
+      reruns: reruns.length,
+      necessary: reruns.filter((r) => r.necessary).length,
+      diverged: reruns.filter((r) => r.diverged).length,
+    },
     instances,
     notes: notes(simulated, measured),
   };
 }
 
-function instanceReport(f: InstanceFacts, details: StoredDetails, ablation: StoredAblation | null): InstanceReport {
+function instanceReport(
+  f: InstanceFacts,
+  details: StoredDetails,
+  ablation: StoredAblation | null,
+): InstanceReport {
   return {
     task: f.taskId,
     arm: f.arm,
@@ -145,7 +173,15 @@ function instanceReport(f: InstanceFacts, details: StoredDetails, ablation: Stor
     restored_tests: details.judgement.restored,
     wall_s: details.wallS,
     ablation: ablation
-      ? ablation.entries.map((e) => ({ index: e.index, tool: e.tool, run_id: e.runId, resolved: e.resolved, necessary: f.resolved && !e.diverged && !e.resolved, diverged: e.diverged }))
+      ? ablation.entries.map((e) => ({
+          index: e.index,
+          tool: e.tool,
+          run_id: e.runId,
+          resolved: e.resolved,
+          necessary: f.resolved && !e.diverged && !e.resolved,
+          diverged: e.diverged,
+          suppressed_calls: e.suppressedCalls,
+        }))
       : null,
   };
 }
@@ -154,15 +190,28 @@ function notes(simulated: boolean, measured: Partial<Record<Arm, boolean>>): str
   const out: string[] = [];
   if (simulated) {
     out.push(
-      `Simulated model (sim:SEED): a seeded weak agent that knows each task's gold edits and errs at fixed rates (${Object.entries(SIM_RATES)
+      `Simulated model (sim:SEED): a seeded weak agent that knows each task's gold edits and errs at fixed rates (${Object.entries(
+        SIM_RATES,
+      )
         .map(([k, v]) => `${k} ${v}`)
-        .join(', ')}). Its numbers show that the runner measures and reproduces differences; they are not evidence about a real model. Cost at the fixed sim price $${SIM_PRICE.promptPerMillion}/M prompt, $${SIM_PRICE.completionPerMillion}/M completion tokens; tokens are characters / 4.`,
+        .join(
+          ', ',
+        )}). Its numbers show that the runner measures and reproduces differences; they are not evidence about a real model. Cost at the fixed sim price $${SIM_PRICE.promptPerMillion}/M prompt, $${SIM_PRICE.completionPerMillion}/M completion tokens; tokens are characters / 4.`,
+    );
+  }
+  if (Object.values(measured).some((m) => m)) {
+    out.push(
+      'Call precision: each re-run suppresses one executed model call — and any identical call (same tool, same arguments) the model makes again after it, so asking again cannot undo the suppression. A call is necessary iff its re-run is no longer resolved.',
     );
   }
   if (Object.values(measured).some((m) => !m)) {
-    out.push('Call precision was not measured for every arm (it needs --ablation: one re-run per executed model call of each resolved instance). Its clause is not evaluable, and the decision rule adopts only on five clauses that hold: with every other clause holding the verdict is "undecided", never "adopt".');
+    out.push(
+      'Call precision was not measured for every arm (it needs --ablation: one re-run per executed model call of each resolved instance). Its clause is not evaluable, and the decision rule adopts only on five clauses that hold: with every other clause holding the verdict is "undecided", never "adopt".',
+    );
   }
-  out.push('Resolved = every FAIL_TO_PASS and PASS_TO_PASS test passes in the sandbox after the run (test files restored first), judged by the runner. Tokens and cost are the model calls of the run; triggers and sandbox time are not model spend.');
+  out.push(
+    'Resolved = every FAIL_TO_PASS and PASS_TO_PASS test passes in the sandbox after the run (test files restored first), judged by the runner. Tokens and cost are the model calls of the run; triggers and sandbox time are not model spend.',
+  );
   return out;
 }
 

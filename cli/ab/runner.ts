@@ -57,9 +57,22 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
   const tasks = selectTasks(opts.benchDir, opts.taskIds);
   mkdirSync(opts.outDir, { recursive: true });
   const ledgerPath = resolve(join(opts.outDir, 'ledger.db'));
-  const session = await openSession({ repo: resolve(opts.benchDir), ledger: ledgerPath, sandbox: { poolSize: 0, concurrency: Math.max(2, opts.concurrency) }, log: opts.log });
+  const session = await openSession({
+    repo: resolve(opts.benchDir),
+    ledger: ledgerPath,
+    image: opts.config.image,
+    sandbox: { poolSize: 0, concurrency: Math.max(2, opts.concurrency) },
+    log: opts.log,
+  });
   const ledger = session.ledger;
-  const ctx: InstanceContext = { ledgerPath, ledger, judge: { sandbox: session.sandbox, ledger, owner: session.owner }, config: opts.config, modelFor: opts.modelFor, log: opts.log };
+  const ctx: InstanceContext = {
+    ledgerPath,
+    ledger,
+    judge: { sandbox: session.sandbox, ledger, owner: session.owner },
+    config: opts.config,
+    modelFor: opts.modelFor,
+    log: opts.log,
+  };
   const digests = new Map(tasks.map((t) => [t.id, taskDigest(t)]));
   const key = (task: Task, arm: Arm) => ({ model: opts.model, arm, taskId: task.id });
   const ablations = new Map<string, StoredAblation>();
@@ -68,12 +81,19 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
   let resumed = 0;
   let ablationRuns = 0;
 
-  const ablationJobs = (task: Task, arm: Arm, details: StoredDetails, stored: StoredAblation | null): Job[] => {
+  const ablationJobs = (
+    task: Task,
+    arm: Arm,
+    details: StoredDetails,
+    stored: StoredAblation | null,
+  ): Job[] => {
     const state: StoredAblation = stored ?? { calls: details.facts.modelCalls.length, entries: [] };
     if (!stored) setAbAblation(ledger, key(task, arm), state);
     ablations.set(`${arm}/${task.id}`, state);
     const done = new Set(state.entries.map((e) => e.index));
-    return Array.from({ length: state.calls }, (_, i) => i).filter((i) => !done.has(i)).map((i) => ({ task, arm, suppress: i }));
+    return Array.from({ length: state.calls }, (_, i) => i)
+      .filter((i) => !done.has(i))
+      .map((i) => ({ task, arm, suppress: i }));
   };
 
   const initial: Job[] = [];
@@ -87,7 +107,8 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
       }
       resumed++;
       const stored = row.ablation as StoredAblation | null;
-      if (opts.ablation && row.resolved && !isComplete(stored)) later.push(...ablationJobs(task, arm, row.details as StoredDetails, stored));
+      if (opts.ablation && row.resolved && !isComplete(stored))
+        later.push(...ablationJobs(task, arm, row.details as StoredDetails, stored));
     }
   }
   const progress = opts.progress(initial.length + later.length);
@@ -97,12 +118,24 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
     const label = `${job.arm} ${job.task.id}${job.suppress === null ? '' : ` without call ${job.suppress}`}`;
     try {
       const run = await runInstance(ctx, job.task, job.arm, job.suppress ?? undefined);
-      if (run.result.outcome === 'error') throw new Error(`the run ${run.result.run_id} ended in error: ${run.result.reason}`);
+      if (run.result.outcome === 'error')
+        throw new Error(`the run ${run.result.run_id} ended in error: ${run.result.reason}`);
       if (job.suppress === null) {
         const facts = factsOfRun(ledger, run.result.run_id, job.arm, job.task, run.judgement.resolved);
         const { ablation: _none, ...kept } = facts;
-        const details: StoredDetails = { facts: kept, judgement: run.judgement, reason: run.result.reason, wallS: Math.round(run.wallS * 10) / 10 };
-        putAbInstance(ledger, { ...key(job.task, job.arm), taskDigest: digests.get(job.task.id)!, runId: run.result.run_id, resolved: run.judgement.resolved, details });
+        const details: StoredDetails = {
+          facts: kept,
+          judgement: run.judgement,
+          reason: run.result.reason,
+          wallS: Math.round(run.wallS * 10) / 10,
+        };
+        putAbInstance(ledger, {
+          ...key(job.task, job.arm),
+          taskDigest: digests.get(job.task.id)!,
+          runId: run.result.run_id,
+          resolved: run.judgement.resolved,
+          details,
+        });
         ran++;
         if (opts.ablation && run.judgement.resolved) {
           const jobs = ablationJobs(job.task, job.arm, details, null);
@@ -114,15 +147,34 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
         const row = getAbInstance(ledger, key(job.task, job.arm))!;
         const original = (row.details as StoredDetails).facts.modelCalls[job.suppress]!;
         const call = ledger.getCall(original.callId);
-        const subject = call ? callSubject(call.tool, JSON.parse(call.args) as Record<string, unknown>) : null;
+        const subject = call
+          ? callSubject(call.tool, JSON.parse(call.args) as Record<string, unknown>)
+          : null;
         const diverged = run.suppression?.suppressed?.subject !== subject;
-        state.entries = [...state.entries, { index: job.suppress, tool: original.tool, runId: run.result.run_id, resolved: run.judgement.resolved, diverged }].sort((a, b) => a.index - b.index);
+        state.entries = [
+          ...state.entries,
+          {
+            index: job.suppress,
+            tool: original.tool,
+            runId: run.result.run_id,
+            resolved: run.judgement.resolved,
+            diverged,
+            suppressedCalls: run.suppression?.count ?? 0,
+          },
+        ].sort((a, b) => a.index - b.index);
         setAbAblation(ledger, key(job.task, job.arm), state);
         ablationRuns++;
       }
-      progress.tick(`${label}: ${run.judgement.resolved ? 'resolved' : 'unresolved'} (${run.result.outcome}, ${run.wallS.toFixed(1)} s)`);
+      progress.tick(
+        `${label}: ${run.judgement.resolved ? 'resolved' : 'unresolved'} (${run.result.outcome}, ${run.wallS.toFixed(1)} s)`,
+      );
     } catch (error) {
-      failures.push({ task: job.task.id, arm: job.arm, suppress: job.suppress, error: (error as Error).message });
+      failures.push({
+        task: job.task.id,
+        arm: job.arm,
+        suppress: job.suppress,
+        error: (error as Error).message,
+      });
       progress.tick(`${label}: FAILED: ${(error as Error).message.split('\n')[0]}`);
     }
   };
@@ -131,7 +183,14 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
     await drain(Math.max(1, opts.concurrency), [...initial, ...later], work);
     progress.finish();
     // The report is built from the ledger rows alone, so a resumed run rebuilds the same report.
-    const report = buildReport(ledger, { benchDir: resolve(opts.benchDir), model: opts.model, arms: opts.arms, tasks, digests, maxTurns: opts.config.maxTurns ?? 30 });
+    const report = buildReport(ledger, {
+      benchDir: resolve(opts.benchDir),
+      model: opts.model,
+      arms: opts.arms,
+      tasks,
+      digests,
+      maxTurns: opts.config.maxTurns ?? 30,
+    });
     return { report, failures, ran, resumed, ablationRuns, wallS: progress.elapsed() };
   } finally {
     await session.close();
@@ -139,7 +198,11 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
 }
 
 /** Runs jobs on `workers` workers; a job may add jobs (an instance adds its ablation re-runs). */
-async function drain<J>(workers: number, initial: J[], work: (job: J, push: (jobs: J[]) => void) => Promise<void>): Promise<void> {
+async function drain<J>(
+  workers: number,
+  initial: J[],
+  work: (job: J, push: (jobs: J[]) => void) => Promise<void>,
+): Promise<void> {
   const jobs = [...initial];
   let active = 0;
   let waiting: Array<() => void> = [];

@@ -2,16 +2,35 @@
 // executed model calls suppressed. The wrapper lets every call through except the n-th model call,
 // which is not run: it is recorded in the ledger as not_executed ("suppressed by the A/B ablation")
 // and the loop gets a result that says so, exactly where the real result would have been.
+//
+// "Removed" means the call cannot happen in the re-run: a later model call identical to it (same
+// tool, same arguments) is suppressed too. Otherwise a model that simply asks again would get the
+// same result one turn later, and no call of any retrying model could ever be necessary — call
+// precision would measure the model's persistence, not whether the call was needed.
 import type { ExecutedLike, LoopTools } from '../../policy/loop.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 
 export const SUPPRESSED = 'suppressed by the A/B ablation: this call was not run';
 
-const KIND: Record<string, string> = { read_entity: 'read', search_symbol: 'search', search_code: 'search', edit_entity: 'edit', run_test: 'test', execute: 'execute' };
+const KIND: Record<string, string> = {
+  read_entity: 'read',
+  search_symbol: 'search',
+  search_code: 'search',
+  edit_entity: 'edit',
+  run_test: 'test',
+  execute: 'execute',
+};
 
 /** The argument that names what a call is about (selector, query, target, code): how calls are matched. */
 export function callSubject(tool: string, args: Record<string, unknown>): string {
-  const value = tool === 'read_entity' || tool === 'edit_entity' ? args.selector : tool === 'run_test' ? args.target : tool === 'execute' ? args.code : args.query;
+  const value =
+    tool === 'read_entity' || tool === 'edit_entity'
+      ? args.selector
+      : tool === 'run_test'
+        ? args.target
+        : tool === 'execute'
+          ? args.code
+          : args.query;
   return `${tool}:${typeof value === 'string' ? value : ''}`;
 }
 
@@ -20,24 +39,59 @@ export interface Suppression {
   index: number;
   /** Set once the call was suppressed: what it was. */
   suppressed: { tool: string; subject: string; callId: string } | null;
+  /** How many model calls were suppressed in all: the call and its identical repeats. */
+  count: number;
 }
 
-export function suppressNth(index: number, ledger: Ledger, owner: string, runId: () => string | undefined): { suppression: Suppression; wrap: (tools: LoopTools) => LoopTools } {
-  const suppression: Suppression = { index, suppressed: null };
+/** Arguments as canonical JSON (keys sorted), so two identical calls compare equal. */
+function canonical(tool: string, args: Record<string, unknown>): string {
+  return JSON.stringify([
+    tool,
+    Object.keys(args)
+      .sort()
+      .map((k) => [k, args[k]]),
+  ]);
+}
+
+export function suppressNth(
+  index: number,
+  ledger: Ledger,
+  owner: string,
+  runId: () => string | undefined,
+): { suppression: Suppression; wrap: (tools: LoopTools) => LoopTools } {
+  const suppression: Suppression = { index, suppressed: null, count: 0 };
   let seen = 0;
+  let removed: string | null = null;
   const wrap = (tools: LoopTools): LoopTools => ({
     selectorExists: (s) => tools.selectorExists(s),
     hasEvidence: (s) => tools.hasEvidence(s),
     lintFile: (selector, path, turnId) => tools.lintFile(selector, path, turnId),
     run: async (call, origin, turnId): Promise<ExecutedLike> => {
-      if (origin !== 'model' || seen++ !== index) return tools.run(call, origin, turnId);
+      if (origin !== 'model') return tools.run(call, origin, turnId);
+      const key = canonical(call.tool, call.args);
+      if (seen++ !== index && key !== removed) return tools.run(call, origin, turnId);
+      removed ??= key;
       const run = runId();
       if (!run) throw new Error('the ablation wrapper ran before the run was created');
-      const callId = ledger.dispatchCall({ runId: run, tool: call.tool, args: call.args, origin, owner, turnId });
+      const callId = ledger.dispatchCall({
+        runId: run,
+        tool: call.tool,
+        args: call.args,
+        origin,
+        owner,
+        turnId,
+      });
       ledger.endCall(callId, 'not_executed', SUPPRESSED);
       const subject = callSubject(call.tool, call.args);
-      suppression.suppressed = { tool: call.tool, subject, callId };
-      return { callId, kind: KIND[call.tool] ?? call.tool, target: subject.slice(call.tool.length + 1, call.tool.length + 81), result: { ok: false, error: SUPPRESSED, data: null }, receipt: null };
+      suppression.suppressed ??= { tool: call.tool, subject, callId };
+      suppression.count++;
+      return {
+        callId,
+        kind: KIND[call.tool] ?? call.tool,
+        target: subject.slice(call.tool.length + 1, call.tool.length + 81),
+        result: { ok: false, error: SUPPRESSED, data: null },
+        receipt: null,
+      };
     },
   });
   return { suppression, wrap };

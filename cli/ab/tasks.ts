@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { loadTasks, type Task } from '../../bench/piperbench/load.js';
+import { loadTasks, TaskSetError, type Task } from '../../bench/piperbench/load.js';
 import type { SimEdit, SimTask } from '../../policy/ab/sim-model.js';
 import { UsageError } from '../exit-codes.js';
 
@@ -12,11 +12,21 @@ export type { Task };
 
 /** The tasks of the bench, in id order, or the ones `ids` names (each must exist). */
 export function selectTasks(benchDir: string, ids: readonly string[] | null): Task[] {
-  const all = loadTasks(benchDir);
+  let all: Task[];
+  try {
+    all = loadTasks(benchDir);
+  } catch (error) {
+    // A bench that does not load is bad input, with every problem named: exit 2, not a crash.
+    if (error instanceof TaskSetError) throw new UsageError(`--bench ${benchDir}: ${error.message}`);
+    throw error;
+  }
   if (!ids) return all;
   const byId = new Map(all.map((t) => [t.id, t]));
   const unknown = ids.filter((id) => !byId.has(id));
-  if (unknown.length > 0) throw new UsageError(`--tasks names unknown task(s): ${unknown.join(', ')} (the bench has ${all.length}, e.g. ${all[0]?.id ?? 'none'})`);
+  if (unknown.length > 0)
+    throw new UsageError(
+      `--tasks names unknown task(s): ${unknown.join(', ')} (the bench has ${all.length}, e.g. ${all[0]?.id ?? 'none'})`,
+    );
   return [...new Set(ids)].map((id) => byId.get(id)!).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
@@ -25,7 +35,13 @@ export function filesOf(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const entry of readdirSync(d, { withFileTypes: true })) {
-      if (entry.name === '.git' || entry.name === '__pycache__' || entry.name === '.pytest_cache' || entry.name === '.piper') continue;
+      if (
+        entry.name === '.git' ||
+        entry.name === '__pycache__' ||
+        entry.name === '.pytest_cache' ||
+        entry.name === '.piper'
+      )
+        continue;
       const path = join(d, entry.name);
       if (entry.isDirectory()) walk(path);
       else if (entry.isFile()) out.push(relative(dir, path).split(sep).join('/'));
@@ -38,8 +54,16 @@ export function filesOf(dir: string): string[] {
 /** sha256 over task.json, issue.md, gold.patch and every repo file: what a finished instance was run on. */
 export function taskDigest(task: Task): string {
   const hash = createHash('sha256');
-  for (const name of ['task.json', 'issue.md', 'gold.patch']) hash.update(`${name}\0`).update(readFileSync(join(task.dir, name))).update('\0');
-  for (const file of filesOf(task.repoDir)) hash.update(`repo/${file}\0`).update(readFileSync(join(task.repoDir, file))).update('\0');
+  for (const name of ['task.json', 'issue.md', 'gold.patch'])
+    hash
+      .update(`${name}\0`)
+      .update(readFileSync(join(task.dir, name)))
+      .update('\0');
+  for (const file of filesOf(task.repoDir))
+    hash
+      .update(`repo/${file}\0`)
+      .update(readFileSync(join(task.repoDir, file)))
+      .update('\0');
   return hash.digest('hex');
 }
 
@@ -47,11 +71,28 @@ export function taskDigest(task: Task): string {
 export function simTaskOf(task: Task): SimTask {
   const sources = filesOf(task.repoDir)
     .filter((f) => f.endsWith('.py'))
-    .map((f) => ({ module: f.slice(0, -3).replace(/\//g, '.').replace(/\.__init__$/, ''), text: readFileSync(join(task.repoDir, f), 'utf8') }));
+    .map((f) => ({
+      module: f
+        .slice(0, -3)
+        .replace(/\//g, '.')
+        .replace(/\.__init__$/, ''),
+      text: readFileSync(join(task.repoDir, f), 'utf8'),
+    }));
   const goldEdits: SimEdit[] = task.gold_edits.map((edit) => {
-    const owner = sources.find((s) => edit.selector.startsWith(s.module) && s.text.includes(edit.search)) ?? sources.find((s) => s.text.includes(edit.search));
+    const owner =
+      sources.find((s) => edit.selector.startsWith(s.module) && s.text.includes(edit.search)) ??
+      sources.find((s) => s.text.includes(edit.search));
     const at = owner ? owner.text.indexOf(edit.search) : -1;
-    return { ...edit, linePrefix: owner && at >= 0 ? owner.text.slice(owner.text.lastIndexOf('\n', at - 1) + 1, at) : '' };
+    return {
+      ...edit,
+      linePrefix: owner && at >= 0 ? owner.text.slice(owner.text.lastIndexOf('\n', at - 1) + 1, at) : '',
+    };
   });
-  return { id: task.id, underspecified: task.underspecified, repro: task.repro, goldLabels: task.gold_labels, goldEdits };
+  return {
+    id: task.id,
+    underspecified: task.underspecified,
+    repro: task.repro,
+    goldLabels: task.gold_labels,
+    goldEdits,
+  };
 }

@@ -53,18 +53,30 @@ const OPTIONS = {
 
 export async function abCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
-  if (positionals.length > 0) throw new UsageError(`ab takes no positional arguments, got '${positionals[0]}'`);
+  if (positionals.length > 0)
+    throw new UsageError(`ab takes no positional arguments, got '${positionals[0]}'`);
   if (!values.bench) throw new UsageError('ab needs --bench DIR (e.g. bench/piperbench)');
   if (!values.model) throw new UsageError('ab needs --model M: sim:SEED, openai:NAME or openai-tools:NAME');
   const arms = parseArms(values.arms ?? 'policy,current');
-  const taskIds = values.tasks ? values.tasks.split(',').map((s) => s.trim()).filter(Boolean) : null;
+  const taskIds = values.tasks
+    ? values.tasks
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : null;
   if (taskIds && taskIds.length === 0) throw new UsageError('--tasks names no task');
-  const concurrency = numberOption('--concurrency', values.concurrency, { min: 1, max: 64, integer: true }) ?? 1;
+  const concurrency =
+    numberOption('--concurrency', values.concurrency, { min: 1, max: 64, integer: true }) ?? 1;
   const outDir = resolve(values.out ?? 'ab-out');
   const { config } = loadConfig({ repo: process.cwd() });
 
   const seed = parseSimSpec(values.model);
-  const shared = seed === null ? resolveModel(values.model, { config: { baseUrl: config.baseUrl, apiKey: config.apiKey, prices: config.prices } }) : null;
+  const shared =
+    seed === null
+      ? resolveModel(values.model, {
+          config: { baseUrl: config.baseUrl, apiKey: config.apiKey, prices: config.prices },
+        })
+      : null;
   mkdirSync(outDir, { recursive: true });
   const log = openLog(outDir);
   const outcome = await runAb({
@@ -84,15 +96,23 @@ export async function abCommand(argv: string[]): Promise<number> {
   const r = outcome.report;
   process.stderr.write(
     `${outcome.ran} instance(s) run, ${outcome.resumed} read back from the ledger, ${outcome.ablationRuns} ablation re-run(s), in ${outcome.wallS.toFixed(1)} s\n` +
-      (r.decision ? `decision: ${r.decision.verdict} — ${r.decision.reason}\n` : `decision: ${r.decision_note}\n`) +
+      (r.decision
+        ? `decision: ${r.decision.verdict} — ${r.decision.reason}\n`
+        : `decision: ${r.decision_note}\n`) +
       `report: ${files.md}\n        ${files.json}\n`,
   );
-  for (const f of outcome.failures) process.stderr.write(`failed: ${f.arm} ${f.task}${f.suppress === null ? '' : ` without call ${f.suppress}`}: ${f.error}\n`);
+  for (const f of outcome.failures)
+    process.stderr.write(
+      `failed: ${f.arm} ${f.task}${f.suppress === null ? '' : ` without call ${f.suppress}`}: ${f.error}\n`,
+    );
   return outcome.failures.length > 0 ? EXIT.failure : EXIT.ok;
 }
 
 export function parseArms(text: string): Arm[] {
-  const arms = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const arms = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = arms.find((a) => a !== 'policy' && a !== 'current');
   if (bad !== undefined) throw new UsageError(`--arms takes policy and/or current, got '${bad}'`);
   if (arms.length === 0) throw new UsageError('--arms names no arm');

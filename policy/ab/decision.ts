@@ -21,7 +21,13 @@
 // needs more than that slack.
 import type { ArmMeasures, Measure } from './metrics.js';
 
-export const THRESHOLDS = { costFactor: 1.5, tokensFactor: 1.5, precisionDrop: 0.03, selectionDrop: 0.03, ablationRelative: 0.05 } as const;
+export const THRESHOLDS = {
+  costFactor: 1.5,
+  tokensFactor: 1.5,
+  precisionDrop: 0.03,
+  selectionDrop: 0.03,
+  ablationRelative: 0.05,
+} as const;
 const EPS = 1e-9;
 /** c ≤ b with relative slack (costs can be 1e-6 dollars, so an absolute slack would be too coarse). */
 const atMost = (c: number, b: number) => c <= b + EPS * Math.abs(b) + 1e-15;
@@ -58,25 +64,96 @@ export interface Decision {
 
 const fmt = (v: number | null) => (v === null ? 'n/a' : Number.isInteger(v) ? String(v) : v.toPrecision(4));
 
-function clause(name: ClauseName, rule: string, why: string, cand: Measure, cur: Measure, bound: (c: number) => number, test: (c: number, b: number) => boolean): Clause {
+function clause(
+  name: ClauseName,
+  rule: string,
+  why: string,
+  cand: Measure,
+  cur: Measure,
+  bound: (c: number) => number,
+  test: (c: number, b: number) => boolean,
+): Clause {
   const c = cand.value;
   const k = cur.value;
   if (c === null || k === null) {
-    const missing = [c === null ? `candidate: ${cand.note ?? 'not measured'}` : null, k === null ? `current: ${cur.note ?? 'not measured'}` : null].filter(Boolean).join('; ');
-    return { name, rule, candidate: c, current: k, bound: null, holds: null, why, detail: `not evaluable (${missing})` };
+    const missing = [
+      c === null ? `candidate: ${cand.note ?? 'not measured'}` : null,
+      k === null ? `current: ${cur.note ?? 'not measured'}` : null,
+    ]
+      .filter(Boolean)
+      .join('; ');
+    return {
+      name,
+      rule,
+      candidate: c,
+      current: k,
+      bound: null,
+      holds: null,
+      why,
+      detail: `not evaluable (${missing})`,
+    };
   }
   const b = bound(k);
   const holds = test(c, b);
-  return { name, rule, candidate: c, current: k, bound: b, holds, why, detail: `${fmt(c)} vs ${fmt(b)}: ${holds ? 'holds' : 'fails'}` };
+  return {
+    name,
+    rule,
+    candidate: c,
+    current: k,
+    bound: b,
+    holds,
+    why,
+    detail: `${fmt(c)} vs ${fmt(b)}: ${holds ? 'holds' : 'fails'}`,
+  };
 }
 
 export function decide(candidate: ArmMeasures, current: ArmMeasures): Decision {
   const clauses: Clause[] = [
-    clause('resolve', 'resolve_candidate > resolve_current', 'strictly; ties do NOT adopt — a replacement has to resolve more instances than what it replaces', candidate.resolveRate, current.resolveRate, (k) => k, (c, b) => c - b > EPS),
-    clause('cost', 'cost_candidate ≤ 1.5 × cost_current', 'worse cost is disqualifying', candidate.costPerInstance, current.costPerInstance, (k) => THRESHOLDS.costFactor * k, atMost),
-    clause('tokens', 'tokens_candidate ≤ 1.5 × tokens_current', 'worse token spend is disqualifying', candidate.tokensPerInstance, current.tokensPerInstance, (k) => THRESHOLDS.tokensFactor * k, atMost),
-    clause('call_precision', 'call_precision_candidate ≥ call_precision_current − 0.03', 'no precision regression', candidate.callPrecision, current.callPrecision, (k) => k - THRESHOLDS.precisionDrop, (c, b) => c >= b - EPS),
-    clause('selection_accuracy', 'selection_accuracy_candidate ≥ selection_accuracy_current − 0.03', 'no selection regression', candidate.selectionAccuracy, current.selectionAccuracy, (k) => k - THRESHOLDS.selectionDrop, (c, b) => c >= b - EPS),
+    clause(
+      'resolve',
+      'resolve_candidate > resolve_current',
+      'strictly; ties do NOT adopt — a replacement has to resolve more instances than what it replaces',
+      candidate.resolveRate,
+      current.resolveRate,
+      (k) => k,
+      (c, b) => c - b > EPS,
+    ),
+    clause(
+      'cost',
+      'cost_candidate ≤ 1.5 × cost_current',
+      'worse cost is disqualifying',
+      candidate.costPerInstance,
+      current.costPerInstance,
+      (k) => THRESHOLDS.costFactor * k,
+      atMost,
+    ),
+    clause(
+      'tokens',
+      'tokens_candidate ≤ 1.5 × tokens_current',
+      'worse token spend is disqualifying',
+      candidate.tokensPerInstance,
+      current.tokensPerInstance,
+      (k) => THRESHOLDS.tokensFactor * k,
+      atMost,
+    ),
+    clause(
+      'call_precision',
+      'call_precision_candidate ≥ call_precision_current − 0.03',
+      'no precision regression',
+      candidate.callPrecision,
+      current.callPrecision,
+      (k) => k - THRESHOLDS.precisionDrop,
+      (c, b) => c >= b - EPS,
+    ),
+    clause(
+      'selection_accuracy',
+      'selection_accuracy_candidate ≥ selection_accuracy_current − 0.03',
+      'no selection regression',
+      candidate.selectionAccuracy,
+      current.selectionAccuracy,
+      (k) => k - THRESHOLDS.selectionDrop,
+      (c, b) => c >= b - EPS,
+    ),
   ];
   const failed = clauses.filter((c) => c.holds === false);
   const unknown = clauses.filter((c) => c.holds === null);
@@ -89,7 +166,14 @@ export function decide(candidate: ArmMeasures, current: ArmMeasures): Decision {
         ? `${candidate.arm} is not adopted: ${failed.map((c) => `${c.name} fails (${c.detail}; ${c.why})`).join('; ')}.` +
           (unknown.length ? ` Not evaluable: ${names(unknown)}.` : '')
         : `${candidate.arm} is not adopted yet: every evaluable clause holds, but ${names(unknown)} could not be evaluated (${unknown.map((c) => c.detail).join('; ')}); the rule adopts only on five clauses that hold.`;
-  return { candidate: candidate.arm, current: current.arm, adopt: verdict === 'adopt', verdict, clauses, reason };
+  return {
+    candidate: candidate.arm,
+    current: current.arm,
+    adopt: verdict === 'adopt',
+    verdict,
+    clauses,
+    reason,
+  };
 }
 
 export interface AblationDelta {
@@ -113,17 +197,38 @@ export interface AblationVerdict {
 /** The ablation rule: `full` = everything on, `ablated` = the same with one gate removed. */
 export function ablationVerdict(gate: string, full: ArmMeasures, ablated: ArmMeasures): AblationVerdict {
   const exact = (a: number, b: number) => Math.abs(a - b) <= EPS;
-  const relative = (a: number, b: number) => atMost(Math.abs(b - a), THRESHOLDS.ablationRelative * Math.abs(a));
-  const delta = (measure: ClauseName, rule: string, f: Measure, a: Measure, ok: (f: number, a: number) => boolean): AblationDelta => {
-    if (f.value === null || a.value === null) return { measure, full: f.value, ablated: a.value, delta: null, withinNoise: null, rule };
-    return { measure, full: f.value, ablated: a.value, delta: a.value - f.value, withinNoise: ok(f.value, a.value), rule };
+  const relative = (a: number, b: number) =>
+    atMost(Math.abs(b - a), THRESHOLDS.ablationRelative * Math.abs(a));
+  const delta = (
+    measure: ClauseName,
+    rule: string,
+    f: Measure,
+    a: Measure,
+    ok: (f: number, a: number) => boolean,
+  ): AblationDelta => {
+    if (f.value === null || a.value === null)
+      return { measure, full: f.value, ablated: a.value, delta: null, withinNoise: null, rule };
+    return {
+      measure,
+      full: f.value,
+      ablated: a.value,
+      delta: a.value - f.value,
+      withinNoise: ok(f.value, a.value),
+      rule,
+    };
   };
   const deltas = [
     delta('resolve', 'Δresolve = 0', full.resolveRate, ablated.resolveRate, exact),
     delta('cost', '|Δcost| ≤ 5%', full.costPerInstance, ablated.costPerInstance, relative),
     delta('tokens', '|Δtokens| ≤ 5%', full.tokensPerInstance, ablated.tokensPerInstance, relative),
     delta('call_precision', 'Δcall_precision = 0', full.callPrecision, ablated.callPrecision, exact),
-    delta('selection_accuracy', 'Δselection_accuracy = 0', full.selectionAccuracy, ablated.selectionAccuracy, exact),
+    delta(
+      'selection_accuracy',
+      'Δselection_accuracy = 0',
+      full.selectionAccuracy,
+      ablated.selectionAccuracy,
+      exact,
+    ),
   ];
   const beyond = deltas.filter((d) => d.withinNoise === false);
   const unknown = deltas.filter((d) => d.withinNoise === null);

@@ -38,6 +38,8 @@ export interface AblationEntry {
   resolved: boolean;
   /** The re-run's call at `index` was not the original's (a non-deterministic model): not comparable. */
   diverged: boolean;
+  /** Model calls suppressed in the re-run: the call itself and any identical repeat of it. */
+  suppressedCalls: number;
 }
 
 /** What the runner knows of one instance (one arm on one task), all of it read from the ledger. */
@@ -85,7 +87,9 @@ export interface ArmMeasures {
 }
 
 export function ratio(numerator: number, denominator: number, none: string): Measure {
-  return denominator === 0 ? { value: null, of: { numerator, denominator }, note: none } : { value: numerator / denominator, of: { numerator, denominator } };
+  return denominator === 0
+    ? { value: null, of: { numerator, denominator }, note: none }
+    : { value: numerator / denominator, of: { numerator, denominator } };
 }
 
 /** Correct and attempted selections of one instance against its gold labels (aligned, see above). */
@@ -95,7 +99,10 @@ export function selectionScore(
   triggeredFirst: readonly string[] = [],
 ): { correct: number; attempted: number } {
   const first = labels[0];
-  const goldLabels = first !== undefined && triggeredFirst.includes(first) && decisions[0] !== first ? labels.slice(1) : labels;
+  const goldLabels =
+    first !== undefined && triggeredFirst.includes(first) && decisions[0] !== first
+      ? labels.slice(1)
+      : labels;
   const attempted = Math.min(decisions.length, goldLabels.length);
   let correct = 0;
   for (let i = 0; i < attempted; i++) if (decisions[i] === goldLabels[i]) correct++;
@@ -123,7 +130,10 @@ export function armMeasures(arm: Arm, all: readonly InstanceFacts[]): ArmMeasure
     n === 0
       ? { value: null, note: 'no instances' }
       : costs.some((c) => c === null)
-        ? { value: null, note: `cost unknown for ${costs.filter((c) => c === null).length} instance(s): the model has no price` }
+        ? {
+            value: null,
+            note: `cost unknown for ${costs.filter((c) => c === null).length} instance(s): the model has no price`,
+          }
         : { value: costs.reduce<number>((s, c) => s + (c ?? 0), 0) / n };
   const tokens = items.reduce((s, f) => s + f.tokens, 0);
 
@@ -143,12 +153,20 @@ function callPrecision(items: readonly InstanceFacts[]): Measure {
   const total = items.reduce((s, f) => s + f.modelCalls.length, 0);
   const missing = items.filter((f) => f.resolved && f.ablation === null).length;
   if (missing > 0) {
-    return { value: null, note: `not measured: ${missing} resolved instance(s) have no ablation (run with --ablation)` };
+    return {
+      value: null,
+      note: `not measured: ${missing} resolved instance(s) have no ablation (run with --ablation)`,
+    };
   }
   const diverged = items.reduce((s, f) => s + (f.ablation ?? []).filter((e) => e.diverged).length, 0);
   const necessary = items.reduce((s, f) => s + necessaryCalls(f), 0);
   const measure = ratio(necessary, total, 'no executed model calls');
-  return diverged > 0 ? { ...measure, note: `${diverged} ablation re-run(s) diverged before the suppressed call and count as not necessary` } : measure;
+  return diverged > 0
+    ? {
+        ...measure,
+        note: `${diverged} ablation re-run(s) diverged before the suppressed call and count as not necessary`,
+      }
+    : measure;
 }
 
 function selectionAccuracy(items: readonly InstanceFacts[]): Measure {

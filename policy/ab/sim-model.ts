@@ -22,11 +22,20 @@ import { absorb } from './sim-absorb.js';
 import { readPrompt } from './sim-prompt.js';
 import { SIM_PRICE, SIM_RATES, type SimTask } from './sim-rates.js';
 
-export { SIM_MAX_CALLS, SIM_PRICE, SIM_RATES, type SimEdit, type SimTask } from './sim-rates.js';
+export {
+  SIM_EDIT_ATTEMPTS,
+  SIM_MAX_CALLS,
+  SIM_PRICE,
+  SIM_RATES,
+  type SimEdit,
+  type SimTask,
+} from './sim-rates.js';
 
 /** A uniform number in [0, 1) from the seed, the task and the choice's name and keys. */
 export function simDraw(seed: number, taskId: string, name: string, ...keys: Array<string | number>): number {
-  const digest = createHash('sha256').update(JSON.stringify([seed, taskId, name, ...keys])).digest();
+  const digest = createHash('sha256')
+    .update(JSON.stringify([seed, taskId, name, ...keys]))
+    .digest();
   return digest.readUIntBE(0, 6) / 2 ** 48;
 }
 
@@ -45,7 +54,8 @@ export class SimModel implements ChatModel {
 
   async complete(req: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
     if (signal?.aborted) throw new ModelError('aborted', 'the model call was cancelled');
-    const draw = (name: string, ...keys: Array<string | number>) => simDraw(this.seed, this.task.id, name, ...keys);
+    const draw = (name: string, ...keys: Array<string | number>) =>
+      simDraw(this.seed, this.task.id, name, ...keys);
     const prompt = readPrompt(req.messages);
     const m = this.memory;
     const n = m.calls++;
@@ -60,12 +70,23 @@ export class SimModel implements ChatModel {
     } else if (draw('unknown_tool', n) < SIM_RATES.unknownTool) {
       const names = ['bash', 'grep', 'open_file'] as const;
       const name = names[Math.floor(draw('unknown_tool_name', n) * names.length)]!;
-      text = JSON.stringify({ tool: name, args: name === 'bash' ? { command: `grep -rn "${intent.tool}" .` } : { path: '.' } });
+      text = JSON.stringify({
+        tool: name,
+        args: name === 'bash' ? { command: `grep -rn "${intent.tool}" .` } : { path: '.' },
+      });
       m.lastNoise = 'unknown_tool';
     }
-    const promptText = req.messages.map((msg) => msg.content).join('\n') + (req.tools?.length ? JSON.stringify(req.tools) : '');
-    const usage = { promptTokens: Math.ceil(promptText.length / 4), completionTokens: Math.ceil(text.length / 4) };
-    const cost = (usage.promptTokens * SIM_PRICE.promptPerMillion + usage.completionTokens * SIM_PRICE.completionPerMillion) / 1e6;
+    const promptText =
+      req.messages.map((msg) => msg.content).join('\n') +
+      (req.tools?.length ? JSON.stringify(req.tools) : '');
+    const usage = {
+      promptTokens: Math.ceil(promptText.length / 4),
+      completionTokens: Math.ceil(text.length / 4),
+    };
+    const cost =
+      (usage.promptTokens * SIM_PRICE.promptPerMillion +
+        usage.completionTokens * SIM_PRICE.completionPerMillion) /
+      1e6;
     return {
       text,
       toolCalls: [],
@@ -104,7 +125,11 @@ export function parseSimSpec(spec: string): number | null {
   if (!spec.startsWith('sim:')) return null;
   const seed = Number(spec.slice(4));
   if (!Number.isSafeInteger(seed) || seed < 0) {
-    throw new ModelError('config', `the sim model needs a whole-number seed, got ${JSON.stringify(spec.slice(4))}`, { fix: 'write it as sim:SEED, e.g. sim:1' });
+    throw new ModelError(
+      'config',
+      `the sim model needs a whole-number seed, got ${JSON.stringify(spec.slice(4))}`,
+      { fix: 'write it as sim:SEED, e.g. sim:1' },
+    );
   }
   return seed;
 }

@@ -1,7 +1,7 @@
 // The simulated model's next intended action, from what it remembers (sim-absorb.ts keeps that up to
 // date from the prompts) and its seeded weaknesses (SIM_RATES in sim-model.ts). The plan of a
 // competent agent — locate, read, edit, test, stop — bent at the documented rates.
-import { SIM_MAX_CALLS, SIM_RATES, type SimEdit, type SimTask } from './sim-rates.js';
+import { SIM_EDIT_ATTEMPTS, SIM_MAX_CALLS, SIM_RATES, type SimEdit, type SimTask } from './sim-rates.js';
 import type { SimPrompt } from './sim-prompt.js';
 
 export type Draw = (name: string, ...keys: Array<string | number>) => number;
@@ -51,33 +51,48 @@ export function simIntent(m: SimMemory, task: SimTask, prompt: SimPrompt, n: num
   const edits = task.goldEdits;
   if (n === 0 && !m.answered) {
     if (task.underspecified) {
-      const rate = prompt.encouragesAsking ? SIM_RATES.askUnderspecifiedEncouraged : SIM_RATES.askUnderspecified;
+      const rate = prompt.encouragesAsking
+        ? SIM_RATES.askUnderspecifiedEncouraged
+        : SIM_RATES.askUnderspecified;
       if (draw('ask_underspecified') < rate) return ask(prompt.issue);
       m.misread = draw('guess_right') >= SIM_RATES.guessRight;
     } else if (draw('ask_unneeded') < SIM_RATES.askWhenUnneeded) {
       return ask(prompt.issue);
     }
-    if (edits.length > 0 && draw('edit_before_read') < SIM_RATES.editBeforeRead) return editIntent(m, task, 0, false, draw);
+    if (edits.length > 0 && draw('edit_before_read') < SIM_RATES.editBeforeRead)
+      return editIntent(m, task, 0, false, draw);
   }
   if (m.stopNow) return stop('the fix is in');
   if (m.testPassed) return stop('the repro test passes');
-  if (m.giveUp) return task.underspecified && !m.answered ? ask(prompt.issue) : stop('the repro test still fails and I cannot tell why');
+  if (m.giveUp)
+    return task.underspecified && !m.answered
+      ? ask(prompt.issue)
+      : stop('the repro test still fails and I cannot tell why');
   if (n >= SIM_MAX_CALLS) return stop('giving up: no progress');
 
-  if (!m.located && m.bodies.size === 0 && !m.committedAny && m.searches < 2) return search(m, task, prompt, draw);
+  if (!m.located && m.bodies.size === 0 && !m.committedAny && m.searches < 2)
+    return search(m, task, prompt, draw);
   for (let j = 0; j < edits.length; j++) {
     if (m.edits[j] !== 'todo' && m.edits[j] !== 'redo') continue;
     const selector = edits[j]!.selector;
+    if ((m.editAttempts[j] ?? 0) >= SIM_EDIT_ATTEMPTS) return stop(`the edit of ${selector} does not apply`);
     if (m.bodies.has(selector)) return editIntent(m, task, j, true, draw);
-    if ((m.retries.get(`read_entity:${selector}`) ?? 0) < 2) return { tool: 'read_entity', args: { selector, body: true } };
+    if ((m.retries.get(`read_entity:${selector}`) ?? 0) < 2)
+      return { tool: 'read_entity', args: { selector, body: true } };
     return editIntent(m, task, j, false, draw);
   }
-  if (m.untested && (m.retries.get(`run_test:${task.repro}`) ?? 0) < 2) return { tool: 'run_test', args: { target: task.repro } };
+  if (m.untested && (m.retries.get(`run_test:${task.repro}`) ?? 0) < 2)
+    return { tool: 'run_test', args: { target: task.repro } };
   return stop(m.untested ? 'the repro test cannot be run' : 'done');
 }
 
 function ask(issue: string): SimIntent {
-  return { tool: 'ask_user', args: { question: `The issue leaves the expected behaviour open (${titleOf(issue)}). Which behaviour do you want?` } };
+  return {
+    tool: 'ask_user',
+    args: {
+      question: `The issue leaves the expected behaviour open (${titleOf(issue)}). Which behaviour do you want?`,
+    },
+  };
 }
 
 function stop(reason: string): SimIntent {
@@ -92,7 +107,12 @@ function search(m: SimMemory, task: SimTask, prompt: SimPrompt, draw: Draw): Sim
   const first = prompt.offered.includes(preferred) || !prompt.offered.includes(other) ? preferred : other;
   if (m.searches === 0) {
     const name = entityName(selector);
-    const query = draw('wrong_search') < SIM_RATES.wrongSearch ? titleOf(prompt.issue).split(/\s+/).slice(0, 4).join(' ') : first === 'search_code' ? name.replace(/_/g, ' ') : name;
+    const query =
+      draw('wrong_search') < SIM_RATES.wrongSearch
+        ? titleOf(prompt.issue).split(/\s+/).slice(0, 4).join(' ')
+        : first === 'search_code'
+          ? name.replace(/_/g, ' ')
+          : name;
     return { tool: first, args: { query } };
   }
   return { tool: 'search_symbol', args: { query: entityName(selector) } };
@@ -102,7 +122,11 @@ function search(m: SimMemory, task: SimTask, prompt: SimPrompt, draw: Draw): Sim
 function editIntent(m: SimMemory, task: SimTask, j: number, informed: boolean, draw: Draw): SimIntent {
   const gold = task.goldEdits[j]!;
   const attempt = m.editAttempts[j] ?? 0;
-  const right: SimIntent = { tool: 'edit_entity', args: { selector: gold.selector, search: gold.search, replace: gold.replace }, edit: { index: j, wrong: false } };
+  const right: SimIntent = {
+    tool: 'edit_entity',
+    args: { selector: gold.selector, search: gold.search, replace: gold.replace },
+    edit: { index: j, wrong: false },
+  };
   if (m.edits[j] === 'redo') return right;
   if (!informed && attempt === 0 && draw('blind_search_wrong', j) < SIM_RATES.blindSearchWrong) {
     return { ...right, args: { ...right.args, search: misremember(gold.search) } };
@@ -111,7 +135,11 @@ function editIntent(m: SimMemory, task: SimTask, j: number, informed: boolean, d
   if (draw('wrong_edit', j, attempt) >= rate) return right;
   const whole = linePrefix(m.bodies.get(gold.selector), gold) + gold.search;
   const indent = /^[ \t]*/.exec(whole)![0];
-  return { tool: 'edit_entity', args: { selector: gold.selector, search: whole, replace: `${indent}${WRONG_EDIT_COMMENT}\n${whole}` }, edit: { index: j, wrong: true } };
+  return {
+    tool: 'edit_entity',
+    args: { selector: gold.selector, search: whole, replace: `${indent}${WRONG_EDIT_COMMENT}\n${whole}` },
+    edit: { index: j, wrong: true },
+  };
 }
 
 /** What precedes the search on its line: from the body the model read, else the task's hint. */

@@ -30,7 +30,10 @@ export function readPrompt(messages: ReadonlyArray<{ role: string; content: stri
   const latestText = latestAt >= 0 ? state.slice(latestAt + LATEST.length).trim() : '';
   return {
     system,
-    offered: tools.split('\n').map(toolName).filter((name): name is string => name !== null),
+    offered: tools
+      .split('\n')
+      .map(toolName)
+      .filter((name): name is string => name !== null),
     ledger,
     latest: parseJson(latestText),
     issue,
@@ -77,11 +80,15 @@ export type SimObservation =
 export function classifyObservation(latest: unknown): SimObservation {
   if (!latest || typeof latest !== 'object' || Array.isArray(latest)) return { type: 'none' };
   const o = latest as Record<string, unknown>;
-  if (o.rejected === true) return { type: 'rejected', tool: String(o.tool ?? ''), reason: String(o.reason ?? '') };
+  if (o.rejected === true)
+    return { type: 'rejected', tool: String(o.tool ?? ''), reason: String(o.reason ?? '') };
   if (o.noop === true) return { type: 'noop', reason: String(o.reason ?? '') };
   if (typeof o.answer === 'string' && !('kind' in o)) return { type: 'answer', answer: o.answer };
   if (typeof o.kind === 'string') {
-    const data = o.data && typeof o.data === 'object' && !Array.isArray(o.data) ? (o.data as Record<string, unknown>) : null;
+    const data =
+      o.data && typeof o.data === 'object' && !Array.isArray(o.data)
+        ? (o.data as Record<string, unknown>)
+        : null;
     return { type: 'result', kind: o.kind, target: String(o.target ?? ''), data };
   }
   return { type: 'none' };

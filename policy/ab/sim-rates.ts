@@ -32,6 +32,9 @@ export const SIM_RATES = {
 /** The fixed simulated price, USD per million tokens (a DeepSeek-like list price; only ratios matter). */
 export const SIM_PRICE = { promptPerMillion: 0.27, completionPerMillion: 1.1 } as const;
 
+/** After this many edits of one entity that did not apply, the simulated model stops. */
+export const SIM_EDIT_ATTEMPTS = 3;
+
 /** Past this many calls the simulated model gives up and stops. */
 export const SIM_MAX_CALLS = 24;
 
@@ -50,4 +53,3 @@ export interface SimTask {
   goldLabels: readonly string[];
   goldEdits: readonly SimEdit[];
 }
-

@@ -50,19 +50,39 @@ export function putAbInstance(ledger: Ledger, row: Omit<AbInstanceRow, 'ablation
            (model, arm, task_id, task_digest, run_id, resolved, details, ablation, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
       )
-      .run(row.model, row.arm, row.taskId, row.taskDigest, row.runId, Number(row.resolved), JSON.stringify(row.details), t, t);
+      .run(
+        row.model,
+        row.arm,
+        row.taskId,
+        row.taskDigest,
+        row.runId,
+        Number(row.resolved),
+        JSON.stringify(row.details),
+        t,
+        t,
+      );
   } catch (error) {
-    throw new RuntimeError('ledger_error', `cannot record the A/B instance ${row.arm}/${row.taskId}: ${(error as Error).message}`, 'the run it names must exist in the same ledger', { cause: error });
+    throw new RuntimeError(
+      'ledger_error',
+      `cannot record the A/B instance ${row.arm}/${row.taskId}: ${(error as Error).message}`,
+      'the run it names must exist in the same ledger',
+      { cause: error },
+    );
   }
 }
 
 /** Replaces the instance's ablation data (called after each suppressed call, so progress survives). */
 export function setAbAblation(ledger: Ledger, key: AbInstanceKey, ablation: unknown): void {
   const result = ledger.database
-    .prepare(`UPDATE ab_instances SET ablation = ?, updated_at = ? WHERE model = ? AND arm = ? AND task_id = ?`)
+    .prepare(
+      `UPDATE ab_instances SET ablation = ?, updated_at = ? WHERE model = ? AND arm = ? AND task_id = ?`,
+    )
     .run(JSON.stringify(ablation), now(), key.model, key.arm, key.taskId);
   if (result.changes !== 1) {
-    throw new RuntimeError('ledger_error', `no A/B instance ${key.arm}/${key.taskId} for model ${key.model} in the ledger`);
+    throw new RuntimeError(
+      'ledger_error',
+      `no A/B instance ${key.arm}/${key.taskId} for model ${key.model} in the ledger`,
+    );
   }
 }
 

@@ -2,7 +2,14 @@
 // ablation rule (spec/tool-calling-policy.md section 9).
 import { describe, expect, it } from 'vitest';
 import { ablationVerdict, decide } from '../../policy/ab/decision.js';
-import { abstained, armMeasures, selectionScore, type ArmMeasures, type InstanceFacts, type Measure } from '../../policy/ab/metrics.js';
+import {
+  abstained,
+  armMeasures,
+  selectionScore,
+  type ArmMeasures,
+  type InstanceFacts,
+  type Measure,
+} from '../../policy/ab/metrics.js';
 
 function facts(over: Partial<InstanceFacts>): InstanceFacts {
   return {
@@ -40,9 +47,9 @@ const SAMPLE: InstanceFacts[] = [
     modelCalls: calls('read_entity', 'edit_entity', 'run_test'),
     edits: 1,
     ablation: [
-      { index: 0, tool: 'read_entity', runId: 'a0', resolved: true, diverged: false },
-      { index: 1, tool: 'edit_entity', runId: 'a1', resolved: false, diverged: false },
-      { index: 2, tool: 'run_test', runId: 'a2', resolved: true, diverged: false },
+      { index: 0, tool: 'read_entity', runId: 'a0', resolved: true, diverged: false, suppressedCalls: 1 },
+      { index: 1, tool: 'edit_entity', runId: 'a1', resolved: false, diverged: false, suppressedCalls: 1 },
+      { index: 2, tool: 'run_test', runId: 'a2', resolved: true, diverged: false, suppressedCalls: 1 },
     ],
   }),
   // b: resolved, 2 calls, both necessary; its decisions are 1 of 3 right.
@@ -56,14 +63,34 @@ const SAMPLE: InstanceFacts[] = [
     modelCalls: calls('read_entity', 'edit_entity'),
     edits: 1,
     ablation: [
-      { index: 0, tool: 'read_entity', runId: 'b0', resolved: false, diverged: false },
-      { index: 1, tool: 'edit_entity', runId: 'b1', resolved: false, diverged: false },
+      { index: 0, tool: 'read_entity', runId: 'b0', resolved: false, diverged: false, suppressedCalls: 1 },
+      { index: 1, tool: 'edit_entity', runId: 'b1', resolved: false, diverged: false, suppressedCalls: 1 },
     ],
   }),
   // c: underspecified, asked first: abstained; 1 decision scored against ['ask_user'].
-  facts({ taskId: 'c', underspecified: true, goldLabels: ['ask_user'], outcome: 'ask_user', tokens: 500, costUsd: 0.0005, decisions: ['ask_user'], ablation: [] }),
+  facts({
+    taskId: 'c',
+    underspecified: true,
+    goldLabels: ['ask_user'],
+    outcome: 'ask_user',
+    tokens: 500,
+    costUsd: 0.0005,
+    decisions: ['ask_user'],
+    ablation: [],
+  }),
   // d: underspecified, edited and stopped: did not abstain; 2 executed calls, unresolved (never necessary).
-  facts({ taskId: 'd', underspecified: true, goldLabels: ['ask_user'], outcome: 'stop', tokens: 1500, costUsd: 0.0015, decisions: ['read_entity', 'edit_entity', 'stop'], modelCalls: calls('read_entity', 'edit_entity'), edits: 1, ablation: [] }),
+  facts({
+    taskId: 'd',
+    underspecified: true,
+    goldLabels: ['ask_user'],
+    outcome: 'stop',
+    tokens: 1500,
+    costUsd: 0.0015,
+    decisions: ['read_entity', 'edit_entity', 'stop'],
+    modelCalls: calls('read_entity', 'edit_entity'),
+    edits: 1,
+    ablation: [],
+  }),
 ];
 
 describe('A/B measures (hand-computed)', () => {
@@ -91,11 +118,13 @@ describe('A/B measures (hand-computed)', () => {
   it('correct abstention = underspecified that asked or stopped without editing / underspecified', () => {
     expect(m.correctAbstention).toEqual({ value: 0.5, of: { numerator: 1, denominator: 2 } });
     expect(abstained({ decisions: ['read_entity', 'stop'], outcome: 'stop', edits: 0 })).toBe(true);
-    expect(abstained({ decisions: ['edit_entity', 'run_test', 'ask_user'], outcome: 'ask_user', edits: 1 })).toBe(true);
+    expect(
+      abstained({ decisions: ['edit_entity', 'run_test', 'ask_user'], outcome: 'ask_user', edits: 1 }),
+    ).toBe(true);
     expect(abstained({ decisions: ['edit_entity', 'stop'], outcome: 'stop', edits: 1 })).toBe(false);
   });
 
-  it('only the other arm is measured per arm', () => {
+  it('an arm counts only its own instances', () => {
     expect(armMeasures('current', SAMPLE).instances).toBe(0);
     expect(armMeasures('current', SAMPLE).resolveRate.value).toBeNull();
   });
@@ -107,7 +136,13 @@ describe('A/B measures (hand-computed)', () => {
   });
 
   it('a diverged re-run is not counted as necessary', () => {
-    const diverged = facts({ resolved: true, modelCalls: calls('edit_entity'), ablation: [{ index: 0, tool: 'edit_entity', runId: 'x', resolved: false, diverged: true }] });
+    const diverged = facts({
+      resolved: true,
+      modelCalls: calls('edit_entity'),
+      ablation: [
+        { index: 0, tool: 'edit_entity', runId: 'x', resolved: false, diverged: true, suppressedCalls: 1 },
+      ],
+    });
     expect(armMeasures('policy', [diverged]).callPrecision.value).toBe(0);
   });
 
@@ -119,15 +154,28 @@ describe('A/B measures (hand-computed)', () => {
 
   it('selection alignment: a leading label a trigger already did is dropped, not missed', () => {
     const gold = ['search_symbol', 'read_entity', 'edit_entity'];
-    expect(selectionScore(['read_entity', 'edit_entity', 'run_test'], gold, ['search_symbol'])).toEqual({ correct: 2, attempted: 2 });
-    expect(selectionScore(['read_entity', 'edit_entity', 'run_test'], gold, [])).toEqual({ correct: 0, attempted: 3 });
+    expect(selectionScore(['read_entity', 'edit_entity', 'run_test'], gold, ['search_symbol'])).toEqual({
+      correct: 2,
+      attempted: 2,
+    });
+    expect(selectionScore(['read_entity', 'edit_entity', 'run_test'], gold, [])).toEqual({
+      correct: 0,
+      attempted: 3,
+    });
     // The model repeated the trigger's call: scored as usual.
-    expect(selectionScore(['search_symbol', 'read_entity'], gold, ['search_symbol'])).toEqual({ correct: 2, attempted: 2 });
+    expect(selectionScore(['search_symbol', 'read_entity'], gold, ['search_symbol'])).toEqual({
+      correct: 2,
+      attempted: 2,
+    });
   });
 });
 
-function arm(arm: 'policy' | 'current', v: { resolve: number; cost: number | null; tokens: number; precision: number | null; selection: number }): ArmMeasures {
-  const m = (value: number | null): Measure => (value === null ? { value: null, note: 'not measured' } : { value });
+function arm(
+  arm: 'policy' | 'current',
+  v: { resolve: number; cost: number | null; tokens: number; precision: number | null; selection: number },
+): ArmMeasures {
+  const m = (value: number | null): Measure =>
+    value === null ? { value: null, note: 'not measured' } : { value };
   return {
     arm,
     instances: 20,
@@ -144,8 +192,10 @@ const CURRENT = { resolve: 0.5, cost: 0.002, tokens: 4000, precision: 0.8, selec
 const WINNER = { resolve: 0.55, cost: 0.002, tokens: 4000, precision: 0.8, selection: 0.7 };
 
 describe('decision rule edges', () => {
-  const verdict = (cand: Partial<typeof WINNER>) => decide(arm('policy', { ...WINNER, ...cand }), arm('current', CURRENT));
-  const holds = (cand: Partial<typeof WINNER>, name: string) => verdict(cand).clauses.find((c) => c.name === name)!.holds;
+  const verdict = (cand: Partial<typeof WINNER>) =>
+    decide(arm('policy', { ...WINNER, ...cand }), arm('current', CURRENT));
+  const holds = (cand: Partial<typeof WINNER>, name: string) =>
+    verdict(cand).clauses.find((c) => c.name === name)!.holds;
 
   it('adopts when all five clauses hold', () => {
     const d = verdict({});
@@ -184,7 +234,10 @@ describe('decision rule edges', () => {
   });
 
   it('an unmeasured precision makes the verdict undecided, never adopt', () => {
-    const d = decide(arm('policy', { ...WINNER, precision: null }), arm('current', { ...CURRENT, precision: null }));
+    const d = decide(
+      arm('policy', { ...WINNER, precision: null }),
+      arm('current', { ...CURRENT, precision: null }),
+    );
     expect(d).toMatchObject({ adopt: false, verdict: 'undecided' });
     expect(d.clauses.find((c) => c.name === 'call_precision')).toMatchObject({ holds: null });
     expect(d.reason).toMatch(/call_precision could not be evaluated/);
@@ -197,8 +250,15 @@ describe('decision rule edges', () => {
 });
 
 describe('ablation rule edges', () => {
-  const base = { resolve: 0.5, cost: 0.002, tokens: 4000, precision: 0.8, selection: 0.7 };
-  const verdict = (ablated: Partial<typeof base>) => ablationVerdict('gate', arm('policy', base), arm('policy', { ...base, ...ablated }));
+  const base: Parameters<typeof arm>[1] = {
+    resolve: 0.5,
+    cost: 0.002,
+    tokens: 4000,
+    precision: 0.8,
+    selection: 0.7,
+  };
+  const verdict = (ablated: Partial<typeof base>) =>
+    ablationVerdict('gate', arm('policy', base), arm('policy', { ...base, ...ablated }));
 
   it('deletes a gate whose removal changes nothing beyond noise', () => {
     expect(verdict({}).delete).toBe(true);

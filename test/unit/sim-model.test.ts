@@ -15,25 +15,47 @@ const task = (id: string, underspecified = false): SimTask => ({
   underspecified,
   repro: 'tests/test_pages.py::test_partial',
   goldLabels: underspecified ? ['ask_user'] : ['search_symbol', 'read_entity', 'edit_entity'],
-  goldEdits: [{ selector: SELECTOR, search: '    return total // per_page', replace: '    return -(-total // per_page)', linePrefix: '' }],
+  goldEdits: [
+    {
+      selector: SELECTOR,
+      search: '    return total // per_page',
+      replace: '    return -(-total // per_page)',
+      linePrefix: '',
+    },
+  ],
 });
 
 const ISSUE = '# The last page is never counted\n\nWith 11 items at 5 a page I get 2 pages.';
 
-function prompt(latest: string | null, arm: PolicyArm = 'policy', ledger: Array<{ kind: string; target: string; result: unknown }> = []) {
-  return buildSelectionPrompt({ arm, tools: ['search_symbol', 'read_entity', 'edit_entity', 'run_test'], history: ledger, latestObservation: latest, issueText: ISSUE }).messages;
+function prompt(
+  latest: string | null,
+  arm: PolicyArm = 'policy',
+  ledger: Array<{ kind: string; target: string; result: unknown }> = [],
+) {
+  return buildSelectionPrompt({
+    arm,
+    tools: ['search_symbol', 'read_entity', 'edit_entity', 'run_test'],
+    history: ledger,
+    latestObservation: latest,
+    issueText: ISSUE,
+  }).messages;
 }
 
 /** An observation rendered exactly as the loop renders it for the model. */
 function observed(kind: string, target: string, result: unknown, arm: PolicyArm = 'policy'): string {
-  return renderForModel({ kind, target, result: JSON.stringify(result), trust: 'trusted', caveat: null }, arm);
+  return renderForModel(
+    { kind, target, result: JSON.stringify(result), trust: 'trusted', caveat: null },
+    arm,
+  );
 }
 
 async function reply(model: SimModel, messages: ReturnType<typeof prompt>) {
   return model.complete({ messages, temperature: 0, maxTokens: 256 });
 }
 
-const noNoise = (seed: number, id: string, n: number) => simDraw(seed, id, 'malformed_json', n) >= SIM_RATES.malformedJson && simDraw(seed, id, 'unknown_tool', n) >= SIM_RATES.unknownTool;
+const noNoise = (seed: number, id: string, n: number) =>
+  simDraw(seed, id, 'malformed_json', n) >= SIM_RATES.malformedJson &&
+  simDraw(seed, id, 'unknown_tool', n) >= SIM_RATES.unknownTool;
 
 /** The first seed for which `ok` holds: the tests name the draws they need instead of hard-coding a seed. */
 function seedWhere(ok: (seed: number) => boolean): number {
@@ -52,7 +74,16 @@ describe('sim model', () => {
     const run = async (seed: number) => {
       const model = new SimModel(seed, task('pb-x'));
       const a = await reply(model, prompt(null));
-      const b = await reply(model, prompt(observed('search', 'page_count', { ok: true, error: null, data: { matches: [{ selector: SELECTOR }] } })));
+      const b = await reply(
+        model,
+        prompt(
+          observed('search', 'page_count', {
+            ok: true,
+            error: null,
+            data: { matches: [{ selector: SELECTOR }] },
+          }),
+        ),
+      );
       return [a, b].map((r) => ({ text: r.text, usage: r.usage, cost: r.costUsd }));
     };
     for (const seed of [1, 2, 3, 42]) expect(await run(seed)).toEqual(await run(seed));
@@ -92,21 +123,25 @@ describe('sim model', () => {
     expect(Math.abs(malformed / N - SIM_RATES.malformedJson)).toBeLessThan(0.015);
     expect(Math.abs(unknown / N - (1 - SIM_RATES.malformedJson) * SIM_RATES.unknownTool)).toBeLessThan(0.015);
     expect(Math.abs(asked / clean - SIM_RATES.askWhenUnneeded)).toBeLessThan(0.015);
-    expect(Math.abs(blindEdit / clean - (1 - SIM_RATES.askWhenUnneeded) * SIM_RATES.editBeforeRead)).toBeLessThan(0.03);
+    expect(
+      Math.abs(blindEdit / clean - (1 - SIM_RATES.askWhenUnneeded) * SIM_RATES.editBeforeRead),
+    ).toBeLessThan(0.03);
   });
 
   it('asks on underspecified tasks more often when the prompt encourages it', async () => {
     const N = 2000;
     const rate = async (arm: PolicyArm) => {
       let asked = 0;
+      let clean = 0;
       for (let i = 0; i < N; i++) {
         const r = await reply(new SimModel(3, task(`u-${i}`, true)), prompt(null, arm));
         const p = parseProposal(r.text ?? '');
-        // The intended action is what counts here; noise on the wire is measured above.
-        if (p.ok && p.proposal.tool === 'ask_user') asked++;
-        else if (!p.ok || ['bash', 'grep', 'open_file'].includes(p.proposal.tool)) i--, (asked += 0);
+        // The intended action is what counts here (noise on the wire is measured above).
+        if (!p.ok || ['bash', 'grep', 'open_file'].includes(p.proposal.tool)) continue;
+        clean++;
+        if (p.proposal.tool === 'ask_user') asked++;
       }
-      return asked / N;
+      return asked / clean;
     };
     expect(POLICY_PREAMBLE).toMatch(/ask_user and stop are valid and encouraged/);
     expect(Math.abs((await rate('policy')) - SIM_RATES.askUnderspecifiedEncouraged)).toBeLessThan(0.04);
@@ -116,13 +151,27 @@ describe('sim model', () => {
   it('reacts to an evidence-gate rejection by reading the selector', async () => {
     const id = 'pb-react';
     // A seed whose model edits before reading (first call) and sends both replies without noise.
-    const seed = seedWhere((s) => simDraw(s, id, 'ask_unneeded') >= SIM_RATES.askWhenUnneeded && simDraw(s, id, 'edit_before_read') < SIM_RATES.editBeforeRead && noNoise(s, id, 0) && noNoise(s, id, 1));
+    const seed = seedWhere(
+      (s) =>
+        simDraw(s, id, 'ask_unneeded') >= SIM_RATES.askWhenUnneeded &&
+        simDraw(s, id, 'edit_before_read') < SIM_RATES.editBeforeRead &&
+        noNoise(s, id, 0) &&
+        noNoise(s, id, 1),
+    );
     const model = new SimModel(seed, task(id));
     const first = parseProposal((await reply(model, prompt(null))).text ?? '');
     expect(first.ok && first.proposal.tool).toBe('edit_entity');
-    const rejection = { ok: false, rejected: true, tool: 'edit_entity', reason: `precondition failed: no evidence for selector ${SELECTOR}` };
+    const rejection = {
+      ok: false,
+      rejected: true,
+      tool: 'edit_entity',
+      reason: `precondition failed: no evidence for selector ${SELECTOR}`,
+    };
     const second = parseProposal((await reply(model, prompt(JSON.stringify(rejection)))).text ?? '');
-    expect(second.ok && second.proposal).toEqual({ tool: 'read_entity', args: { selector: SELECTOR, body: true } });
+    expect(second.ok && second.proposal).toEqual({
+      tool: 'read_entity',
+      args: { selector: SELECTOR, body: true },
+    });
   });
 
   it('reacts to a failing test after its wrong edit: reads again and makes the right edit', async () => {
@@ -135,34 +184,110 @@ describe('sim model', () => {
         simDraw(s, id, 'wrong_search') >= SIM_RATES.wrongSearch &&
         simDraw(s, id, 'wrong_edit', 0, 0) < SIM_RATES.wrongEditInformed &&
         simDraw(s, id, 'premature_stop') >= SIM_RATES.prematureStop &&
-        [0, 1, 2, 3, 4, 5, 6].every((n) => noNoise(s, id, n)),
+        [0, 1, 2, 3, 4, 5, 6, 7].every((n) => noNoise(s, id, n)),
     );
     const model = new SimModel(seed, task(id));
     const arm: PolicyArm = 'current';
-    const step = async (latest: string | null) => parseProposal((await reply(model, prompt(latest, arm))).text ?? '');
+    const step = async (latest: string | null) =>
+      parseProposal((await reply(model, prompt(latest, arm))).text ?? '');
     const tools: string[] = [];
     const s1 = await step(null);
     tools.push(s1.ok ? s1.proposal.tool : 'noop');
-    const s2 = await step(observed('search', 'page_count', { ok: true, error: null, data: { matches: [{ selector: SELECTOR, kind: 'function' }] } }, arm));
+    const s2 = await step(
+      observed(
+        'search',
+        'page_count',
+        { ok: true, error: null, data: { matches: [{ selector: SELECTOR, kind: 'function' }] } },
+        arm,
+      ),
+    );
     tools.push(s2.ok ? s2.proposal.tool : 'noop');
-    const s3 = await step(observed('read', SELECTOR, { ok: true, error: null, data: { entity: { selector: SELECTOR }, body: BODY } }, arm));
-    expect(s3.ok && s3.proposal.args).toEqual({ selector: SELECTOR, search: '    return total // per_page', replace: `    ${WRONG_EDIT_COMMENT}\n    return total // per_page` });
-    const s4 = await step(observed('edit', SELECTOR, { ok: true, error: null, data: { committed: true, lint_clean: true, diff: '' } }, arm));
+    const s3 = await step(
+      observed(
+        'read',
+        SELECTOR,
+        { ok: true, error: null, data: { entity: { selector: SELECTOR }, body: BODY } },
+        arm,
+      ),
+    );
+    expect(s3.ok && s3.proposal.args).toEqual({
+      selector: SELECTOR,
+      search: '    return total // per_page',
+      replace: `    ${WRONG_EDIT_COMMENT}\n    return total // per_page`,
+    });
+    const s4 = await step(
+      observed(
+        'edit',
+        SELECTOR,
+        { ok: true, error: null, data: { committed: true, lint_clean: true, diff: '' } },
+        arm,
+      ),
+    );
     tools.push(s4.ok ? s4.proposal.tool : 'noop');
-    const s5 = await step(observed('test', 'tests/test_pages.py::test_partial', { passed: false, exit_code: 1, output: 'E   assert 2 == 3', timed_out: false }, arm));
+    const s5 = await step(
+      observed(
+        'test',
+        'tests/test_pages.py::test_partial',
+        { passed: false, exit_code: 1, output: 'E   assert 2 == 3', timed_out: false },
+        arm,
+      ),
+    );
     tools.push(s5.ok ? s5.proposal.tool : 'noop');
-    const s6 = await step(observed('read', SELECTOR, { ok: true, error: null, data: { entity: { selector: SELECTOR }, body: BODY } }, arm));
+    const s6 = await step(
+      observed(
+        'read',
+        SELECTOR,
+        { ok: true, error: null, data: { entity: { selector: SELECTOR }, body: BODY } },
+        arm,
+      ),
+    );
     expect(tools).toEqual(['search_symbol', 'read_entity', 'run_test', 'read_entity']);
-    expect(s6.ok && s6.proposal).toEqual({ tool: 'edit_entity', args: { selector: SELECTOR, search: '    return total // per_page', replace: '    return -(-total // per_page)' } });
-    const s7 = await step(observed('test', 'tests/test_pages.py::test_partial', { passed: true, exit_code: 0, output: '1 passed', timed_out: false }, arm));
+    expect(s6.ok && s6.proposal).toEqual({
+      tool: 'edit_entity',
+      args: {
+        selector: SELECTOR,
+        search: '    return total // per_page',
+        replace: '    return -(-total // per_page)',
+      },
+    });
+    const s7 = await step(
+      observed(
+        'edit',
+        SELECTOR,
+        { ok: true, error: null, data: { committed: true, lint_clean: true, diff: '' } },
+        arm,
+      ),
+    );
     expect(s7.ok && s7.proposal.tool).toBe('run_test'); // the new edit is untested yet
+    const s8 = await step(
+      observed(
+        'test',
+        'tests/test_pages.py::test_partial',
+        { passed: true, exit_code: 0, output: '1 passed', timed_out: false },
+        arm,
+      ),
+    );
+    expect(s8.ok && s8.proposal).toEqual({ tool: 'stop', args: { reason: 'the repro test passes' } });
   });
 
   it('uses a trigger result in the ledger instead of searching again', async () => {
     const id = 'pb-trigger';
-    const seed = seedWhere((s) => simDraw(s, id, 'ask_unneeded') >= SIM_RATES.askWhenUnneeded && simDraw(s, id, 'edit_before_read') >= SIM_RATES.editBeforeRead && noNoise(s, id, 0));
-    const ledger = [{ kind: 'symbol', target: 'pager.pages.page_count', result: { query: 'pager.pages.page_count', matches: [{ selector: SELECTOR }] } }];
-    const r = parseProposal((await reply(new SimModel(seed, task(id)), prompt(null, 'policy', ledger))).text ?? '');
+    const seed = seedWhere(
+      (s) =>
+        simDraw(s, id, 'ask_unneeded') >= SIM_RATES.askWhenUnneeded &&
+        simDraw(s, id, 'edit_before_read') >= SIM_RATES.editBeforeRead &&
+        noNoise(s, id, 0),
+    );
+    const ledger = [
+      {
+        kind: 'symbol',
+        target: 'pager.pages.page_count',
+        result: { query: 'pager.pages.page_count', matches: [{ selector: SELECTOR }] },
+      },
+    ];
+    const r = parseProposal(
+      (await reply(new SimModel(seed, task(id)), prompt(null, 'policy', ledger))).text ?? '',
+    );
     expect(r.ok && r.proposal).toEqual({ tool: 'read_entity', args: { selector: SELECTOR, body: true } });
   });
 });
