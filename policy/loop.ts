@@ -43,7 +43,14 @@ export interface LoopRecord {
   startTurn(t: { toolset: string[]; promptDigest: string; promptTokens: number }): number;
   completeTurn(
     turnId: number,
-    reply: { rawOutput: string | null; action: unknown; promptTokens: number; completionTokens: number },
+    reply: {
+      rawOutput: string | null;
+      action: unknown;
+      promptTokens: number;
+      completionTokens: number;
+      /** The model call's HTTP attempts, retries included, for the record. */
+      attempts?: readonly Attempt[];
+    },
   ): void;
   rejected(r: {
     tool: string;
@@ -309,6 +316,7 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
             action: { error: (error as Error).message, attempts },
             promptTokens: prompt.tokens,
             completionTokens: 0,
+            attempts,
           });
           turns = turn;
           return finish('error', `model call failed: ${(error as Error).message}`);
@@ -334,6 +342,7 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
             action: null,
             promptTokens: reply.usage.promptTokens,
             completionTokens: reply.usage.completionTokens,
+            attempts: reply.attempts,
           });
           const row = record.observe({
             turnId,
@@ -351,6 +360,7 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
           action: parsed.proposal,
           promptTokens: reply.usage.promptTokens,
           completionTokens: reply.usage.completionTokens,
+          attempts: reply.attempts,
         });
         const classified = classifyProposal(parsed.proposal);
         emit({

@@ -177,6 +177,11 @@ export const MIGRATIONS: string[] = [
     PRIMARY KEY (model, arm, task_id)
   );
   `,
+  // 4: every HTTP attempt of a turn's model call (status, error, time, the back-off before the
+  // next), so retries on 429 / 5xx / network errors are on the record, not only in memory.
+  `
+  ALTER TABLE turns ADD COLUMN attempts TEXT;  -- JSON: [{n, status, error, ms, retryInMs}]
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

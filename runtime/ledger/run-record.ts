@@ -35,7 +35,13 @@ export class RunRecord {
 
   completeTurn(
     turnId: number,
-    reply: { rawOutput: string | null; action: unknown; promptTokens: number; completionTokens: number },
+    reply: {
+      rawOutput: string | null;
+      action: unknown;
+      promptTokens: number;
+      completionTokens: number;
+      attempts?: readonly unknown[];
+    },
   ): void {
     completeTurn(this.ledger, turnId, reply);
   }

@@ -55,17 +55,25 @@ export function recordTurn(ledger: Ledger, turn: TurnRecord): number {
 export function completeTurn(
   ledger: Ledger,
   turnId: number,
-  reply: { rawOutput: string | null; action: unknown; promptTokens: number; completionTokens: number },
+  reply: {
+    rawOutput: string | null;
+    action: unknown;
+    promptTokens: number;
+    completionTokens: number;
+    /** The model call's HTTP attempts, retries included. */
+    attempts?: readonly unknown[];
+  },
 ): void {
   ledger.database
     .prepare(
-      `UPDATE turns SET raw_output = ?, action = ?, prompt_tokens = ?, completion_tokens = ? WHERE id = ?`,
+      `UPDATE turns SET raw_output = ?, action = ?, prompt_tokens = ?, completion_tokens = ?, attempts = ? WHERE id = ?`,
     )
     .run(
       reply.rawOutput,
       reply.action === undefined || reply.action === null ? null : JSON.stringify(reply.action),
       reply.promptTokens,
       reply.completionTokens,
+      reply.attempts === undefined ? null : JSON.stringify(reply.attempts),
       turnId,
     );
 }
