@@ -2,109 +2,20 @@
 // validate → execute → trust gate → observe, one call per turn. The model and every effect are
 // injected; the stages between the model call and the tool are deterministic. Every proposal ends
 // in exactly one terminal ledger record: executed, rejected, no-op, or a reserved outcome.
-import type { Attempt, ChatModel, ChatReply } from '../runtime/model/types.js';
-import { capReached, type Budget } from './caps.js';
-import type { EventSink, LoopEvent, Outcome, RunResult } from './events.js';
-import { renderForModel, summarize, type ObservationLike } from './observation-text.js';
+import type { Attempt, ChatReply } from '../runtime/model/types.js';
+import { capReached } from './caps.js';
+import type { LoopEvent, Outcome, RunResult } from './events.js';
+import type { ExecutedLike, LoopDeps, LoopOptions, ObservationRowLike } from './loop-types.js';
+import { renderForModel, summarize } from './observation-text.js';
 import { buildSelectionPrompt, SELECTION_SAMPLING, type LedgerEntry } from './prompt.js';
 import { parseReply } from './proposal.js';
 import { TOOL_NAMES, type ToolName } from './registry.js';
-import { retrieveTools, type Embedder, type RetrievalMode } from './retrieve.js';
-import { TriggerGate, type TriggerCall, type TriggerSnapshot } from './triggers.js';
+import { retrieveTools } from './retrieve.js';
+import { TriggerGate, type TriggerCall } from './triggers.js';
 import { trustGate } from './trust.js';
-import { classifyProposal, validateCall, type PolicyArm } from './validate.js';
+import { classifyProposal, validateCall } from './validate.js';
 
-/** What the loop needs of the workspace (primitives/workspace.ts implements it). */
-export interface LoopTools {
-  selectorExists(selector: string): boolean;
-  hasEvidence(selector: string): boolean;
-  run(
-    call: { tool: ToolName; args: Record<string, unknown> },
-    origin: 'model' | 'trigger',
-    turnId?: number,
-  ): Promise<ExecutedLike>;
-  lintFile(selector: string, path: string, turnId?: number): Promise<ExecutedLike>;
-}
-
-export interface ExecutedLike {
-  callId: string;
-  kind: string;
-  target: string;
-  result: unknown;
-  receipt: { exit_code: number; timed_out: boolean } | null;
-  edit?: { editId: string; selector: string; path: string };
-}
-
-type ObservationRowLike = ObservationLike & { id: number };
-
-/** What the loop needs of the ledger (runtime/ledger/run-record.ts implements it). */
-export interface LoopRecord {
-  runId: string;
-  startTurn(t: { toolset: string[]; promptDigest: string; promptTokens: number }): number;
-  completeTurn(
-    turnId: number,
-    reply: {
-      rawOutput: string | null;
-      action: unknown;
-      promptTokens: number;
-      completionTokens: number;
-      /** The model call's HTTP attempts, retries included, for the record. */
-      attempts?: readonly Attempt[];
-    },
-  ): void;
-  rejected(r: {
-    tool: string;
-    args: unknown;
-    reason: string;
-    origin: 'model' | 'trigger';
-    turnId?: number;
-  }): string;
-  observe(o: {
-    turnId?: number;
-    callId?: string;
-    kind: string;
-    target?: string;
-    result: unknown;
-    trust: 'trusted' | 'unverified';
-    caveat?: string;
-  }): ObservationRowLike;
-  recent(n: number): ObservationRowLike[];
-  usage(tokensIn: number, tokensOut: number, costUsd: number | null): void;
-  totals(): { tokens: number; costUsd: number | null };
-  end(outcome: string, reason: string): void;
-  verified(reproTarget: string | null): boolean;
-  diff(): string;
-  saveState(state: LoopState): void;
-}
-
-/** What a later `resume` needs: turns used and the triggers' memory. */
-export interface LoopState {
-  turnsUsed: number;
-  triggers: TriggerSnapshot;
-}
-
-export interface LoopDeps {
-  model: ChatModel;
-  tools: LoopTools;
-  record: LoopRecord;
-  emit: EventSink;
-  /** Interactive answer to ask_user; null (or absent) ends the run with outcome ask_user. */
-  askUser?: (question: string) => Promise<string | null>;
-  embedder?: Embedder;
-  clock?: () => number;
-  signal?: AbortSignal;
-}
-
-export interface LoopOptions {
-  issueText: string;
-  arm: PolicyArm;
-  reproTarget: string | null;
-  budget: Budget;
-  symbolCamel?: boolean;
-  retrieve?: RetrievalMode;
-  /** Continuing a run: its saved state, and the operator's answer to its question. */
-  resume?: { state: LoopState; answer?: string };
-}
+export type { ExecutedLike, LoopDeps, LoopOptions, LoopRecord, LoopState, LoopTools } from './loop-types.js';
 
 export const EXIT_CODES: Record<Outcome, number> = { resolved: 0, error: 1, ask_user: 3, stop: 4, cap: 4 };
 const HISTORY = 20;

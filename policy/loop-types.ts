@@ -1,0 +1,103 @@
+// The loop's injected effects and options: what it needs of the workspace, of the ledger, of the
+// model and of the operator. Implemented by primitives/workspace.ts, runtime/ledger/run-record.ts,
+// the model clients and the CLI; the loop itself sees only these shapes.
+import type { Attempt, ChatModel } from '../runtime/model/types.js';
+import type { Budget } from './caps.js';
+import type { EventSink } from './events.js';
+import type { ObservationLike } from './observation-text.js';
+import type { ToolName } from './registry.js';
+import type { Embedder, RetrievalMode } from './retrieve.js';
+import type { TriggerSnapshot } from './triggers.js';
+import type { PolicyArm } from './validate.js';
+
+/** What the loop needs of the workspace (primitives/workspace.ts implements it). */
+export interface LoopTools {
+  selectorExists(selector: string): boolean;
+  hasEvidence(selector: string): boolean;
+  run(
+    call: { tool: ToolName; args: Record<string, unknown> },
+    origin: 'model' | 'trigger',
+    turnId?: number,
+  ): Promise<ExecutedLike>;
+  lintFile(selector: string, path: string, turnId?: number): Promise<ExecutedLike>;
+}
+
+export interface ExecutedLike {
+  callId: string;
+  kind: string;
+  target: string;
+  result: unknown;
+  receipt: { exit_code: number; timed_out: boolean } | null;
+  edit?: { editId: string; selector: string; path: string };
+}
+
+export type ObservationRowLike = ObservationLike & { id: number };
+
+/** What the loop needs of the ledger (runtime/ledger/run-record.ts implements it). */
+export interface LoopRecord {
+  runId: string;
+  startTurn(t: { toolset: string[]; promptDigest: string; promptTokens: number }): number;
+  completeTurn(
+    turnId: number,
+    reply: {
+      rawOutput: string | null;
+      action: unknown;
+      promptTokens: number;
+      completionTokens: number;
+      /** The model call's HTTP attempts, retries included, for the record. */
+      attempts?: readonly Attempt[];
+    },
+  ): void;
+  rejected(r: {
+    tool: string;
+    args: unknown;
+    reason: string;
+    origin: 'model' | 'trigger';
+    turnId?: number;
+  }): string;
+  observe(o: {
+    turnId?: number;
+    callId?: string;
+    kind: string;
+    target?: string;
+    result: unknown;
+    trust: 'trusted' | 'unverified';
+    caveat?: string;
+  }): ObservationRowLike;
+  recent(n: number): ObservationRowLike[];
+  usage(tokensIn: number, tokensOut: number, costUsd: number | null): void;
+  totals(): { tokens: number; costUsd: number | null };
+  end(outcome: string, reason: string): void;
+  verified(reproTarget: string | null): boolean;
+  diff(): string;
+  saveState(state: LoopState): void;
+}
+
+/** What a later `resume` needs: turns used and the triggers' memory. */
+export interface LoopState {
+  turnsUsed: number;
+  triggers: TriggerSnapshot;
+}
+
+export interface LoopDeps {
+  model: ChatModel;
+  tools: LoopTools;
+  record: LoopRecord;
+  emit: EventSink;
+  /** Interactive answer to ask_user; null (or absent) ends the run with outcome ask_user. */
+  askUser?: (question: string) => Promise<string | null>;
+  embedder?: Embedder;
+  clock?: () => number;
+  signal?: AbortSignal;
+}
+
+export interface LoopOptions {
+  issueText: string;
+  arm: PolicyArm;
+  reproTarget: string | null;
+  budget: Budget;
+  symbolCamel?: boolean;
+  retrieve?: RetrievalMode;
+  /** Continuing a run: its saved state, and the operator's answer to its question. */
+  resume?: { state: LoopState; answer?: string };
+}
