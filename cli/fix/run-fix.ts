@@ -63,6 +63,8 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   };
   const lint = new LintGate();
   try {
+    // A missing sandbox image is a set-up problem: say so before any work, not at the first test.
+    await session.sandbox.checkImage();
     const index = await CodeIndex.open(input.repo, session.ledger);
     runId ??= session.ledger.createRun({
       kind: 'fix',

@@ -75,6 +75,11 @@ export class Sandbox {
     return this.options.image;
   }
 
+  /** Checks the image exists (once): a RuntimeError('image_missing') says how to build it. */
+  async checkImage(): Promise<string> {
+    return this.resolveImage(this.options.image);
+  }
+
   /** Checks the image exists (once) and fills the pool; call before the first run to run warm. */
   async init(): Promise<{ imageDigest: string }> {
     const digest = await this.resolveImage(this.options.image);
