@@ -6,6 +6,7 @@
 // text and each tool's description + keywords, through an injected embedder; if the embedder fails,
 // the map answers and a note says why. The caller reads the environment; this module does not.
 import { TOOL_NAMES, toolDeclaration, type ToolName } from './registry.js';
+import { cosine } from '../primitives/search/cosine.js';
 
 export const RETRIEVAL_CAP = 5;
 
@@ -117,19 +118,4 @@ async function retrieveByEmbedding(input: RetrievalInput, embedder: Embedder): P
   };
 }
 
-/** Cosine similarity; throws on vectors that cannot be compared (caught above: fallback to the map). */
-export function cosine(a: readonly number[], b: readonly number[]): number {
-  if (a.length === 0 || a.length !== b.length)
-    throw new Error(`vectors of length ${a.length} and ${b.length}`);
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  const result = dot / Math.sqrt(na * nb);
-  if (!Number.isFinite(result)) throw new Error('a zero or non-finite vector');
-  return result;
-}
+export { cosine };

@@ -5,6 +5,7 @@
 import type { CodeIndex } from './index/code-index.js';
 import { citeEvidence, intArg, type Embedder, type ReadContext } from './read-context.js';
 import type { Entity, Envelope } from './types.js';
+import { cosine } from './search/cosine.js';
 
 export interface SearchCodeArgs {
   query: string;
@@ -118,17 +119,4 @@ function checkVectors(vectors: unknown, expected: number): number[][] {
     }
   }
   return vectors as number[][];
-}
-
-function cosine(a: number[], b: number[]): number {
-  if (a.length !== b.length) throw new Error(`embedding sizes differ (${a.length} and ${b.length})`);
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
