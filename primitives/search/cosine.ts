@@ -3,7 +3,7 @@
 // lengths, a zero or non-finite norm) throw, so each caller falls back to its lexical ranking.
 export function cosine(a: readonly number[], b: readonly number[]): number {
   if (a.length === 0 || a.length !== b.length)
-    throw new Error(`embedding sizes differ (${a.length} and ${b.length})`);
+    throw new Error(`vectors of length ${a.length} and ${b.length}`);
   let dot = 0;
   let na = 0;
   let nb = 0;
