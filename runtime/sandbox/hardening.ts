@@ -12,6 +12,8 @@ export const LABEL = {
   run: 'piper.run',
   call: 'piper.call',
   owner: 'piper.owner',
+  /** Set when the owner runs inside a container: that container's id. */
+  ownerContainer: 'piper.owner.container',
   pool: 'piper.pool',
 } as const;
 

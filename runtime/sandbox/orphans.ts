@@ -1,8 +1,9 @@
 // The start-up sweep of the engine: containers carrying our owner label whose owner process is
-// gone (killed, crashed) are removed. Owners on another host are left alone (see ownerAlive).
+// gone (killed, crashed) are removed. An owner that ran inside a container on this engine (the CI
+// image) is gone when that container is; owners on other hosts are left alone (see ownerAlive).
 import type { DockerEngine } from '../engine/docker-engine.js';
 import { LABEL } from './hardening.js';
-import { ownerAlive, parseOwner } from './owner.js';
+import { ownContainerId, ownerAlive, parseOwner } from './owner.js';
 
 export interface RemovedOrphan {
   containerId: string;
@@ -17,7 +18,14 @@ export async function removeOrphans(engine: DockerEngine): Promise<RemovedOrphan
   for (const c of containers) {
     const ownerText = c.labels[LABEL.owner] ?? '';
     const owner = parseOwner(ownerText);
-    if (!owner || ownerAlive(owner)) continue;
+    if (!owner) continue;
+    // An owner that ran inside a container on this engine is gone when that container is.
+    const ownerContainer = c.labels[LABEL.ownerContainer];
+    const gone =
+      ownerContainer && ownerContainer !== ownContainerId()
+        ? !(await runningContainer(engine, ownerContainer))
+        : !ownerAlive(owner);
+    if (!gone) continue;
     await engine.remove(c.id);
     removed.push({
       containerId: c.id,
@@ -27,6 +35,14 @@ export async function removeOrphans(engine: DockerEngine): Promise<RemovedOrphan
     });
   }
   return removed;
+}
+
+async function runningContainer(engine: DockerEngine, id: string): Promise<boolean> {
+  try {
+    return (await engine.inspect(id)).running;
+  } catch {
+    return false; // no such container any more
+  }
 }
 
 export function ownerTextAlive(text: string): boolean {

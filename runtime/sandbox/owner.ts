@@ -11,6 +11,21 @@ export interface Owner {
   started: string;
 }
 
+/**
+ * The id of the Docker container this process runs in, or null on a plain host. Docker bind-mounts
+ * the container's hostname and resolv.conf from /var/lib/docker/containers/<id>/, which shows in
+ * mountinfo. Sibling sandboxes carry it as a label, so the host's sweep can tell when that
+ * container (and so their owner) is gone, although the owner's pid means nothing on the host.
+ */
+export function ownContainerId(): string | null {
+  try {
+    const match = /\/containers\/([0-9a-f]{64})\//.exec(readFileSync('/proc/self/mountinfo', 'utf8'));
+    return match ? match[1]! : null;
+  } catch {
+    return null;
+  }
+}
+
 export function currentOwner(): Owner {
   return { host: hostname(), pid: process.pid, started: processStart(process.pid) ?? '' };
 }

@@ -18,7 +18,8 @@ export interface PoolOptions {
   argv: string[];
   size: number;
   limits: Limits;
-  ownerLabel: string;
+  /** The owner labels every pooled container carries (see Sandbox). */
+  ownerLabels: Record<string, string>;
   onError?: (error: unknown) => void;
 }
 
@@ -103,7 +104,7 @@ export class WarmPool {
         [LABEL.run]: 'pool',
         [LABEL.call]: 'pool',
         [LABEL.pool]: '1',
-        [LABEL.owner]: this.options.ownerLabel,
+        ...this.options.ownerLabels,
       },
     });
     const container = await prepareContainer(this.engine, config, this.options.limits.outputCapBytes);

@@ -12,7 +12,7 @@ import {
 } from './container-run.js';
 import { LABEL, containerConfig } from './hardening.js';
 import { Limiter } from './limiter.js';
-import { currentOwner, formatOwner } from './owner.js';
+import { currentOwner, formatOwner, ownContainerId } from './owner.js';
 import { EXECUTE_ARGV, WORKSPACE_ARGV, WarmPool } from './pool.js';
 import { resolveLimits, type Limits, type Receipt, type RunSpec } from './spec.js';
 
@@ -41,6 +41,7 @@ export class Sandbox {
   private readonly active = new Set<string>();
   private readonly removals = new Set<Promise<void>>();
   private readonly ownerLabel = formatOwner(currentOwner());
+  private readonly ownerLabels = ownerLabels(this.ownerLabel);
   private readonly imageDigests = new Map<string, string>();
   private closed = false;
 
@@ -56,7 +57,7 @@ export class Sandbox {
             argv: EXECUTE_ARGV,
             size: options.poolSize!,
             limits: resolveLimits(options.poolLimits),
-            ownerLabel: this.ownerLabel,
+            ownerLabels: this.ownerLabels,
           })
         : null;
     this.workspacePool =
@@ -66,7 +67,7 @@ export class Sandbox {
             argv: WORKSPACE_ARGV,
             size: options.workspacePoolSize!,
             limits: resolveLimits(options.workspacePoolLimits),
-            ownerLabel: this.ownerLabel,
+            ownerLabels: this.ownerLabels,
           })
         : null;
   }
@@ -185,7 +186,7 @@ export class Sandbox {
       labels: {
         [LABEL.run]: spec.labels?.run ?? 'adhoc',
         [LABEL.call]: spec.labels?.call ?? 'adhoc',
-        [LABEL.owner]: this.ownerLabel,
+        ...this.ownerLabels,
       },
     });
   }
@@ -216,6 +217,12 @@ export class Sandbox {
       });
     this.removals.add(removal);
   }
+}
+
+/** The labels naming this process as owner (and, inside a container, that container). */
+function ownerLabels(owner: string): Record<string, string> {
+  const container = ownContainerId();
+  return { [LABEL.owner]: owner, ...(container ? { [LABEL.ownerContainer]: container } : {}) };
 }
 
 function checkSpec(spec: RunSpec): Limits {
