@@ -4,6 +4,7 @@
 import type { Attempt, ChatModel } from '../runtime/model/types.js';
 import type { Budget } from './caps.js';
 import type { EventSink } from './events.js';
+import type { GateSwitches } from './gates.js';
 import type { ObservationLike } from './observation-text.js';
 import type { ToolName } from './registry.js';
 import type { Embedder, RetrievalMode } from './retrieve.js';
@@ -98,6 +99,8 @@ export interface LoopOptions {
   budget: Budget;
   symbolCamel?: boolean;
   retrieve?: RetrievalMode;
+  /** The policy arm's gates (gates.ts); every gate is on unless switched off here (ablation only). */
+  gates?: GateSwitches;
   /** Continuing a run: its saved state, and the operator's answer to its question. */
   resume?: { state: LoopState; answer?: string };
 }

@@ -5,14 +5,15 @@
 import type { Attempt, ChatReply } from '../runtime/model/types.js';
 import { capReached } from './caps.js';
 import type { LoopEvent, Outcome, RunResult } from './events.js';
+import { gateOn } from './gates.js';
 import type { ExecutedLike, LoopDeps, LoopOptions, ObservationRowLike } from './loop-types.js';
 import { renderForModel, summarize } from './observation-text.js';
 import { buildSelectionPrompt, SELECTION_SAMPLING, type LedgerEntry } from './prompt.js';
 import { parseReply } from './proposal.js';
-import { TOOL_NAMES, type ToolName } from './registry.js';
-import { retrieveTools } from './retrieve.js';
-import { TriggerGate, type TriggerCall } from './triggers.js';
-import { trustGate } from './trust.js';
+import type { ToolName } from './registry.js';
+import { allTools, retrieveTools } from './retrieve.js';
+import { TriggerGate, type TriggerCall, type TriggerName } from './triggers.js';
+import { trustGate, type TrustSkip } from './trust.js';
 import { classifyProposal, validateCall } from './validate.js';
 
 export type { ExecutedLike, LoopDeps, LoopOptions, LoopRecord, LoopState, LoopTools } from './loop-types.js';
@@ -25,8 +26,17 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
   const arm = opts.arm;
   const clock = deps.clock ?? Date.now;
   const started = clock();
+  const on = (name: Parameters<typeof gateOn>[1]) => gateOn(opts.gates, name);
+  const triggersOff = (['post_edit_lint', 'post_patch_test', 'symbol_token'] as const).filter(
+    (t: TriggerName) => !on(`trigger_${t}`),
+  );
+  const trustSkip: TrustSkip[] = !on('trust_gate')
+    ? ['all']
+    : !on('trust_round_trip_search_symbol')
+      ? ['search_symbol_round_trip']
+      : [];
   const gate = new TriggerGate(
-    { reproTarget: opts.reproTarget, symbolCamel: opts.symbolCamel },
+    { reproTarget: opts.reproTarget, symbolCamel: opts.symbolCamel, off: triggersOff },
     opts.resume?.state.triggers,
   );
   let turns = opts.resume?.state.turnsUsed ?? 0;
@@ -70,7 +80,7 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
         ? { ok: true as const, trust: 'trusted' as const, data: exec.result }
         : trustGate(
             { tool: tool as ToolName, args, result: exec.result, receipt: exec.receipt },
-            { policy: arm },
+            { policy: arm, skip: trustSkip },
           );
     const trust = 'trust' in gated ? gated.trust : 'trusted';
     const caveat = 'caveat' in gated ? gated.caveat : undefined;
@@ -181,12 +191,16 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
       const turn = turns + 1;
       emit({ type: 'turn', turn });
       const retrieval =
-        arm === 'policy'
+        arm === 'policy' && on('retrieval_map')
           ? await retrieveTools(
               { issueText: opts.issueText, latestObservation: latest ?? '' },
-              { mode: opts.retrieve ?? 'map', embedder: deps.embedder },
+              {
+                mode: opts.retrieve ?? 'map',
+                embedder: deps.embedder,
+                mapFallback: on('retrieval_embed_fallback'),
+              },
             )
-          : { tools: [...TOOL_NAMES], truncated: false, source: 'all' };
+          : allTools();
       emit({
         type: 'toolset',
         turn,
@@ -322,7 +336,7 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
         const validation = validateCall(
           parsed.proposal,
           { selectorExists: (s) => tools.selectorExists(s), hasEvidence: (s) => tools.hasEvidence(s) },
-          { policy: arm },
+          { policy: arm, evidenceGate: on('evidence_gate') },
         );
         if (!validation.ok) {
           const { rejection } = validation;

@@ -31,11 +31,14 @@ export interface Retrieval {
   tools: ToolName[];
   /** True when more tools qualified than the cap let through. */
   truncated: boolean;
-  /** `map`: keyword scores; `default`: nothing scored, the default 4; `embed`: cosine ranking. */
-  source: 'map' | 'default' | 'embed';
+  /**
+   * `map`: keyword scores; `default`: nothing scored, the default 4; `embed`: cosine ranking; `all`:
+   * no ranking (the embed branch with its map fallback switched off, for the ablation rule).
+   */
+  source: 'map' | 'default' | 'embed' | 'all';
   /** Every tool's score in registry order (keyword count, or cosine for `embed`), for the ledger. */
   scores: Array<{ tool: ToolName; score: number }>;
-  /** Set when the embed mode fell back to the map. */
+  /** Set when the embed mode fell back to the map (or, without the fallback, to every tool). */
   note?: string;
 }
 
@@ -67,6 +70,11 @@ export interface RetrieveOptions {
   mode?: RetrievalMode;
   /** Required for mode `embed`; without one the map answers, with a note. */
   embedder?: Embedder;
+  /**
+   * The embed branch's fallback to the map (default on). Off (gate `retrieval_embed_fallback`
+   * ablated): when the embedder is missing or fails, every tool is presented unranked instead.
+   */
+  mapFallback?: boolean;
 }
 
 /** Retrieval in the configured mode; `map` unless `embed` is asked for. Never rejects. */
@@ -75,17 +83,23 @@ export async function retrieveTools(
   options: RetrieveOptions = {},
 ): Promise<Retrieval> {
   if (options.mode !== 'embed') return retrieveByMap(input);
-  if (!options.embedder)
-    return { ...retrieveByMap(input), note: 'RETRIEVE=embed without an embedder; used the keyword map' };
+  const fallback = (why: string): Retrieval =>
+    options.mapFallback === false
+      ? { ...allTools(), note: `${why}; the map fallback is off, so every tool is presented` }
+      : { ...retrieveByMap(input), note: `${why}; used the keyword map` };
+  if (!options.embedder) return fallback('RETRIEVE=embed without an embedder');
+  // Nothing to embed: the map's default set answers (not a fallback from a failure).
   if (retrievalText(input).trim() === '') return retrieveByMap(input);
   try {
     return await retrieveByEmbedding(input, options.embedder);
   } catch (error) {
-    return {
-      ...retrieveByMap(input),
-      note: `embedding retrieval failed (${(error as Error).message}); used the keyword map`,
-    };
+    return fallback(`embedding retrieval failed (${(error as Error).message})`);
   }
+}
+
+/** Every tool in registry order, unranked: what the baseline presents, and retrieval switched off. */
+export function allTools(): Retrieval {
+  return { tools: [...TOOL_NAMES], truncated: false, source: 'all', scores: [] };
 }
 
 /** The text each tool is embedded as: its description and keywords (section 4.2). */

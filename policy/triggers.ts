@@ -55,7 +55,11 @@ export interface TriggerOptions {
   symbolCamel?: boolean;
   /** The post-patch test's timeout in seconds (default: run_test's default). */
   testTimeout?: number;
+  /** Triggers switched off (the ablation rule removes one at a time); default: none. */
+  off?: readonly TriggerName[];
 }
+
+export type TriggerName = TriggerCall['trigger'];
 
 /** State carried across a resume: which keys fired, which edits were committed and which were tested. */
 export interface TriggerSnapshot {
@@ -84,6 +88,7 @@ export class TriggerGate {
   /** The issue text, or any observation string: search_symbol for its first ≤ 3 new symbol tokens. */
   onText(text: string): TriggerCall[] {
     const calls: TriggerCall[] = [];
+    if (this.isOff('symbol_token')) return calls;
     for (const token of symbolTokens(text, { camel: this.options.symbolCamel === true })) {
       if (calls.length === SYMBOL_TRIGGERS_PER_TEXT) break;
       const key = `symbol:${token}`;
@@ -106,6 +111,8 @@ export class TriggerGate {
       this.committedEdits.push(edit.editId);
       this.untestedEdits++;
     }
+    // Switched off, the lint never fires; the edit still counts toward the post-patch test above.
+    if (this.isOff('post_edit_lint')) return [];
     const key = `lint:${edit.selector}@${edit.editId}`;
     if (this.fired.has(key)) return [];
     this.fired.add(key);
@@ -126,7 +133,8 @@ export class TriggerGate {
     if (this.untestedEdits === 0) return [];
     this.untestedEdits = 0;
     const target = this.options.reproTarget?.trim();
-    if (!target) return [];
+    // Switched off, it behaves as with no repro target: the patch is formed, and nothing runs.
+    if (!target || this.isOff('post_patch_test')) return [];
     const key = patchKey(this.committedEdits);
     if (this.fired.has(key)) return [];
     this.fired.add(key);
@@ -144,6 +152,10 @@ export class TriggerGate {
   /** Whether edits were committed that no post-patch test has covered yet. */
   get patchPending(): boolean {
     return this.untestedEdits > 0;
+  }
+
+  private isOff(trigger: TriggerName): boolean {
+    return this.options.off?.includes(trigger) === true;
   }
 
   snapshot(): TriggerSnapshot {

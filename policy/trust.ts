@@ -89,16 +89,24 @@ export const RESULT_SCHEMAS = {
 
 type Result<N extends ToolName> = z.output<(typeof RESULT_SCHEMAS)[N]>;
 
-export function trustGate(call: RecordedCall, options: { policy?: PolicyArm } = {}): GatedObservation {
+/** Parts of the gate the ablation rule can remove: one check, or the whole gate. */
+export type TrustSkip = 'search_symbol_round_trip' | 'all';
+
+export function trustGate(
+  call: RecordedCall,
+  options: { policy?: PolicyArm; skip?: readonly TrustSkip[] } = {},
+): GatedObservation {
   if (options.policy === 'current') return { ok: true, data: call.result };
-  const caveats = checkCall(call);
+  // The whole gate removed: nothing is checked, so nothing is marked unverified.
+  if (options.skip?.includes('all')) return { ok: true, trust: 'trusted', data: call.result };
+  const caveats = checkCall(call, options.skip);
   return caveats.length === 0
     ? { ok: true, trust: 'trusted', data: call.result }
     : { ok: true, trust: 'unverified', caveat: caveats.join('; '), data: call.result };
 }
 
 /** Every failed check as `<check>: <detail>`; empty when the result is trusted. */
-export function checkCall(call: RecordedCall): string[] {
+export function checkCall(call: RecordedCall, skip: readonly TrustSkip[] = []): string[] {
   const parsed = RESULT_SCHEMAS[call.tool].safeParse(call.result);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -116,6 +124,7 @@ export function checkCall(call: RecordedCall): string[] {
       );
       break;
     case 'search_symbol':
+      if (skip.includes('search_symbol_round_trip')) break;
       caveats.push(...symbolRoundTrip(String(call.args.query ?? ''), parsed.data as Result<'search_symbol'>));
       break;
     case 'edit_entity':

@@ -65,7 +65,11 @@ export function classifyProposal(proposal: Proposal): ClassifiedProposal {
 export function validateCall(
   proposal: Proposal,
   checks: PreconditionChecks,
-  options: { policy?: PolicyArm } = {},
+  options: {
+    policy?: PolicyArm;
+    /** The policy arm's evidence gate on edit_entity (default on); off only to ablate it. */
+    evidenceGate?: boolean;
+  } = {},
 ): Validation {
   const reject = (reason: string): Validation => ({
     ok: false,
@@ -96,12 +100,13 @@ export function validateCall(
     return reject(`invalid arg: args (${parsed.error.issues[0]?.message ?? 'does not match'})`);
   const call = { tool, args: parsed.data } as ToolCall;
 
-  const failed = precondition(call, checks, options.policy ?? 'policy');
+  const evidence = (options.policy ?? 'policy') === 'policy' && options.evidenceGate !== false;
+  const failed = precondition(call, checks, evidence);
   return failed === null ? { ok: true, call } : reject(`precondition failed: ${failed}`);
 }
 
 /** Rule 3. Returns what follows `precondition failed: `, or null when the call may run. */
-function precondition(call: ToolCall, checks: PreconditionChecks, policy: PolicyArm): string | null {
+function precondition(call: ToolCall, checks: PreconditionChecks, evidenceGate: boolean): string | null {
   switch (call.tool) {
     case 'read_entity':
       return ask(() => checks.selectorExists(call.args.selector))
@@ -111,8 +116,9 @@ function precondition(call: ToolCall, checks: PreconditionChecks, policy: Policy
     case 'search_code':
       return call.args.query.trim() === '' ? 'empty query' : null;
     case 'edit_entity':
-      // The evidence gate is the policy arm's; the baseline arm (`current`) edits without it.
-      if (policy === 'current') return null;
+      // The evidence gate is the policy arm's; the baseline arm (`current`) edits without it, and so
+      // does the policy arm with the gate ablated.
+      if (!evidenceGate) return null;
       return ask(() => checks.hasEvidence(call.args.selector))
         ? null
         : `no evidence for selector ${call.args.selector}`;

@@ -1,7 +1,7 @@
 // One A/B instance: one arm of the agent on one task, on a fresh copy of the task's repository,
 // non-interactive, with the task's repro as the test target and the shared ledger; then the runner's
-// judgement in the sandbox. With `suppress`, the same with one executed model call suppressed.
-import type { Arm } from '../../policy/ab/metrics.js';
+// judgement in the sandbox. With `suppress`, the same with one executed model call suppressed; a gate
+// variant (variants.ts) runs the policy arm with that gate switched off.
 import type { RunResult } from '../../policy/events.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { ChatModel } from '../../runtime/model/types.js';
@@ -11,6 +11,7 @@ import { judgeRun, type JudgeContext, type Judgement } from './judge.js';
 import { freshCopy } from './repo-copy.js';
 import { suppressNth, type Suppression } from './suppress.js';
 import type { Task } from './tasks.js';
+import type { Variant } from './variants.js';
 
 export interface InstanceContext {
   /** OUT/ledger.db: every agent run and every judgement of the A/B goes into this one file. */
@@ -34,11 +35,12 @@ export interface InstanceRun {
 export async function runInstance(
   ctx: InstanceContext,
   task: Task,
-  arm: Arm,
+  variant: Variant,
   suppress?: number,
 ): Promise<InstanceRun> {
   const t0 = performance.now();
-  const copy = freshCopy(task.repoDir, `${task.id}-${arm}`);
+  const { arm, key } = variant;
+  const copy = freshCopy(task.repoDir, `${task.id}-${key}`);
   try {
     let runId: string | undefined;
     const ablation =
@@ -51,9 +53,10 @@ export async function runInstance(
       emit: (event) => {
         if (event.type === 'init') runId = event.run_id;
       },
-      log: (line) => ctx.log(`${task.id} ${arm}: ${line}`),
+      log: (line) => ctx.log(`${task.id} ${key}: ${line}`),
       model: ctx.modelFor(task),
       ...(ablation ? { wrapTools: ablation.wrap } : {}),
+      ...(variant.gates ? { gates: variant.gates } : {}),
     });
     const judgement = await judgeRun(ctx.judge, task, copy.dir, result.run_id);
     return {

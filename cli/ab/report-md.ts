@@ -1,6 +1,6 @@
 // report.md: the A/B report as tables a person reads — the measures side by side, the decision with
 // each clause and why it exists, every instance, and the ablation re-runs when there were any.
-import type { Clause } from '../../policy/ab/decision.js';
+import type { AblationDelta, Clause } from '../../policy/ab/decision.js';
 import type { ArmMeasures, Measure } from '../../policy/ab/metrics.js';
 import type { AbReport, InstanceReport } from './report.js';
 
@@ -82,8 +82,43 @@ export function renderMarkdown(r: AbReport): string {
       ),
     );
   }
+  if (r.ablation_gates) out.push('', ...gateSection(r.ablation_gates));
   out.push('', '## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
   return out.join('\n');
+}
+
+/** One row per ablated gate: the deltas against the full policy arm and the rule's verdict. */
+function gateSection(g: NonNullable<AbReport['ablation_gates']>): string[] {
+  const delta = (deltas: AblationDelta[], measure: AblationDelta['measure']) => {
+    const d = deltas.find((x) => x.measure === measure);
+    if (!d) return '—';
+    if (d.delta === null) return 'n/a';
+    const rel =
+      (measure === 'cost' || measure === 'tokens') && d.full
+        ? ` (${d.delta >= 0 ? '+' : ''}${((100 * d.delta) / d.full).toFixed(1)}%)`
+        : '';
+    return `${d.delta >= 0 ? '+' : ''}${Number.isInteger(d.delta) ? d.delta : d.delta.toPrecision(3)}${rel}${d.withinNoise === false ? ' ✗' : ''}`;
+  };
+  return [
+    `## Gate ablation (each gate off alone, against the full ${g.full} arm)`,
+    '',
+    g.rule,
+    '',
+    table(
+      ['gate', 'arm', 'verdict', 'Δresolve', 'Δcost', 'Δtokens', 'Δcall precision', 'Δselection', 'why'],
+      g.gates.map((e) => [
+        e.gate,
+        e.arm,
+        e.verdict.replace('_', ' '),
+        delta(e.deltas, 'resolve'),
+        delta(e.deltas, 'cost'),
+        delta(e.deltas, 'tokens'),
+        delta(e.deltas, 'call_precision'),
+        delta(e.deltas, 'selection_accuracy'),
+        e.reason,
+      ]),
+    ),
+  ];
 }
 
 function cell(m: ArmMeasures | undefined, row: (typeof ROWS)[number]): string {

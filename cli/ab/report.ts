@@ -14,10 +14,11 @@ import {
   type InstanceFacts,
 } from '../../policy/ab/metrics.js';
 import { SIM_PRICE, SIM_RATES } from '../../policy/ab/sim-model.js';
-import { getAbInstance } from '../../runtime/ledger/ab-instances.js';
+import type { GateName } from '../../policy/gates.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
+import { buildGateAblation, type GateAblationReport } from './gate-report.js';
 import { renderMarkdown } from './report-md.js';
-import { isComplete, type StoredAblation, type StoredDetails } from './stored.js';
+import { readFinished, type StoredAblation, type StoredDetails } from './stored.js';
 import type { Task } from './tasks.js';
 
 export const REPORT_SCHEMA = 'piper-agent/ab-report@1';
@@ -74,6 +75,8 @@ export interface AbReport {
   decision_note: string | null;
   ablation: { measured: Partial<Record<Arm, boolean>>; reruns: number; necessary: number; diverged: number };
   instances: InstanceReport[];
+  /** Present only when gates were ablated (--gate-ablation): each gate's deltas and verdict. */
+  ablation_gates?: GateAblationReport;
   notes: string[];
 }
 
@@ -84,6 +87,9 @@ export interface ReportInput {
   tasks: readonly Task[];
   digests: ReadonlyMap<string, string>;
   maxTurns: number;
+  /** Gates ablated (--gate-ablation), in order; absent or empty: no gate-ablation section. */
+  gateAblation?: readonly GateName[];
+  embedConfigured?: boolean;
 }
 
 export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
@@ -92,18 +98,17 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
   const missing: AbReport['missing'] = [];
   for (const task of input.tasks) {
     for (const arm of input.arms) {
-      const row = getAbInstance(ledger, { model: input.model, arm, taskId: task.id });
-      if (!row || row.taskDigest !== input.digests.get(task.id)) {
+      const found = readFinished(
+        ledger,
+        { model: input.model, arm, taskId: task.id },
+        input.digests.get(task.id),
+      );
+      if (!found) {
         missing.push({ task: task.id, arm });
         continue;
       }
-      const details = row.details as StoredDetails;
-      const stored = row.ablation as StoredAblation | null;
-      // An unresolved instance needs no re-runs: none of its calls can flip it to unresolved.
-      const ablation = isComplete(stored) ? stored.entries : row.resolved ? null : [];
-      const f: InstanceFacts = { ...details.facts, ablation };
-      facts.push(f);
-      instances.push(instanceReport(f, details, isComplete(stored) ? stored : null));
+      facts.push(found.facts);
+      instances.push(instanceReport(found.facts, found.details, found.ablation));
     }
   }
   const measures: AbReport['measures'] = {};
@@ -140,6 +145,19 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
       diverged: reruns.filter((r) => r.diverged).length,
     },
     instances,
+    ...(input.gateAblation?.length
+      ? {
+          ablation_gates: buildGateAblation(ledger, {
+            model: input.model,
+            tasks: input.tasks,
+            digests: input.digests,
+            gates: input.gateAblation,
+            embedConfigured: input.embedConfigured === true,
+            full: measures.policy,
+            fullComplete: !missing.some((m) => m.arm === 'policy'),
+          }),
+        }
+      : {}),
     notes: notes(simulated, measured),
   };
 }

@@ -2,10 +2,13 @@
 // fresh copy of its repository, judged by the runner in the sandbox, every run in OUT/ledger.db.
 // Finished instances (and each finished ablation re-run) are read back from the ledger, not re-run,
 // so an interrupted A/B continues where it stopped and a finished one rebuilds the same report.
+// With gate ablation, the policy arm also runs once per named gate with that gate off, under its own
+// arm key (variants.ts), on the same tasks with the same model, and is measured by the same code.
 // Up to --concurrency instances run at once; the sandbox's limiter bounds the containers.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Arm } from '../../policy/ab/metrics.js';
+import type { GateName } from '../../policy/gates.js';
 import { getAbInstance, putAbInstance, setAbAblation } from '../../runtime/ledger/ab-instances.js';
 import type { ChatModel } from '../../runtime/model/types.js';
 import type { Config } from '../config.js';
@@ -17,6 +20,7 @@ import { buildReport, type AbReport } from './report.js';
 import { isComplete, type StoredAblation, type StoredDetails } from './stored.js';
 import { callSubject } from './suppress.js';
 import { selectTasks, taskDigest, type Task } from './tasks.js';
+import { armVariant, gateVariant, notApplicable, type Variant } from './variants.js';
 
 export interface AbOptions {
   benchDir: string;
@@ -27,6 +31,10 @@ export interface AbOptions {
   outDir: string;
   concurrency: number;
   ablation: boolean;
+  /** Gates to ablate, in order (empty: none); the policy arm must be among `arms`. */
+  gateAblation?: GateName[];
+  /** Whether embedding retrieval is configured (the embed fallback's ablation needs it). */
+  embedConfigured?: boolean;
   config: Config;
   modelFor(task: Task): ChatModel;
   progress: (total: number) => Progress;
@@ -35,7 +43,8 @@ export interface AbOptions {
 
 export interface Failure {
   task: string;
-  arm: Arm;
+  /** The arm key: policy, current or policy-no-<gate>. */
+  arm: string;
   /** null: the instance itself; a number: that ablation re-run. */
   suppress: number | null;
   error: string;
@@ -51,7 +60,7 @@ export interface AbOutcome {
   wallS: number;
 }
 
-type Job = { task: Task; arm: Arm; suppress: null } | { task: Task; arm: Arm; suppress: number };
+type Job = { task: Task; variant: Variant; suppress: number | null };
 
 export async function runAb(opts: AbOptions): Promise<AbOutcome> {
   const tasks = selectTasks(opts.benchDir, opts.taskIds);
@@ -74,7 +83,11 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
     log: opts.log,
   };
   const digests = new Map(tasks.map((t) => [t.id, taskDigest(t)]));
-  const key = (task: Task, arm: Arm) => ({ model: opts.model, arm, taskId: task.id });
+  const key = (task: Task, variant: Variant) => ({ model: opts.model, arm: variant.key, taskId: task.id });
+  const gateAblation = opts.gateAblation ?? [];
+  const embedConfigured = opts.embedConfigured === true;
+  const gates = gateAblation.filter((g) => notApplicable(g, { embedConfigured }) === null);
+  const variants = [...opts.arms.map(armVariant), ...gates.map(gateVariant)];
   const ablations = new Map<string, StoredAblation>();
   const failures: Failure[] = [];
   let ran = 0;
@@ -83,45 +96,46 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
 
   const ablationJobs = (
     task: Task,
-    arm: Arm,
+    variant: Variant,
     details: StoredDetails,
     stored: StoredAblation | null,
   ): Job[] => {
     const state: StoredAblation = stored ?? { calls: details.facts.modelCalls.length, entries: [] };
-    if (!stored) setAbAblation(ledger, key(task, arm), state);
-    ablations.set(`${arm}/${task.id}`, state);
+    if (!stored) setAbAblation(ledger, key(task, variant), state);
+    ablations.set(`${variant.key}/${task.id}`, state);
     const done = new Set(state.entries.map((e) => e.index));
     return Array.from({ length: state.calls }, (_, i) => i)
       .filter((i) => !done.has(i))
-      .map((i) => ({ task, arm, suppress: i }));
+      .map((i) => ({ task, variant, suppress: i }));
   };
 
   const initial: Job[] = [];
   const later: Job[] = [];
   for (const task of tasks) {
-    for (const arm of opts.arms) {
-      const row = getAbInstance(ledger, key(task, arm));
+    for (const variant of variants) {
+      const row = getAbInstance(ledger, key(task, variant));
       if (!row || row.taskDigest !== digests.get(task.id)) {
-        initial.push({ task, arm, suppress: null });
+        initial.push({ task, variant, suppress: null });
         continue;
       }
       resumed++;
       const stored = row.ablation as StoredAblation | null;
       if (opts.ablation && row.resolved && !isComplete(stored))
-        later.push(...ablationJobs(task, arm, row.details as StoredDetails, stored));
+        later.push(...ablationJobs(task, variant, row.details as StoredDetails, stored));
     }
   }
   const progress = opts.progress(initial.length + later.length);
   if (resumed > 0) progress.note(`read back ${resumed} finished instance(s) from ${ledgerPath}`);
 
   const work = async (job: Job, push: (jobs: Job[]) => void) => {
-    const label = `${job.arm} ${job.task.id}${job.suppress === null ? '' : ` without call ${job.suppress}`}`;
+    const { variant } = job;
+    const label = `${variant.key} ${job.task.id}${job.suppress === null ? '' : ` without call ${job.suppress}`}`;
     try {
-      const run = await runInstance(ctx, job.task, job.arm, job.suppress ?? undefined);
+      const run = await runInstance(ctx, job.task, variant, job.suppress ?? undefined);
       if (run.result.outcome === 'error')
         throw new Error(`the run ${run.result.run_id} ended in error: ${run.result.reason}`);
       if (job.suppress === null) {
-        const facts = factsOfRun(ledger, run.result.run_id, job.arm, job.task, run.judgement.resolved);
+        const facts = factsOfRun(ledger, run.result.run_id, variant.arm, job.task, run.judgement.resolved);
         const { ablation: _none, ...kept } = facts;
         const details: StoredDetails = {
           facts: kept,
@@ -130,7 +144,7 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
           wallS: Math.round(run.wallS * 10) / 10,
         };
         putAbInstance(ledger, {
-          ...key(job.task, job.arm),
+          ...key(job.task, variant),
           taskDigest: digests.get(job.task.id)!,
           runId: run.result.run_id,
           resolved: run.judgement.resolved,
@@ -138,13 +152,13 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
         });
         ran++;
         if (opts.ablation && run.judgement.resolved) {
-          const jobs = ablationJobs(job.task, job.arm, details, null);
+          const jobs = ablationJobs(job.task, variant, details, null);
           progress.grow(jobs.length);
           push(jobs);
         }
       } else {
-        const state = ablations.get(`${job.arm}/${job.task.id}`)!;
-        const row = getAbInstance(ledger, key(job.task, job.arm))!;
+        const state = ablations.get(`${variant.key}/${job.task.id}`)!;
+        const row = getAbInstance(ledger, key(job.task, variant))!;
         const original = (row.details as StoredDetails).facts.modelCalls[job.suppress]!;
         const call = ledger.getCall(original.callId);
         const subject = call
@@ -162,7 +176,7 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
             suppressedCalls: run.suppression?.count ?? 0,
           },
         ].sort((a, b) => a.index - b.index);
-        setAbAblation(ledger, key(job.task, job.arm), state);
+        setAbAblation(ledger, key(job.task, variant), state);
         ablationRuns++;
       }
       progress.tick(
@@ -171,7 +185,7 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
     } catch (error) {
       failures.push({
         task: job.task.id,
-        arm: job.arm,
+        arm: variant.key,
         suppress: job.suppress,
         error: (error as Error).message,
       });
@@ -190,6 +204,8 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
       tasks,
       digests,
       maxTurns: opts.config.maxTurns ?? 30,
+      gateAblation,
+      embedConfigured,
     });
     return { report, failures, ran, resumed, ablationRuns, wallS: progress.elapsed() };
   } finally {

@@ -2,6 +2,8 @@
 // (runtime/ledger/ab-instances.ts stores it as opaque JSON): the measures' facts, the judgement and
 // the run's wall time; and the ablation, filled one suppressed call at a time.
 import type { AblationEntry, InstanceFacts } from '../../policy/ab/metrics.js';
+import { getAbInstance, type AbInstanceKey } from '../../runtime/ledger/ab-instances.js';
+import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { Judgement } from './judge.js';
 
 export interface StoredDetails {
@@ -20,4 +22,27 @@ export interface StoredAblation {
 
 export function isComplete(ablation: StoredAblation | null): ablation is StoredAblation {
   return ablation !== null && ablation.entries.length >= ablation.calls;
+}
+
+export interface FinishedInstance {
+  /** The measures' facts, with the ablation entries when they are complete. */
+  facts: InstanceFacts;
+  details: StoredDetails;
+  /** The complete call ablation, or null. */
+  ablation: StoredAblation | null;
+}
+
+/** A finished instance of the current task version, or null (not run, or run on a changed task). */
+export function readFinished(
+  ledger: Ledger,
+  key: AbInstanceKey,
+  digest: string | undefined,
+): FinishedInstance | null {
+  const row = getAbInstance(ledger, key);
+  if (!row || row.taskDigest !== digest) return null;
+  const details = row.details as StoredDetails;
+  const stored = row.ablation as StoredAblation | null;
+  // An unresolved instance needs no re-runs: none of its calls can flip it to unresolved.
+  const ablation = isComplete(stored) ? stored.entries : row.resolved ? null : [];
+  return { facts: { ...details.facts, ablation }, details, ablation: isComplete(stored) ? stored : null };
 }

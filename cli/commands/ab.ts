@@ -6,17 +6,20 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Arm } from '../../policy/ab/metrics.js';
 import { parseSimSpec, SimModel } from '../../policy/ab/sim-model.js';
+import { GATE_NAMES } from '../../policy/gates.js';
 import { resolveModel } from '../../runtime/model/resolve.js';
 import { Progress } from '../ab/progress.js';
 import { runAb } from '../ab/runner.js';
 import { writeReport } from '../ab/report.js';
 import { simTaskOf } from '../ab/tasks.js';
+import { parseGateAblation } from '../ab/variants.js';
+import { embedRetrievalConfigured } from '../fix/run-fix.js';
 import { loadConfig } from '../config.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { numberOption } from '../options.js';
 
 export const AB_HELP = `Usage: piper-agent ab --bench DIR --model M [--arms policy,current] [--tasks IDS] [--out DIR]
-                      [--concurrency N] [--ablation]
+                      [--concurrency N] [--ablation] [--gate-ablation G1,G2|all]
 
 Runs both loops — policy (this spec's loop) and current (the baseline: all tools, no gates) — on the
 same tasks with the same model, each instance on a fresh copy of its repository, and judges every run
@@ -34,6 +37,14 @@ correct-abstention rate) and applies the spec's decision rule.
   --concurrency N      instances at once (default 1; each has its own repo copy)
   --ablation           also re-run each resolved instance once per executed model call with that call
                        suppressed, to measure call precision (slow: one run per call)
+  --gate-ablation G    the spec's ablation rule: also run the policy arm once per named gate with that
+                       gate off (stored as arm policy-no-<gate>), measure it like the arms, and report
+                       the five deltas against the full policy arm and keep/delete (delete iff Δresolve
+                       = 0, |Δcost| ≤ 5%, |Δtokens| ≤ 5%, Δcall_precision = 0, Δselection = 0; without
+                       --ablation call precision is not measured, so no gate can be shown deletable).
+                       Gates: ${GATE_NAMES.join(', ')}; or all (this order: the spec's two weakest
+                       cases first). retrieval_embed_fallback needs RETRIEVE=embed with an embeddings
+                       endpoint; without one it is reported as not applicable. Needs the policy arm.
 
 Finished instances are kept in OUT/ledger.db: running the same command again reads them back instead of
 running them, so an interrupted A/B continues and a finished one rewrites the same report.
@@ -49,6 +60,7 @@ const OPTIONS = {
   out: { type: 'string' },
   concurrency: { type: 'string' },
   ablation: { type: 'boolean', default: false },
+  'gate-ablation': { type: 'string' },
 } as const;
 
 export async function abCommand(argv: string[]): Promise<number> {
@@ -67,6 +79,10 @@ export async function abCommand(argv: string[]): Promise<number> {
   if (taskIds && taskIds.length === 0) throw new UsageError('--tasks names no task');
   const concurrency =
     numberOption('--concurrency', values.concurrency, { min: 1, max: 64, integer: true }) ?? 1;
+  const gateAblation =
+    values['gate-ablation'] === undefined ? [] : parseGateAblation(values['gate-ablation']);
+  if (gateAblation.length > 0 && !arms.includes('policy'))
+    throw new UsageError('--gate-ablation compares with the full policy arm: --arms must include policy');
   const outDir = resolve(values.out ?? 'ab-out');
   const { config } = loadConfig({ repo: process.cwd() });
 
@@ -87,6 +103,8 @@ export async function abCommand(argv: string[]): Promise<number> {
     outDir,
     concurrency,
     ablation: values.ablation === true,
+    gateAblation,
+    embedConfigured: embedRetrievalConfigured(),
     config: { ...config, model: values.model },
     modelFor: (task) => shared ?? new SimModel(seed!, simTaskOf(task)),
     progress: (total) => new Progress(process.stderr, total),
@@ -99,6 +117,7 @@ export async function abCommand(argv: string[]): Promise<number> {
       (r.decision
         ? `decision: ${r.decision.verdict} — ${r.decision.reason}\n`
         : `decision: ${r.decision_note}\n`) +
+      (r.ablation_gates?.gates ?? []).map((g) => `gate ${g.gate}: ${g.verdict} — ${g.reason}\n`).join('') +
       `report: ${files.md}\n        ${files.json}\n`,
   );
   for (const f of outcome.failures)

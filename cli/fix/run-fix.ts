@@ -2,6 +2,7 @@
 // index, the lint gate, the workspace and the ledger record, then the loop. Shared by `fix`,
 // `demo` and `resume`; the caller decides how events are shown and how questions are answered.
 import type { EventSink, RunResult } from '../../policy/events.js';
+import type { GateSwitches } from '../../policy/gates.js';
 import { runLoop, type LoopState, type LoopTools } from '../../policy/loop.js';
 import type { PolicyArm } from '../../policy/validate.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
@@ -30,6 +31,8 @@ export interface FixInput {
   model?: ChatModel;
   /** Wraps the workspace the loop calls (the A/B runner's ablation suppresses one call this way). */
   wrapTools?: (tools: LoopTools) => LoopTools;
+  /** Policy-arm gates switched off (the A/B runner's gate ablation); absent: every gate on. */
+  gates?: GateSwitches;
   signal?: AbortSignal;
 }
 
@@ -81,6 +84,8 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         maxCostUsd: config.maxCostUsd,
         maxWallS: config.maxWallS,
         image: session.sandbox.image,
+        // Only an ablated run carries it, so the default run's record is unchanged.
+        ...(input.gates ? { gates: input.gates } : {}),
       },
     });
     const embedder = process.env.RETRIEVE === 'embed' ? embedderFromEnv() : undefined;
@@ -134,6 +139,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         },
         symbolCamel: process.env.SYMBOL_CAMEL === '1',
         retrieve: process.env.RETRIEVE === 'embed' ? 'embed' : 'map',
+        ...(input.gates ? { gates: input.gates } : {}),
         ...(input.resume ? { resume: { state: input.resume.state, answer: input.resume.answer } } : {}),
       },
     );
@@ -141,6 +147,11 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     lint.close();
     await session.close();
   }
+}
+
+/** Whether embedding retrieval is configured: RETRIEVE=embed with an embeddings endpoint and model. */
+export function embedRetrievalConfigured(): boolean {
+  return process.env.RETRIEVE === 'embed' && embedderFromEnv() !== undefined;
 }
 
 function embedderFromEnv(): OpenAIEmbeddings | undefined {
