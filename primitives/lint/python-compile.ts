@@ -85,13 +85,15 @@ export class PythonCompiler {
     child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => (this.stderrTail = (this.stderrTail + chunk).slice(-2000)));
-    child.stdin.on('error', () => {}); // EPIPE when the child died: reported by 'exit' below
+    child.stdin.on('error', () => {}); // EPIPE when the child died: reported by 'close' below
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT')
         this.missing = `${python} not found; compile check skipped, ruff's parser only`;
       this.stop(this.missing ?? `${python} could not be started: ${error.message}`);
     });
-    child.on('exit', (code, signal) => {
+    // 'close', not 'exit': only after the pipes are drained is the dying interpreter's last stderr
+    // line in stderrTail ('exit' can come first, and the reason would lose it).
+    child.on('close', (code, signal) => {
       if (this.child !== child) return;
       const why = this.stderrTail.trim().split('\n').slice(-1)[0] ?? '';
       this.stop(`${python} exited (${signal ?? `code ${code}`})${why ? `: ${why}` : ''}`);
