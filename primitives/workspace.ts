@@ -6,6 +6,7 @@ import { editsForRun } from '../runtime/ledger/edits.js';
 import { hasEvidence } from '../runtime/ledger/evidence.js';
 import type { CallOrigin, Ledger } from '../runtime/ledger/ledger.js';
 import type { Sandbox } from '../runtime/sandbox/sandbox.js';
+import { callSubject } from './call-subject.js';
 import { editEntity } from './edit-entity.js';
 import { execute } from './execute.js';
 import type { CodeIndex } from './index/code-index.js';
@@ -47,7 +48,8 @@ export interface WorkspaceOptions {
   retrieve?: 'lexical' | 'embed';
 }
 
-const KIND: Record<ToolCallName, string> = {
+/** The observation kind of each tool's result (a trigger's search_symbol is `symbol`). */
+export const OBSERVATION_KIND: Record<ToolCallName, string> = {
   read_entity: 'read',
   search_symbol: 'search',
   search_code: 'search',
@@ -75,7 +77,8 @@ export class Workspace {
   ): Promise<ExecutedCall> {
     const o = this.options;
     const target = targetOf(call.tool, call.args);
-    const kind = origin === 'trigger' && call.tool === 'search_symbol' ? 'symbol' : KIND[call.tool];
+    const kind =
+      origin === 'trigger' && call.tool === 'search_symbol' ? 'symbol' : OBSERVATION_KIND[call.tool];
     const sandboxCtx = {
       sandbox: o.sandbox,
       ledger: o.ledger,
@@ -196,14 +199,6 @@ export class Workspace {
 }
 
 function targetOf(tool: ToolCallName, args: Record<string, unknown>): string {
-  const value =
-    tool === 'read_entity' || tool === 'edit_entity'
-      ? args.selector
-      : tool === 'run_test'
-        ? args.target
-        : tool === 'execute'
-          ? args.code
-          : args.query;
-  const text = typeof value === 'string' ? value : '';
+  const text = callSubject(tool, args);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }

@@ -18,7 +18,7 @@ import { runInstance, type InstanceContext } from './instance.js';
 import type { Progress } from './progress.js';
 import { buildReport, type AbReport } from './report.js';
 import { isComplete, type StoredAblation, type StoredDetails } from './stored.js';
-import { callSubject } from './suppress.js';
+import { callKey } from './suppress.js';
 import { selectTasks, taskDigest, type Task } from './tasks.js';
 import { armVariant, gateVariant, notApplicable, type Variant } from './variants.js';
 
@@ -161,9 +161,7 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
         const row = getAbInstance(ledger, key(job.task, variant))!;
         const original = (row.details as StoredDetails).facts.modelCalls[job.suppress]!;
         const call = ledger.getCall(original.callId);
-        const subject = call
-          ? callSubject(call.tool, JSON.parse(call.args) as Record<string, unknown>)
-          : null;
+        const subject = call ? callKey(call.tool, JSON.parse(call.args) as Record<string, unknown>) : null;
         const diverged = run.suppression?.suppressed?.subject !== subject;
         state.entries = [
           ...state.entries,

@@ -9,29 +9,14 @@
 // precision would measure the model's persistence, not whether the call was needed.
 import type { ExecutedLike, LoopTools } from '../../policy/loop.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
+import { callSubject } from '../../primitives/call-subject.js';
+import { OBSERVATION_KIND, type ToolCallName } from '../../primitives/workspace.js';
 
 export const SUPPRESSED = 'suppressed by the A/B ablation: this call was not run';
 
-const KIND: Record<string, string> = {
-  read_entity: 'read',
-  search_symbol: 'search',
-  search_code: 'search',
-  edit_entity: 'edit',
-  run_test: 'test',
-  execute: 'execute',
-};
-
 /** The argument that names what a call is about (selector, query, target, code): how calls are matched. */
-export function callSubject(tool: string, args: Record<string, unknown>): string {
-  const value =
-    tool === 'read_entity' || tool === 'edit_entity'
-      ? args.selector
-      : tool === 'run_test'
-        ? args.target
-        : tool === 'execute'
-          ? args.code
-          : args.query;
-  return `${tool}:${typeof value === 'string' ? value : ''}`;
+export function callKey(tool: string, args: Record<string, unknown>): string {
+  return `${tool}:${callSubject(tool, args)}`;
 }
 
 export interface Suppression {
@@ -82,12 +67,12 @@ export function suppressNth(
         turnId,
       });
       ledger.endCall(callId, 'not_executed', SUPPRESSED);
-      const subject = callSubject(call.tool, call.args);
+      const subject = callKey(call.tool, call.args);
       suppression.suppressed ??= { tool: call.tool, subject, callId };
       suppression.count++;
       return {
         callId,
-        kind: KIND[call.tool] ?? call.tool,
+        kind: OBSERVATION_KIND[call.tool as ToolCallName] ?? call.tool,
         target: subject.slice(call.tool.length + 1, call.tool.length + 81),
         result: { ok: false, error: SUPPRESSED, data: null },
         receipt: null,

@@ -11,6 +11,7 @@ import {
   listCiImages,
 } from '../../runtime/images/ci-image.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { buildFlags } from '../image-build-flags.js';
 
 export const CI_IMAGE_HELP = `Usage: piper-agent ci-image build [--force] [--dockerfile] | ls [--json]
 
@@ -32,19 +33,8 @@ export async function ciImageCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   if (sub === 'build') {
-    const { values } = parseArgs({
-      args: rest,
-      options: {
-        force: { type: 'boolean', default: false },
-        dockerfile: { type: 'boolean', default: false },
-      },
-    });
     const { engine } = await connectEngine();
-    const result = await ensureCiImage(engine, {
-      force: values.force,
-      path: values.dockerfile ? 'dockerfile' : 'offline',
-      log,
-    });
+    const result = await ensureCiImage(engine, { ...buildFlags(rest), log });
     if (result.base) log(`base ${result.base.ref} ${result.base.skipped ? 'reused' : 'built'}`);
     const how = result.skipped
       ? 'up to date (app files unchanged; --force rebuilds)'

@@ -2,11 +2,11 @@
 // package with a real bug and a failing test) to a temp dir, makes it a git repository, and runs
 // `fix` on it with the bundled scripted model: real sandbox, real ledger, the TUI on a terminal,
 // headless elsewhere (CI).
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { loadConfig } from '../config.js';
 import { FIX_OPTIONS, flagsConfig, runWithRenderer } from './fix.js';
@@ -29,16 +29,11 @@ export async function demoCommand(argv: string[]): Promise<number> {
     },
   });
   const root = packageRoot();
-  const repo = mkdtempSync(join(tmpdir(), 'piper-demo-'));
-  cpSync(join(root, 'test', 'fixtures', 'sample-repo'), repo, { recursive: true });
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=piper-agent', '-c', 'user.email=piper-agent@localhost', ...args], {
-      cwd: repo,
-      stdio: 'ignore',
-    });
-  git('init', '-q');
-  git('add', '-A');
-  git('commit', '-q', '-m', 'sample repository');
+  const repo = copyAsGitRepo(
+    join(root, 'test', 'fixtures', 'sample-repo'),
+    join(mkdtempSync(join(tmpdir(), 'piper-demo-')), 'textstats'),
+    'sample repository',
+  );
   process.stderr.write(`demo: the sample repository is at ${repo}\n`);
   const flags = flagsConfig({
     ...values,

@@ -4,6 +4,7 @@ import { connectEngine } from '../../runtime/engine/bootstrap.js';
 import { ensureImage, listSandboxImages } from '../../runtime/images/build.js';
 import { RECIPE_LABEL, loadRecipe } from '../../runtime/images/recipe.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { buildFlags } from '../image-build-flags.js';
 
 export const IMAGE_HELP = `Usage: piper-agent image build [--force] [--dockerfile] | ls [--json]
 
@@ -19,19 +20,8 @@ export async function imageCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   if (sub === 'build') {
-    const { values } = parseArgs({
-      args: rest,
-      options: {
-        force: { type: 'boolean', default: false },
-        dockerfile: { type: 'boolean', default: false },
-      },
-    });
     const { engine } = await connectEngine();
-    const result = await ensureImage(engine, {
-      force: values.force,
-      path: values.dockerfile ? 'dockerfile' : 'offline',
-      log,
-    });
+    const result = await ensureImage(engine, { ...buildFlags(rest), log });
     const how = result.skipped
       ? 'up to date (recipe unchanged; --force rebuilds)'
       : `built in ${result.seconds.toFixed(1)} s`;

@@ -11,6 +11,7 @@ import {
   recordTurn,
   type ObservationRow,
   type Trust,
+  type TurnReply,
 } from './turns.js';
 
 export class RunRecord {
@@ -33,16 +34,7 @@ export class RunRecord {
     });
   }
 
-  completeTurn(
-    turnId: number,
-    reply: {
-      rawOutput: string | null;
-      action: unknown;
-      promptTokens: number;
-      completionTokens: number;
-      attempts?: readonly unknown[];
-    },
-  ): void {
+  completeTurn(turnId: number, reply: TurnReply): void {
     completeTurn(this.ledger, turnId, reply);
   }
 

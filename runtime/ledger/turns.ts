@@ -51,19 +51,18 @@ export function recordTurn(ledger: Ledger, turn: TurnRecord): number {
   return Number(info.lastInsertRowid);
 }
 
+/** What a turn row gets once the model has answered. */
+export interface TurnReply {
+  rawOutput: string | null;
+  action: unknown;
+  promptTokens: number;
+  completionTokens: number;
+  /** The model call's HTTP attempts, retries included. */
+  attempts?: readonly unknown[];
+}
+
 /** A turn's model reply arrives after the row exists (the row is written before the model call). */
-export function completeTurn(
-  ledger: Ledger,
-  turnId: number,
-  reply: {
-    rawOutput: string | null;
-    action: unknown;
-    promptTokens: number;
-    completionTokens: number;
-    /** The model call's HTTP attempts, retries included. */
-    attempts?: readonly unknown[];
-  },
-): void {
+export function completeTurn(ledger: Ledger, turnId: number, reply: TurnReply): void {
   ledger.database
     .prepare(
       `UPDATE turns SET raw_output = ?, action = ?, prompt_tokens = ?, completion_tokens = ?, attempts = ? WHERE id = ?`,

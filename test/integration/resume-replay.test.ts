@@ -4,13 +4,14 @@
 // finds no divergence (and finds the one planted in a copy of the ledger); `ledger runs/show/export`
 // read it all back. Refusals (unknown run, resolved run, ledger elsewhere, commit gone) exit 2.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, cpSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findRun } from '../../cli/ledger/find-run.js';
 import { rebuiltState } from '../../cli/ledger/resume-state.js';
 import { runDocument } from '../../cli/ledger/run-document.js';
+import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
@@ -32,17 +33,7 @@ function cli(args: string[]): Promise<CliResult> {
 }
 
 function sampleRepo(name: string): string {
-  const repo = join(dir, name);
-  cpSync(join(root, 'test/fixtures/sample-repo'), repo, { recursive: true });
-  const git = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', ...args], {
-      cwd: repo,
-      stdio: 'ignore',
-    });
-  git('init', '-q');
-  git('add', '-A');
-  git('commit', '-qm', 'sample');
-  return repo;
+  return copyAsGitRepo(join(root, 'test/fixtures/sample-repo'), join(dir, name), 'sample');
 }
 
 /** A copy of a ledger with everything in it (a WAL ledger's recent writes live beside the file). */
