@@ -2,6 +2,7 @@
 // action, its calls (origin, status, reason) with their sandbox executions (exit code, timings),
 // the observations they produced (trust, caveat), and finally the run's edits with their diffs.
 import { summarize } from '../../policy/observation-text.js';
+import { inert } from '../render/inert.js';
 import { loopTurns } from './loop-turns.js';
 import type { CallView, ObservationView, RunDocument, TurnView } from './run-document.js';
 
@@ -24,7 +25,8 @@ export function renderRun(doc: RunDocument): string {
     lines.push(...turnBody(turn));
   }
   lines.push('', ...editLines(doc));
-  return lines.join('\n');
+  // For a terminal: the issue, arguments, reasons, summaries and diffs are untrusted text.
+  return inert(lines.join('\n'));
 }
 
 function header(doc: RunDocument): string[] {

@@ -1,6 +1,7 @@
 // `ledger runs`: one line per run — id, start, kind, outcome, turns, tokens, cost and the issue's
 // first line — as a table for people or as JSON objects for scripts.
 import type { RunSummaryRow } from '../../runtime/ledger/run-queries.js';
+import { inert } from '../render/inert.js';
 
 export interface RunListEntry {
   id: string;
@@ -36,16 +37,19 @@ export function runListEntry(row: RunSummaryRow): RunListEntry {
 
 export function renderRunTable(entries: readonly RunListEntry[], width = 120): string {
   if (entries.length === 0) return 'no runs in this ledger';
-  const rows = entries.map((e) => [
-    e.id,
-    e.started_at.slice(0, 19).replace('T', ' '),
-    e.kind,
-    e.outcome ?? 'running',
-    String(e.turns),
-    String(e.tokens),
-    e.cost_usd === null ? '-' : `$${e.cost_usd.toFixed(4)}`,
-    e.issue ?? '',
-  ]);
+  // Cells are made inert before the widths are measured, so the columns line up as shown.
+  const rows = entries.map((e) =>
+    [
+      e.id,
+      e.started_at.slice(0, 19).replace('T', ' '),
+      e.kind,
+      e.outcome ?? 'running',
+      String(e.turns),
+      String(e.tokens),
+      e.cost_usd === null ? '-' : `$${e.cost_usd.toFixed(4)}`,
+      e.issue ?? '',
+    ].map(inert),
+  );
   const head = ['RUN', 'STARTED', 'KIND', 'OUTCOME', 'TURNS', 'TOKENS', 'COST', 'ISSUE'];
   const all = [head, ...rows];
   const widths = head.slice(0, -1).map((_, i) => Math.max(...all.map((r) => r[i]!.length)));

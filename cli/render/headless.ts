@@ -2,6 +2,7 @@
 // `json` (the result object alone), `text` (readable lines). Logs go to stderr in every mode, so
 // stdout stays machine-readable.
 import type { EventSink, LoopEvent } from '../../policy/events.js';
+import { inert } from './inert.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -12,9 +13,11 @@ export function headlessSink(format: OutputFormat, out: NodeJS.WritableStream = 
       if (event.type === 'result') out.write(`${JSON.stringify(event)}\n`);
     };
   }
+  // Text is for a terminal: everything in it (paths, the issue, sandbox output, model text) is made
+  // inert. The JSON formats above stay exact: JSON.stringify escapes every control character.
   return (event) => {
     const line = textLine(event);
-    if (line !== null) out.write(`${line}\n`);
+    if (line !== null) out.write(`${inert(line)}\n`);
   };
 }
 
