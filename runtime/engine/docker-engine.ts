@@ -183,7 +183,7 @@ export class DockerEngine {
   /** POST /build with a tar build context (the Dockerfile path). */
   async buildImage(
     context: Readable,
-    options: { t: string; labels: Record<string, string> },
+    options: { t: string; labels: Record<string, string>; buildargs?: Record<string, string> },
     onProgress: ProgressListener,
   ): Promise<void> {
     const response = await this.call('build image', () =>
@@ -191,9 +191,29 @@ export class DockerEngine {
         t: options.t,
         labels: options.labels,
         rm: true,
+        ...(options.buildargs ? { buildargs: options.buildargs } : {}),
       }),
     );
     await this.followProgress(response as unknown as Readable, onProgress);
+  }
+
+  /** An image's id, size, creation time and labels; null when no such image exists. */
+  async inspectImage(
+    ref: string,
+  ): Promise<{ id: string; size: number; created: string; labels: Record<string, string>; layers: string[] } | null> {
+    try {
+      const info = await this.docker.getImage(ref).inspect();
+      return {
+        id: info.Id,
+        size: info.Size,
+        created: info.Created,
+        labels: info.Config?.Labels ?? {},
+        layers: info.RootFS?.Layers ?? [],
+      };
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return null;
+      throw this.wrap('inspect image', error);
+    }
   }
 
   private followProgress(stream: Readable, onProgress: ProgressListener): Promise<void> {

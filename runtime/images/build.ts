@@ -2,14 +2,17 @@
 // offline — debootstrap a Debian root filesystem from the mirror apt already uses, then import it
 // through the engine API as a tar stream; online — the Dockerfile, for machines that pull base
 // images. Both carry the recipe-hash label and tag, so either satisfies the other's skip check.
+// An existing image is reused only when it is the one piper recorded building (built-images.ts):
+// the label alone is inherited by every image built FROM the sandbox image.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DockerEngine, ImageSummary } from '../engine/docker-engine.js';
 import { RuntimeError } from '../errors.js';
 import { aptInstall } from '../host/apt.js';
+import { builtImage, matchesRecord, readBuiltImages, recordBuiltImage } from './built-images.js';
 import { packDirectory } from './pack-dir.js';
-import { IMAGE_REPO, RECIPE_LABEL, loadRecipe, type Recipe } from './recipe.js';
+import { DEFAULT_SUITE, IMAGE_REPO, RECIPE_LABEL, loadRecipe, type Recipe, type Suite } from './recipe.js';
 
 export type BuildPath = 'offline' | 'dockerfile';
 
@@ -26,9 +29,16 @@ const BUILD_ROOT = process.env.PIPER_BUILD_DIR ?? '/var/cache/piper-agent';
 /** The image for the current recipe: reused when one with its hash exists, built otherwise. */
 export async function ensureImage(
   engine: DockerEngine,
-  opts: { force?: boolean; path?: BuildPath; log: (line: string) => void; recipe?: Recipe },
+  opts: {
+    force?: boolean;
+    path?: BuildPath;
+    log: (line: string) => void;
+    recipe?: Recipe;
+    /** Default: recipe.json's suite (trixie). Ignored when `recipe` is given. */
+    suite?: Suite;
+  },
 ): Promise<BuildResult> {
-  const recipe = opts.recipe ?? loadRecipe();
+  const recipe = opts.recipe ?? loadRecipe({ suite: opts.suite });
   const t0 = Date.now();
   if (!opts.force) {
     const existing = await findImage(engine, recipe.hash);
@@ -39,10 +49,19 @@ export async function ensureImage(
   }
   if ((opts.path ?? 'offline') === 'dockerfile') await buildWithDockerfile(engine, recipe, opts.log);
   else await buildOffline(engine, recipe, opts.log);
-  const imageId = await engine.imageId(recipe.ref);
-  if (!imageId)
+  const built = await engine.inspectImage(recipe.ref);
+  if (!built)
     throw new RuntimeError('image_build_failed', `the build finished but ${recipe.ref} is not there`);
-  await engine.tagImage(imageId, IMAGE_REPO, 'latest');
+  const imageId = built.id;
+  recordBuiltImage({
+    recipeHash: recipe.hash,
+    imageId,
+    layers: built.layers,
+    ref: recipe.ref,
+    suite: recipe.suite,
+    builtAt: new Date().toISOString(),
+  });
+  if (recipe.suite === DEFAULT_SUITE) await engine.tagImage(imageId, IMAGE_REPO, 'latest');
   return {
     ref: recipe.ref,
     imageId,
@@ -52,13 +71,36 @@ export async function ensureImage(
   };
 }
 
+/**
+ * The image piper built for this recipe hash: one carrying the label whose id and layers are the
+ * recorded ones. A labelled image that differs (a child built FROM it: more layers, or the same
+ * layers under another configuration) is never it; with no record there is none, and the caller
+ * rebuilds.
+ */
 export async function findImage(engine: DockerEngine, recipeHash: string): Promise<ImageSummary | null> {
+  const record = builtImage(recipeHash);
+  if (!record) return null;
   const images = await engine.listImages([`${RECIPE_LABEL}=${recipeHash}`]);
-  return images[0] ?? null;
+  for (const image of images) {
+    if (image.id !== record.imageId) continue;
+    const detail = await engine.inspectImage(image.id);
+    if (detail && matchesRecord(detail, record)) return image;
+  }
+  return null;
 }
 
-export async function listSandboxImages(engine: DockerEngine): Promise<ImageSummary[]> {
-  return engine.listImages([RECIPE_LABEL]);
+export interface SandboxImage extends ImageSummary {
+  /** Whether piper recorded building this image; a labelled image that piper did not build is ignored. */
+  builtByPiper: boolean;
+}
+
+export async function listSandboxImages(engine: DockerEngine): Promise<SandboxImage[]> {
+  const records = readBuiltImages();
+  const images = await engine.listImages([RECIPE_LABEL]);
+  return images.map((image) => {
+    const record = records[image.labels[RECIPE_LABEL] ?? ''];
+    return { ...image, builtByPiper: record?.imageId === image.id };
+  });
 }
 
 async function buildOffline(
@@ -69,8 +111,8 @@ async function buildOffline(
   if (!existsSync('/usr/sbin/debootstrap')) await aptInstall(['debootstrap'], log);
   const work = mkdtempSync(join(mkdirp(BUILD_ROOT), `rootfs-${recipe.tag}-`));
   try {
-    log(`building the root filesystem in ${work} (debootstrap; about a minute)`);
-    await runScript(join(recipe.dir, 'build-rootfs.sh'), [work], log);
+    log(`building the Debian ${recipe.suite} root filesystem in ${work} (debootstrap; about a minute)`);
+    await runScript(join(recipe.dir, 'build-rootfs.sh'), [work, recipe.suite], log);
     log(`importing it into the engine as ${recipe.ref}`);
     let lastMb = 0;
     const tar = packDirectory(work, (p) => {
@@ -105,10 +147,10 @@ async function buildWithDockerfile(
   recipe: Recipe,
   log: (line: string) => void,
 ): Promise<void> {
-  log(`building ${recipe.ref} from ${join(recipe.dir, 'Dockerfile')}`);
+  log(`building ${recipe.ref} from ${join(recipe.dir, 'Dockerfile')} (debian:${recipe.suite}-slim)`);
   await engine.buildImage(
     packDirectory(recipe.dir),
-    { t: recipe.ref, labels: { [RECIPE_LABEL]: recipe.hash } },
+    { t: recipe.ref, labels: { [RECIPE_LABEL]: recipe.hash }, buildargs: { SUITE: recipe.suite } },
     (event) => {
       const line = (event.stream ?? event.status ?? '').trimEnd();
       if (line) log(`  ${line}`);

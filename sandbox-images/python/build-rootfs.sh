@@ -2,11 +2,11 @@
 # Offline path: build the sandbox root filesystem from Debian's packages with debootstrap.
 # No base image is pulled; the packages come from the Debian mirror this machine's apt uses
 # (or PIPER_DEBIAN_MIRROR), and downloaded .debs are kept in a cache for the next build.
-# Usage: build-rootfs.sh TARGET_DIR
+# Usage: build-rootfs.sh TARGET_DIR [SUITE]   (SUITE: recipe.json's "suite" when not given)
 set -eu
 target=$1
 here=$(cd "$(dirname "$0")" && pwd)
-suite=$(sed -n 's/.*"suite": *"\([^"]*\)".*/\1/p' "$here/recipe.json")
+suite=${2:-$(sed -n 's/.*"suite": *"\([^"]*\)".*/\1/p' "$here/recipe.json")}
 variant=$(sed -n 's/.*"variant": *"\([^"]*\)".*/\1/p' "$here/recipe.json")
 packages=$(tr -d '\n' <"$here/recipe.json" | sed -n 's/.*"packages": *\[\([^]]*\)\].*/\1/p' | tr -d '" ')
 

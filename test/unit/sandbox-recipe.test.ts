@@ -1,0 +1,100 @@
+// The sandbox recipe per Debian suite, and the record of what piper built (no engine needed).
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  builtImage,
+  builtImagesPath,
+  matchesRecord,
+  readBuiltImages,
+  recordBuiltImage,
+  type BuiltImage,
+} from '../../runtime/images/built-images.js';
+import { isRuntimeError } from '../../runtime/errors.js';
+import { loadRecipe, sandboxPython } from '../../runtime/images/recipe.js';
+
+describe('loadRecipe', () => {
+  it('builds trixie (Python 3.13) by default, with venv, pip, setuptools and wheel', () => {
+    const recipe = loadRecipe();
+    expect(recipe.suite).toBe('trixie');
+    expect(recipe.python).toBe('3.13');
+    expect(recipe.ref).toBe(`piper-sandbox-python:${recipe.hash.slice(0, 12)}`);
+    const meta = JSON.parse(readFileSync(join(recipe.dir, 'recipe.json'), 'utf8')) as { packages: string[] };
+    expect(meta.packages).toEqual(
+      expect.arrayContaining(['python3-venv', 'python3-pip', 'python3-setuptools', 'python3-wheel']),
+    );
+    const dockerfile = readFileSync(join(recipe.dir, 'Dockerfile'), 'utf8');
+    for (const pkg of meta.packages) expect(dockerfile).toMatch(new RegExp(`\\b${pkg}\\b`));
+  });
+
+  it('makes bookworm selectable: its own hash and tag, Python 3.11', () => {
+    const trixie = loadRecipe({ suite: 'trixie' });
+    const bookworm = loadRecipe({ suite: 'bookworm' });
+    expect(trixie.hash).toBe(loadRecipe().hash);
+    expect(bookworm.hash).not.toBe(trixie.hash);
+    expect(bookworm.ref).not.toBe(trixie.ref);
+    expect(bookworm.python).toBe('3.11');
+    expect(sandboxPython('bookworm')).toBe('3.11');
+    expect(sandboxPython('trixie')).toBe('3.13');
+    expect(sandboxPython()).toBe('3.13');
+  });
+
+  it('refuses a suite it does not build', () => {
+    let caught: unknown;
+    try {
+      loadRecipe({ suite: 'buster' as 'trixie' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(isRuntimeError(caught, 'image_build_failed')).toBe(true);
+  });
+});
+
+describe('the record of built images', () => {
+  let dir: string;
+  const saved = process.env.PIPER_STATE_DIR;
+  const record: BuiltImage = {
+    recipeHash: 'a'.repeat(64),
+    imageId: 'sha256:1111',
+    layers: ['sha256:aaaa'],
+    ref: 'piper-sandbox-python:aaaaaaaaaaaa',
+    suite: 'trixie',
+    builtAt: '2025-01-01T00:00:00.000Z',
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'piper-state-'));
+    process.env.PIPER_STATE_DIR = join(dir, 'nested');
+  });
+  afterEach(() => {
+    if (saved === undefined) delete process.env.PIPER_STATE_DIR;
+    else process.env.PIPER_STATE_DIR = saved;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is empty with no file, and keeps one record per recipe hash', () => {
+    expect(readBuiltImages()).toEqual({});
+    expect(builtImage(record.recipeHash)).toBeNull();
+    recordBuiltImage(record);
+    const other = { ...record, recipeHash: 'b'.repeat(64), imageId: 'sha256:2222', suite: 'bookworm' };
+    recordBuiltImage(other);
+    recordBuiltImage({ ...record, imageId: 'sha256:3333' });
+    expect(builtImage(record.recipeHash)?.imageId).toBe('sha256:3333');
+    expect(builtImage(other.recipeHash)?.imageId).toBe('sha256:2222');
+  });
+
+  it('treats a malformed file or a record under another hash as no record', () => {
+    recordBuiltImage(record);
+    writeFileSync(builtImagesPath(), '{not json');
+    expect(readBuiltImages()).toEqual({});
+    writeFileSync(builtImagesPath(), JSON.stringify({ ['c'.repeat(64)]: record }));
+    expect(readBuiltImages()).toEqual({});
+  });
+
+  it('matches only the same id with the same layers', () => {
+    expect(matchesRecord({ id: 'sha256:1111', layers: ['sha256:aaaa'] }, record)).toBe(true);
+    expect(matchesRecord({ id: 'sha256:9999', layers: ['sha256:aaaa'] }, record)).toBe(false);
+    expect(matchesRecord({ id: 'sha256:1111', layers: ['sha256:aaaa', 'sha256:bbbb'] }, record)).toBe(false);
+  });
+});
