@@ -21,8 +21,12 @@
 //                    Key: `symbol:<token>`. Tokens past the first 3 stay unseen and may fire later.
 import { createHash } from 'node:crypto';
 import { toolArgs } from './registry.js';
+import { scanSymbols } from './symbol-scan.js';
 
-/** The spec's symbol regex (exact): a dotted identifier such as `memstore.MemStore.remember`. */
+/**
+ * The spec's symbol regex (exact): a dotted identifier such as `memstore.MemStore.remember`. Kept as
+ * the definition; matching uses the linear scan of symbol-scan.ts, which finds the same tokens.
+ */
 export const SYMBOL_REGEX = /[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+/g;
 
 /** The weaker CamelCase signal, off by default (SYMBOL_CAMEL=1 turns it on). */
@@ -89,7 +93,8 @@ export class TriggerGate {
   onText(text: string): TriggerCall[] {
     const calls: TriggerCall[] = [];
     if (this.isOff('symbol_token')) return calls;
-    for (const token of symbolTokens(text, { camel: this.options.symbolCamel === true })) {
+    // Lazily, in order of appearance: a long text is scanned only as far as its first new tokens.
+    for (const { token } of scanSymbols(text, this.options.symbolCamel === true)) {
       if (calls.length === SYMBOL_TRIGGERS_PER_TEXT) break;
       const key = `symbol:${token}`;
       if (this.fired.has(key)) continue;
@@ -173,15 +178,12 @@ export function patchKey(editIds: readonly string[]): string {
   return `test:${createHash('sha256').update(ids.join('\n')).digest('hex')}`;
 }
 
-/** The distinct symbol tokens of a text, in order of appearance (dotted first when two start together). */
+/**
+ * The distinct symbol tokens of a text, in order of appearance (dotted first when two start
+ * together). Linear in the text; tokens over MAX_SYMBOL_TOKEN characters are skipped.
+ */
 export function symbolTokens(text: string, options: { camel?: boolean } = {}): string[] {
-  const found: Array<{ index: number; order: number; token: string }> = [];
-  for (const match of text.matchAll(SYMBOL_REGEX))
-    found.push({ index: match.index, order: 0, token: match[0] });
-  if (options.camel) {
-    for (const match of text.matchAll(CAMEL_REGEX))
-      found.push({ index: match.index, order: 1, token: match[0] });
-  }
-  found.sort((a, b) => a.index - b.index || a.order - b.order);
-  return [...new Set(found.map((entry) => entry.token))];
+  const seen = new Set<string>();
+  for (const { token } of scanSymbols(text, options.camel === true)) seen.add(token);
+  return [...seen];
 }
