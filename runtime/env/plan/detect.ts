@@ -1,0 +1,390 @@
+// planEnvironment: what a project's sandbox environment holds, decided from its files alone (no
+// build, no network). Sources, in the order of issue 9: pyproject [project].dependencies; the
+// project's extras and PEP 735 groups named test/tests/testing/dev (first found of each kind);
+// requirements*.txt (runtime, and test/dev-named first); setup.cfg; tox.ini [testenv] only when
+// nothing else gave test dependencies. `.piper/sandbox.toml` overrides the choices. Every choice
+// is a sentence in `decisions`, every file read an entry of `inputs`.
+import { EnvPlanError, whereFrom } from './errors.js';
+import { DEBIAN_OF, PYTHON_OF, type SandboxPython } from './marker-env.js';
+import { RequirementSet, type Reason } from './merge.js';
+import { normalizeName } from './normalize.js';
+import { detectLayout } from './layout.js';
+import { parseRequirement, renderRequirement, type Requirement } from './pep508.js';
+import {
+  readPyproject,
+  resolveGroup,
+  PYPROJECT,
+  type ListedRequirement,
+  type Pyproject,
+} from './pyproject.js';
+import { loadRecipe, recipeFindLinks, RECIPE_KEYS, RECIPE_PATH, type Recipe } from './recipe.js';
+import { redactUrl } from './redact.js';
+import { RepoReader } from './repo-reader.js';
+import { requirementFileNames, TEST_NAMES } from './requirement-file-names.js';
+import {
+  readRequirementLines,
+  readRequirementsFiles,
+  type FileRequirement,
+  type RequirementsFiles,
+} from './requirements-file.js';
+import { readSetupCfg, SETUP_CFG, type SetupCfg } from './setup-cfg.js';
+import { readToxTestenv, TOX_INI } from './tox.js';
+import { EnvPlanSchema, type EnvPlan } from './types.js';
+
+export interface PlanOptions {
+  /** The sandbox's Python when the recipe does not choose a Debian release (default 3.13). */
+  python?: SandboxPython;
+}
+
+const LEGACY_BACKEND = 'setuptools.build_meta:__legacy__';
+const LEGACY_BUILD_REQUIRES = ['setuptools>=40.8.0'];
+const LOCKFILES = ['uv.lock', 'poetry.lock', 'Pipfile.lock'];
+const FIRST_OF = `first of ${TEST_NAMES.join(', ')}`;
+
+interface ProjectExtras {
+  /** Where they are declared, for sentences: 'optional-dependencies' or 'setup.cfg extras_require'. */
+  source: string;
+  byName: Map<string, { name: string; list: ListedRequirement[] }>;
+}
+
+function projectExtras(pyproject: Pyproject | null, setupCfg: SetupCfg | null): ProjectExtras {
+  const fromPyproject = pyproject && pyproject.optional.size > 0;
+  const declared = fromPyproject
+    ? pyproject.optional
+    : (setupCfg?.extras ?? new Map<string, ListedRequirement[]>());
+  const byName = new Map<string, { name: string; list: ListedRequirement[] }>();
+  for (const [name, list] of declared) byName.set(normalizeName(name), { name, list });
+  return { source: fromPyproject ? 'optional-dependencies' : 'setup.cfg extras_require', byName };
+}
+
+function recipeError(key: string, problem: string): EnvPlanError {
+  const top = key.replace(/\[.*$/, '') as keyof typeof RECIPE_KEYS;
+  return new EnvPlanError(
+    'bad_recipe',
+    `${RECIPE_PATH}: key "${key}": ${problem} (expected ${RECIPE_KEYS[top]})`,
+    {
+      file: RECIPE_PATH,
+      key,
+      expected: RECIPE_KEYS[top],
+    },
+  );
+}
+
+class Planner {
+  readonly set: RequirementSet;
+  readonly constraints: FileRequirement[] = [];
+  readonly pipFiles: RequirementsFiles[] = [];
+  private readonly resolvedExtras = new Set<string>();
+
+  constructor(
+    readonly decisions: string[],
+    python: SandboxPython,
+    private readonly projectName: string | null,
+    private readonly extras: ProjectExtras,
+  ) {
+    this.set = new RequirementSet(python);
+  }
+
+  addListed(listed: readonly ListedRequirement[], reason: Reason, extra = ''): void {
+    for (const item of listed)
+      this.addParsed(parseRequirement(item.text, whereFrom(item.from)), item.from, reason, extra);
+  }
+
+  private addParsed(requirement: Requirement, from: string, reason: Reason, extra = ''): void {
+    if (!this.set.applies(requirement, from, extra)) return;
+    if (this.projectName !== null && normalizeName(requirement.name) === this.projectName) {
+      this.selfReference(requirement.extras, from, reason, renderRequirement(requirement));
+    } else this.set.add(requirement, from, reason);
+  }
+
+  private selfReference(extras: string[], from: string, reason: Reason, text: string): void {
+    if (this.projectName === null) {
+      this.set.skipped.push({
+        line: text,
+        from,
+        reason: 'names the project itself, which declares no metadata',
+      });
+      return;
+    }
+    const what = extras.length
+      ? `its extras ${extras.map((e) => `"${e}"`).join(', ')} resolved`
+      : 'nothing more to add';
+    this.decisions.push(
+      `${from}: \`${text}\` names the project itself: ${what}, not installed from an index`,
+    );
+    for (const extra of extras) this.addExtra(extra, reason, from);
+  }
+
+  /** The project's extra, its requirements evaluated with `extra` set; false when it has none such. */
+  addExtra(extra: string, reason: Reason, from: string): boolean {
+    const key = normalizeName(extra);
+    if (this.resolvedExtras.has(key)) return true;
+    const found = this.extras.byName.get(key);
+    if (!found) {
+      this.decisions.push(`${from}: extra "${extra}" is not declared by the project: nothing added`);
+      return false;
+    }
+    this.resolvedExtras.add(key);
+    this.addListed(found.list, reason, found.name);
+    return true;
+  }
+
+  addFiles(files: RequirementsFiles, reason: Reason): void {
+    for (const item of files.requirements) this.addParsed(item.requirement, item.from, reason);
+    for (const self of files.selfReferences) {
+      const extras = self.extras.length ? `[${self.extras.join(',')}]` : '';
+      this.selfReference(self.extras, self.from, reason, `-e .${extras}`);
+    }
+    this.constraints.push(...files.constraints);
+    this.set.skipped.push(...files.problems);
+    this.pipFiles.push(files);
+  }
+
+  applyConstraints(): void {
+    let applied = 0;
+    for (const item of this.constraints) {
+      if (this.set.applies(item.requirement, item.from) && this.set.constrain(item.requirement, item.from))
+        applied++;
+    }
+    if (this.constraints.length) {
+      this.decisions.push(
+        `constraints: ${applied} of ${this.constraints.length} narrow a required distribution; the rest add nothing`,
+      );
+    }
+  }
+}
+
+function chooseRelease(
+  recipe: Recipe,
+  opts: PlanOptions,
+  decisions: string[],
+): { python: SandboxPython; debian: EnvPlan['debian'] } {
+  if (recipe.debian) {
+    const python = PYTHON_OF[recipe.debian];
+    const over = opts.python && opts.python !== python ? ` (over the requested Python ${opts.python})` : '';
+    decisions.push(`Debian ${recipe.debian}, Python ${python}: ${RECIPE_PATH} debian${over}`);
+    return { python, debian: recipe.debian };
+  }
+  const python = opts.python ?? '3.13';
+  decisions.push(
+    `Debian ${DEBIAN_OF[python]}, Python ${python}: ${opts.python ? 'requested' : 'the default'}`,
+  );
+  return { python, debian: DEBIAN_OF[python] };
+}
+
+function chooseTestExtra(planner: Planner, extras: ProjectExtras, recipe: Recipe): boolean {
+  if (recipe.extras !== undefined) {
+    recipe.extras.forEach((extra, index) => {
+      if (!extras.byName.has(normalizeName(extra))) {
+        const known = [...extras.byName.values()].map((e) => e.name).join(', ') || 'none';
+        throw recipeError(
+          `extras[${index}]`,
+          `the project declares no extra "${extra}" (declared: ${known})`,
+        );
+      }
+      planner.addExtra(extra, 'test', `${RECIPE_PATH} extras`);
+    });
+    planner.decisions.push(
+      recipe.extras.length
+        ? `${extras.source} ${recipe.extras.map((e) => `"${e}"`).join(', ')} chosen by ${RECIPE_PATH} extras`
+        : `no extras: ${RECIPE_PATH} extras = []`,
+    );
+    return recipe.extras.length > 0;
+  }
+  const name = TEST_NAMES.find((candidate) => extras.byName.has(candidate));
+  if (name === undefined) return false;
+  planner.decisions.push(`${extras.source} "${extras.byName.get(name)?.name}" chosen (${FIRST_OF})`);
+  planner.addExtra(name, 'test', extras.source);
+  return true;
+}
+
+function chooseTestGroups(planner: Planner, pyproject: Pyproject | null, recipe: Recipe): boolean {
+  const groups = pyproject?.groups ?? [];
+  const find = (name: string): string | undefined =>
+    groups.find((group) => normalizeName(group) === normalizeName(name));
+  let chosen: string[];
+  if (recipe.groups !== undefined) {
+    chosen = recipe.groups.map((group, index) => {
+      const actual = find(group);
+      if (actual === undefined) {
+        throw recipeError(
+          `groups[${index}]`,
+          `${PYPROJECT} declares no dependency group "${group}" (declared: ${groups.join(', ') || 'none'})`,
+        );
+      }
+      return actual;
+    });
+    planner.decisions.push(
+      chosen.length
+        ? `dependency-groups ${chosen.map((g) => `"${g}"`).join(', ')} chosen by ${RECIPE_PATH} groups`
+        : `no dependency groups: ${RECIPE_PATH} groups = []`,
+    );
+  } else {
+    const first = TEST_NAMES.map(find).find((group) => group !== undefined);
+    chosen = first === undefined ? [] : [first];
+    if (first !== undefined) planner.decisions.push(`dependency-groups "${first}" chosen (${FIRST_OF})`);
+  }
+  for (const group of chosen) planner.addListed(resolveGroup(pyproject as Pyproject, group), 'test');
+  return chosen.length > 0;
+}
+
+/** The pip options of the recipe and of every requirements file read, the recipe's first. */
+function pipOptions(planner: Planner, recipe: Recipe, recipeLinks: string[]): EnvPlan['pip'] {
+  const pip: EnvPlan['pip'] = { indexUrl: null, extraIndexUrls: [], findLinks: [], fromFiles: [] };
+  const note = (from: string): void => {
+    if (!pip.fromFiles.includes(from)) pip.fromFiles.push(from);
+  };
+  if (recipe.index_url) {
+    pip.indexUrl = recipe.index_url;
+    note(`${RECIPE_PATH} index_url`);
+  }
+  for (const url of recipe.extra_index_urls ?? []) {
+    if (!pip.extraIndexUrls.includes(url)) pip.extraIndexUrls.push(url);
+    note(`${RECIPE_PATH} extra_index_urls`);
+  }
+  for (const dir of recipeLinks) {
+    if (!pip.findLinks.includes(dir)) pip.findLinks.push(dir);
+    note(`${RECIPE_PATH} find_links`);
+  }
+  for (const files of planner.pipFiles) {
+    for (const option of files.indexUrl) {
+      if (pip.indexUrl === null) {
+        pip.indexUrl = option.value;
+        note(option.from);
+      } else if (option.value !== pip.indexUrl) {
+        planner.decisions.push(
+          `${option.from}: --index-url ${redactUrl(option.value)} ignored: ${redactUrl(pip.indexUrl)} came first`,
+        );
+      }
+    }
+    for (const option of files.extraIndexUrls) {
+      if (!pip.extraIndexUrls.includes(option.value)) pip.extraIndexUrls.push(option.value);
+      note(option.from);
+    }
+    for (const option of files.findLinks) {
+      if (!pip.findLinks.includes(option.value)) pip.findLinks.push(option.value);
+      note(option.from);
+    }
+  }
+  if (pip.indexUrl) planner.decisions.push(`index URL ${redactUrl(pip.indexUrl)} (${pip.fromFiles[0]})`);
+  return pip;
+}
+
+export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPlan {
+  const reader = new RepoReader(repoRoot);
+  const decisions: string[] = [];
+  const loaded = loadRecipe(reader);
+  const recipe: Recipe = loaded?.recipe ?? {};
+  if (loaded) decisions.push(`recipe ${RECIPE_PATH} read`);
+  const { python, debian } = chooseRelease(recipe, opts, decisions);
+  const recipeLinks = recipeFindLinks(recipe, reader);
+
+  const pyproject = readPyproject(reader);
+  const setupCfg = readSetupCfg(reader);
+  const hasSetupPy = reader.read('setup.py', 'dependencies') !== null;
+  const rawName = pyproject?.name ?? setupCfg?.name ?? null;
+  const name = rawName === null ? null : normalizeName(rawName);
+  const installable = Boolean(
+    pyproject?.hasProject || pyproject?.hasBuildSystem || hasSetupPy || setupCfg?.declaresProject,
+  );
+  const buildBackend = installable ? (pyproject?.buildBackend ?? LEGACY_BACKEND) : null;
+  const buildRequires = installable
+    ? (pyproject?.buildRequires?.map((r) => r.text) ?? LEGACY_BUILD_REQUIRES)
+    : [];
+  if (installable) {
+    const by = pyproject?.buildBackend
+      ? `${PYPROJECT} [build-system].build-backend`
+      : 'the default for a project without one (PEP 517)';
+    decisions.push(`project ${name ?? '(unnamed)'} is installable; build backend ${buildBackend}: ${by}`);
+  } else
+    decisions.push(
+      'no project metadata (pyproject [project] or [build-system], setup.py, setup.cfg): not installed',
+    );
+  if (hasSetupPy)
+    decisions.push('setup.py: not executed; what it requires comes in with the editable install');
+  const packageDir = pyproject?.packageDir
+    ? { ...pyproject.packageDir, file: PYPROJECT }
+    : setupCfg?.packageDir
+      ? { ...setupCfg.packageDir, file: SETUP_CFG }
+      : null;
+  const layout = detectLayout(reader, packageDir);
+  decisions.push(layout.decision);
+  for (const lockfile of LOCKFILES) {
+    if (reader.read(lockfile, 'lockfile'))
+      decisions.push(`${lockfile}: not read for requirements; its bytes enter the cache key`);
+  }
+
+  const extras = projectExtras(pyproject, setupCfg);
+  const planner = new Planner(decisions, python, name, extras);
+  if (recipe.detect === false) {
+    decisions.push(`detection off (${RECIPE_PATH} detect = false): only the recipe's requirements`);
+  } else {
+    if (pyproject?.dependencies) planner.addListed(pyproject.dependencies, 'runtime');
+    else if (setupCfg?.installRequires.length) planner.addListed(setupCfg.installRequires, 'runtime');
+    if (pyproject?.dynamic.includes('dependencies') && !pyproject.dependencies) {
+      decisions.push(`${PYPROJECT}: dependencies are dynamic; they come in with the editable install`);
+    }
+    const files = requirementFileNames(reader);
+    if (files.runtime) {
+      decisions.push(`${files.runtime}: runtime requirements`);
+      planner.addFiles(readRequirementsFiles(reader, files.runtime), 'runtime');
+    }
+    const extraChosen = chooseTestExtra(planner, extras, recipe);
+    const groupChosen = chooseTestGroups(planner, pyproject, recipe);
+    if (files.test) {
+      decisions.push(`${files.test.path}: test requirements (${FIRST_OF})`);
+      planner.addFiles(readRequirementsFiles(reader, files.test.path), 'test');
+    }
+    for (const path of files.ignored)
+      decisions.push(`${path}: not test/dev-named or not the first: not read`);
+    if (!extraChosen && !groupChosen && !files.test && reader.isFile(TOX_INI)) {
+      const tox = readToxTestenv(reader);
+      if (tox && (tox.deps.length || tox.extras.length)) {
+        decisions.push(
+          `${TOX_INI} [testenv]: test requirements, as a last resort (no test extra, group or requirements file)`,
+        );
+        planner.addFiles(readRequirementLines(reader, TOX_INI, tox.deps), 'test');
+        for (const extra of tox.extras) planner.addExtra(extra, 'test', `${TOX_INI} [testenv].extras`);
+      }
+      planner.set.skipped.push(...(tox?.skipped ?? []));
+    }
+    if (installable) {
+      const listed =
+        pyproject?.buildRequires ?? LEGACY_BUILD_REQUIRES.map((text) => ({ text, from: 'PEP 517 default' }));
+      planner.addListed(listed, 'build');
+    }
+  }
+  (recipe.requirements ?? []).forEach((text, index) => {
+    planner.addListed([{ text, from: `${RECIPE_PATH} requirements[${index}]` }], 'recipe');
+  });
+  planner.applyConstraints();
+  const pip = pipOptions(planner, recipe, recipeLinks);
+  for (const dir of pip.findLinks) {
+    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(dir)) continue;
+    for (const entry of reader.list(dir)) {
+      if (reader.isFile(`${dir}/${entry}`)) reader.read(`${dir}/${entry}`, 'wheelhouse');
+    }
+  }
+
+  return EnvPlanSchema.parse({
+    python,
+    debian,
+    project: {
+      name,
+      installable,
+      layout: layout.layout,
+      importRoot: layout.importRoot,
+      buildBackend,
+      buildRequires,
+    },
+    requirements: planner.set.planned(),
+    skipped: planner.set.skipped,
+    decisions: [...decisions, ...planner.set.decisions],
+    pip,
+    apt: recipe.apt ?? [],
+    setup: recipe.setup ?? [],
+    testCommand: recipe.test ?? null,
+    recipe: loaded ? { path: RECIPE_PATH, sha256: loaded.sha256 } : null,
+    inputs: reader.recorded(),
+  });
+}

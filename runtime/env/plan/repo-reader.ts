@@ -1,0 +1,107 @@
+// Reads the repository's files for the plan, and remembers each one read with its sha256 (the
+// environment's cache key is computed over exactly these). The repository is untrusted input:
+// a path whose real location (symlinks resolved) is outside the repository is never read.
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, relative, sep } from 'node:path';
+import type { PlanInput } from './types.js';
+
+export type InputRole = PlanInput['role'];
+
+export function sha256(data: string | Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** `rel` normalized to forward slashes and without `./`; null when it climbs out of the repo. */
+export function cleanRelative(rel: string): string | null {
+  if (isAbsolute(rel)) return null;
+  const parts: string[] = [];
+  for (const part of rel.split(/[\\/]+/)) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+export class RepoReader {
+  readonly root: string;
+  private readonly inputs = new Map<string, PlanInput>();
+
+  constructor(root: string) {
+    this.root = realpathSync(root);
+  }
+
+  /** The real absolute path of a repo-relative path, or null if missing or outside the repo. */
+  private resolve(rel: string): string | null {
+    const clean = cleanRelative(rel);
+    if (clean === null) return null;
+    let real: string;
+    try {
+      real = realpathSync(join(this.root, clean));
+    } catch {
+      return null;
+    }
+    const back = relative(this.root, real);
+    if (back === '' || (!back.startsWith(`..${sep}`) && back !== '..' && !isAbsolute(back))) return real;
+    return null;
+  }
+
+  /** Whether `rel` exists inside the repo but resolves outside it (a symlink out). */
+  escapes(rel: string): boolean {
+    const clean = cleanRelative(rel);
+    if (clean === null) return true;
+    try {
+      realpathSync(join(this.root, clean));
+    } catch {
+      return false;
+    }
+    return this.resolve(clean) === null;
+  }
+
+  isFile(rel: string): boolean {
+    const real = this.resolve(rel);
+    return real !== null && statSync(real).isFile();
+  }
+
+  isDir(rel: string): boolean {
+    const real = this.resolve(rel);
+    return real !== null && statSync(real).isDirectory();
+  }
+
+  /** Entry names of a directory inside the repo, sorted; [] when it is not one. */
+  list(rel: string): string[] {
+    if (!this.isDir(rel)) return [];
+    return readdirSync(this.resolve(rel) as string).sort();
+  }
+
+  /** A file's bytes, recorded as an input with `role`; null when it is absent or outside the repo. */
+  read(rel: string, role: InputRole): Buffer | null {
+    const real = this.resolve(rel);
+    if (real === null || !statSync(real).isFile()) return null;
+    const bytes = readFileSync(real);
+    const path = cleanRelative(rel) as string;
+    this.inputs.set(`${role}:${path}`, {
+      path,
+      sha256: sha256(bytes),
+      role,
+      ...(role === 'wheelhouse' ? { size: bytes.length } : {}),
+    });
+    return bytes;
+  }
+
+  readText(rel: string, role: InputRole): string | null {
+    return this.read(rel, role)?.toString('utf8') ?? null;
+  }
+
+  /** Every file read so far, sorted by role then path (a stable order for the cache key). */
+  recorded(): PlanInput[] {
+    const order: InputRole[] = ['dependencies', 'lockfile', 'recipe', 'wheelhouse'];
+    return [...this.inputs.values()].sort(
+      (a, b) =>
+        order.indexOf(a.role) - order.indexOf(b.role) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+    );
+  }
+}

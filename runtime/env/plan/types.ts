@@ -1,0 +1,74 @@
+// The environment plan: what the builder installs, from which file, and why. Declared once, in
+// zod, because the plan is stored (ledger) and read back; the schema's key order is the order of
+// the JSON form (parsing through it puts every key in place), so `env plan --json` is stable.
+import { z } from 'zod';
+
+export const PlannedRequirementSchema = z.object({
+  name: z.string(),
+  /** PEP 503-normalized name: the deduplication key. */
+  normalized: z.string(),
+  /** Canonical PEP 508 text (credentials in a URL redacted). */
+  line: z.string(),
+  /** Comma-joined sorted specifiers, '' when none. */
+  specifier: z.string(),
+  extras: z.array(z.string()),
+  marker: z.string().optional(),
+  /** Raw URL of a `name @ url` requirement (for pip; redact before showing it). */
+  url: z.string().optional(),
+  /** Every place it came from, '; '-joined, e.g. `pyproject.toml [project].dependencies; requirements.txt:3`. */
+  from: z.string(),
+  reason: z.enum(['runtime', 'test', 'build', 'recipe']),
+  /** The Debian package that provides it (dh-python's map), null when Debian has none. */
+  debian: z.string().nullable(),
+});
+
+export const SkippedRequirementSchema = z.object({
+  line: z.string(),
+  from: z.string(),
+  reason: z.string(),
+});
+
+export const PlanInputSchema = z.object({
+  path: z.string(),
+  sha256: z.string(),
+  role: z.enum(['dependencies', 'lockfile', 'recipe', 'wheelhouse']),
+  /** Bytes, for wheelhouse files (their listing is name + size + sha256). */
+  size: z.number().int().optional(),
+});
+
+export const EnvPlanSchema = z.object({
+  python: z.enum(['3.13', '3.11']),
+  debian: z.enum(['trixie', 'bookworm']),
+  project: z.object({
+    name: z.string().nullable(),
+    installable: z.boolean(),
+    layout: z.enum(['src', 'flat']),
+    importRoot: z.enum(['/work/src', '/work']),
+    buildBackend: z.string().nullable(),
+    buildRequires: z.array(z.string()),
+  }),
+  /** Deduplicated by normalized name; specifiers and extras merged. */
+  requirements: z.array(PlannedRequirementSchema),
+  skipped: z.array(SkippedRequirementSchema),
+  decisions: z.array(z.string()),
+  pip: z.object({
+    /** Raw (may hold credentials): for the builder only; renderings redact it. */
+    indexUrl: z.string().nullable(),
+    extraIndexUrls: z.array(z.string()),
+    /** Repo-relative directories, or URLs as written. */
+    findLinks: z.array(z.string()),
+    /** Where each pip option above was read: `file:line` or `.piper/sandbox.toml <key>`. */
+    fromFiles: z.array(z.string()),
+  }),
+  apt: z.array(z.string()),
+  setup: z.array(z.string()),
+  testCommand: z.string().nullable(),
+  recipe: z.object({ path: z.string(), sha256: z.string() }).nullable(),
+  /** Every file read (includes too), sorted by role then path. */
+  inputs: z.array(PlanInputSchema),
+});
+
+export type PlannedRequirement = z.infer<typeof PlannedRequirementSchema>;
+export type SkippedRequirement = z.infer<typeof SkippedRequirementSchema>;
+export type PlanInput = z.infer<typeof PlanInputSchema>;
+export type EnvPlan = z.infer<typeof EnvPlanSchema>;
