@@ -141,14 +141,16 @@ class Planner {
   }
 
   applyConstraints(): void {
+    // A constraints file included from two requirements files is read twice: count it once.
+    const unique = [...new Map(this.constraints.map((item) => [item.from, item])).values()];
     let applied = 0;
-    for (const item of this.constraints) {
+    for (const item of unique) {
       if (this.set.applies(item.requirement, item.from) && this.set.constrain(item.requirement, item.from))
         applied++;
     }
-    if (this.constraints.length) {
+    if (unique.length) {
       this.decisions.push(
-        `constraints: ${applied} of ${this.constraints.length} narrow a required distribution; the rest add nothing`,
+        `constraints: ${applied} of ${unique.length} narrow a required distribution; the rest add nothing`,
       );
     }
   }
@@ -350,7 +352,11 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     }
     if (installable) {
       const listed =
-        pyproject?.buildRequires ?? LEGACY_BUILD_REQUIRES.map((text) => ({ text, from: 'PEP 517 default' }));
+        pyproject?.buildRequires ??
+        LEGACY_BUILD_REQUIRES.map((text) => ({
+          text,
+          from: 'default build requirements (no [build-system].requires)',
+        }));
       planner.addListed(listed, 'build');
     }
   }
@@ -378,7 +384,8 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
       buildRequires,
     },
     requirements: planner.set.planned(),
-    skipped: planner.set.skipped,
+    // A file included twice (runtime, then from the test file) would list its skips twice.
+    skipped: [...new Map(planner.set.skipped.map((s) => [`${s.from}\0${s.line}\0${s.reason}`, s])).values()],
     decisions: [...decisions, ...planner.set.decisions],
     pip,
     apt: recipe.apt ?? [],
