@@ -2,6 +2,15 @@
 // JSON object `{ "tool": ..., "args": {...} }`, or, on the native function-calling protocol, exactly
 // one tool call. Anything else is a no-op turn with a precise reason: recorded, never re-prompted,
 // never run. Nothing here throws.
+//
+// Hostile replies (issue 10 item 9) are no-op turns too, never exceptions and never a guess: a reply
+// over MAX_REPLY_BYTES, JSON nested deeper than MAX_JSON_DEPTH, and a duplicate key at any level
+// (`{"tool":"stop","tool":"execute"}` is malformed, not "the last key wins"). Both protocols read
+// their JSON through the strict reader of strict-json.ts.
+import { parseStrictJson, scanJson, type JsonScan } from './strict-json.js';
+
+/** A reply (text, or the text of one call's arguments) over this many UTF-8 bytes is a no-op. */
+export const MAX_REPLY_BYTES = 1024 * 1024;
 
 /** What the model asked for, before classification (reserved name or tool) and validation. */
 export interface Proposal {
@@ -32,6 +41,8 @@ const noOp = (reason: string, protocolViolation = false): ParsedReply => ({
  * `args` reads as `{}`, the shape of an argument-less call), and no other keys.
  */
 export function parseProposal(text: string): ParsedReply {
+  const tooLarge = sizeNoOp(text);
+  if (tooLarge) return tooLarge;
   const trimmed = text.trim();
   if (trimmed === '') return noOp('empty reply: expected one JSON object');
   const unfenced = unfence(trimmed);
@@ -39,7 +50,7 @@ export function parseProposal(text: string): ParsedReply {
   const body = unfenced.body;
   if (body === '') return noOp('empty ```json fence: expected one JSON object');
   if (body.startsWith('[')) {
-    const list = tryParse(body);
+    const list = tryParseStrict(body);
     return noOp(
       Array.isArray(list)
         ? `expected one JSON object, got a list of ${list.length}`
@@ -55,9 +66,9 @@ export function parseProposal(text: string): ParsedReply {
         : `expected one JSON object, got ${jsonType(scalar)}`,
     );
   }
-  const end = endOfFirstValue(body);
-  if (end === null) return noOp(`malformed JSON: ${parseError(body)}`);
-  const rest = body.slice(end).trim();
+  const first = scanJson(body);
+  if (!first.ok) return noOp(scanReason(first));
+  const rest = body.slice(first.end).trim();
   if (rest !== '') {
     return noOp(
       rest.startsWith('{')
@@ -65,10 +76,7 @@ export function parseProposal(text: string): ParsedReply {
         : 'expected one JSON object, found text after it',
     );
   }
-  const first = body.slice(0, end);
-  const value = tryParse(first);
-  if (value === undefined) return noOp(`malformed JSON: ${parseError(first)}`);
-  return shapeProposal(value as Record<string, unknown>, 'json');
+  return shapeProposal(first.value as Record<string, unknown>, 'json');
 }
 
 /**
@@ -87,13 +95,13 @@ export function parseNativeCalls(calls: readonly NativeCall[]): ParsedReply {
   const call = calls[0]!;
   let args: unknown = call.arguments;
   if (typeof args === 'string') {
+    const tooLarge = sizeNoOp(args, ` in the arguments of ${call.name}`);
+    if (tooLarge) return tooLarge;
     if (args.trim() === '') args = {};
     else {
-      args = tryParse(args);
-      if (args === undefined)
-        return noOp(
-          `malformed JSON in the arguments of ${call.name}: ${parseError(call.arguments as string)}`,
-        );
+      const scan = parseStrictJson(args);
+      if (!scan.ok) return noOp(scanReason(scan, ` in the arguments of ${call.name}`));
+      args = scan.value;
     }
   }
   if (!isPlainObject(args))
@@ -152,26 +160,19 @@ function unfence(text: string): Unfenced {
   return { ok: true, body };
 }
 
-/**
- * Where the first JSON object or array ends: brackets counted outside strings, escapes honoured.
- * null when it never closes (then JSON.parse gives the precise error).
- */
-function endOfFirstValue(text: string): number | null {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return null;
+/** The no-op reason of a failed strict read: malformed (syntax, duplicate key) or too deep. */
+function scanReason(scan: Extract<JsonScan, { ok: false }>, where = ''): string {
+  if (scan.kind === 'too_deep') return `JSON${where} ${scan.reason}`;
+  return `malformed JSON${where}: ${scan.reason}`;
+}
+
+function sizeNoOp(text: string, where = ''): ParsedReply | null {
+  // A UTF-8 byte is at least a UTF-16 unit's worth of text only up to 3×: skip the count when short.
+  if (text.length * 3 <= MAX_REPLY_BYTES) return null;
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return bytes > MAX_REPLY_BYTES
+    ? noOp(`reply too large: ${bytes} bytes${where}, over the 1 MiB cap (${MAX_REPLY_BYTES} bytes)`)
+    : null;
 }
 
 function tryParse(text: string): unknown {
@@ -182,13 +183,9 @@ function tryParse(text: string): unknown {
   }
 }
 
-function parseError(text: string): string {
-  try {
-    JSON.parse(text);
-    return 'not a JSON object';
-  } catch (error) {
-    return (error as Error).message;
-  }
+function tryParseStrict(text: string): unknown {
+  const scan = parseStrictJson(text);
+  return scan.ok ? scan.value : undefined;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -6,6 +6,12 @@ import { request, type Dispatcher } from 'undici';
 import { isRetryableStatus, parseRetryAfter, type AttemptResult } from './retry.js';
 import { ModelError, excerpt } from './types.js';
 
+/**
+ * The most of a response body read into memory. A completion of 256 tokens is a few kilobytes; the
+ * policy refuses a reply over 1 MiB as a no-op turn, and a body past this is not read at all.
+ */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+
 export interface Endpoint {
   baseUrl: string;
   apiKey: string;
@@ -58,8 +64,15 @@ export async function postJson(
     ...(endpoint.dispatcher ? { dispatcher: endpoint.dispatcher } : {}),
   });
   // Read the whole body even for errors: it frees the connection and carries the server's reason.
-  const raw = await response.body.text();
   const status = response.statusCode;
+  const raw = await boundedText(response.body);
+  if (raw === null) {
+    return protocolFailure(
+      status,
+      `the model server's response is over ${MAX_BODY_BYTES >> 20} MiB; it was not read`,
+      '',
+    );
+  }
 
   if (status >= 200 && status < 300) {
     try {
@@ -87,6 +100,22 @@ export async function postJson(
     fix: fixForStatus(status),
     bodyExcerpt: excerpt(raw),
   };
+}
+
+/** The body as text, or null once it passes MAX_BODY_BYTES (the rest is not read). */
+async function boundedText(body: Dispatcher.ResponseData['body']): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > MAX_BODY_BYTES) {
+      body.destroy();
+      return null;
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A 2xx body the client cannot use: final, since asking again gets the same shape. */

@@ -140,10 +140,23 @@ function parseToolCalls(toolCalls: unknown, legacyCall: unknown): ToolCall[] | s
     if (!isObject(fn) || typeof fn.name !== 'string') return `tool_calls[${i}] has no function name`;
     // Keep the arguments as the text the model wrote; a server that pre-parsed them gets them back
     // as JSON text, and absent arguments stay absent (empty text) for the validator to judge.
-    const args = typeof fn.arguments === 'string' ? fn.arguments : (JSON.stringify(fn.arguments) ?? '');
+    const args = typeof fn.arguments === 'string' ? fn.arguments : argumentsText(fn.arguments);
     calls.push({ name: fn.name, arguments: args });
   }
   return calls;
+}
+
+/**
+ * Pre-parsed arguments as JSON text. Nesting too deep for JSON.stringify's recursion (a hostile
+ * server) becomes an opening run of brackets that the policy's strict reader refuses as too deep,
+ * so the turn is a no-op with that reason rather than an exception that ends the run.
+ */
+function argumentsText(args: unknown): string {
+  try {
+    return JSON.stringify(args) ?? '';
+  } catch {
+    return '['.repeat(1000);
+  }
 }
 
 function parseUsage(usage: unknown): Usage | null {
