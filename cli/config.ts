@@ -1,12 +1,14 @@
 // The effective configuration of a command, and where each value came from. Precedence, lowest
 // first: ~/.config/piper-agent/config.json < <repo>/.piper/config.json < environment
 // (PIPER_*, OPENAI_API_KEY, OPENAI_BASE_URL) < command-line flags. Secrets are redacted on display.
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+// The repository's file may only narrow unless the user trusts it (cli/trust/repo-narrowing.ts).
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
 import { z } from 'zod';
 import { PriceTableSchema } from '../runtime/model/pricing.js';
 import { UsageError } from './exit-codes.js';
+import { narrowRepoLayer, type IgnoredKey } from './trust/repo-narrowing.js';
+import { repoFileTrusted, TrustedReposSchema, userConfigPath } from './trust/trust-store.js';
 
 export const ConfigSchema = z
   .object({
@@ -52,33 +54,71 @@ const ENV: Array<[string, ConfigKey, 'string' | 'number']> = [
 
 const SECRETS: ConfigKey[] = ['apiKey'];
 
+/** The repository's config file, relative to its root: the name trust is remembered under. */
+export const REPO_CONFIG_FILE = '.piper/config.json';
+
+/** The user's file may also say which repository files the user trusts; no other layer may. */
+const UserFileSchema = ConfigSchema.extend({ trustedRepos: TrustedReposSchema.optional() }).strict();
+
 export interface Effective {
   config: Config;
   sources: Partial<Record<ConfigKey, Source>>;
   files: { user: string; repo: string };
+  /** Repository keys left out because the user does not trust the file (empty when trusted). */
+  ignored: IgnoredKey[];
+  /** The configuration with the whole repository file applied: what trusting it gives. */
+  ifTrusted: { config: Config; sources: Partial<Record<ConfigKey, Source>> };
+  /** The repository file's bytes as read (trust is remembered for exactly these); null: no file. */
+  repoBytes: Buffer | null;
 }
 
-export function loadConfig(opts: { repo: string; flags?: Config; env?: NodeJS.ProcessEnv }): Effective {
+export function loadConfig(opts: {
+  repo: string;
+  flags?: Config;
+  env?: NodeJS.ProcessEnv;
+  /** --trust-repo-config: apply the repository's file whole, for this command only. */
+  trustRepo?: boolean;
+}): Effective {
   const env = opts.env ?? process.env;
-  const files = {
-    user: join(env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'piper-agent', 'config.json'),
-    repo: join(opts.repo, '.piper', 'config.json'),
+  const files = { user: userConfigPath(env), repo: join(opts.repo, '.piper', 'config.json') };
+  const user = readUserFile(files.user);
+  const repoBytes = readRepoFile(files.repo, opts.repo);
+  const repo = repoBytes ? parsed(repoBytes, files.repo, ConfigSchema) : {};
+  const envLayer = fromEnv(env);
+  const flags = checked(opts.flags ?? {}, 'command-line flags');
+
+  const compose = (repoLayer: Config) => {
+    const config: Config = {};
+    const sources: Effective['sources'] = {};
+    const apply = (layer: Config, source: Source) => {
+      for (const [k, v] of Object.entries(layer) as Array<[ConfigKey, unknown]>) {
+        if (v === undefined) continue;
+        (config as Record<string, unknown>)[k] = v;
+        sources[k] = source;
+      }
+    };
+    apply(DEFAULTS, 'default');
+    apply(user, 'user');
+    apply(repoLayer, 'repo');
+    apply(envLayer, 'env');
+    apply(flags, 'flag');
+    return { config, sources };
   };
-  const config: Config = {};
-  const sources: Effective['sources'] = {};
-  const apply = (layer: Config, source: Source) => {
-    for (const [k, v] of Object.entries(layer) as Array<[ConfigKey, unknown]>) {
-      if (v === undefined) continue;
-      (config as Record<string, unknown>)[k] = v;
-      sources[k] = source;
-    }
-  };
-  apply(DEFAULTS, 'default');
-  apply(readFile(files.user), 'user');
-  apply(readFile(files.repo), 'repo');
-  apply(fromEnv(env), 'env');
-  apply(checked(opts.flags ?? {}, 'command-line flags'), 'flag');
-  return { config, sources, files };
+
+  const ifTrusted = compose(repo);
+  const trusted =
+    opts.trustRepo === true ||
+    (repoBytes !== null && repoFileTrusted(opts.repo, REPO_CONFIG_FILE, repoBytes, env));
+  if (trusted) return { ...ifTrusted, files, ignored: [], ifTrusted, repoBytes };
+  const over = { ...envLayer, ...flags };
+  const { accepted, ignored } = narrowRepoLayer(repo, {
+    base: { ...DEFAULTS, ...user },
+    overridden: new Set((Object.keys(over) as ConfigKey[]).filter((k) => over[k] !== undefined)),
+    costCap: (narrowed) => over.maxCostUsd ?? narrowed.maxCostUsd ?? user.maxCostUsd ?? null,
+    repoRoot: opts.repo,
+    cwd: process.cwd(),
+  });
+  return { ...compose(accepted), files, ignored, ifTrusted, repoBytes };
 }
 
 export function redacted(config: Config): Record<string, unknown> {
@@ -91,15 +131,32 @@ export function redacted(config: Config): Record<string, unknown> {
   return out;
 }
 
-function readFile(path: string): Config {
+/** The user's file without its trust list (which is not configuration). */
+function readUserFile(path: string): Config {
   if (!existsSync(path)) return {};
+  const { trustedRepos: _trusted, ...config } = parsed(readFileSync(path), path, UserFileSchema);
+  return config;
+}
+
+/** The repository file's bytes; a link to a file outside the repository is refused, not followed. */
+function readRepoFile(path: string, repoRoot: string): Buffer | null {
+  if (!existsSync(path)) return null;
+  const rel = relative(realpathSync(repoRoot), realpathSync(path));
+  if (rel.startsWith('..') || isAbsolute(rel))
+    throw new UsageError(`config file ${path} is a link to a file outside the repository; remove the link`);
+  return readFileSync(path);
+}
+
+function parsed<T extends z.ZodType<Config>>(bytes: Buffer, path: string, schema: T): z.infer<T> {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
     throw new UsageError(`config file ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  return checked(raw, path);
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  throw new UsageError(badConfig(path, result.error.issues[0]!));
 }
 
 function fromEnv(env: NodeJS.ProcessEnv): Config {
@@ -113,10 +170,11 @@ function fromEnv(env: NodeJS.ProcessEnv): Config {
 }
 
 function checked(raw: unknown, where: string): Config {
-  const parsed = ConfigSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new UsageError(
-    `bad configuration in ${where}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`,
-  );
+  const result = ConfigSchema.safeParse(raw);
+  if (result.success) return result.data;
+  throw new UsageError(badConfig(where, result.error.issues[0]!));
+}
+
+function badConfig(where: string, issue: z.core.$ZodIssue): string {
+  return `bad configuration in ${where}: ${issue.path.join('.') || '(top level)'}: ${issue.message}`;
 }

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isRuntimeError } from '../runtime/errors.js';
+import { sqliteFailure } from '../runtime/ledger/open-error.js';
 import { isModelError } from '../runtime/model/types.js';
 import { IndexError } from '../primitives/index/index-error.js';
 import { packageRoot } from '../runtime/package-root.js';
@@ -160,6 +161,12 @@ function report(error: unknown, help: string): number {
     process.stderr.write(`piper-agent: ${error.message}\n`);
     if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
     return error.kind === 'engine_unreachable' ? EXIT.noEngine : EXIT.failure;
+  }
+  // A ledger that fails after it opened (a damaged page, a full disk): one line, not a stack.
+  const ledger = sqliteFailure(error);
+  if (ledger) {
+    process.stderr.write(`piper-agent: ${ledger.message}\n`);
+    return EXIT.failure;
   }
   process.stderr.write(`piper-agent: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
   return EXIT.failure;

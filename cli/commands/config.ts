@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { repoRoot } from '../../runtime/host/git.js';
 import { ConfigSchema, loadConfig, redacted, type Config, type ConfigKey, type Source } from '../config.js';
 import { EXIT } from '../exit-codes.js';
+import { shownValue } from '../trust/settle.js';
 import { FIX_OPTIONS, flagsConfig } from './fix.js';
 
 export const CONFIG_HELP = `Usage: piper-agent config [--json] [--repo DIR] [fix's options]
@@ -20,8 +21,14 @@ Prints the effective configuration and where each value came from, lowest preced
   flag      fix's options given here (--model, --policy, ...) show what that fix would use
 Secrets (the API key, a password in a base URL) are redacted.
 
-  --json      {config, sources, files} as JSON
-  --repo DIR  the repository whose .piper/config.json counts (default: the git root of the current directory)
+A repository's file may only narrow: its apiKey, baseUrl, image and ledger, prices lower than
+yours, caps above yours, and a model script from outside the repository are shown as
+"ignored: repository config not trusted" until you trust the file (fix asks on a terminal, or
+--trust-repo-config for one command).
+
+  --json               {config, sources, files, ignored} as JSON
+  --repo DIR           the repository whose .piper/config.json counts (default: the git root of the current directory)
+  --trust-repo-config  show the configuration with the repository's file applied whole
 
 Exit status: 0 ok; 2 a config file, variable or flag is invalid (the message names it).`;
 
@@ -33,9 +40,16 @@ export interface ConfigReport {
   config: Record<string, unknown>;
   sources: Partial<Record<ConfigKey, Source>>;
   files: { user: { path: string; exists: boolean }; repo: { path: string; exists: boolean } };
+  /** Repository keys left out because the file is not trusted: the value as shown, and why. */
+  ignored: Array<{ key: ConfigKey; value: string; reason: string }>;
 }
 
-export function configReport(opts: { repo: string; flags?: Config; env?: NodeJS.ProcessEnv }): ConfigReport {
+export function configReport(opts: {
+  repo: string;
+  flags?: Config;
+  env?: NodeJS.ProcessEnv;
+  trustRepo?: boolean;
+}): ConfigReport {
   const effective = loadConfig(opts);
   const config = redacted(effective.config);
   if (typeof config.baseUrl === 'string') config.baseUrl = withoutPassword(config.baseUrl);
@@ -46,6 +60,11 @@ export function configReport(opts: { repo: string; flags?: Config; env?: NodeJS.
       user: { path: effective.files.user, exists: existsSync(effective.files.user) },
       repo: { path: effective.files.repo, exists: existsSync(effective.files.repo) },
     },
+    ignored: effective.ignored.map((k) => ({
+      key: k.key,
+      value: k.key === 'baseUrl' && typeof k.value === 'string' ? withoutPassword(k.value) : shownValue(k),
+      reason: k.reason,
+    })),
   };
 }
 
@@ -63,10 +82,21 @@ export function renderConfigReport(report: ConfigReport): string {
   const vw = Math.min(60, Math.max(...values.map(([, v]) => v.length)));
   const file = (name: string, f: { path: string; exists: boolean }) =>
     `  ${name.padEnd(5)} ${f.path}  (${f.exists ? 'found' : 'not found'})`;
+  const ignored = report.ignored.length
+    ? [
+        '',
+        `set by ${report.files.repo.path} but left out (trust the file: fix asks on a terminal, or --trust-repo-config):`,
+        ...report.ignored.map(
+          (k) =>
+            `  ${k.key.padEnd(kw)}  ${k.value.padEnd(vw)}  ignored: repository config not trusted (${k.reason})`,
+        ),
+      ]
+    : [];
   return [
     'effective configuration (precedence, lowest first: default < user < repo < env < flag)',
     '',
     ...values.map(([k, v, s]) => `  ${k.padEnd(kw)}  ${v.padEnd(vw)}  ${s}`.trimEnd()),
+    ...ignored,
     '',
     'config files:',
     file('user', report.files.user),
@@ -76,8 +106,8 @@ export function renderConfigReport(report: ConfigReport): string {
 
 export async function configCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: false });
-  const { json, ...flags } = values;
-  const report = configReport({ repo: values.repo ?? repoRoot(), flags: flagsConfig(flags) });
+  const { json, 'trust-repo-config': trustRepo, ...flags } = values;
+  const report = configReport({ repo: values.repo ?? repoRoot(), flags: flagsConfig(flags), trustRepo });
   process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : `${renderConfigReport(report)}\n`);
   return EXIT.ok;
 }

@@ -41,7 +41,8 @@ export async function demoCommand(argv: string[]): Promise<number> {
     test: 'tests/test_words.py',
   });
   // The demo's own settings win over the user's configuration: it must show the same run everywhere.
-  const { config } = loadConfig({ repo, flags, env: {} });
+  // The repository is our own bundled copy, so its config file (if any) is trusted.
+  const { config } = loadConfig({ repo, flags, env: {}, trustRepo: true });
   const issue = readFileSync(join(repo, 'ISSUE.md'), 'utf8').trim();
   const result = await runWithRenderer({ issue, repo, config, reproTarget: 'tests/test_words.py' }, values);
   process.stderr.write(`demo: repository ${repo} · ledger ${join(repo, '.piper', 'ledger.db')}\n`);

@@ -1,5 +1,6 @@
 // `piper-agent fix <issue>`: the agent on a repository, with the Ink TUI on a terminal and a
 // headless renderer everywhere else (no TTY, CI=true, --non-interactive, or a JSON output format).
+import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { RunResult } from '../../policy/events.js';
 import { repoRoot } from '../../runtime/host/git.js';
@@ -9,6 +10,7 @@ import { issueText } from '../fix/issue-text.js';
 import { modelFor, runFix, type FixInput } from '../fix/run-fix.js';
 import { numberOption } from '../options.js';
 import { headlessSink, type OutputFormat } from '../render/headless.js';
+import { settleRepoTrust } from '../trust/settle.js';
 
 export const FIX_HELP = `Usage: piper-agent fix <issue> [options]
 
@@ -31,9 +33,13 @@ run_test and execute runs in a fresh sandbox; every call is in the ledger (.pipe
   --non-interactive    never show the TUI or ask; an ask_user ends the run with exit 3
   --ledger PATH        ledger file (default <repo>/.piper/ledger.db)  [env PIPER_LEDGER]
   --image NAME         sandbox image (default: the one built from sandbox-images/python)
+  --trust-repo-config  apply the repository's .piper/config.json whole for this run, keys that need
+                       trust included (without it: asked on a terminal, left out headless)
 
 Configuration, lowest precedence first: ~/.config/piper-agent/config.json, <repo>/.piper/config.json,
 the environment (PIPER_*, OPENAI_API_KEY, OPENAI_BASE_URL, TOOL_POLICY), the flags. See \`piper-agent config\`.
+A repository's file may only narrow: its apiKey, baseUrl, image, ledger, lower prices, a raised cap,
+or a model script from outside it apply only when you trust the file.
 
 Exit status: 0 resolved and verified; 1 internal error; 2 usage or configuration error; 3 needs
 input (the question is in the output; answer with piper-agent resume RUN --answer TEXT); 4 stopped
@@ -52,6 +58,7 @@ export const FIX_OPTIONS = {
   'non-interactive': { type: 'boolean', default: false },
   ledger: { type: 'string' },
   image: { type: 'string' },
+  'trust-repo-config': { type: 'boolean', default: false },
 } as const;
 
 type FixValues = {
@@ -99,8 +106,17 @@ export async function fixCommand(argv: string[]): Promise<number> {
         ? 'give one issue (quote it if it has spaces)'
         : 'fix needs an issue: text, a .md/.txt file, - for stdin, or a GitHub issue URL',
     );
-  const repo = values.repo ?? repoRoot();
-  const { config } = loadConfig({ repo, flags: flagsConfig(values) });
+  const repo = values.repo === undefined ? repoRoot() : existingRepo(values.repo);
+  const effective = loadConfig({
+    repo,
+    flags: flagsConfig(values),
+    trustRepo: values['trust-repo-config'],
+  });
+  const config = await settleRepoTrust(effective, {
+    repo,
+    interactive: isInteractive(values, (effective.config.output ?? 'text') as OutputFormat),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
   if (!config.model) {
     throw new UsageError(
       'no model configured: pass --model openai:NAME (with OPENAI_BASE_URL and OPENAI_API_KEY set) or --model script:FILE.jsonl, or set PIPER_MODEL',
@@ -110,6 +126,14 @@ export async function fixCommand(argv: string[]): Promise<number> {
   const issue = await issueText(positionals[0]!);
   const result = await runWithRenderer({ issue, repo, config, reproTarget: config.test ?? null }, values);
   return result.exit_code;
+}
+
+/** --repo DIR as given: a directory that exists (a run never creates the repository it works on). */
+export function existingRepo(dir: string): string {
+  const stat = statSync(dir, { throwIfNoEntry: false });
+  if (!stat) throw new UsageError(`--repo ${dir} does not exist`);
+  if (!stat.isDirectory()) throw new UsageError(`--repo ${dir} is not a directory`);
+  return dir;
 }
 
 /** Runs a fix with the TUI or a headless renderer, as the flags and the terminal decide. */

@@ -26,7 +26,8 @@ them. Its own model continues it (a script model goes on after the replies it al
                        (default: the run's own repository; the ledger of the current git root)
   --ledger PATH        the ledger file the run is in  [env PIPER_LEDGER]
   --model, --base-url, --test, --max-turns, --max-cost-usd, --max-tokens, --policy, --output,
-  --non-interactive, --image    as for fix
+  --non-interactive, --image, --trust-repo-config    as for fix (resume does not ask about the
+                       repository's config: a file you have not trusted keeps only what narrows)
 
 Exit status: as for fix — 0 resolved and verified; 1 internal error; 2 usage error, or a run that
 cannot be resumed (unknown, resolved, still running, waiting for --answer, at a cap); 3 needs input
@@ -53,6 +54,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     } finally {
       ledger.close();
     }
+    if (plan.trustWarning) process.stderr.write(`${plan.trustWarning}\n`);
     process.stderr.write(
       `resuming run ${plan.run.id} (was ${ending.previousOutcome ?? 'unfinished'}) after ${plan.input.resume!.state.turnsUsed} turn(s); loop state ${plan.stateSource === 'saved' ? 'as the run saved it' : 'rebuilt from the ledger'}\n`,
     );

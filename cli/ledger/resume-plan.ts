@@ -9,6 +9,7 @@ import { ownerAlive, parseOwner } from '../../runtime/sandbox/owner.js';
 import { loadConfig, type Config } from '../config.js';
 import type { FixInput } from '../fix/run-fix.js';
 import { flagsConfig } from '../commands/fix.js';
+import { ignoredWarning } from '../trust/settle.js';
 import { CommandError } from './command-error.js';
 import { findRun, type RunRow } from './find-run.js';
 import { loopStateFor } from './resume-state.js';
@@ -21,6 +22,8 @@ export interface ResumePlan {
   run: RunRow;
   input: Omit<FixInput, 'emit' | 'log' | 'askUser'>;
   stateSource: 'saved' | 'rebuilt';
+  /** The warning about repository config keys left out (untrusted file), or null. */
+  trustWarning: string | null;
 }
 
 export function planResume(ledger: Ledger, runArg: string, values: ResumeValues): ResumePlan {
@@ -38,10 +41,12 @@ export function planResume(ledger: Ledger, runArg: string, values: ResumeValues)
       `the run's repository ${repo ?? '(none recorded)'} is not there`,
       'pass --repo DIR',
     );
-  const { config } = loadConfig({
+  const effective = loadConfig({
     repo,
     flags: { ...recordedSettings(run, ledger.path), ...flagsConfig(values) },
+    trustRepo: values['trust-repo-config'],
   });
+  const { config } = effective;
   const recordedTest = typeof run.config.test === 'string' ? run.config.test : null;
   const reproTarget = values.test ?? recordedTest;
   const { state, source } = loopStateFor(doc);
@@ -61,6 +66,7 @@ export function planResume(ledger: Ledger, runArg: string, values: ResumeValues)
   return {
     run,
     stateSource: source,
+    trustWarning: effective.ignored.length ? ignoredWarning(effective) : null,
     input: {
       issue: run.issue ?? '',
       repo,

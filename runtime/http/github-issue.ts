@@ -16,6 +16,36 @@ export function parseIssueUrl(text: string): IssueRef | null {
   return m ? { owner: m[1]!, repo: m[2]!, number: Number(m[3]) } : null;
 }
 
+export const GITHUB_API = 'https://api.github.com';
+
+/**
+ * The web hosts whose issue URLs piper-agent fetches: GitHub's, and the host of the Enterprise API
+ * when GITHUB_API_URL names one. An issue URL is fetched from the API base, never from its own
+ * host, so a URL of any other host would quietly fetch some GitHub issue with the user's token.
+ */
+export function issueWebHosts(apiBase: string | undefined): string[] {
+  const hosts = ['github.com', 'www.github.com'];
+  if (apiBase) {
+    try {
+      hosts.push(new URL(apiBase).hostname.toLowerCase());
+    } catch {
+      // a malformed GITHUB_API_URL adds no host; fetching with it fails and says so
+    }
+  }
+  return hosts;
+}
+
+/** The text as a URL when it is one http(s) URL and nothing else, else null. */
+export function singleUrl(text: string): URL | null {
+  const t = text.trim();
+  if (!/^https?:\/\/\S+$/i.test(t)) return null;
+  try {
+    return new URL(t);
+  } catch {
+    return null;
+  }
+}
+
 export async function fetchIssue(
   ref: IssueRef,
   opts: { apiBase: string; token?: string; timeoutMs?: number },

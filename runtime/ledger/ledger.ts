@@ -3,11 +3,12 @@
 // run writes; every write that belongs to one call is one transaction.
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RuntimeError } from '../errors.js';
 import type { Receipt } from '../sandbox/spec.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
+import { ledgerFailure } from './open-error.js';
 
 export type CallStatus = 'validated' | 'dispatched' | 'completed' | 'failed' | 'not_executed';
 export type CallOrigin = 'model' | 'trigger' | 'user';
@@ -45,9 +46,14 @@ export class Ledger {
   ) {}
 
   static open(path: string): Ledger {
+    let db: Database.Database | undefined;
     try {
-      if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-      const db = new Database(path);
+      if (path !== ':memory:') {
+        mkdirSync(dirname(path), { recursive: true });
+        // SQLite opens a file it may not write and fails only at the first write, mid-run.
+        if (existsSync(path)) accessSync(path, constants.R_OK | constants.W_OK);
+      }
+      db = new Database(path);
       db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');
       db.pragma('foreign_keys = ON');
@@ -56,14 +62,17 @@ export class Ledger {
       ledger.migrate();
       return ledger;
     } catch (error) {
-      if (error instanceof RuntimeError) throw error;
-      throw new RuntimeError(
-        'ledger_error',
-        `cannot open the ledger at ${path}: ${(error as Error).message}`,
-        undefined,
-        {
-          cause: error,
-        },
+      if (db?.open) db.close();
+      throw (
+        ledgerFailure(error, path) ??
+        new RuntimeError(
+          'ledger_error',
+          `cannot open the ledger at ${path}: ${(error as Error).message}`,
+          undefined,
+          {
+            cause: error,
+          },
+        )
       );
     }
   }

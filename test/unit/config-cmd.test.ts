@@ -74,7 +74,8 @@ afterEach(() => {
 describe('configReport: precedence user < repo < env < flag', () => {
   it('takes each value from the highest layer that sets it', () => {
     writeJson(userFile(), { model: 'openai:user-model', maxTurns: 5, policy: 'current', maxTokens: 1000 });
-    writeJson(repoFile(), { model: 'openai:repo-model', maxTurns: 6, test: 'tests/test_a.py' });
+    // The repository may lower a cap (raising one needs trust: config-trust.test.ts).
+    writeJson(repoFile(), { model: 'openai:repo-model', maxTurns: 4, test: 'tests/test_a.py' });
     const env = { PIPER_MODEL: 'openai:env-model', PIPER_MAX_TURNS: '7', XDG_CONFIG_HOME: xdg };
 
     const all = configReport({ repo, env, flags: { model: 'openai:flag-model' } });
@@ -102,7 +103,7 @@ describe('configReport: precedence user < repo < env < flag', () => {
     expect([noEnv.config.model, noEnv.sources.model, noEnv.config.maxTurns, noEnv.sources.maxTurns]).toEqual([
       'openai:repo-model',
       'repo',
-      6,
+      4,
       'repo',
     ]);
     writeJson(repoFile(), {});

@@ -1,0 +1,57 @@
+// The one question about a repository's .piper/config.json, asked before a run on a terminal: the
+// keys it sets that need trust, with their values, and y/N. Anything but y (or Y) is no, Enter
+// included: an untrusted file keeps only what narrows.
+import { Box, render, Text, useInput } from 'ink';
+import type { TrustQuestion } from '../trust/settle.js';
+import { shownValue } from '../trust/settle.js';
+import { EXIT } from '../exit-codes.js';
+import { inert } from '../render/inert.js';
+
+export function TrustPrompt({
+  question,
+  onAnswer,
+}: {
+  question: TrustQuestion;
+  onAnswer: (trusted: boolean | 'interrupt') => void;
+}) {
+  useInput((input, key) => {
+    // Raw mode turns Ctrl-C into input: it stops piper-agent here, as it would anywhere else.
+    if (key.ctrl && input === 'c') return onAnswer('interrupt');
+    if (input === 'y' || input === 'Y') return onAnswer(true);
+    if (input === 'n' || input === 'N' || key.return || key.escape) return onAnswer(false);
+  });
+  return (
+    <Box flexDirection="column" borderStyle="single" paddingX={1}>
+      <Text wrap="wrap">
+        {inert(question.file)} sets {question.keys.length === 1 ? 'a key' : 'keys'} that a repository may only
+        set with your trust:
+      </Text>
+      {question.keys.map((k) => (
+        <Box key={k.key} flexDirection="column" marginLeft={2}>
+          <Text>
+            <Text bold>{k.key}</Text> = {shownValue(k)}
+          </Text>
+          <Text dimColor>{k.reason}</Text>
+        </Box>
+      ))}
+      <Text>Trust this file (remembered until it changes)? [y/N]</Text>
+    </Box>
+  );
+}
+
+/** Shows the prompt, waits for the answer, and clears it from the screen. */
+export async function askRepoTrust(question: TrustQuestion): Promise<boolean> {
+  let answer!: (trusted: boolean | 'interrupt') => void;
+  const answered = new Promise<boolean | 'interrupt'>((resolve) => (answer = resolve));
+  const app = render(<TrustPrompt question={question} onAnswer={(t) => answer(t)} />, {
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  const result = await answered;
+  app.clear();
+  app.unmount();
+  await app.waitUntilExit().catch(() => undefined);
+  // Nothing has started yet: ending here loses nothing.
+  if (result === 'interrupt') process.exit(EXIT.interrupted);
+  return result === true;
+}

@@ -1,0 +1,72 @@
+// Why a ledger file cannot be used, as one line a person can act on: what is wrong with which file
+// and what to do — never a stack trace. Classified by the error's code (SQLite's or the file
+// system's), never by its message text.
+import { RuntimeError } from '../errors.js';
+
+const ELSEWHERE = 'point --ledger (or PIPER_LEDGER) elsewhere';
+
+/** What is wrong and the fix, by SQLite result code (extended codes fall back to their primary). */
+const SQLITE: Record<string, [problem: string, fix: string]> = {
+  SQLITE_NOTADB: ['file is not a database', `move it away or ${ELSEWHERE}`],
+  SQLITE_CORRUPT: ['the database is damaged', `move it away or ${ELSEWHERE}`],
+  SQLITE_READONLY_DIRECTORY: [
+    'its directory is read-only (SQLite writes its journal beside the file)',
+    `make the directory writable or ${ELSEWHERE}`,
+  ],
+  SQLITE_READONLY: ['file is read-only', `make it writable or ${ELSEWHERE}`],
+  SQLITE_CANTOPEN: [
+    'cannot be opened (a directory, or no permission to it or its directory)',
+    `check the path and its permissions, or ${ELSEWHERE}`,
+  ],
+  SQLITE_PERM: ['access denied', `check its permissions or ${ELSEWHERE}`],
+  SQLITE_AUTH: ['access denied', `check its permissions or ${ELSEWHERE}`],
+  SQLITE_FULL: ['the disk is full', `free some space or ${ELSEWHERE}`],
+  SQLITE_IOERR: ['a read or write failed', `check the disk, or ${ELSEWHERE}`],
+  SQLITE_BUSY: ['another process holds it locked', 'wait for that process to end, then try again'],
+  SQLITE_LOCKED: ['another process holds it locked', 'wait for that process to end, then try again'],
+};
+
+/** File-system codes while making the ledger's directory or checking the file. */
+const FS: Record<string, [problem: string, fix: string]> = {
+  EEXIST: ['a file is where its directory should be', `move that file or ${ELSEWHERE}`],
+  ENOTDIR: ['a file is where its directory should be', `move that file or ${ELSEWHERE}`],
+  EACCES: ['permission denied', `check the permissions of the file and its directory, or ${ELSEWHERE}`],
+  EPERM: ['permission denied', `check the permissions of the file and its directory, or ${ELSEWHERE}`],
+  EROFS: ['it is on a read-only file system', ELSEWHERE],
+  EISDIR: ['it is a directory', ELSEWHERE],
+  ENOSPC: ['the disk is full', `free some space or ${ELSEWHERE}`],
+};
+
+/** A SQLite failure that surfaced away from Ledger.open (a damaged page, a full disk), or null. */
+export function sqliteFailure(error: unknown): RuntimeError | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.startsWith('SQLITE_') ? ledgerFailure(error) : null;
+}
+
+/**
+ * The RuntimeError (kind `ledger_error`) for a SQLite or file-system failure on the ledger at
+ * `path` (unknown when the failure surfaced away from the file), or null when `error` is neither.
+ * The fix is part of the one-line message: the error is printed as it is.
+ */
+export function ledgerFailure(error: unknown, path?: string): RuntimeError | null {
+  if (error instanceof RuntimeError) return error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return null;
+  const known = code.startsWith('SQLITE_')
+    ? (SQLITE[code] ??
+      SQLITE[code.split('_').slice(0, 2).join('_')] ?? [
+        (error as Error).message,
+        `move it away or ${ELSEWHERE}`,
+      ])
+    : FS[code];
+  if (!known) return null;
+  const [problem, fix] = known;
+  return new RuntimeError(
+    'ledger_error',
+    `${path ? `ledger ${path}` : 'the ledger'}: ${problem} — ${fix}`,
+    undefined,
+    {
+      cause: error,
+    },
+  );
+}
