@@ -124,19 +124,20 @@ class FileReader {
 
   constructor(private readonly reader: RepoReader) {}
 
-  readFile(rel: string, asConstraint: boolean, from: string | null): void {
+  /** `line` is the including line (`-r x.txt`), shown when the file cannot be read. */
+  readFile(rel: string, asConstraint: boolean, from: string | null, line = rel): void {
     const clean = cleanRelative(rel);
     if (clean === null || this.reader.escapes(clean)) {
-      this.problem(rel, from ?? rel, 'outside the repository: not read');
+      this.problem(line, from ?? rel, 'outside the repository: not read');
       return;
     }
     if (this.visiting.has(clean)) {
-      this.problem(rel, from ?? clean, `include cycle: ${clean} is already being read`);
+      this.problem(line, from ?? clean, `include cycle: ${clean} is already being read`);
       return;
     }
     const text = this.reader.readText(clean, 'dependencies');
     if (text === null) {
-      this.problem(rel, from ?? clean, 'file not found');
+      this.problem(line, from ?? clean, `${clean}: file not found`);
       return;
     }
     if (!this.result.files.includes(clean)) this.result.files.push(clean);
@@ -206,7 +207,7 @@ class FileReader {
       case '--requirement':
       case '--constraint':
         if (URL_SCHEME.test(value)) this.problem(text, from, 'a remote requirements file: not fetched');
-        else this.readFile(relativeToFile(value), asConstraint || name === '--constraint', from);
+        else this.readFile(relativeToFile(value), asConstraint || name === '--constraint', from, text);
         return;
       case '--editable':
         this.readSpec(value, from, asConstraint, true);
