@@ -2,7 +2,10 @@
 // prints every error with what to do about it. No agent logic lives here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ENV_HELP, envCommand } from './commands/env.js';
+import { isEnvPlanError } from '../runtime/env/plan/errors.js';
 import { isRuntimeError } from '../runtime/errors.js';
+import { RepoBusyError } from '../runtime/host/repo-lock.js';
 import { sqliteFailure } from '../runtime/ledger/open-error.js';
 import { isModelError } from '../runtime/model/types.js';
 import { IndexError } from '../primitives/index/index-error.js';
@@ -97,6 +100,11 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help:
       summary: 'build or list the image that runs piper-agent in CI',
     },
     image: { run: imageCommand, help: IMAGE_HELP, summary: 'build or list the sandbox image' },
+    env: {
+      run: envCommand,
+      help: ENV_HELP,
+      summary: "the project's environment: plan, build, ls, prune, shell",
+    },
   };
 
 const HELP = `piper-agent — a coding agent for Python repositories whose every command runs in a
@@ -157,10 +165,24 @@ function report(error: unknown, help: string): number {
     if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
     return error.kind === 'repo_unreadable' ? EXIT.usage : EXIT.failure;
   }
+  if (isEnvPlanError(error)) {
+    process.stderr.write(`piper-agent: ${error.message}\n`);
+    if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof RepoBusyError) {
+    // Another run holds the repository (fix, resume, undo): the operator's to resolve, as a bad flag is.
+    process.stderr.write(`piper-agent: ${error.message}\n  fix: ${error.fix}\n`);
+    return EXIT.usage;
+  }
   if (isRuntimeError(error)) {
     process.stderr.write(`piper-agent: ${error.message}\n`);
     if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
-    return error.kind === 'engine_unreachable' ? EXIT.noEngine : EXIT.failure;
+    if (error.kind === 'env_build_failed')
+      process.stderr.write('  or: run with `--env base` to go on in the bare sandbox image\n');
+    if (error.kind === 'engine_unreachable') return EXIT.noEngine;
+    // An environment that cannot be built is the project's set-up, as a bad flag is: exit 2.
+    return error.kind === 'env_build_failed' ? EXIT.usage : EXIT.failure;
   }
   // A ledger that fails after it opened (a damaged page, a full disk): one line, not a stack.
   const ledger = sqliteFailure(error);

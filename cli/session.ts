@@ -3,6 +3,7 @@
 // SIGINT/SIGTERM handling that removes running containers and marks their calls before exiting.
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine, EngineInfo } from '../runtime/engine/docker-engine.js';
+import { ensureEnvironment, type EnvironmentChoice, type EnvMode } from '../runtime/env/ensure.js';
 import { repoRoot } from '../runtime/host/git.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
@@ -20,6 +21,8 @@ export interface Session {
   sandbox: Sandbox;
   owner: string;
   repo: string;
+  /** The project environment the sandboxes run in; null when the caller asked for none. */
+  environment: EnvironmentChoice | null;
   /** True once SIGINT/SIGTERM arrived: the process is cleaning up and about to exit. */
   readonly interrupted: boolean;
   close(): Promise<void>;
@@ -29,7 +32,12 @@ export async function openSession(opts: {
   repo?: string;
   ledger?: string;
   image?: string;
-  sandbox?: Omit<SandboxOptions, 'image'>;
+  sandbox?: Omit<SandboxOptions, 'image' | 'envKey'>;
+  /**
+   * Build or reuse the project's environment before the first sandbox (issue 9). Without it the
+   * sandboxes run in `image` or the bare sandbox image.
+   */
+  environment?: { mode: EnvMode; trustRecipe: boolean };
   log: (line: string) => void;
   /** A last word after an interrupt has cleaned up (e.g. the run id and how to undo). */
   onInterrupt?: (signal: string) => void;
@@ -44,8 +52,32 @@ export async function openSession(opts: {
       `start-up sweep: removed ${orphans.length} orphan container(s), closed ${swept.length} ledger call(s)`,
     );
   }
-  const sandbox = new Sandbox(engine, { image: opts.image ?? loadRecipe().ref, ...opts.sandbox });
   const owner = formatOwner(currentOwner());
+  const userImage = opts.image ?? process.env.PIPER_SANDBOX_IMAGE;
+  let environment: EnvironmentChoice | null = null;
+  if (opts.environment) {
+    try {
+      environment = await ensureEnvironment({
+        engine,
+        ledger,
+        repoRoot: repo,
+        mode: opts.environment.mode,
+        userImage,
+        trustRecipe: opts.environment.trustRecipe,
+        owner,
+        log: opts.log,
+      });
+    } catch (error) {
+      ledger.close();
+      throw error;
+    }
+    for (const note of environment.notes) opts.log(`environment: ${note}`);
+  }
+  const sandbox = new Sandbox(engine, {
+    image: environment?.image ?? userImage ?? loadRecipe().ref,
+    envKey: environment?.key ?? null,
+    ...opts.sandbox,
+  });
 
   let closing: Promise<void> | null = null;
   const close = () => {
@@ -80,6 +112,7 @@ export async function openSession(opts: {
     sandbox,
     owner,
     repo,
+    environment,
     get interrupted() {
       return interrupted;
     },

@@ -34,6 +34,16 @@ export type LoopEvent =
         max_wall_s: number | null;
       };
     }
+  | {
+      // The environment the run's sandboxes use, chosen before the first call (issue 9): `built`,
+      // reused (`hit`), the bare sandbox image (`base`), or a user-provided image (`user`).
+      type: 'environment';
+      status: 'built' | 'hit' | 'base' | 'user';
+      key: string | null;
+      image: string;
+      seconds: number;
+      sources: string[];
+    }
   | { type: 'turn'; turn: number }
   | { type: 'toolset'; turn: number; tools: ToolName[]; truncated: boolean; source: string }
   | {

@@ -6,6 +6,7 @@ export type RuntimeErrorKind =
   | 'engine_error' // the engine answered with an error
   | 'image_missing' // the sandbox image is not built
   | 'image_build_failed'
+  | 'env_build_failed' // a project's environment image could not be built
   | 'bad_spec' // a run spec the runtime refuses
   | 'ledger_error'
   | 'interrupted';

@@ -34,7 +34,7 @@ export async function runRecorded(
         },
       },
     );
-    ledger.completeCall(callId, receipt);
+    ledger.completeCall(callId, receipt, sandbox.envKey);
     return { callId, receipt };
   } catch (error) {
     const reason = (error as Error).message;

@@ -6,6 +6,8 @@ import { EXECUTE_ARGV } from '../../runtime/sandbox/pool.js';
 import type { Receipt } from '../../runtime/sandbox/spec.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { openSession } from '../session.js';
+import { ENV_FLAG_HELP, envMode, recipeTrusted } from '../env/env-option.js';
+import { repoRoot } from '../../runtime/host/git.js';
 import { numberOption } from '../options.js';
 
 export const EXECUTE_HELP = `Usage: piper-agent execute (--code CODE | --file PATH) [options]
@@ -23,7 +25,8 @@ CPU, memory, processes and time), records the call and its receipt in the ledger
   --json             print the receipt as one JSON object
   --ledger PATH      ledger file (default: .piper/ledger.db under the repo; env PIPER_LEDGER)
   --repo DIR         the repository the ledger belongs to (default: git root of the current dir)
-  --image NAME       sandbox image (default: the one built from sandbox-images/python)
+  --image NAME       run in this image as it is (also PIPER_SANDBOX_IMAGE); no environment is built
+${ENV_FLAG_HELP}
 
 Exit status: 0 when the sandbox ran (whatever the program's own exit code, which is in the
 receipt), 2 for bad usage, 5 when no Docker engine is reachable, 1 for other failures.`;
@@ -43,6 +46,8 @@ export async function executeCommand(argv: string[]): Promise<number> {
       ledger: { type: 'string' },
       repo: { type: 'string' },
       image: { type: 'string' },
+      env: { type: 'string' },
+      'trust-repo-config': { type: 'boolean', default: false },
     },
     strict: true,
     allowPositionals: false,
@@ -60,7 +65,14 @@ export async function executeCommand(argv: string[]): Promise<number> {
     }),
   };
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const session = await openSession({ repo: values.repo, ledger: values.ledger, image: values.image, log });
+  const repo = values.repo ?? repoRoot();
+  const session = await openSession({
+    repo,
+    ledger: values.ledger,
+    image: values.image,
+    log,
+    environment: { mode: envMode(values.env), trustRecipe: recipeTrusted(repo, values['trust-repo-config']) },
+  });
   try {
     const runId = session.ledger.createRun({ kind: 'execute', repo: session.repo, owner: session.owner });
     const { callId, receipt } = await runRecorded(

@@ -1,10 +1,11 @@
 // `piper-agent run-test TARGET`: the repository's tests in a fresh sandbox, recorded in the ledger.
 import { parseArgs } from 'node:util';
 import { runTest } from '../../primitives/run-test.js';
-import { gitHead } from '../../runtime/host/git.js';
+import { gitHead, repoRoot } from '../../runtime/host/git.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { numberOption } from '../options.js';
 import { openSession } from '../session.js';
+import { ENV_FLAG_HELP, envMode, recipeTrusted } from '../env/env-option.js';
 
 export const RUN_TEST_HELP = `Usage: piper-agent run-test TARGET [--repo DIR] [--timeout S] [--json] [--ledger PATH]
 
@@ -16,8 +17,14 @@ Nothing the tests write reaches your files.
   --repo DIR     the repository (default: the git root of the current directory)
   --timeout S    seconds before the container is killed (1..300, default 120)
   --json         print {passed, exit_code, output, timed_out, counts} with run and call ids
+  --image NAME   run in this image as it is (also PIPER_SANDBOX_IMAGE); no environment is built
+${ENV_FLAG_HELP}
 
-Exit status: 0 when the tests passed, 4 when they ran and failed or timed out, 2 bad usage,
+The project environment (its dependencies in a venv, the project installed editable) is built
+before the first run and reused while its inputs are unchanged; see \`piper-agent env --help\`.
+
+Exit status: 0 when the tests passed, 4 when they ran and failed or timed out, 2 bad usage or an
+environment that cannot be built,
 5 no Docker engine, 1 other failures.`;
 
 export async function runTestCommand(argv: string[]): Promise<number> {
@@ -29,6 +36,8 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       ledger: { type: 'string' },
       image: { type: 'string' },
+      env: { type: 'string' },
+      'trust-repo-config': { type: 'boolean', default: false },
     },
     allowPositionals: true,
   });
@@ -36,7 +45,14 @@ export async function runTestCommand(argv: string[]): Promise<number> {
   if (!target) throw new UsageError('run-test needs a TARGET (a pytest node id or path, or a shell string)');
   const timeout = numberOption('--timeout', values.timeout, { min: 1, max: 300, integer: true }) ?? 120;
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const session = await openSession({ repo: values.repo, ledger: values.ledger, image: values.image, log });
+  const repo = values.repo ?? repoRoot();
+  const session = await openSession({
+    repo,
+    ledger: values.ledger,
+    image: values.image,
+    log,
+    environment: { mode: envMode(values.env), trustRecipe: recipeTrusted(repo, values['trust-repo-config']) },
+  });
   try {
     const runId = session.ledger.createRun({
       kind: 'run_test',

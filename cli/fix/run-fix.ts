@@ -10,11 +10,14 @@ import { LintGate } from '../../primitives/lint/lint-gate.js';
 import { RUN_TEST_LIMITS } from '../../primitives/run-test.js';
 import { Workspace } from '../../primitives/workspace.js';
 import { gitHead } from '../../runtime/host/git.js';
+import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { OpenAIEmbeddings } from '../../runtime/model/embeddings.js';
 import { resolveModel } from '../../runtime/model/resolve.js';
 import type { ChatModel } from '../../runtime/model/types.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import type { Config } from '../config.js';
+import type { EnvMode } from '../../runtime/env/ensure.js';
+import { envMode, recipeTrusted } from '../env/env-option.js';
 import { openSession } from '../session.js';
 
 export interface FixInput {
@@ -34,6 +37,10 @@ export interface FixInput {
   /** Policy-arm gates switched off (the A/B runner's gate ablation); absent: every gate on. */
   gates?: GateSwitches;
   signal?: AbortSignal;
+  /** The repository's run lock when the caller took it (resume); absent: taken and released here. */
+  lock?: RepoLock;
+  /** The project environment (issue 9); default: built or reused, the recipe's trust as remembered. */
+  env?: { mode: EnvMode; trustRecipe: boolean };
 }
 
 /** Resolves the configured model; a ModelError of kind `config` says what to set. */
@@ -48,16 +55,23 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   const { config } = input;
   const model = input.model ?? modelFor(config);
   const arm: PolicyArm = config.policy ?? 'policy';
+  // One live run per repository: another fix, resume or undo here refuses, naming this run.
+  const lock =
+    input.lock ?? RepoLock.acquire(input.repo, { command: 'fix', runId: input.resume?.runId ?? null });
   const session = await openSession({
     repo: input.repo,
     ledger: config.ledger,
     image: config.image,
     sandbox: { poolSize: 1, workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS },
+    environment: input.env ?? { mode: envMode(undefined), trustRecipe: recipeTrusted(input.repo, false) },
     log: input.log,
     onInterrupt: (signal) =>
       process.stderr.write(
         `${signal}: run ${runId ?? '(not started)'} stopped; its running container was removed and its ledger rows marked. Undo its edits with: piper-agent undo ${runId ?? 'RUN'}\n`,
       ),
+  }).catch((error: unknown) => {
+    if (!input.lock) lock.release();
+    throw error;
   });
   let runId: string | undefined = input.resume?.runId;
   // After an interrupt the loop may still unwind; nothing it says then is the run's result.
@@ -84,10 +98,12 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         maxCostUsd: config.maxCostUsd,
         maxWallS: config.maxWallS,
         image: session.sandbox.image,
+        env_key: session.sandbox.envKey,
         // Only an ablated run carries it, so the default run's record is unchanged.
         ...(input.gates ? { gates: input.gates } : {}),
       },
     });
+    lock.setRunId(runId);
     const embedder = process.env.RETRIEVE === 'embed' ? embedderFromEnv() : undefined;
     const workspace = new Workspace({
       repoRoot: input.repo,
@@ -115,6 +131,16 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         max_wall_s: config.maxWallS ?? null,
       },
     });
+    const env = session.environment;
+    if (env)
+      emit({
+        type: 'environment',
+        status: env.status,
+        key: env.key,
+        image: env.image,
+        seconds: Math.round(env.seconds * 1000) / 1000,
+        sources: env.sources,
+      });
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);
     return await runLoop(
@@ -146,6 +172,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   } finally {
     lint.close();
     await session.close();
+    if (!input.lock) lock.release();
   }
 }
 

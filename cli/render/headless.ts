@@ -25,6 +25,8 @@ export function textLine(e: LoopEvent): string | null {
   switch (e.type) {
     case 'init':
       return `run ${e.run_id} · ${e.repo} · model ${e.model} · policy ${e.policy}${e.test ? ` · repro ${e.test}` : ''} · ≤ ${e.budget.max_turns} turns`;
+    case 'environment':
+      return `environment: ${environmentText(e)}`;
     case 'turn':
       return `\nturn ${e.turn}`;
     case 'toolset':
@@ -57,6 +59,17 @@ export function textLine(e: LoopEvent): string | null {
         `run ${e.run_id}${e.diff ? ` · undo: piper-agent undo ${e.run_id}` : ''}${e.outcome === 'ask_user' ? ` · answer: piper-agent resume ${e.run_id} --answer "..."` : ''}`,
       ].join('\n');
   }
+}
+
+/** One line for the run's environment: what it is and where it came from. */
+export function environmentText(e: Extract<LoopEvent, { type: 'environment' }>): string {
+  const what =
+    e.status === 'base'
+      ? 'the bare sandbox image'
+      : e.status === 'user'
+        ? `${e.image} (user-provided)`
+        : `${e.image} (${e.status === 'hit' ? 'reused' : `built in ${e.seconds.toFixed(1)} s`})`;
+  return `${what}${e.sources.length ? ` · ${e.sources.join(' · ')}` : ''}`;
 }
 
 export function shortArgs(args: Record<string, unknown>, max = 100): string {

@@ -3,14 +3,19 @@
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import type { RunResult } from '../../policy/events.js';
-import { shortArgs } from '../render/headless.js';
+import { environmentText, shortArgs } from '../render/headless.js';
 import type { Line, RunView, TurnView } from './state.js';
 
 const color = (c: string): string | undefined => (process.env.NO_COLOR ? undefined : c);
 
 export function Header({ view }: { view: RunView }) {
   const i = view.init;
-  if (!i) return <Text dimColor>starting…</Text>;
+  if (!i)
+    return (
+      <Text dimColor wrap="truncate-end">
+        {view.setup ? `setting up: ${view.setup}` : 'starting…'}
+      </Text>
+    );
   const budget = [
     `${i.budget.max_turns} turns`,
     i.budget.max_cost_usd !== null ? `$${i.budget.max_cost_usd}` : null,
@@ -27,6 +32,11 @@ export function Header({ view }: { view: RunView }) {
         model {i.model} · policy {i.policy} · budget {budget}
         {i.test ? ` · repro ${i.test}` : ''}
       </Text>
+      {view.environment ? (
+        <Text wrap="truncate-end" dimColor>
+          environment: {environmentText(view.environment)}
+        </Text>
+      ) : null}
     </Box>
   );
 }

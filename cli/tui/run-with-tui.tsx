@@ -12,7 +12,15 @@ export async function runWithTui(input: Omit<FixInput, 'emit' | 'log' | 'askUser
   const app = render(<App store={store} />, { exitOnCtrlC: false, patchConsole: false });
   const logs: string[] = [];
   try {
-    return await runFix({ ...input, emit: store.push, askUser: store.ask, log: (line) => logs.push(line) });
+    return await runFix({
+      ...input,
+      emit: store.push,
+      askUser: store.ask,
+      log: (line) => {
+        logs.push(line);
+        store.log(line);
+      },
+    });
   } finally {
     // Let Ink draw the last frame before unmounting.
     await new Promise((r) => setTimeout(r, 50));

@@ -32,6 +32,9 @@ export interface TurnView {
 
 export interface RunView {
   init: Extract<LoopEvent, { type: 'init' }> | null;
+  /** The last set-up line before the run starts (an environment build's progress). */
+  setup: string | null;
+  environment: Extract<LoopEvent, { type: 'environment' }> | null;
   done: TurnView[];
   current: TurnView | null;
   running: { tool: string; origin: 'model' | 'trigger'; since: number } | null;
@@ -44,6 +47,8 @@ export interface RunView {
 
 export const emptyView: RunView = {
   init: null,
+  setup: null,
+  environment: null,
   done: [],
   current: null,
   running: null,
@@ -61,7 +66,9 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
   };
   switch (e.type) {
     case 'init':
-      return { ...view, init: e };
+      return { ...view, init: e, setup: null };
+    case 'environment':
+      return { ...view, environment: e };
     case 'turn':
       return {
         ...view,

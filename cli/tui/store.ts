@@ -1,7 +1,7 @@
 // The bridge between the running agent and the screen: events go in, the folded view comes out,
 // and a question waits here for the engineer's answer.
 import type { LoopEvent } from '../../policy/events.js';
-import { inertDeep } from '../render/inert.js';
+import { inert, inertDeep } from '../render/inert.js';
 import { emptyView, fold, type RunView } from './state.js';
 
 export class ViewStore {
@@ -22,6 +22,13 @@ export class ViewStore {
     // Every string the screen shows comes from an event: made inert here, once, so no component can
     // forget it. Ink's own styling is the only escape sequence left in a frame.
     this.view = fold(this.view, inertDeep(event), Date.now());
+    for (const l of this.listeners) l();
+  };
+
+  /** A set-up line (the environment build's progress) shown until the run starts. */
+  log = (line: string): void => {
+    if (this.view.init) return;
+    this.view = { ...this.view, setup: inert(line.trim()) };
     for (const l of this.listeners) l();
   };
 

@@ -4,6 +4,7 @@
 import Docker from 'dockerode';
 import type { Duplex, Readable } from 'node:stream';
 import { RuntimeError, isConnectionFailure } from '../errors.js';
+import { AttachDemuxer } from '../sandbox/demux.js';
 
 export interface EngineInfo {
   version: string;
@@ -197,10 +198,152 @@ export class DockerEngine {
     await this.followProgress(response as unknown as Readable, onProgress);
   }
 
+  /**
+   * A container for a build step (a project environment): root, the network the engine gives
+   * (`host` where it has no bridge), default capabilities. Never used for a sandbox run.
+   */
+  async createBuildContainer(config: {
+    Image: string;
+    Cmd: string[];
+    Labels: Record<string, string>;
+    NetworkMode: string;
+    Memory: number;
+    PidsLimit: number;
+    /** Capabilities to drop / keep and security options (the offline step drops all but a few). */
+    CapDrop?: string[];
+    CapAdd?: string[];
+    SecurityOpt?: string[];
+  }): Promise<string> {
+    const container = await this.call('create build container', () =>
+      this.docker.createContainer({
+        Image: config.Image,
+        Cmd: config.Cmd,
+        User: '0:0',
+        WorkingDir: '/',
+        Labels: config.Labels,
+        Tty: false,
+        HostConfig: {
+          NetworkMode: config.NetworkMode,
+          Memory: config.Memory,
+          MemorySwap: config.Memory,
+          PidsLimit: config.PidsLimit,
+          Init: true,
+          LogConfig: { Type: 'none', Config: {} },
+          Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=1024m,mode=1777' },
+          CapDrop: config.CapDrop,
+          CapAdd: config.CapAdd,
+          SecurityOpt: config.SecurityOpt,
+        },
+      }),
+    );
+    return container.id;
+  }
+
+  /** Whether the engine has a bridge network (dockerd --bridge=none has only host and none). */
+  async hasBridgeNetwork(): Promise<boolean> {
+    const networks = await this.call('list networks', () => this.docker.listNetworks());
+    return networks.some((n) => n.Driver === 'bridge');
+  }
+
+  /**
+   * Runs a command in a running container and waits for it: exit code and both streams. `env`
+   * lives only in this exec (never in the container's or a committed image's configuration), which
+   * is how secrets such as an index URL with credentials reach a build step. `stdin` is written
+   * then closed; a Tty exec is `execInteractive`.
+   */
+  async exec(
+    id: string,
+    opts: { cmd: string[]; env?: string[]; user?: string; workdir?: string; stdin?: Readable },
+    onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
+  ): Promise<number> {
+    const exec = await this.call('exec', () =>
+      this.docker.getContainer(id).exec({
+        Cmd: opts.cmd,
+        Env: opts.env,
+        User: opts.user,
+        WorkingDir: opts.workdir,
+        AttachStdin: opts.stdin !== undefined,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: false,
+      }),
+    );
+    const stream = (await this.call('exec start', () =>
+      exec.start({ hijack: true, stdin: opts.stdin !== undefined }),
+    )) as unknown as Duplex;
+    await new Promise<void>((resolve, reject) => {
+      const demux = new AttachDemuxer(
+        (chunk) => onOutput('stdout', chunk),
+        (chunk) => onOutput('stderr', chunk),
+      );
+      stream.on('data', (chunk: Buffer) => demux.push(chunk));
+      stream.on('end', resolve);
+      stream.on('close', resolve);
+      stream.on('error', reject);
+      if (opts.stdin) {
+        opts.stdin.on('error', reject);
+        opts.stdin.pipe(stream);
+      }
+    });
+    const info = await this.call('exec inspect', () => exec.inspect());
+    return info.ExitCode ?? -1;
+  }
+
+  /** An interactive exec with a terminal: the caller pipes its own terminal to the socket. */
+  async execInteractive(
+    id: string,
+    opts: { cmd: string[]; env?: string[]; workdir?: string },
+  ): Promise<{
+    stream: Duplex;
+    resize: (rows: number, cols: number) => Promise<void>;
+    exitCode: () => Promise<number>;
+  }> {
+    const exec = await this.call('exec', () =>
+      this.docker.getContainer(id).exec({
+        Cmd: opts.cmd,
+        Env: opts.env,
+        WorkingDir: opts.workdir,
+        AttachStdin: true,
+        AttachStdout: true,
+        AttachStderr: true,
+        Tty: true,
+      }),
+    );
+    const stream = (await this.call('exec start', () =>
+      exec.start({ hijack: true, stdin: true, Tty: true }),
+    )) as unknown as Duplex;
+    return {
+      stream,
+      resize: async (h, w) => {
+        await exec.resize({ h, w }).catch(() => undefined);
+      },
+      exitCode: async () => (await exec.inspect()).ExitCode ?? -1,
+    };
+  }
+
+  /** PUT /containers/{id}/archive: a tar stream unpacked at `path` (on the container's root fs). */
+  async putArchive(id: string, path: string, tar: Readable): Promise<void> {
+    await this.call('put archive', () => this.docker.getContainer(id).putArchive(tar, { path }));
+  }
+
+  /** POST /commit: the container's filesystem becomes an image; `changes` are Dockerfile lines. */
+  async commit(id: string, target: { repo: string; tag: string; changes: string[] }): Promise<string> {
+    const result = (await this.call('commit', () =>
+      this.docker.getContainer(id).commit({ repo: target.repo, tag: target.tag, changes: target.changes }),
+    )) as { Id: string };
+    return result.Id;
+  }
+
   /** An image's id, size, creation time and labels; null when no such image exists. */
   async inspectImage(
     ref: string,
-  ): Promise<{ id: string; size: number; created: string; labels: Record<string, string>; layers: string[] } | null> {
+  ): Promise<{
+    id: string;
+    size: number;
+    created: string;
+    labels: Record<string, string>;
+    layers: string[];
+  } | null> {
     try {
       const info = await this.docker.getImage(ref).inspect();
       return {

@@ -171,14 +171,14 @@ export class Ledger {
   }
 
   /** The receipt and the call's completion, in one transaction. */
-  completeCall(callId: string, receipt: Receipt): void {
+  completeCall(callId: string, receipt: Receipt, envKey: string | null = null): void {
     this.db.transaction(() => {
       this.db
         .prepare(
           `INSERT INTO executions (call_id, image, image_digest, container_id, warm, limits, create_ms, start_ms,
              run_ms, total_ms, exit_code, timed_out, oom_killed, stdout, stderr, stdout_bytes, stderr_bytes,
-             stdout_sha256, stderr_sha256, stdout_truncated, stderr_truncated, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             stdout_sha256, stderr_sha256, stdout_truncated, stderr_truncated, created_at, env_key)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           callId,
@@ -203,6 +203,7 @@ export class Ledger {
           Number(receipt.stdout_truncated),
           Number(receipt.stderr_truncated),
           now(),
+          envKey,
         );
       this.db.prepare(`UPDATE calls SET container_id = ? WHERE id = ?`).run(receipt.container_id, callId);
       this.setStatus(callId, 'completed', null);

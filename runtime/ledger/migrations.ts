@@ -182,6 +182,31 @@ export const MIGRATIONS: string[] = [
   `
   ALTER TABLE turns ADD COLUMN attempts TEXT;  -- JSON: [{n, status, error, ms, retryInMs}]
   `,
+  // 5: per-project environments (issue 9): how each was built or reused, from what, with which
+  // network, and what it resolved to; every execution names the environment it ran in.
+  `
+  CREATE TABLE environments (
+    id INTEGER PRIMARY KEY,
+    key TEXT,                          -- null for the bare sandbox image or a user-provided image
+    repo TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('built', 'hit', 'base', 'user', 'failed')),
+    image TEXT NOT NULL,               -- the reference runs use
+    image_id TEXT,
+    base_image_id TEXT,
+    size_bytes INTEGER,
+    seconds REAL NOT NULL,
+    inputs TEXT NOT NULL,              -- JSON: [{path, sha256, role}]
+    decisions TEXT NOT NULL,           -- JSON: the detection's decisions, in order
+    plan TEXT NOT NULL,                -- JSON: the plan (no credentials)
+    steps TEXT NOT NULL,               -- JSON: [{name, command, network, exit_code, seconds, output_tail}]
+    resolved TEXT NOT NULL,            -- JSON: [{name, version, source}]
+    sources TEXT NOT NULL,             -- JSON: the sources tried, in order, and what each gave
+    error TEXT,
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX environments_by_key ON environments(key);
+  ALTER TABLE executions ADD COLUMN env_key TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

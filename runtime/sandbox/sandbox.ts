@@ -18,6 +18,8 @@ import { resolveLimits, type Limits, type Receipt, type RunSpec } from './spec.j
 
 export interface SandboxOptions {
   image: string;
+  /** The project environment the image was built for (its content key); null for the bare image. */
+  envKey?: string | null;
   /** Pre-started containers kept for `execute`; 0 = no pool. */
   poolSize?: number;
   /** Limits the pooled containers are created with; runs asking for others go cold. */
@@ -74,6 +76,10 @@ export class Sandbox {
 
   get image(): string {
     return this.options.image;
+  }
+
+  get envKey(): string | null {
+    return this.options.envKey ?? null;
   }
 
   /** Checks the image exists (once): a RuntimeError('image_missing') says how to build it. */

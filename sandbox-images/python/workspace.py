@@ -9,6 +9,7 @@
 import json
 import os
 import sys
+import sysconfig
 import tarfile
 
 import pytest
@@ -17,14 +18,32 @@ workdir = os.environ.get("PIPER_WORKDIR", "/work")
 stdin = sys.stdin.buffer
 spec = json.loads(stdin.readline())
 argv = spec["argv"]
+# Python 3.12+ warns unless an extraction filter is named; "tar" keeps modes and in-tree links
+# (3.11.2, bookworm's, has no filters and needs none).
+extract_args = {"filter": "tar"} if hasattr(tarfile, "tar_filter") else {}
 with tarfile.open(fileobj=stdin, mode="r|") as archive:
-    archive.extractall(workdir)
+    archive.extractall(workdir, **extract_args)
 # The program under test gets no stdin, as with `< /dev/null`.
 null = os.open(os.devnull, os.O_RDONLY)
 os.dup2(null, 0)
 os.close(null)
 sys.stdin = open(os.devnull)
 os.chdir(workdir)
+
+# A project environment's .pth files name paths in the workspace (/work/src, an editable install);
+# the interpreter read them at start-up, before the workspace arrived, and skipped what did not
+# exist yet. Add those paths now, in the order and place site would have.
+purelib = sysconfig.get_paths()["purelib"]
+if os.path.isdir(purelib):
+    for name in sorted(os.listdir(purelib)):
+        if not name.endswith(".pth"):
+            continue
+        with open(os.path.join(purelib, name), encoding="utf-8") as pth:
+            for line in pth:
+                line = line.strip()
+                if line and not line.startswith(("#", "import ", "import\t")):
+                    if os.path.isdir(line) and line not in sys.path:
+                        sys.path.append(line)
 
 if argv[:3] == ["python3", "-m", "pytest"]:
     sys.argv = ["pytest", *argv[3:]]

@@ -1,0 +1,187 @@
+// `piper-agent env plan|build|ls|prune|shell`: the per-project environment (issue 9) — what would be
+// installed and why, building it, the images on the engine, removing old ones, and a shell in a
+// network-less sandbox of it for a person debugging a failing test.
+import { parseArgs } from 'node:util';
+import { connectEngine } from '../../runtime/engine/bootstrap.js';
+import { ENV_LABEL, projectId } from '../../runtime/env/names.js';
+import { planEnvironment } from '../../runtime/env/plan/detect.js';
+import { renderPlanText } from '../../runtime/env/plan/render.js';
+import { planRecord } from '../../runtime/env/ensure.js';
+import { listEnvImages, pruneAllEnvImages, pruneOldBaseImages } from '../../runtime/env/prune.js';
+import { repoRoot } from '../../runtime/host/git.js';
+import { startShellContainer } from '../../runtime/sandbox/shell-container.js';
+import { snapshotTar } from '../../runtime/workspace/snapshot.js';
+import { ENV_FLAG_HELP, envMode, recipeTrusted } from '../env/env-option.js';
+import { EXIT, UsageError } from '../exit-codes.js';
+import { openSession } from '../session.js';
+
+export const ENV_HELP = `Usage: piper-agent env plan|build|ls|prune|shell [options]
+
+The project environment: an image FROM the sandbox image with the project's runtime and test
+dependencies in a venv (Debian's packages stay visible) and the project installed editable against
+the workspace, so run_test imports it as its own tests do. Detected from pyproject.toml
+([project].dependencies, optional-dependencies / dependency-groups test|tests|testing|dev),
+requirements*.txt, setup.cfg and tox.ini; .piper/sandbox.toml overrides (see the README). Built
+before the first sandbox of fix, run-test, execute and ab, and reused while its inputs are unchanged.
+
+  plan [--json]        what would be installed, from which file and why; no engine, no build
+  build [--rebuild]    build it now (or reuse it); prints the image, key, sources and versions
+  ls [--json]          environment images on the engine (* marks this repository's)
+  prune [--all]        remove environment images beyond the newest 3 of each project (--all: every
+                       one), and sandbox and CI images of older recipes
+  shell [--env MODE]   an interactive shell in a network-less sandbox of the environment with a
+                       snapshot of the workspace at /work; nothing you do there reaches your files
+
+  --repo DIR           the repository (default: the git root of the current directory)
+  --ledger PATH        ledger file (default: .piper/ledger.db under the repo)
+${ENV_FLAG_HELP}
+
+Sources, in order, each recorded in the ledger: pip with your configuration (PIP_INDEX_URL,
+PIP_EXTRA_INDEX_URL, PIP_FIND_LINKS, or the recipe's index_url / find_links); then Debian's
+packages for whatever is still unmet (PyPI names mapped with dh-python's map, versions checked
+against the specifier). A requirement no source meets fails the build with what each source said.
+Network exists only in the dependency step; the project's own code and every run are network-less.
+
+Exit status: 0 ok, 2 bad usage or an environment that cannot be built, 5 no Docker engine.`;
+
+export async function envCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      repo: { type: 'string' },
+      ledger: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      rebuild: { type: 'boolean', default: false },
+      all: { type: 'boolean', default: false },
+      env: { type: 'string' },
+      'trust-repo-config': { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  const repo = values.repo ?? repoRoot();
+  const out = (text: string) => process.stdout.write(`${text}\n`);
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  switch (sub) {
+    case 'plan': {
+      const plan = planEnvironment(repo);
+      out(values.json ? JSON.stringify(planRecord(plan), null, 2) : renderPlanText(plan));
+      return EXIT.ok;
+    }
+    case 'build': {
+      const session = await openSession({
+        repo,
+        ledger: values.ledger,
+        log,
+        environment: {
+          mode: values.rebuild ? 'rebuild' : envMode(values.env),
+          trustRecipe: recipeTrusted(repo, values['trust-repo-config']),
+        },
+      });
+      try {
+        const env = session.environment!;
+        if (values.json) {
+          out(
+            JSON.stringify({
+              status: env.status,
+              image: env.image,
+              key: env.key,
+              seconds: env.seconds,
+              sources: env.sources,
+              resolved: env.resolved,
+            }),
+          );
+        } else {
+          out(
+            `${env.status}: ${env.image}${env.key ? ` (key ${env.key.slice(0, 12)})` : ''} in ${env.seconds.toFixed(1)} s`,
+          );
+          for (const s of env.sources) out(`  source ${s}`);
+          for (const r of env.resolved) out(`  ${r.name} ${r.version} (${r.source})`);
+        }
+        return EXIT.ok;
+      } finally {
+        await session.close();
+      }
+    }
+    case 'ls': {
+      const { engine } = await connectEngine();
+      const mine = projectId(repo);
+      const images = (await listEnvImages(engine)).sort((a, b) => b.created - a.created);
+      if (values.json) {
+        out(JSON.stringify(images.map((i) => ({ ...i, this_repo: i.labels[ENV_LABEL.project] === mine }))));
+        return EXIT.ok;
+      }
+      if (!images.length) out('no environment images; `piper-agent env build` makes one');
+      for (const i of images) {
+        const star = i.labels[ENV_LABEL.project] === mine ? '*' : ' ';
+        const when = new Date(i.created * 1000).toISOString().replace('T', ' ').slice(0, 16);
+        out(
+          `${star} ${(i.tags[0] ?? i.id.slice(7, 19)).padEnd(40)} ${(i.size / 1e6).toFixed(0).padStart(5)} MB  ${when}`,
+        );
+      }
+      return EXIT.ok;
+    }
+    case 'prune': {
+      const { engine } = await connectEngine();
+      const envs = await pruneAllEnvImages(engine, values.all ? 0 : 3);
+      const bases = await pruneOldBaseImages(engine);
+      for (const i of [...envs, ...bases]) out(`removed ${i.tags[0] ?? i.id}`);
+      out(`removed ${envs.length} environment image(s) and ${bases.length} old sandbox/CI image(s)`);
+      return EXIT.ok;
+    }
+    case 'shell':
+      return shell(repo, values, log);
+    default:
+      throw new UsageError(
+        sub ? `unknown env subcommand '${sub}'` : 'env needs a subcommand: plan, build, ls, prune or shell',
+      );
+  }
+}
+
+async function shell(
+  repo: string,
+  values: { ledger?: string; env?: string; 'trust-repo-config'?: boolean },
+  log: (line: string) => void,
+): Promise<number> {
+  if (!process.stdin.isTTY) throw new UsageError('env shell needs a terminal (standard input is not one)');
+  const session = await openSession({
+    repo,
+    ledger: values.ledger,
+    log,
+    environment: { mode: envMode(values.env), trustRecipe: recipeTrusted(repo, values['trust-repo-config']) },
+  });
+  let id: string | null = null;
+  try {
+    const snapshot = snapshotTar(repo);
+    id = await startShellContainer(session.engine, { image: session.sandbox.image, workspace: snapshot.tar });
+    log(
+      `shell in ${session.sandbox.image}: no network, /work is a snapshot (${snapshot.files.length} files); exit to leave`,
+    );
+    const shellExec = await session.engine.execInteractive(id, {
+      cmd: ['bash', '-l'],
+      workdir: '/work',
+      env: ['PS1=sandbox:\\w$ '],
+    });
+    const stdin = process.stdin;
+    const resize = () => void shellExec.resize(process.stdout.rows ?? 24, process.stdout.columns ?? 80);
+    stdin.setRawMode(true);
+    stdin.resume();
+    stdin.pipe(shellExec.stream);
+    shellExec.stream.pipe(process.stdout);
+    process.stdout.on('resize', resize);
+    resize();
+    await new Promise<void>((resolve) => {
+      shellExec.stream.on('end', resolve);
+      shellExec.stream.on('close', resolve);
+    });
+    process.stdout.off('resize', resize);
+    stdin.unpipe(shellExec.stream);
+    stdin.setRawMode(false);
+    stdin.pause();
+    return await shellExec.exitCode();
+  } finally {
+    if (id) await session.engine.remove(id).catch(() => undefined);
+    await session.close();
+  }
+}

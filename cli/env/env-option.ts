@@ -1,0 +1,29 @@
+// The `--env` flag every command that runs sandboxes takes, and whether the repository's recipe
+// may use the settings that need the user's trust (its index URLs and setup commands).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EnvMode } from '../../runtime/env/ensure.js';
+import { UsageError } from '../exit-codes.js';
+import { repoFileTrusted } from '../trust/trust-store.js';
+
+export const RECIPE_FILE = '.piper/sandbox.toml';
+
+export const ENV_FLAG_HELP = `  --env MODE         the project environment: auto (default: build or reuse it from the project's
+                     dependency files and .piper/sandbox.toml), base (the bare sandbox image),
+                     rebuild (build it again even when one exists)
+  --trust-repo-config  let the repository's .piper/ files use settings that need trust (its
+                     index URLs and setup commands; see the README's security model)`;
+
+export function envMode(value: string | undefined): EnvMode {
+  const mode = value ?? process.env.PIPER_ENV ?? 'auto';
+  if (mode === 'auto' || mode === 'base' || mode === 'rebuild') return mode;
+  throw new UsageError(`--env must be auto, base or rebuild, got ${JSON.stringify(mode)}`);
+}
+
+/** The recipe's trust-needing settings apply when the flag says so or the user trusted these exact bytes. */
+export function recipeTrusted(repoRoot: string, flag: boolean | undefined): boolean {
+  if (flag) return true;
+  const path = join(repoRoot, RECIPE_FILE);
+  if (!existsSync(path)) return false;
+  return repoFileTrusted(repoRoot, RECIPE_FILE, readFileSync(path));
+}

@@ -1,0 +1,393 @@
+// Building a project environment (DESIGN.md section 4, issue 9): an image FROM the sandbox image
+// with the project's dependencies in a venv that sees Debian's packages, and the project importable
+// from the workspace and installed editable. Two containers, so the repository's own code never
+// runs with a network:
+//   1. network (the engine's bridge, or the host's where it has none): the venv, the recipe's apt
+//      packages, then each requirement from pip (the user's index or wheelhouse) and, for whatever
+//      that left unsatisfied, from Debian's packages by their PyPI → Debian name. Only requirement
+//      lines and wheel files enter this container, never the project.
+//   2. no network, capabilities dropped: the workspace snapshot, the recipe's setup commands, the
+//      editable install with the project's own backend, the inventory; then the workspace is
+//      removed and the container committed as `piper-env-<project>:<key12>`.
+// Nothing is left unsatisfied silently: a requirement no source meets fails the build, naming it,
+// its specifier and what every source said; no image is tagged then.
+import { satisfies } from '@renovatebot/pep440';
+import type { DockerEngine } from '../engine/docker-engine.js';
+import { RuntimeError } from '../errors.js';
+import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js';
+import { LABEL } from '../sandbox/hardening.js';
+import { snapshotTar } from '../workspace/snapshot.js';
+import { BuildBox, type StepResult } from './build-box.js';
+import { ENV_LABEL, ENV_PATH, VENV, envImageRef, projectId } from './names.js';
+import type { PipSettings } from './pip-settings.js';
+import type { EnvPlan, PlannedRequirement } from './plan/types.js';
+import {
+  aptStep,
+  cleanStep,
+  listStep,
+  pipStep,
+  projectStep,
+  setupStep,
+  venvStep,
+  versionsStep,
+  type PipSource,
+} from './steps.js';
+
+export interface BuildInput {
+  engine: DockerEngine;
+  repoRoot: string;
+  plan: EnvPlan;
+  key: string;
+  base: { ref: string; id: string };
+  pip: PipSettings;
+  /** Setup commands to run (the recipe's, when the user trusts them; else none). */
+  setup: string[];
+  owner: string;
+  log: (line: string) => void;
+}
+
+export interface BuildOutcome {
+  imageRef: string;
+  imageId: string;
+  sizeBytes: number;
+  steps: EnvironmentStep[];
+  resolved: ResolvedPackage[];
+  sources: string[];
+}
+
+export class EnvBuildError extends RuntimeError {
+  constructor(
+    message: string,
+    fix: string,
+    readonly steps: EnvironmentStep[],
+    readonly sources: string[],
+  ) {
+    super('env_build_failed', message, fix);
+  }
+}
+
+const WHEELHOUSE = '/opt/piper/wheelhouse';
+
+export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome> {
+  const { engine, plan, log } = input;
+  const target = envImageRef(input.repoRoot, input.key);
+  const labels = { [LABEL.owner]: input.owner, 'piper.env.build': input.key };
+  const network = (await engine.hasBridgeNetwork()) ? 'bridge' : 'host';
+  const steps: EnvironmentStep[] = [];
+  const sources: string[] = [];
+  const fail = (message: string, fix: string): never => {
+    throw new EnvBuildError(message, fix, steps, sources);
+  };
+  const depsTag = `${target.tag}-deps`;
+  let depsImage: string | null = null;
+
+  // Phase 1: dependencies, with a network.
+  log(`environment ${target.ref}: dependencies (network: ${network})`);
+  const box1 = await BuildBox.start(engine, { image: input.base.ref, network, labels, log });
+  const resolved = new Map<string, ResolvedPackage>();
+  try {
+    const wheelDirs = await putWheelhouses(box1, input.pip);
+    const check = async (step: StepResult, what: string) => {
+      if (step.exit_code !== 0)
+        fail(
+          `environment step ${what} failed (exit ${step.exit_code}): ${lastLines(step.output_tail)}`,
+          'see `piper-agent env ls` and the ledger environments table for the full step output',
+        );
+    };
+    await check(await box1.run(venvStep()), 'venv');
+    if (plan.apt.length) {
+      const r = await box1.run(aptStep('apt (recipe)', plan.apt, true));
+      await check(r, 'apt (recipe)');
+      for (const [pkg, version] of dpkgLines(r.stdout))
+        resolved.set(`deb:${pkg}`, { name: pkg, version, source: 'debian' });
+      sources.push(`apt (recipe): ${plan.apt.join(' ')}`);
+    }
+
+    const wanted = plan.requirements;
+    if (wanted.length) {
+      const pipSource = pipSourceFor(input.pip, wheelDirs);
+      const fromPip = new Set<string>();
+      let pipSaid = 'no index or wheelhouse configured (PIP_INDEX_URL, PIP_FIND_LINKS or the recipe)';
+      if (pipSource) {
+        const r = await box1.run(
+          pipStep(
+            wanted.map((q) => q.line),
+            pipSource,
+          ),
+        );
+        if (r.exit_code === 0) {
+          for (const p of pipReport(r.stdout)) {
+            fromPip.add(normalize(p.name));
+            resolved.set(normalize(p.name), { name: p.name, version: p.version, source: 'pip' });
+          }
+          pipSaid = `installed ${fromPip.size} distribution(s)`;
+        } else {
+          pipSaid = `failed: ${lastLines(r.output_tail, 2)}`;
+        }
+      }
+      sources.push(`pip: ${pipSaid}`);
+
+      let versions = await installedVersions(box1, 'check', wanted);
+      let unmet = unsatisfied(wanted, versions);
+      const debianSaid = new Map<string, string>();
+      if (unmet.length) {
+        const mapped = unmet.filter((q) => q.debian);
+        for (const q of unmet)
+          if (!q.debian) debianSaid.set(q.normalized, `no Debian package is known for ${q.name}`);
+        if (mapped.length) {
+          const pkgs = [...new Set(mapped.map((q) => q.debian!))];
+          const r = await box1.run(aptStep('debian', pkgs, false));
+          await check(r, 'debian');
+          const missing = new Set(missingLines(r.stdout));
+          const installed = dpkgLines(r.stdout);
+          for (const [pkg, version] of installed)
+            resolved.set(`deb:${pkg}`, { name: pkg, version, source: 'debian' });
+          for (const q of mapped)
+            debianSaid.set(
+              q.normalized,
+              missing.has(q.debian!) ? `${q.debian} is not in Debian ${plan.debian}` : `${q.debian}`,
+            );
+          sources.push(
+            `debian: ${installed.map(([p, v]) => `${p} ${v}`).join(', ') || 'nothing installable'}`,
+          );
+          versions = await installedVersions(box1, 'check again', wanted);
+          unmet = unsatisfied(wanted, versions);
+        }
+      }
+      if (unmet.length) {
+        const lines = unmet.map((q) => {
+          const have = versions[q.normalized];
+          const deb = debianSaid.get(q.normalized) ?? 'not tried';
+          const debText =
+            have && q.debian && deb === q.debian
+              ? `${q.debian} gives ${have}, which does not satisfy it`
+              : deb;
+          return `  ${q.name}${q.specifier ? ` ${q.specifier}` : ''} (from ${q.from}): pip: ${pipSaid}; debian: ${debText}`;
+        });
+        fail(
+          `cannot satisfy ${unmet.length} requirement(s) in any source:\n${lines.join('\n')}`,
+          'serve the packages from an index (PIP_INDEX_URL, or index_url in .piper/sandbox.toml), a wheelhouse (find_links), relax the specifier, or run with `--env base` to go on without an environment',
+        );
+      }
+      for (const q of wanted) {
+        if (!resolved.has(q.normalized) && versions[q.normalized]) {
+          const source = fromPip.has(q.normalized)
+            ? 'pip'
+            : q.debian && resolved.has(`deb:${q.debian}`)
+              ? 'debian'
+              : 'system';
+          resolved.set(q.normalized, { name: q.name, version: versions[q.normalized]!, source });
+        }
+      }
+    }
+    // apt's lists and pip's caches must not reach a layer: what phase 2 deletes stays in this one.
+    await box1.run(cleanStep());
+    steps.push(...box1.steps);
+    box1.steps.length = 0;
+    depsImage = await box1.commit({ repo: target.repo, tag: depsTag, changes: [] });
+  } finally {
+    steps.push(...box1.steps);
+    await box1.remove();
+  }
+
+  // Phase 2: the project, with no network.
+  log(`environment ${target.ref}: the project (network: none)`);
+  const box2 = await BuildBox.start(engine, {
+    image: `${target.repo}:${depsTag}`,
+    network: 'none',
+    labels,
+    log,
+    confined: true,
+  });
+  try {
+    await box2.put('/work', snapshotTar(input.repoRoot).tar);
+    for (const [i, command] of input.setup.entries()) {
+      const r = await box2.run(setupStep(i, command));
+      if (r.exit_code !== 0)
+        fail(
+          `setup command ${i + 1} (${command}) failed with exit ${r.exit_code}: ${lastLines(r.output_tail)}`,
+          'fix the command in .piper/sandbox.toml `setup`; it runs as root in /work with no network',
+        );
+    }
+    const r = await box2.run(projectStep(plan.project.importRoot, plan.project.installable));
+    if (r.exit_code !== 0)
+      fail(
+        `installing the project editable failed (exit ${r.exit_code}): ${lastLines(r.output_tail)}`,
+        `its build backend (${plan.project.buildBackend ?? 'setuptools'}) must be among the requirements; a project with compiled parts says what to run in .piper/sandbox.toml \`setup\``,
+      );
+    if (plan.project.installable && plan.project.name) {
+      const v = await installedVersionsByName(box2, 'project metadata', [plan.project.name]);
+      const version = v[plan.project.name];
+      if (!version)
+        fail(
+          `the project installed but importlib.metadata does not find ${plan.project.name}`,
+          'check [project].name in pyproject.toml',
+        );
+      resolved.set(`project:${plan.project.name}`, {
+        name: plan.project.name,
+        version: version!,
+        source: 'project',
+      });
+    }
+    const list = await box2.run(listStep());
+    for (const p of pipList(list.stdout)) {
+      const n = normalize(p.name);
+      if (!resolved.has(n) && normalize(plan.project.name ?? '') !== n)
+        resolved.set(n, { name: p.name, version: p.version, source: 'pip' });
+    }
+    const clean = cleanStep();
+    await box2.run({ ...clean, script: `rm -rf ${WHEELHOUSE}; ${clean.script}` });
+    const imageId = await box2.commit({
+      repo: target.repo,
+      tag: target.tag,
+      changes: [
+        `ENV VIRTUAL_ENV=${VENV} PATH=${ENV_PATH}`,
+        'USER 1000:1000',
+        'WORKDIR /work',
+        'CMD ["python3"]',
+        `LABEL ${ENV_LABEL.key}=${input.key} ${ENV_LABEL.project}=${projectId(input.repoRoot)} ${ENV_LABEL.base}=${input.base.id}`,
+      ],
+    });
+    const info = await engine.inspectImage(imageId);
+    return {
+      imageRef: target.ref,
+      imageId,
+      sizeBytes: info?.size ?? 0,
+      steps: [...steps, ...box2.steps],
+      resolved: [...resolved.values()],
+      sources,
+    };
+  } finally {
+    steps.push(...box2.steps);
+    await box2.remove();
+    // The intermediate tag goes; its layers stay as the final image's parent.
+    if (depsImage) await engine.removeImage(`${target.repo}:${depsTag}`).catch(() => undefined);
+  }
+}
+
+/** Wheel directories (the recipe's find_links inside the repo, PIP_FIND_LINKS directories on the host) copied in. */
+async function putWheelhouses(box: BuildBox, pip: PipSettings): Promise<string[]> {
+  const dirs = pip.findLinkDirs;
+  const inside: string[] = [];
+  if (!dirs.length) return inside;
+  await box.run({
+    name: 'wheelhouse',
+    script: `mkdir -p ${dirs.map((_, i) => `${WHEELHOUSE}/${i}`).join(' ')}`,
+    timeoutS: 30,
+  });
+  for (const [i, dir] of dirs.entries()) {
+    await box.put(`${WHEELHOUSE}/${i}`, snapshotTar(dir).tar);
+    inside.push(`${WHEELHOUSE}/${i}`);
+  }
+  return inside;
+}
+
+function pipSourceFor(pip: PipSettings, wheelDirs: string[]): PipSource | null {
+  const hasIndex = pip.indexUrl !== null || pip.extraIndexUrls.length > 0;
+  if (!hasIndex && !wheelDirs.length && !pip.findLinkUrls.length) return null;
+  const env: string[] = [];
+  const display: string[] = [];
+  if (pip.indexUrl) {
+    env.push(`PIP_INDEX_URL=${pip.indexUrl}`);
+    display.push(`PIP_INDEX_URL=${pip.redact(pip.indexUrl)}`);
+  }
+  if (pip.extraIndexUrls.length) {
+    env.push(`PIP_EXTRA_INDEX_URL=${pip.extraIndexUrls.join(' ')}`);
+    display.push(`PIP_EXTRA_INDEX_URL=${pip.extraIndexUrls.map(pip.redact).join(' ')}`);
+  }
+  return { env, display, findLinks: [...wheelDirs, ...pip.findLinkUrls], noIndex: !hasIndex };
+}
+
+async function installedVersions(
+  box: BuildBox,
+  name: string,
+  wanted: PlannedRequirement[],
+): Promise<Record<string, string | null>> {
+  const byName = await installedVersionsByName(
+    box,
+    name,
+    wanted.map((q) => q.name),
+  );
+  return Object.fromEntries(wanted.map((q) => [q.normalized, byName[q.name] ?? null]));
+}
+
+async function installedVersionsByName(
+  box: BuildBox,
+  name: string,
+  names: string[],
+): Promise<Record<string, string | null>> {
+  const r = await box.run(versionsStep(name, names));
+  const line = r.stdout.split('\n').find((l) => l.startsWith('piper-versions '));
+  if (r.exit_code !== 0 || !line)
+    throw new EnvBuildError(
+      `could not read the installed versions: ${lastLines(r.output_tail)}`,
+      'rebuild the sandbox image: `piper-agent image build --force`',
+      box.steps,
+      [],
+    );
+  return JSON.parse(line.slice('piper-versions '.length)) as Record<string, string | null>;
+}
+
+function unsatisfied(
+  wanted: PlannedRequirement[],
+  versions: Record<string, string | null>,
+): PlannedRequirement[] {
+  return wanted.filter((q) => {
+    const v = versions[q.normalized];
+    if (!v) return true;
+    if (!q.specifier) return false;
+    try {
+      return !satisfies(v, q.specifier);
+    } catch {
+      return true;
+    }
+  });
+}
+
+function pipReport(stdout: string): Array<{ name: string; version: string }> {
+  const at = stdout.indexOf('piper-pip-report\n');
+  if (at < 0) return [];
+  try {
+    const report = JSON.parse(stdout.slice(at + 'piper-pip-report\n'.length)) as {
+      install?: Array<{ metadata?: { name?: string; version?: string } }>;
+    };
+    return (report.install ?? []).flatMap((i) =>
+      i.metadata?.name && i.metadata.version ? [{ name: i.metadata.name, version: i.metadata.version }] : [],
+    );
+  } catch {
+    return [];
+  }
+}
+
+function pipList(stdout: string): Array<{ name: string; version: string }> {
+  try {
+    return JSON.parse(stdout.trim() || '[]') as Array<{ name: string; version: string }>;
+  } catch {
+    return [];
+  }
+}
+
+function dpkgLines(stdout: string): Array<[string, string]> {
+  return stdout
+    .split('\n')
+    .filter((l) => l.startsWith('piper-dpkg '))
+    .map((l) => {
+      const [, pkg = '', version = ''] = l.split(' ');
+      return [pkg, version];
+    });
+}
+
+function missingLines(stdout: string): string[] {
+  return stdout
+    .split('\n')
+    .filter((l) => l.startsWith('piper-missing '))
+    .map((l) => l.slice('piper-missing '.length).trim());
+}
+
+function normalize(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
+}
+
+function lastLines(text: string, n = 6): string {
+  return text.trim().split('\n').slice(-n).join('\n');
+}

@@ -1,0 +1,35 @@
+// How a project environment is named on the engine. The tag is the first 12 hex digits of its
+// content key, the repository name says which project it belongs to, and the labels carry the full
+// key and the base image id, so a cache hit is an exact match on both, never a prefix or a guess.
+import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
+
+export const ENV_IMAGE_PREFIX = 'piper-env-';
+export const ENV_LABEL = {
+  key: 'piper.env.key',
+  project: 'piper.env.project',
+  base: 'piper.env.base',
+} as const;
+
+/** Where the project's virtual environment lives in the image. */
+export const VENV = '/opt/piper/venv';
+export const VENV_PYTHON = `${VENV}/bin/python`;
+/** The image's PATH: the venv first, so `python3` and `pytest` are the project's. */
+export const ENV_PATH = `${VENV}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
+
+/** A short, stable id for a repository: its real path, hashed (the path itself stays off the tag). */
+export function projectId(repoRoot: string): string {
+  let real = repoRoot;
+  try {
+    real = realpathSync(repoRoot);
+  } catch {
+    // A path that does not resolve is hashed as given; the plan fails on it before any build.
+  }
+  return createHash('sha256').update(real).digest('hex').slice(0, 12);
+}
+
+export function envImageRef(repoRoot: string, key: string): { repo: string; tag: string; ref: string } {
+  const repo = `${ENV_IMAGE_PREFIX}${projectId(repoRoot)}`;
+  const tag = key.slice(0, 12);
+  return { repo, tag, ref: `${repo}:${tag}` };
+}
