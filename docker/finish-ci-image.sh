@@ -5,10 +5,10 @@
 # Usage (as root, inside the image): sh /app/docker/finish-ci-image.sh
 set -eu
 
-# The checkout is mounted from the host and belongs to the CI runner's user, not to root; without
-# this git refuses it ("dubious ownership") and piper-agent would lose `git ls-files` and HEAD.
+# No `safe.directory '*'`: that would make git trust any repository's own config. piper-agent
+# passes the git dir and work tree of the one checkout it works on explicitly (with
+# `-c safe.directory=<that root>`), which reads a checkout owned by the CI runner's user.
 if command -v git >/dev/null 2>&1; then
-  git config --system --add safe.directory '*'
   git --version
 else
   # The offline build copies the host's git; a host without one gives an image without one.

@@ -1,8 +1,7 @@
 // read_entity (spec 4.1): an entity's signature and, on request, at most `window` lines of its
 // source, with a note when cut. The file is checked against the index first, so a span never
 // points into a file that changed since it was parsed.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readRepoFile } from '../runtime/host/inside-repo.js';
 import { decodeSource } from './index/byte-offsets.js';
 import { citeEvidence, intArg, type ReadContext } from './read-context.js';
 import { FUZZY_LAST_TOKEN_ONLY, rankSymbols } from './search-symbol.js';
@@ -49,12 +48,9 @@ export async function readEntity(
 
   let body: string | null = null;
   if (args.body) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(join(ctx.index.root, entity.path));
-    } catch (error) {
-      return fail(`cannot read ${entity.path}: ${(error as Error).message}`);
-    }
+    // Only a regular file whose real path is inside the repository (a directory link can move it).
+    const bytes = readRepoFile(ctx.index.root, entity.path);
+    if (!Buffer.isBuffer(bytes)) return fail(`cannot read ${entity.path}: ${bytes.error}`);
     body = windowed(sourceLines(bytes, entity), window);
   }
   const evidenceError = citeEvidence(ctx, [selector]);

@@ -4,8 +4,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runRecorded } from '../runtime/recorded-run.js';
-import { snapshotTar } from '../runtime/workspace/snapshot.js';
+import { planSnapshot, skippedNote, snapshotTar } from '../runtime/workspace/snapshot.js';
 import type { SandboxContext } from './sandbox-context.js';
+import { workspaceCapMb, workspaceLimits } from './workspace-size.js';
 
 export interface RunTestArgs {
   target: string;
@@ -60,11 +61,36 @@ export function targetArgv(target: string, repoRoot?: string): string[] {
 }
 
 export async function runTest(
-  ctx: SandboxContext & { repoRoot: string },
+  ctx: SandboxContext & {
+    repoRoot: string;
+    /** The largest work tmpfs, MiB (default: PIPER_RUN_TEST_TMPFS_MAX_MB, else 2048). */
+    workspaceCapMb?: number;
+  },
   args: RunTestArgs,
 ): Promise<{ callId: string; result: RunTestResult }> {
   const timeout = args.timeout ?? 120;
-  const { tar } = snapshotTar(ctx.repoRoot);
+  // Sized before any container exists: a snapshot over the cap is a call that never ran.
+  const plan = planSnapshot(ctx.repoRoot);
+  let sized: ReturnType<typeof workspaceLimits>;
+  try {
+    sized = workspaceLimits(
+      RUN_TEST_LIMITS,
+      { bytes: plan.bytes, files: plan.entries.length },
+      workspaceCapMb(ctx.workspaceCapMb),
+    );
+  } catch (error) {
+    const callId = ctx.ledger.dispatchCall({
+      runId: ctx.runId,
+      tool: 'run_test',
+      args: { target: args.target, timeout },
+      origin: ctx.origin,
+      owner: ctx.owner,
+      turnId: ctx.turnId,
+    });
+    ctx.ledger.endCall(callId, 'not_executed', (error as Error).message);
+    throw error;
+  }
+  const snapshot = snapshotTar(plan);
   const { callId, receipt } = await runRecorded(
     ctx.ledger,
     ctx.sandbox,
@@ -79,10 +105,13 @@ export async function runTest(
     {
       image: ctx.sandbox.image,
       argv: targetArgv(args.target, ctx.repoRoot),
-      workspace: tar,
-      limits: { ...RUN_TEST_LIMITS, timeoutS: timeout },
+      workspace: snapshot.tar,
+      limits: { ...RUN_TEST_LIMITS, ...sized, timeoutS: timeout },
     },
   );
+  // The tar has been read to its end by now (the command runs after the unpack), so the list of
+  // skipped entries is complete; its note leads the output, where the tail cut never drops it.
+  const note = skippedNote(snapshot.skipped);
   const combined = [receipt.stdout, receipt.stderr]
     .filter(Boolean)
     .join(receipt.stdout.endsWith('\n') ? '' : '\n');
@@ -90,13 +119,22 @@ export async function runTest(
   const result: RunTestResult = {
     passed: receipt.exit_code === 0,
     exit_code: receipt.exit_code,
-    output: lastOf(
-      receipt.timed_out ? `${combined}\n[timed out after ${timeout} s; the container was killed]` : combined,
+    output: withNote(
+      note,
+      lastOf(
+        receipt.timed_out
+          ? `${combined}\n[timed out after ${timeout} s; the container was killed]`
+          : combined,
+      ),
     ),
     timed_out: receipt.timed_out,
     ...(counts ? { counts } : {}),
   };
   return { callId, result };
+}
+
+function withNote(note: string, output: string): string {
+  return note ? `${note}\n${output}` : output;
 }
 
 /** The last 50 lines, then the last 2000 characters of those. */

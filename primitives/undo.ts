@@ -3,7 +3,8 @@
 // the whole undo, named. Restoring = the stored diffs applied in reverse, each step verified
 // against the sha256 the ledger recorded, so what comes back is byte-identical or nothing does.
 import { readFile, realpath } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { isWithin } from '../runtime/host/inside-repo.js';
 import { editsForRun, markUndone, type EditRow } from '../runtime/ledger/edits.js';
 import type { Ledger } from '../runtime/ledger/ledger.js';
 import { applyPatch } from './diff/apply-patch.js';
@@ -99,10 +100,16 @@ async function planFile(
   path: string,
   edits: EditRow[],
 ): Promise<Restoration | { error: string }> {
+  // The ledger is a file anyone with the repository could have altered: a row naming `../x` or an
+  // absolute path (or a path whose links lead out) must not make undo write outside the repository.
+  const outside = `edit ${edits[0]!.id} of run ${runId} names ${JSON.stringify(path)}, which is outside the repository ${repoRoot}; undo restores files inside the current repository only`;
+  if (path === '' || isAbsolute(path) || path.split(/[/\\]/).includes('..')) return { error: outside };
   let realPath: string;
   let current: Buffer;
   try {
-    realPath = await realpath(resolve(repoRoot, path));
+    const realRoot = await realpath(repoRoot);
+    realPath = await realpath(resolve(realRoot, path));
+    if (!isWithin(realRoot, realPath) || realPath === realRoot) return { error: outside };
     current = await readFile(realPath);
   } catch (error) {
     return { error: `cannot read ${path}: ${(error as Error).message}` };

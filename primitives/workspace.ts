@@ -2,6 +2,7 @@
 // ledger, and the dispatch of a validated call to its primitive. Every call gets its ledger row
 // before it runs (`dispatched`) and a terminal status after; what it returns is what was captured,
 // and sandbox receipts are read back from the ledger's executions row, not from memory.
+import { readRepoFile } from '../runtime/host/inside-repo.js';
 import { editsForRun } from '../runtime/ledger/edits.js';
 import { hasEvidence } from '../runtime/ledger/evidence.js';
 import type { CallOrigin, Ledger } from '../runtime/ledger/ledger.js';
@@ -17,8 +18,6 @@ import type { Embedder } from './read-context.js';
 import { runTest } from './run-test.js';
 import { searchCode } from './search-code.js';
 import { searchSymbol } from './search-symbol.js';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 
 export type ToolCallName =
   'read_entity' | 'search_symbol' | 'search_code' | 'edit_entity' | 'run_test' | 'execute';
@@ -143,7 +142,9 @@ export class Workspace {
       turnId,
     });
     try {
-      const source = await readFile(join(o.repoRoot, path), 'utf8');
+      const bytes = readRepoFile(o.index.root, path);
+      if (!Buffer.isBuffer(bytes)) throw new Error(bytes.error);
+      const source = bytes.toString('utf8');
       const report = await o.lint.check(source, path);
       o.ledger.markCompleted(callId);
       const result =

@@ -1,9 +1,11 @@
 // `piper-agent undo RUN`: reverses every edit a run made, latest first, or refuses, naming the
 // file, when one changed after the run touched it. All or nothing (primitives/undo.ts).
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { undoRun } from '../../primitives/undo.js';
 import { repoRoot } from '../../runtime/host/git.js';
+import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
 import { EXIT, UsageError } from '../exit-codes.js';
@@ -15,12 +17,13 @@ edits in the reverse order they were made. Every file is checked first: if one c
 run last edited it, nothing is undone and the file is named. Each restored file is verified
 against the sha256 the ledger recorded before it is written, and written atomically.
 
-  --repo DIR     the repository (default: the one the run recorded, else the git root here)
+  --repo DIR     the repository (default: the git root here; a run recorded on another
+                 repository is refused unless --repo names the one to restore)
   --ledger PATH  ledger file (default: .piper/ledger.db under the repo; env PIPER_LEDGER)
   --json         print the result as one JSON object
 
 Exit status: 0 when the edits were undone (or there were none left), 1 when undo refused,
-2 for bad usage.`;
+2 for bad usage or while another run is live on the repository (it is named).`;
 
 export async function undoCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -46,9 +49,23 @@ export async function undoCommand(argv: string[]): Promise<number> {
   }
   const ledger = Ledger.open(path);
   try {
+    // The current repository, never the path the ledger names: a ledger is a file a repository can
+    // carry, and its `repo` column could point undo at any directory on the host.
     const recorded = ledger.getRun(runId)?.repo;
-    const repo = values.repo ?? (typeof recorded === 'string' ? recorded : repoRoot());
-    const result = await undoRun({ repoRoot: repo, ledger, runId });
+    const repo = values.repo ?? repoRoot();
+    if (values.repo === undefined && typeof recorded === 'string' && !sameDir(recorded, repo)) {
+      return finish(
+        values.json,
+        {
+          ok: false,
+          error: `run ${runId} was recorded on ${recorded}, not on the current repository ${repo}; run undo there, or pass --repo DIR to restore the run's files in DIR`,
+        },
+        runId,
+      );
+    }
+    // Not while a run works on the repository: its next edit, or this undo, would be lost.
+    const lock = RepoLock.acquire(repo, { command: 'undo', runId });
+    const result = await undoRun({ repoRoot: repo, ledger, runId }).finally(() => lock.release());
     return finish(
       values.json,
       { ok: result.ok, error: result.error, files: result.data?.files, undone: result.data?.undone },
@@ -57,6 +74,17 @@ export async function undoCommand(argv: string[]): Promise<number> {
   } finally {
     ledger.close();
   }
+}
+
+function sameDir(a: string, b: string): boolean {
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  return real(a) === real(b);
 }
 
 function finish(

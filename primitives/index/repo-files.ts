@@ -1,10 +1,13 @@
 // Which Python files of a repo the index reads. In a git work tree: what git lists (tracked plus
-// untracked-not-ignored), so ignored files never enter; elsewhere: a walk of the tree. Either way
-// the same directories are skipped: VCS and piper's own data, virtual environments, dependency
-// and build output, caches.
-import { execFileSync } from 'node:child_process';
+// untracked-not-ignored), so ignored files never enter; elsewhere (or when .git is a `gitdir:`
+// file, which may point anywhere) a walk of the tree. Either way the same directories are skipped:
+// VCS and piper's own data, virtual environments, dependency and build output, caches. Only
+// regular files reached through no symbolic link are listed: git still lists the files it tracked
+// under `vendor/` after `vendor` became a link to a directory outside the repository.
 import { existsSync, lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { RealDirs } from '../../runtime/host/inside-repo.js';
+import { gitRead, gitRepoAt } from '../../runtime/host/safe-git.js';
 import { IndexError } from './index-error.js';
 
 const SKIPPED_DIRS = new Set([
@@ -54,8 +57,9 @@ export function listPythonFiles(root: string): RepoFiles {
   const fromGit = gitListing(root);
   const skip = new DirectorySkipper(root);
   if (fromGit) {
+    const dirs = new RealDirs(root);
     const paths = fromGit.filter(
-      (p) => p.endsWith('.py') && !skip.skipsPath(p) && isRegularFile(join(root, p)),
+      (p) => p.endsWith('.py') && !skip.skipsPath(p) && isPlainRegularFile(root, dirs, p),
     );
     return { paths: sortPaths(paths), mode: 'git' };
   }
@@ -68,32 +72,29 @@ export function listPythonFiles(root: string): RepoFiles {
 export function isIndexable(root: string, path: string): boolean {
   if (!path.endsWith('.py') || path.startsWith('../') || new DirectorySkipper(root).skipsPath(path))
     return false;
-  if (!isRegularFile(join(root, path))) return false;
+  if (!isPlainRegularFile(root, new RealDirs(root), path)) return false;
   return !isIgnoredByGit(root, path);
 }
 
 function gitListing(root: string): string[] | null {
-  try {
-    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-      cwd: root,
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    return [...new Set(out.split('\0').filter((p) => p.length > 0))];
-  } catch {
-    return null; // not a git work tree, or no git: walk instead
-  }
+  const repo = gitRepoAt(root);
+  // No repository (or a .git file), no git, or git failed: walk instead.
+  const out = repo && gitRead(repo, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  if (!out) return null;
+  return [
+    ...new Set(
+      out
+        .toString('utf8')
+        .split('\0')
+        .filter((p) => p.length > 0),
+    ),
+  ];
 }
 
 function isIgnoredByGit(root: string, path: string): boolean {
-  try {
-    // Exit 0: ignored; 1: not ignored; 128: not a git work tree.
-    execFileSync('git', ['check-ignore', '-q', '--', path], { cwd: root, stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
+  const repo = gitRepoAt(root);
+  // Exit 0 (output, even empty): ignored; 1: not ignored; 128: not a git work tree.
+  return repo !== null && gitRead(repo, ['check-ignore', '-q', '--', path]) !== null;
 }
 
 class DirectorySkipper {
@@ -143,9 +144,11 @@ function walk(root: string, dir: string, skip: DirectorySkipper, out: string[]):
   }
 }
 
-function isRegularFile(abs: string): boolean {
+/** A regular file whose directories are the repository's own (no link on the way, in or out). */
+function isPlainRegularFile(root: string, dirs: RealDirs, path: string): boolean {
+  if (path.split('/').includes('..') || !dirs.parentIsPlain(path)) return false;
   try {
-    return lstatSync(abs).isFile();
+    return lstatSync(join(root, path)).isFile();
   } catch {
     return false;
   }

@@ -1,9 +1,8 @@
 // The read-hash-parse step of the code index: for each file, read it and hash it; a hash equal to
 // the indexed one costs nothing more, any other is parsed into rows ready for the ledger.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Parser } from 'web-tree-sitter';
+import { readRepoFile } from '../../runtime/host/inside-repo.js';
 import type { CodeNodeRow, StoredCodeFile } from '../../runtime/ledger/code-nodes.js';
 import type { Entity } from '../types.js';
 import { decodeSource } from './byte-offsets.js';
@@ -15,7 +14,7 @@ export interface Scan {
   changed: StoredCodeFile[];
   /** Files whose sha256 matched: not parsed. */
   unchanged: number;
-  /** Files that could not be read (gone since they were listed, or unreadable). */
+  /** Files that could not be read (gone since they were listed, unreadable, not a regular file, or outside the repository). */
   unreadable: string[];
 }
 
@@ -27,10 +26,9 @@ export function scanFiles(
 ): Scan {
   const scan: Scan = { changed: [], unchanged: 0, unreadable: [] };
   for (const path of paths) {
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(resolve(root, path));
-    } catch {
+    // Read only inside the repository, only a regular file, never blocking on a FIFO.
+    const bytes = readRepoFile(root, path);
+    if (!Buffer.isBuffer(bytes)) {
       scan.unreadable.push(path);
       continue;
     }

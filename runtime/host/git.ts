@@ -1,30 +1,33 @@
-// The target repository: the git root of a directory, or the directory itself outside git.
-import { execFileSync } from 'node:child_process';
-import { cpSync } from 'node:fs';
-import { resolve } from 'node:path';
+// The target repository: the git root of a directory, or the directory itself outside git. Every
+// git call goes through safe-git.ts (the repository's own config never runs a command here).
+import { cpSync, existsSync, lstatSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { gitInOwnRepo, gitReadText, gitRepoAt } from './safe-git.js';
 
+/**
+ * The nearest directory at or above `dir` holding a `.git` (a directory, or a `gitdir:` file as in
+ * worktrees and submodules: that directory is still the top of the work tree), resolved by piper
+ * rather than by git's discovery, which a repository's `core.worktree` could redirect.
+ */
 export function repoRoot(dir = process.cwd()): string {
+  let start: string;
   try {
-    return execFileSync('git', ['rev-parse', '--show-toplevel'], {
-      cwd: dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
+    start = realpathSync(resolve(dir));
   } catch {
     return resolve(dir);
   }
+  for (let at = start; ; at = dirname(at)) {
+    if (hasDotGit(at)) return at;
+    if (dirname(at) === at) return resolve(dir);
+  }
 }
 
+/** HEAD's commit, or undefined outside a repository (a `.git` file counts as outside). */
 export function gitHead(dir: string): string | undefined {
-  try {
-    return execFileSync('git', ['rev-parse', 'HEAD'], {
-      cwd: dir,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-  } catch {
-    return undefined;
-  }
+  const repo = gitRepoAt(dir);
+  if (!repo) return undefined;
+  const head = gitReadText(repo, ['rev-parse', '--verify', '-q', 'HEAD^{commit}'])?.trim();
+  return head && /^[0-9a-f]{40,64}$/.test(head) ? head : undefined;
 }
 
 /**
@@ -38,24 +41,20 @@ export function copyAsGitRepo(src: string, dest: string, message: string): strin
     recursive: true,
     filter: (path) => !/[/\\](\.git|__pycache__|\.pytest_cache|\.piper)$/.test(path),
   });
-  const git = (...args: string[]) =>
-    execFileSync(
-      'git',
-      [
-        '-c',
-        'user.name=piper-agent',
-        '-c',
-        'user.email=piper-agent@localhost',
-        '-c',
-        'commit.gpgsign=false',
-        '-c',
-        'core.hooksPath=/dev/null',
-        ...args,
-      ],
-      { cwd: dest, stdio: ['ignore', 'ignore', 'pipe'] },
-    );
-  git('init', '-q');
-  git('add', '-A');
-  git('commit', '-q', '-m', message);
+  const identity = { name: 'piper-agent', email: 'piper-agent@localhost' };
+  gitInOwnRepo(dest, ['init', '-q'], identity);
+  gitInOwnRepo(dest, ['add', '-A'], identity);
+  gitInOwnRepo(dest, ['commit', '-q', '-m', message], identity);
   return dest;
+}
+
+function hasDotGit(dir: string): boolean {
+  const dotGit = join(dir, '.git');
+  if (!existsSync(dotGit)) return false;
+  try {
+    const st = lstatSync(dotGit);
+    return st.isDirectory() || st.isFile();
+  } catch {
+    return false;
+  }
 }

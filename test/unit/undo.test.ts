@@ -149,7 +149,8 @@ describe('piper-agent undo', () => {
     await makeThreeEdits();
     ledger.close();
     const { out } = capture();
-    const code = await undoCommand([runId, '--ledger', ledgerFile]);
+    // The repository is named: undo restores the current repository's files, never the ledger's path.
+    const code = await undoCommand([runId, '--ledger', ledgerFile, '--repo', root]);
     vi.restoreAllMocks();
     expect(code).toBe(0);
     expect(out.join('')).toBe(
