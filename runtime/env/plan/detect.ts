@@ -337,8 +337,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
       decisions.push(`${files.test.path}: test requirements (${FIRST_OF})`);
       planner.addFiles(readRequirementsFiles(reader, files.test.path), 'test');
     }
-    for (const path of files.ignored)
-      decisions.push(`${path}: not test/dev-named or not the first: not read`);
+    for (const { path, why } of files.ignored) decisions.push(`${path}: not read (${why})`);
     if (!extraChosen && !groupChosen && !files.test && reader.isFile(TOX_INI)) {
       const tox = readToxTestenv(reader);
       if (tox && (tox.deps.length || tox.extras.length)) {

@@ -11,7 +11,8 @@ const RUNTIME_WORDS = new Set(['', 'base', 'main', 'prod', 'production', 'runtim
 export interface RequirementFileNames {
   runtime: string | null;
   test: { path: string; name: (typeof TEST_NAMES)[number] } | null;
-  ignored: string[];
+  /** Files not read, each with why. */
+  ignored: Array<{ path: string; why: string }>;
 }
 
 function words(path: string): string[] {
@@ -41,12 +42,14 @@ export function requirementFileNames(reader: RepoReader): RequirementFileNames {
     );
     if (rank < TEST_NAMES.length) {
       if (rank < bestRank) {
-        if (out.test) out.ignored.push(out.test.path);
+        if (out.test) out.ignored.push({ path: out.test.path, why: `"${path}" ranks first` });
         out.test = { path, name: TEST_NAMES[rank] as (typeof TEST_NAMES)[number] };
         bestRank = rank;
-      } else out.ignored.push(path);
-    } else if (found.every((word) => RUNTIME_WORDS.has(word)) && out.runtime === null) out.runtime = path;
-    else out.ignored.push(path);
+      } else out.ignored.push({ path, why: `"${out.test?.path}" ranks first` });
+    } else if (found.every((word) => RUNTIME_WORDS.has(word))) {
+      if (out.runtime === null) out.runtime = path;
+      else out.ignored.push({ path, why: `"${out.runtime}" is the runtime file` });
+    } else out.ignored.push({ path, why: 'neither runtime nor test/dev-named' });
   }
   return out;
 }
