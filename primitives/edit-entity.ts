@@ -7,7 +7,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { recordEdit } from '../runtime/ledger/edits.js';
 import type { Ledger } from '../runtime/ledger/ledger.js';
 import { unifiedDiff } from './diff/unified-diff.js';
-import { atomicWrite, sha256 } from './fs/atomic-write.js';
+import { atomicWrite, FileChangedError, sha256, type AtomicWriteOptions } from './fs/atomic-write.js';
 import { addedDiagnostics, describeDiagnostic, type Diagnostic } from './lint/diagnostic.js';
 import type { LintGate } from './lint/lint-gate.js';
 import type { Entity, EntityLookup, Envelope } from './types.js';
@@ -23,6 +23,8 @@ export interface EditContext {
   runId?: string;
   callId?: string;
   lint: LintGate;
+  /** Test hook: runs between the new content's write and the compare-and-swap check. */
+  beforeSwap?: AtomicWriteOptions['beforeSwap'];
 }
 
 export interface EditArgs {
@@ -111,8 +113,12 @@ export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Enve
   }
 
   try {
-    await atomicWrite(realPath, after);
+    // Compare-and-swap: the lint gate took time, and the file may have changed meanwhile (an
+    // editor, another process). Written only if it still has the bytes this edit was made from.
+    await atomicWrite(realPath, after, { expectSha256: sha256(before), beforeSwap: ctx.beforeSwap });
   } catch (error) {
+    if (error instanceof FileChangedError)
+      return fail(`precondition failed: ${entity.path} changed on disk since it was read`);
     return fail(`cannot write ${entity.path}: ${(error as Error).message}; the file is unchanged`);
   }
   if (ctx.ledger && ctx.runId) {

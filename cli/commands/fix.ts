@@ -41,9 +41,10 @@ the environment (PIPER_*, OPENAI_API_KEY, OPENAI_BASE_URL, TOOL_POLICY), the fla
 A repository's file may only narrow: its apiKey, baseUrl, image, ledger, lower prices, a raised cap,
 or a model script from outside it apply only when you trust the file.
 
-Exit status: 0 resolved and verified; 1 internal error; 2 usage or configuration error; 3 needs
-input (the question is in the output; answer with piper-agent resume RUN --answer TEXT); 4 stopped
-or capped without a verified fix; 5 no sandbox engine. Never 0 for an unverified fix.`;
+Exit status: 0 resolved and verified; 1 internal error; 2 usage or configuration error, or another
+run is live on the repository (it is named); 3 needs input (the question is in the output; answer
+with piper-agent resume RUN --answer TEXT); 4 stopped or capped without a verified fix; 5 no
+sandbox engine. Never 0 for an unverified fix.`;
 
 export const FIX_OPTIONS = {
   repo: { type: 'string' },

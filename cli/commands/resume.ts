@@ -2,6 +2,7 @@
 // process died) from the ledger, with the run's own settings unless flags override them. The run
 // keeps its id: its turns, calls and edits go on in the same record.
 import { parseArgs } from 'node:util';
+import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { reopenRun, restoreEnding, type Reopened } from '../../runtime/ledger/run-queries.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
@@ -30,8 +31,9 @@ them. Its own model continues it (a script model goes on after the replies it al
                        repository's config: a file you have not trusted keeps only what narrows)
 
 Exit status: as for fix — 0 resolved and verified; 1 internal error; 2 usage error, or a run that
-cannot be resumed (unknown, resolved, still running, waiting for --answer, at a cap); 3 needs input
-again; 4 stopped or capped without a verified fix; 5 no sandbox engine.`;
+cannot be resumed (unknown, resolved, still running, waiting for --answer, at a cap), or another
+run live on the repository; 3 needs input again; 4 stopped or capped without a verified fix; 5 no
+sandbox engine.`;
 
 const OPTIONS = { ...FIX_OPTIONS, answer: { type: 'string' } } as const;
 
@@ -47,8 +49,11 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     const ledger = openLedgerAt({ ledger: values.ledger, repo: values.repo });
     let plan: ResumePlan;
     let ending: Reopened;
+    let lock: RepoLock;
     try {
       plan = planResume(ledger, positionals[0]!, values);
+      // Before the run is reopened: while another run is live on the repository, nothing changes.
+      lock = RepoLock.acquire(plan.input.repo, { command: 'resume', runId: plan.run.id });
       // The new owner goes in before any session opens, so its start-up sweep sees a live run.
       ending = reopenRun(ledger, plan.run.id, formatOwner(currentOwner()), plan.run.outcome);
     } finally {
@@ -59,7 +64,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
       `resuming run ${plan.run.id} (was ${ending.previousOutcome ?? 'unfinished'}) after ${plan.input.resume!.state.turnsUsed} turn(s); loop state ${plan.stateSource === 'saved' ? 'as the run saved it' : 'rebuilt from the ledger'}\n`,
     );
     try {
-      return (await runWithRenderer(plan.input, values)).exit_code;
+      return (await runWithRenderer({ ...plan.input, lock }, values)).exit_code;
     } catch (error) {
       // Failed before its loop could end it (no engine, no image): the run ends as it was.
       const again = Ledger.open(plan.input.config.ledger!);
@@ -69,6 +74,8 @@ export async function resumeCommand(argv: string[]): Promise<number> {
         again.close();
       }
       throw error;
+    } finally {
+      lock.release();
     }
   });
 }
