@@ -216,6 +216,28 @@ describe('requirements files', () => {
     expect(reader.recorded().map((i) => i.path)).toEqual(['requirements-dev.txt']);
   });
 
+  it('a setup.py-only project: `-e .` is the project, its extras cannot be read', () => {
+    const plan = planEnvironment(
+      repo({
+        'setup.py': 'from setuptools import setup\nsetup()\n',
+        'requirements-dev.txt': '-e .[test]\npytest\n',
+      }),
+    );
+    expect(plan.project).toMatchObject({
+      name: null,
+      installable: true,
+      buildBackend: 'setuptools.build_meta:__legacy__',
+    });
+    expect(plan.skipped).toEqual([]);
+    expect(plan.decisions).toContain(
+      'requirements-dev.txt:1: `-e .[test]` names the project itself: its extras "test" are declared where the plan cannot read them (setup.py is not run): not resolved',
+    );
+    expect(plan.requirements.map((r) => `${r.reason} ${r.line}`)).toEqual([
+      'test pytest',
+      'build setuptools>=40.8.0',
+    ]);
+  });
+
   it('names an unknown pip option with its file and line', () => {
     const root = repo({ 'requirements.txt': 'click\n--frobnicate yes\n' });
     const error = planError(() => planEnvironment(root));

@@ -80,6 +80,7 @@ class Planner {
     readonly decisions: string[],
     python: SandboxPython,
     private readonly projectName: string | null,
+    private readonly installable: boolean,
     private readonly extras: ProjectExtras,
   ) {
     this.set = new RequirementSet(python);
@@ -98,12 +99,18 @@ class Planner {
   }
 
   private selfReference(extras: string[], from: string, reason: Reason, text: string): void {
-    if (this.projectName === null) {
+    if (!this.installable) {
       this.set.skipped.push({
         line: text,
         from,
         reason: 'names the project itself, which declares no metadata',
       });
+      return;
+    }
+    if (this.extras.byName.size === 0 && extras.length) {
+      this.decisions.push(
+        `${from}: \`${text}\` names the project itself: its extras ${extras.map((e) => `"${e}"`).join(', ')} are declared where the plan cannot read them (setup.py is not run): not resolved`,
+      );
       return;
     }
     const what = extras.length
@@ -317,7 +324,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
   }
 
   const extras = projectExtras(pyproject, setupCfg);
-  const planner = new Planner(decisions, python, name, extras);
+  const planner = new Planner(decisions, python, name, installable, extras);
   if (recipe.detect === false) {
     decisions.push(`detection off (${RECIPE_PATH} detect = false): only the recipe's requirements`);
   } else {
