@@ -1,5 +1,7 @@
 // The lint gate of edit_entity (issue 3 item 5; spec 6.2: `lint_clean` is the harness's verdict,
 // never the model's): ruff E9 + F in process, plus python3's compile(), over one file's content.
+// Both judge syntax as the sandbox's Python (3.13 on trixie): ruff through its target version, and
+// compile() by running in the sandbox image itself (python-compile.ts).
 import { createHash } from 'node:crypto';
 import type { Diagnostic } from './diagnostic.js';
 import { PythonCompiler, type PythonCompilerOptions } from './python-compile.js';
@@ -8,7 +10,7 @@ import { RuffChecker, type RuffOptions } from './ruff-check.js';
 export interface LintReport {
   /** Every finding, sorted by position. */
   diagnostics: Diagnostic[];
-  /** Whether python3's compile() ran; when it did not, the findings are ruff's alone and `reason` says why. */
+  /** Whether the sandbox's compile() ran; when it did not, the findings are ruff's alone and `reason` says why. */
   compileCheck: { ran: true } | { ran: false; reason: string };
 }
 
@@ -23,8 +25,9 @@ export class LintGate {
   private readonly cache = new Map<string, LintReport>();
 
   constructor(options: LintGateOptions = {}) {
-    this.ruff = new RuffChecker(options);
     this.python = new PythonCompiler(options);
+    const version = this.python.pythonVersion.replace('.', '');
+    this.ruff = new RuffChecker({ ...options, targetVersion: options.targetVersion ?? `py${version}` });
   }
 
   /**
@@ -49,7 +52,7 @@ export class LintGate {
     return report;
   }
 
-  /** Lets the python3 interpreter exit. The gate can still be used: it starts a new one. */
+  /** Lets the compile server exit (its sandbox container is removed). The gate can still be used: it starts a new one. */
   close(): void {
     this.python.close();
   }

@@ -1,8 +1,20 @@
-// The compile check: the host python3's own compile() (never exec) over a file's content. One
-// long-lived interpreter answers JSON lines, so an edit costs a round trip, not an interpreter
-// start. ruff's parser already catches syntax errors; compile() adds what only CPython's compiler
-// knows (e.g. `nonlocal` at module level, too many nested blocks), exactly as the interpreter sees it.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+// The compile check: python3's own compile() (never exec) over a file's content, by the same
+// python3 the sandbox runs the code with (issue 9 item 7: a host python3 of another version
+// rejects valid newer syntax, e.g. PEP 695). One long-lived server answers JSON lines — in a
+// hardened, network-less sandbox container, started on the first check — so an edit costs a round
+// trip, not an interpreter start. With no engine or image, a host python3 of the same version
+// serves instead; otherwise the check says it did not run and why (never a silent pass). ruff's
+// parser already catches syntax errors; compile() adds what only CPython's compiler knows (e.g.
+// `nonlocal` at module level, too many nested blocks), exactly as the interpreter sees it.
+import { DockerEngine } from '../../runtime/engine/docker-engine.js';
+import { DEFAULT_SUITE, loadRecipe, sandboxPython, type Suite } from '../../runtime/images/recipe.js';
+import {
+  hostPythonVersion,
+  openHostChannel,
+  openSandboxChannel,
+  type ChannelHandlers,
+  type CompileChannel,
+} from './compile-channel.js';
 import type { Diagnostic } from './diagnostic.js';
 
 /** Reads one request per line ({id, source, filename}), compiles, answers {id, error}. */
@@ -26,11 +38,28 @@ for raw in sys.stdin.buffer:
 export type CompileOutcome =
   { available: true; diagnostic: Diagnostic | null } | { available: false; reason: string };
 
+export interface SandboxCompileOptions {
+  /** Default: the engine at DOCKER_HOST or the local socket. */
+  engine?: DockerEngine;
+  /** Default: the current recipe's image for `suite`. */
+  image?: string;
+  /** Default: the recipe's default suite (trixie). Names the Python version a host fallback must have. */
+  suite?: Suite;
+}
+
 export interface PythonCompilerOptions {
-  /** The interpreter to run; default `python3` from PATH. */
+  /** A host interpreter used as it is, with no version check (tests; a deliberate choice). */
   python?: string;
-  /** How long one compile may take before the interpreter is killed (and restarted next time). */
+  /** How long one compile may take before the server is killed (and restarted next time). */
   timeoutMs?: number;
+  /** Where the sandbox's python3 is; used unless `python` is given. */
+  sandbox?: SandboxCompileOptions;
+}
+
+/** A server that was started, and why it closed if it already did. */
+interface Started {
+  channel: CompileChannel;
+  closed?: string;
 }
 
 interface Pending {
@@ -39,34 +68,48 @@ interface Pending {
 }
 
 export class PythonCompiler {
-  private child: ChildProcessWithoutNullStreams | undefined;
+  private channel: CompileChannel | undefined;
+  private opening: Promise<CompileChannel | { reason: string }> | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private stdoutBuffer = '';
-  private stderrTail = '';
-  /** Set once python3 cannot be started at all: later checks answer at once. */
+  /** Set once the interpreter cannot exist at all: later checks answer at once. */
   private missing: string | undefined;
+  private engine: DockerEngine | undefined;
+  /** Counts close() calls, so a server that finishes starting after one is ended, not used. */
+  private generation = 0;
+  private lastStop = 'the compile server stopped';
 
   constructor(private readonly options: PythonCompilerOptions = {}) {}
 
-  compile(source: string, filename: string): Promise<CompileOutcome> {
-    if (this.missing) return Promise.resolve({ available: false, reason: this.missing });
-    const child = this.child ?? this.start();
+  /** The sandbox's Python version (major.minor): the version syntax is judged against. */
+  get pythonVersion(): string {
+    return sandboxPython(this.options.sandbox?.suite ?? DEFAULT_SUITE);
+  }
+
+  async compile(source: string, filename: string): Promise<CompileOutcome> {
+    if (this.missing) return { available: false, reason: this.missing };
+    const channel = await this.ready();
+    if ('reason' in channel) return { available: false, reason: channel.reason };
+    // It may have died (or been closed) while this check waited for it to start.
+    if (this.channel !== channel) return { available: false, reason: this.lastStop };
     const id = this.nextId++;
     return new Promise((resolve) => {
       // The timer is what keeps Node alive while an answer is due (the pipes are unref'd).
       const timer = setTimeout(() => {
-        this.stop(`python3 compile() took longer than ${this.timeoutMs} ms`);
+        this.stop(`${channel.where} compile() took longer than ${this.timeoutMs} ms`);
       }, this.timeoutMs);
       this.pending.set(id, { resolve, timer });
       // Python skips a UTF-8 BOM when it reads a source file, but compile() of a str rejects it.
       const text = source.startsWith('\uFEFF') ? source.slice(1) : source;
-      child.stdin.write(`${JSON.stringify({ id, source: text, filename })}\n`);
+      channel.send(`${JSON.stringify({ id, source: text, filename })}\n`);
     });
   }
 
-  /** Ends the interpreter (it exits on end of input); pending checks answer "unavailable". */
+  /** Ends the server (it exits on end of input; a sandbox container is removed); pending checks answer "unavailable". */
   close(): void {
+    this.opening = undefined;
+    this.generation++; // a server still starting is ended once it is up
     this.stop('the compile check was closed', false);
   }
 
@@ -74,36 +117,64 @@ export class PythonCompiler {
     return this.options.timeoutMs ?? 10_000;
   }
 
-  private start(): ChildProcessWithoutNullStreams {
-    const python = this.options.python ?? 'python3';
-    // -I: ignore PYTHON* variables and the user's site-packages; -S: no site import (faster start).
-    const child = spawn(python, ['-I', '-S', '-c', SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child = child;
-    this.stdoutBuffer = '';
-    this.stderrTail = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => this.onStdout(chunk));
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => (this.stderrTail = (this.stderrTail + chunk).slice(-2000)));
-    child.stdin.on('error', () => {}); // EPIPE when the child died: reported by 'close' below
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT')
-        this.missing = `${python} not found; compile check skipped, ruff's parser only`;
-      this.stop(this.missing ?? `${python} could not be started: ${error.message}`);
-    });
-    // 'close', not 'exit': only after the pipes are drained is the dying interpreter's last stderr
-    // line in stderrTail ('exit' can come first, and the reason would lose it).
-    child.on('close', (code, signal) => {
-      if (this.child !== child) return;
-      const why = this.stderrTail.trim().split('\n').slice(-1)[0] ?? '';
-      this.stop(`${python} exited (${signal ?? `code ${code}`})${why ? `: ${why}` : ''}`);
-    });
-    // An idle interpreter must not keep Node running: unref the process and its pipes.
-    child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) {
-      (stream as unknown as { unref?: () => void }).unref?.();
+  /** The running server, or the one being started (one start for concurrent first checks). */
+  private ready(): Promise<CompileChannel | { reason: string }> {
+    if (this.channel) return Promise.resolve(this.channel);
+    if (!this.opening) {
+      const generation = this.generation;
+      const opening: Promise<CompileChannel | { reason: string }> = this.open().then((started) => {
+        if (this.opening === opening) this.opening = undefined;
+        if ('reason' in started) return started;
+        if (started.closed !== undefined) return { reason: started.closed }; // died while starting
+        if (generation !== this.generation) {
+          started.channel.end(); // closed while it started
+          return { reason: 'the compile check was closed' };
+        }
+        this.channel = started.channel;
+        return started.channel;
+      });
+      this.opening = opening;
     }
-    return child;
+    return this.opening;
+  }
+
+  private async open(): Promise<Started | { reason: string }> {
+    const started: Partial<Started> & { closed?: string } = {};
+    const handlers: ChannelHandlers = {
+      onStdout: (text) => {
+        if (this.channel && this.channel === started.channel) this.onStdout(text);
+      },
+      onClose: (reason, permanent) => {
+        if (permanent) this.missing = reason;
+        started.closed = reason;
+        if (this.channel && this.channel === started.channel) this.stop(reason);
+      },
+    };
+    this.stdoutBuffer = '';
+    if (this.options.python) {
+      started.channel = openHostChannel(this.options.python, SCRIPT, handlers);
+      return started as Started;
+    }
+    const sandbox = this.options.sandbox ?? {};
+    const suite = sandbox.suite ?? DEFAULT_SUITE;
+    const image = sandbox.image ?? loadRecipe({ suite }).ref;
+    this.engine ??= sandbox.engine ?? new DockerEngine();
+    try {
+      started.channel = await openSandboxChannel(this.engine, image, SCRIPT, handlers);
+      return started as Started;
+    } catch (error) {
+      const wanted = sandboxPython(suite);
+      const host = hostPythonVersion('python3');
+      if (host === wanted) {
+        started.channel = openHostChannel('python3', SCRIPT, handlers);
+        return started as Started;
+      }
+      return {
+        reason:
+          `${(error as Error).message}; the host's python3 is ${host ?? 'missing'}, not the sandbox's ` +
+          `${wanted}: compile check skipped, ruff's parser only`,
+      };
+    }
   }
 
   private onStdout(chunk: string): void {
@@ -134,15 +205,16 @@ export class PythonCompiler {
   }
 
   /**
-   * Drops the interpreter (the next check starts a new one) and answers every pending check.
+   * Drops the server (the next check starts a new one) and answers every pending check.
    * `kill` for one that hangs or misbehaves; a plain close lets it exit on end of input.
    */
   private stop(reason: string, kill = true): void {
-    const child = this.child;
-    this.child = undefined;
-    if (child) {
-      child.stdin.end();
-      if (kill && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    this.lastStop = reason;
+    const channel = this.channel;
+    this.channel = undefined;
+    if (channel) {
+      if (kill) channel.kill();
+      else channel.end();
     }
     for (const [id, waiting] of this.pending) {
       clearTimeout(waiting.timer);

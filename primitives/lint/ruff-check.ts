@@ -16,8 +16,8 @@ interface RuffWorkspace {
 
 export interface RuffOptions {
   /**
-   * The Python version ruff judges syntax against. The default is Debian bookworm's 3.11, the
-   * interpreter of the sandbox image that runs the repository's tests.
+   * The Python version ruff judges syntax against (`py313`). LintGate passes the sandbox's; the
+   * default here is the default sandbox image's (Debian trixie's 3.13).
    */
   targetVersion?: string;
 }
@@ -44,7 +44,7 @@ export class RuffChecker {
       (ruff) =>
         // Utf32 = columns counted in code points, as python3's compile() counts them.
         new ruff.Workspace(
-          { 'target-version': this.options.targetVersion ?? 'py311', lint: { select: ['E9', 'F'] } },
+          { 'target-version': this.options.targetVersion ?? 'py313', lint: { select: ['E9', 'F'] } },
           ruff.PositionEncoding.Utf32,
         ),
     );

@@ -1,5 +1,7 @@
 // The lint gate: ruff E9 + F (WASM, in process) and python3's compile() through one long-lived
-// interpreter, and the rule that only findings an edit ADDS block it.
+// interpreter, and the rule that only findings an edit ADDS block it. These run the compile server
+// on the host's python3 (no engine); that the gate compiles with the sandbox's own Python by
+// default is test/integration/lint-sandbox-python.test.ts.
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { addedDiagnostics, describeDiagnostic, type Diagnostic } from '../../primitives/lint/diagnostic.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
 
-const gate = new LintGate();
+const gate = new LintGate({ python: 'python3' });
 afterAll(() => gate.close());
 
 /** A stand-in interpreter: a shell script run in python3's place. */
@@ -48,11 +50,18 @@ describe('LintGate.check', () => {
     });
   });
 
-  it('is clean on clean code, and judges syntax as Python 3.11 (the sandbox image)', async () => {
+  it("is clean on clean code, and ruff judges syntax as the sandbox's Python 3.13", async () => {
     expect((await gate.check('match x := 1:\n    case 1:\n        pass\n')).diagnostics).toEqual([]);
     expect((await gate.check('\uFEFFx = 1\r\n', 'bom.py')).diagnostics).toEqual([]); // BOM + CRLF, as Python reads files
-    const pep695 = await gate.check('type Alias = int\n');
-    expect(pep695.diagnostics.find((d) => d.code === 'invalid-syntax')?.message).toMatch(/Python 3\.11/);
+    const ruffOnly = new LintGate({ python: join(tmpdir(), 'no-such-dir', 'python3') });
+    const pep695 = await ruffOnly.check(
+      'type Pair = tuple[int, int]\ndef first[T](xs: list[T]) -> T:\n    return xs[0]\n',
+    );
+    expect(pep695.diagnostics).toEqual([]);
+    // PEP 758 (unparenthesized except) is 3.14 syntax.
+    const pep758 = await ruffOnly.check('try:\n    pass\nexcept ValueError, TypeError:\n    pass\n');
+    expect(pep758.diagnostics.find((d) => d.code === 'invalid-syntax')?.message).toMatch(/Python 3\.13/);
+    ruffOnly.close();
   });
 
   it('answers concurrent checks each with its own result', async () => {
@@ -110,7 +119,7 @@ describe('LintGate.check', () => {
   });
 
   it('starts a new interpreter after close()', async () => {
-    const own = new LintGate();
+    const own = new LintGate({ python: 'python3' });
     expect((await own.check('def f():\n    await g\n')).diagnostics.map((d) => d.code)).toContain('E999');
     own.close();
     const again = await own.check('def f():\n    await h\n');

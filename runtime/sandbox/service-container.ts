@@ -1,0 +1,91 @@
+// A long-lived sandbox container that serves requests over its stdin/stdout (the lint gate's
+// compile server runs in one, so syntax is judged by the sandbox's own python3). Hardened exactly
+// like a run container (containerConfig: no network, no capabilities, read-only root, uid 1000,
+// pids / memory / CPU limits) and labelled with its owner, so the start-up sweep removes it if
+// this process dies. It is also removed by the engine once its program exits (AutoRemove): when
+// this process goes away the attach socket closes, the server reads end of input and exits.
+import type { Duplex } from 'node:stream';
+import type { DockerEngine } from '../engine/docker-engine.js';
+import { AttachDemuxer } from './demux.js';
+import { LABEL, containerConfig } from './hardening.js';
+import { currentOwner, formatOwner, ownContainerId } from './owner.js';
+import type { Limits } from './spec.js';
+
+export interface ServiceHandlers {
+  onStdout: (chunk: Buffer) => void;
+  onStderr: (chunk: Buffer) => void;
+  /** Once, when the attach stream ends: the program exited, was killed, or the engine went away. */
+  onClose: () => void;
+}
+
+export interface ServiceContainer {
+  id: string;
+  write(data: string): void;
+  /** Ends the program's input (it exits on end of input) and removes the container. */
+  close(): Promise<void>;
+}
+
+export const SERVICE_LIMITS: Limits = {
+  cpus: 1,
+  memoryMb: 256,
+  pids: 16,
+  timeoutS: 0, // unused: the service lives until it is closed
+  outputCapBytes: 0, // unused: output is streamed to the handlers
+  tmpfsMb: 8,
+};
+
+export async function openServiceContainer(
+  engine: DockerEngine,
+  opts: { image: string; argv: string[]; name: string; limits?: Limits },
+  handlers: ServiceHandlers,
+): Promise<ServiceContainer> {
+  const config = containerConfig({
+    image: opts.image,
+    argv: opts.argv,
+    limits: opts.limits ?? SERVICE_LIMITS,
+    labels: { [LABEL.run]: 'service', [LABEL.call]: opts.name, ...ownerLabels() },
+  });
+  config.HostConfig = { ...config.HostConfig, AutoRemove: true };
+  const id = await engine.createContainer(config);
+  let stream: Duplex;
+  try {
+    stream = await engine.attach(id);
+    const demux = new AttachDemuxer(handlers.onStdout, handlers.onStderr);
+    let closed = false;
+    const onEnd = () => {
+      if (closed) return;
+      closed = true;
+      handlers.onClose();
+    };
+    stream.on('data', (chunk: Buffer) => demux.push(chunk));
+    stream.on('end', onEnd);
+    stream.on('close', onEnd);
+    stream.on('error', onEnd);
+    await engine.start(id);
+  } catch (error) {
+    await engine.remove(id).catch(() => undefined);
+    throw error;
+  }
+  // An idle service must not keep Node running (the caller's pending requests have timers).
+  (stream as unknown as { unref?: () => void }).unref?.();
+  return {
+    id,
+    write: (data) => {
+      stream.write(data);
+    },
+    close: async () => {
+      stream.end();
+      stream.destroy();
+      await engine.remove(id).catch(() => undefined);
+    },
+  };
+}
+
+/** The owner labels Sandbox gives its containers: this process, and the container it runs in. */
+function ownerLabels(): Record<string, string> {
+  const container = ownContainerId();
+  return {
+    [LABEL.owner]: formatOwner(currentOwner()),
+    ...(container ? { [LABEL.ownerContainer]: container } : {}),
+  };
+}
