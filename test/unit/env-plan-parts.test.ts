@@ -9,6 +9,7 @@ import { debianPackageFor, parseNameMap } from '../../runtime/env/plan/debian-na
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { isEnvPlanError, type EnvPlanError } from '../../runtime/env/plan/errors.js';
 import { parseIni } from '../../runtime/env/plan/ini.js';
+import { pipRequirementLine } from '../../runtime/env/plan/pip-line.js';
 import { validateRecipe } from '../../runtime/env/plan/recipe.js';
 import { redactUrl } from '../../runtime/env/plan/redact.js';
 import { renderPlanJson, renderPlanText } from '../../runtime/env/plan/render.js';
@@ -160,6 +161,10 @@ describe('redaction', () => {
     expect(renderPlanText(plan)).not.toContain('tok3n');
     expect(renderPlanJson(plan)).not.toContain('tok3n');
     expect(renderPlanJson(plan)).toContain('https://***@idx.invalid/simple');
+    const pkg = plan.requirements.find((r) => r.name === 'pkg');
+    expect(pkg?.line).toBe('pkg @ https://***@x.invalid/pkg-1.0-py3-none-any.whl');
+    expect(pipRequirementLine(pkg!)).toBe('pkg @ https://ci:tok3n@x.invalid/pkg-1.0-py3-none-any.whl');
+    expect(pipRequirementLine(plan.requirements.find((r) => r.name === 'click')!)).toBe('click');
   });
 });
 
