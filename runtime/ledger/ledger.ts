@@ -3,12 +3,12 @@
 // run writes; every write that belongs to one call is one transaction.
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RuntimeError } from '../errors.js';
 import type { Receipt } from '../sandbox/spec.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { ledgerFailure } from './open-error.js';
+import { ledgerFailure, unwritableLedger } from './open-error.js';
 
 export type CallStatus = 'validated' | 'dispatched' | 'completed' | 'failed' | 'not_executed';
 export type CallOrigin = 'model' | 'trigger' | 'user';
@@ -51,7 +51,13 @@ export class Ledger {
       if (path !== ':memory:') {
         mkdirSync(dirname(path), { recursive: true });
         // SQLite opens a file it may not write and fails only at the first write, mid-run.
-        if (existsSync(path)) accessSync(path, constants.R_OK | constants.W_OK);
+        if (existsSync(path) && !statSync(path).isDirectory()) {
+          try {
+            accessSync(path, constants.R_OK | constants.W_OK);
+          } catch (error) {
+            throw unwritableLedger(path, error);
+          }
+        }
       }
       db = new Database(path);
       db.pragma('journal_mode = WAL');

@@ -37,6 +37,12 @@ const FS: Record<string, [problem: string, fix: string]> = {
   ENOSPC: ['the disk is full', `free some space or ${ELSEWHERE}`],
 };
 
+/** A ledger file this process may not write: SQLite would open it and fail at the first write, mid-run. */
+export function unwritableLedger(path: string, cause: unknown): RuntimeError {
+  const [problem, fix] = SQLITE.SQLITE_READONLY!;
+  return new RuntimeError('ledger_error', `ledger ${path}: ${problem} — ${fix}`, undefined, { cause });
+}
+
 /** A SQLite failure that surfaced away from Ledger.open (a damaged page, a full disk), or null. */
 export function sqliteFailure(error: unknown): RuntimeError | null {
   const code = (error as { code?: unknown } | null)?.code;
