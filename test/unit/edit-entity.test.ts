@@ -24,7 +24,7 @@ import { editsForRun } from '../../runtime/ledger/edits.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'edit');
-const gate = new LintGate();
+const gate = new LintGate({ python: 'python3' }); // the host's python3: unit tests run without the engine
 afterAll(() => gate.close());
 
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');

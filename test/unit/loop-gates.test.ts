@@ -20,7 +20,7 @@ import { packageRoot } from '../../runtime/package-root.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';
 
 const SAMPLE = join(packageRoot(), 'test', 'fixtures', 'sample-repo');
-const lint = new LintGate();
+const lint = new LintGate({ python: 'python3' }); // the host's python3: unit tests run without the engine
 afterAll(() => lint.close());
 
 const call = (tool: string, args: Record<string, unknown>) => JSON.stringify({ tool, args });

@@ -21,7 +21,7 @@ import { behave, FakeOpenAIServer } from '../helpers/fake-openai-server.js';
 
 const repo = join(packageRoot(), 'test', 'fixtures', 'sample-repo');
 let server: FakeOpenAIServer;
-const lint = new LintGate();
+const lint = new LintGate({ python: 'python3' }); // the host's python3: unit tests run without the engine
 
 beforeAll(async () => {
   server = await FakeOpenAIServer.start();

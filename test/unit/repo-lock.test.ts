@@ -88,7 +88,7 @@ describe('the run lock', () => {
 });
 
 describe('compare-and-swap', () => {
-  const gate = new LintGate();
+  const gate = new LintGate({ python: 'python3' }); // the host's python3: unit tests run without the engine
   afterAll(() => gate.close());
 
   it('atomicWrite with expectSha256 refuses a file that changed, and keeps the other content', async () => {
