@@ -4,30 +4,18 @@
 // requirements*.txt (runtime, and test/dev-named first); setup.cfg; tox.ini [testenv] only when
 // nothing else gave test dependencies. `.piper/sandbox.toml` overrides the choices. Every choice
 // is a sentence in `decisions`, every file read an entry of `inputs`.
-import { EnvPlanError, whereFrom } from './errors.js';
-import { DEBIAN_OF, PYTHON_OF, type SandboxPython } from './marker-env.js';
-import { RequirementSet, type Reason } from './merge.js';
-import { normalizeName } from './normalize.js';
+import { EnvPlanError } from './errors.js';
 import { detectLayout } from './layout.js';
-import { parseRequirement, renderRequirement, type Requirement } from './pep508.js';
-import {
-  readPyproject,
-  resolveGroup,
-  PYPROJECT,
-  type ListedRequirement,
-  type Pyproject,
-} from './pyproject.js';
+import { DEBIAN_OF, PYTHON_OF, type SandboxPython } from './marker-env.js';
+import { normalizeName } from './normalize.js';
+import { Planner, projectExtras, type ProjectExtras } from './planner.js';
+import { readPyproject, resolveGroup, PYPROJECT, type Pyproject } from './pyproject.js';
 import { loadRecipe, recipeFindLinks, RECIPE_KEYS, RECIPE_PATH, type Recipe } from './recipe.js';
 import { redactUrl } from './redact.js';
 import { RepoReader } from './repo-reader.js';
 import { requirementFileNames, TEST_NAMES } from './requirement-file-names.js';
-import {
-  readRequirementLines,
-  readRequirementsFiles,
-  type FileRequirement,
-  type RequirementsFiles,
-} from './requirements-file.js';
-import { readSetupCfg, SETUP_CFG, type SetupCfg } from './setup-cfg.js';
+import { readRequirementLines, readRequirementsFiles } from './requirements-file.js';
+import { readSetupCfg, SETUP_CFG } from './setup-cfg.js';
 import { readToxTestenv, TOX_INI } from './tox.js';
 import { EnvPlanSchema, type EnvPlan } from './types.js';
 
@@ -41,22 +29,6 @@ const LEGACY_BUILD_REQUIRES = ['setuptools>=40.8.0'];
 const LOCKFILES = ['uv.lock', 'poetry.lock', 'Pipfile.lock'];
 const FIRST_OF = `first of ${TEST_NAMES.join(', ')}`;
 
-interface ProjectExtras {
-  /** Where they are declared, for sentences: 'optional-dependencies' or 'setup.cfg extras_require'. */
-  source: string;
-  byName: Map<string, { name: string; list: ListedRequirement[] }>;
-}
-
-function projectExtras(pyproject: Pyproject | null, setupCfg: SetupCfg | null): ProjectExtras {
-  const fromPyproject = pyproject && pyproject.optional.size > 0;
-  const declared = fromPyproject
-    ? pyproject.optional
-    : (setupCfg?.extras ?? new Map<string, ListedRequirement[]>());
-  const byName = new Map<string, { name: string; list: ListedRequirement[] }>();
-  for (const [name, list] of declared) byName.set(normalizeName(name), { name, list });
-  return { source: fromPyproject ? 'optional-dependencies' : 'setup.cfg extras_require', byName };
-}
-
 function recipeError(key: string, problem: string): EnvPlanError {
   const top = key.replace(/\[.*$/, '') as keyof typeof RECIPE_KEYS;
   return new EnvPlanError(
@@ -68,99 +40,6 @@ function recipeError(key: string, problem: string): EnvPlanError {
       expected: RECIPE_KEYS[top],
     },
   );
-}
-
-class Planner {
-  readonly set: RequirementSet;
-  readonly constraints: FileRequirement[] = [];
-  readonly pipFiles: RequirementsFiles[] = [];
-  private readonly resolvedExtras = new Set<string>();
-
-  constructor(
-    readonly decisions: string[],
-    python: SandboxPython,
-    private readonly projectName: string | null,
-    private readonly installable: boolean,
-    private readonly extras: ProjectExtras,
-  ) {
-    this.set = new RequirementSet(python);
-  }
-
-  addListed(listed: readonly ListedRequirement[], reason: Reason, extra = ''): void {
-    for (const item of listed)
-      this.addParsed(parseRequirement(item.text, whereFrom(item.from)), item.from, reason, extra);
-  }
-
-  private addParsed(requirement: Requirement, from: string, reason: Reason, extra = ''): void {
-    if (!this.set.applies(requirement, from, extra)) return;
-    if (this.projectName !== null && normalizeName(requirement.name) === this.projectName) {
-      this.selfReference(requirement.extras, from, reason, renderRequirement(requirement));
-    } else this.set.add(requirement, from, reason);
-  }
-
-  private selfReference(extras: string[], from: string, reason: Reason, text: string): void {
-    if (!this.installable) {
-      this.set.skipped.push({
-        line: text,
-        from,
-        reason: 'names the project itself, which declares no metadata',
-      });
-      return;
-    }
-    if (this.extras.byName.size === 0 && extras.length) {
-      this.decisions.push(
-        `${from}: \`${text}\` names the project itself: its extras ${extras.map((e) => `"${e}"`).join(', ')} are declared where the plan cannot read them (setup.py is not run): not resolved`,
-      );
-      return;
-    }
-    const what = extras.length
-      ? `its extras ${extras.map((e) => `"${e}"`).join(', ')} resolved`
-      : 'nothing more to add';
-    this.decisions.push(
-      `${from}: \`${text}\` names the project itself: ${what}, not installed from an index`,
-    );
-    for (const extra of extras) this.addExtra(extra, reason, from);
-  }
-
-  /** The project's extra, its requirements evaluated with `extra` set; false when it has none such. */
-  addExtra(extra: string, reason: Reason, from: string): boolean {
-    const key = normalizeName(extra);
-    if (this.resolvedExtras.has(key)) return true;
-    const found = this.extras.byName.get(key);
-    if (!found) {
-      this.decisions.push(`${from}: extra "${extra}" is not declared by the project: nothing added`);
-      return false;
-    }
-    this.resolvedExtras.add(key);
-    this.addListed(found.list, reason, found.name);
-    return true;
-  }
-
-  addFiles(files: RequirementsFiles, reason: Reason): void {
-    for (const item of files.requirements) this.addParsed(item.requirement, item.from, reason);
-    for (const self of files.selfReferences) {
-      const extras = self.extras.length ? `[${self.extras.join(',')}]` : '';
-      this.selfReference(self.extras, self.from, reason, `-e .${extras}`);
-    }
-    this.constraints.push(...files.constraints);
-    this.set.skipped.push(...files.problems);
-    this.pipFiles.push(files);
-  }
-
-  applyConstraints(): void {
-    // A constraints file included from two requirements files is read twice: count it once.
-    const unique = [...new Map(this.constraints.map((item) => [item.from, item])).values()];
-    let applied = 0;
-    for (const item of unique) {
-      if (this.set.applies(item.requirement, item.from) && this.set.constrain(item.requirement, item.from))
-        applied++;
-    }
-    if (unique.length) {
-      this.decisions.push(
-        `constraints: ${applied} of ${unique.length} narrow a required distribution; the rest add nothing`,
-      );
-    }
-  }
 }
 
 function chooseRelease(
