@@ -5,14 +5,14 @@ import { parseArgs } from 'node:util';
 import { connectEngine } from '../../runtime/engine/bootstrap.js';
 import { ENV_LABEL, projectId } from '../../runtime/env/names.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
-import { renderPlanText } from '../../runtime/env/plan/render.js';
-import { planRecord } from '../../runtime/env/ensure.js';
+import { renderPlanJson, renderPlanText } from '../../runtime/env/plan/render.js';
 import { listEnvImages, pruneAllEnvImages, pruneOldBaseImages } from '../../runtime/env/prune.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { startShellContainer } from '../../runtime/sandbox/shell-container.js';
 import { snapshotTar } from '../../runtime/workspace/snapshot.js';
 import { ENV_FLAG_HELP, envMode, recipeTrusted } from '../env/env-option.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { inert } from '../render/inert.js';
 import { openSession } from '../session.js';
 
 export const ENV_HELP = `Usage: piper-agent env plan|build|ls|prune|shell [options]
@@ -66,7 +66,8 @@ export async function envCommand(argv: string[]): Promise<number> {
   switch (sub) {
     case 'plan': {
       const plan = planEnvironment(repo);
-      out(values.json ? JSON.stringify(planRecord(plan), null, 2) : renderPlanText(plan));
+      // Repository text reaches the terminal: made inert; the JSON form is exact (and redacted).
+      out(values.json ? renderPlanJson(plan) : inert(renderPlanText(plan)));
       return EXIT.ok;
     }
     case 'build': {

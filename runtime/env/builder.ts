@@ -20,6 +20,7 @@ import { snapshotTar } from '../workspace/snapshot.js';
 import { BuildBox, type StepResult } from './build-box.js';
 import { ENV_LABEL, ENV_PATH, VENV, envImageRef, projectId } from './names.js';
 import type { PipSettings } from './pip-settings.js';
+import { pipRequirementLine } from './plan/pip-line.js';
 import type { EnvPlan, PlannedRequirement } from './plan/types.js';
 import {
   aptStep,
@@ -122,7 +123,7 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
           }
           pipSaid = `installed ${fromPip.size} distribution(s)`;
         } else {
-          pipSaid = `failed: ${lastLines(r.output_tail, 2)}`;
+          pipSaid = `failed (${lastLines(r.output_tail, 1).replace(/^ERROR: /, '')})`;
         }
       }
       sources.push(`pip: ${pipSaid}`);
@@ -166,7 +167,7 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
         });
         fail(
           `cannot satisfy ${unmet.length} requirement(s) in any source:\n${lines.join('\n')}`,
-          'serve the packages from an index (PIP_INDEX_URL, or index_url in .piper/sandbox.toml), a wheelhouse (find_links), relax the specifier, or run with `--env base` to go on without an environment',
+          'serve the packages from an index (PIP_INDEX_URL, or index_url in .piper/sandbox.toml), a wheelhouse (PIP_FIND_LINKS, or find_links), or relax the specifier',
         );
       }
       for (const q of wanted) {
@@ -181,7 +182,8 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
       }
     }
     // apt's lists and pip's caches must not reach a layer: what phase 2 deletes stays in this one.
-    await box1.run(cleanStep());
+    const clean1 = cleanStep();
+    await box1.run({ ...clean1, script: `rm -rf ${WHEELHOUSE}; ${clean1.script}` });
     steps.push(...box1.steps);
     box1.steps.length = 0;
     depsImage = await box1.commit({ repo: target.repo, tag: depsTag, changes: [] });

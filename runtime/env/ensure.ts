@@ -13,6 +13,7 @@ import { environmentKey } from './key.js';
 import { ENV_LABEL, envImageRef } from './names.js';
 import { pipSettings } from './pip-settings.js';
 import { planEnvironment } from './plan/detect.js';
+import { redactPlan } from './plan/render.js';
 import type { EnvPlan } from './plan/types.js';
 import { pruneProjectImages } from './prune.js';
 
@@ -168,17 +169,9 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
   }
 }
 
-/** The plan as recorded: everything but raw index URLs (they may hold credentials). */
+/** The plan as recorded: credentials in index URLs, find-links and requirement URLs removed. */
 export function planRecord(plan: EnvPlan): EnvPlan {
-  const hide = (u: string | null) => (u ? '(set; not recorded)' : null);
-  return {
-    ...plan,
-    pip: {
-      ...plan.pip,
-      indexUrl: hide(plan.pip.indexUrl),
-      extraIndexUrls: plan.pip.extraIndexUrls.map(() => '(set; not recorded)'),
-    },
-  };
+  return redactPlan(plan);
 }
 
 function emptyRow(

@@ -11,7 +11,7 @@ import { pipKeyPart, type PipSettings } from './pip-settings.js';
 import type { EnvPlan } from './plan/types.js';
 
 /** Bumped when the build procedure changes what an image holds. */
-const BUILD_VERSION = 1;
+const BUILD_VERSION = 2;
 const BUILD_FILES = ['pyproject.toml', 'setup.py', 'setup.cfg'];
 
 export function environmentKey(input: {

@@ -13,7 +13,9 @@ const PIP = `${VENV_PYTHON} -m pip --disable-pip-version-check --no-input`;
 export function venvStep(): StepSpec {
   return {
     name: 'venv',
-    script: `python3 -m venv --system-site-packages ${VENV} && ${VENV_PYTHON} -c 'import sys; print(sys.version.split()[0])'`,
+    // No pip of its own: Debian's pip (visible through the system site-packages) installs into the
+    // venv when run by the venv's Python, which saves ensurepip's time and size.
+    script: `python3 -m venv --without-pip --system-site-packages ${VENV} && ${VENV_PYTHON} -m pip --version`,
     timeoutS: 120,
   };
 }

@@ -99,6 +99,8 @@ export function offlineContext(root: string, baseRef: string): CiContext {
     if (existsSync(full)) addTree(entries, full, `app/dist/${dir}`, (name) => name.endsWith('.map'));
   }
   addTree(entries, join(root, 'sandbox-images'), 'app/sandbox-images');
+  // Debian's PyPI → Debian name map, read by the environment plan at run time.
+  addTree(entries, join(root, 'runtime', 'env', 'data'), 'app/runtime/env/data');
   for (const path of DEMO_FILES) addPath(entries, root, path, `app/${path}`);
   addFile(entries, root, 'docker/finish-ci-image.sh', 'app/docker/finish-ci-image.sh');
   return { path: 'offline', entries: sortEntries(entries), lacks: [] };

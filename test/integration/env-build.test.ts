@@ -1,0 +1,230 @@
+// Project environments against the real engine, real pip and real apt (issue 9): a src-layout project
+// with Debian-provided dependencies runs its whole suite through `run-test`; a second run and a README
+// edit reuse the image; its run containers still have no network; a wheelhouse and a local PEP 503
+// index with credentials go through pip without the credentials landing anywhere; a requirement
+// nobody can satisfy fails fast and names every source; a user-provided image is used as it is.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DockerEngine } from '../../runtime/engine/docker-engine.js';
+import { ENV_LABEL, projectId } from '../../runtime/env/names.js';
+import { copyAsGitRepo } from '../../runtime/host/git.js';
+import { loadRecipe } from '../../runtime/images/recipe.js';
+import { Ledger } from '../../runtime/ledger/ledger.js';
+import { packageRoot } from '../../runtime/package-root.js';
+import { runCli } from '../helpers/cli.js';
+import { buildWheel, serveSimpleIndex } from '../helpers/wheels.js';
+
+// The user's own pip configuration is part of an environment's inputs; these tests set their own.
+const NO_PIP = { PIP_INDEX_URL: '', PIP_EXTRA_INDEX_URL: '', PIP_FIND_LINKS: '', CI: 'true' };
+const engine = new DockerEngine();
+const scratch = mkdtempSync(join(tmpdir(), 'piper-env-'));
+const repos: string[] = [];
+
+interface EnvRow {
+  key: string | null;
+  status: string;
+  image: string;
+  sources: string;
+  resolved: string;
+  steps: string;
+  error: string | null;
+}
+
+function envRows(repo: string): EnvRow[] {
+  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  try {
+    return ledger.database.prepare('SELECT * FROM environments ORDER BY id').all() as EnvRow[];
+  } finally {
+    ledger.close();
+  }
+}
+
+function newRepo(name: string, files: Record<string, string>, from?: string): string {
+  const src = join(scratch, `${name}-src`);
+  if (from) cpSync(from, src, { recursive: true });
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(src, path, '..'), { recursive: true });
+    writeFileSync(join(src, path), text);
+  }
+  const repo = copyAsGitRepo(src, join(scratch, name), 'fixture');
+  repos.push(repo);
+  return repo;
+}
+
+afterAll(async () => {
+  for (const repo of repos) {
+    for (const image of await engine.listImages([`${ENV_LABEL.project}=${projectId(repo)}`]))
+      await engine.removeImage(image.id).catch(() => undefined);
+  }
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('a src-layout project whose dependencies come from Debian', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = newRepo('debian-src', {}, join(packageRoot(), 'test', 'fixtures', 'env-projects', 'debian-src'));
+  });
+
+  it('runs its whole suite through run-test: imports, installed metadata and entry points', async () => {
+    const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], { env: NO_PIP });
+    expect(r.stderr).toContain('building the environment');
+    expect(r.code, r.stderr.slice(-3000)).toBe(0);
+    const result = JSON.parse(r.stdout) as { passed: boolean; counts: { passed: number; failed: number } };
+    expect(result.counts).toMatchObject({ passed: 5, failed: 0 });
+    const [row] = envRows(repo);
+    expect(row!.status).toBe('built');
+    expect(row!.sources).toContain('debian: python3-attr');
+    const resolved = JSON.parse(row!.resolved) as Array<{ name: string; version: string; source: string }>;
+    expect(resolved).toContainEqual(expect.objectContaining({ name: 'attrs', source: 'debian' }));
+    expect(resolved).toContainEqual({ name: 'tinycalc', version: '0.3.1', source: 'project' });
+    // Only the dependency step had a network; the project's own build ran with none.
+    const steps = JSON.parse(row!.steps) as Array<{ name: string; network: string }>;
+    expect(steps.find((s) => s.name === 'debian')!.network).not.toBe('none');
+    expect(steps.find((s) => s.name === 'project')!.network).toBe('none');
+    // The execution names its environment.
+    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const exec = ledger.database.prepare('SELECT env_key, image FROM executions').get() as {
+      env_key: string;
+      image: string;
+    };
+    ledger.close();
+    expect(exec.env_key).toBe(row!.key);
+    expect(exec.image).toBe(row!.image);
+  });
+
+  it('reuses the image on the next run, and after a README edit; builds nothing', async () => {
+    const again = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], { env: NO_PIP });
+    expect(again.code, again.stderr.slice(-2000)).toBe(0);
+    expect(again.stderr).not.toContain('building the environment');
+    writeFileSync(join(repo, 'README.md'), 'edited\n');
+    const edited = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], { env: NO_PIP });
+    expect(edited.code).toBe(0);
+    const rows = envRows(repo);
+    expect(rows.map((r) => r.status)).toEqual(['built', 'hit', 'hit']);
+    expect(new Set(rows.map((r) => r.key)).size).toBe(1);
+  });
+
+  it('gives its run containers no network: nothing on 127.0.0.1 is reached, only lo exists', async () => {
+    const server = createServer();
+    let connections = 0;
+    server.on('connection', (s) => {
+      connections++;
+      s.destroy();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as { port: number }).port;
+    const code = [
+      'import os, socket',
+      'print(sorted(os.listdir("/sys/class/net")))',
+      'try:',
+      `    socket.create_connection(("127.0.0.1", ${port}), timeout=2)`,
+      '    print("connected")',
+      'except OSError as e:',
+      '    print("refused", type(e).__name__)',
+    ].join('\n');
+    const r = await runCli(['execute', '--repo', repo, '--code', code, '--json'], { env: NO_PIP });
+    server.close();
+    expect(r.code, r.stderr).toBe(0);
+    const receipt = JSON.parse(r.stdout) as { stdout: string; image: string };
+    expect(receipt.image).toMatch(/^piper-env-/);
+    expect(receipt.stdout).toContain("['lo']");
+    expect(receipt.stdout).toContain('refused');
+    expect(connections).toBe(0);
+  });
+});
+
+describe('pip: a wheelhouse and a local index with credentials', () => {
+  it('installs from both, and the credentials reach no image layer, config or ledger row', async () => {
+    const wheels = join(scratch, 'index-wheels');
+    mkdirSync(wheels, { recursive: true });
+    const shout = buildWheel(wheels, 'shout', '2.1', {
+      'shout.py': 'def shout(s):\n    return s.upper() + "!"\n',
+    });
+    const secret = 's3cret-index-token';
+    const index = await serveSimpleIndex([shout], { user: 'ci', password: secret });
+    const repo = newRepo('wheel-app', {
+      'pyproject.toml':
+        '[project]\nname = "wheel-app"\nversion = "1.0"\ndependencies = ["greet==1.0", "shout>=2"]\n\n[tool.setuptools]\npy-modules = ["app"]\n',
+      'app.py':
+        'from greet import greet\nfrom shout import shout\n\ndef hello(n):\n    return shout(greet(n))\n',
+      'tests/test_app.py':
+        'from app import hello\n\ndef test_hello():\n    assert hello("ada") == "HELLO, ADA!"\n',
+    });
+    // After the copy: copyAsGitRepo leaves .piper out, as it does a ledger.
+    mkdirSync(join(repo, '.piper'), { recursive: true });
+    writeFileSync(join(repo, '.piper', 'sandbox.toml'), 'find_links = ["wheelhouse"]\n');
+    mkdirSync(join(repo, 'wheelhouse'));
+    buildWheel(join(repo, 'wheelhouse'), 'greet', '1.0', {
+      'greet.py': 'def greet(n):\n    return f"hello, {n}"\n',
+    });
+    try {
+      const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], {
+        env: { ...NO_PIP, PIP_INDEX_URL: index.url },
+      });
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+      expect(index.requests.some((q) => q.path.startsWith('/files/shout') && q.authorized)).toBe(true);
+      const [row] = envRows(repo);
+      expect(row!.status).toBe('built');
+      const resolved = JSON.parse(row!.resolved) as Array<{ name: string; version: string; source: string }>;
+      expect(resolved).toContainEqual({ name: 'greet', version: '1.0', source: 'pip' });
+      expect(resolved).toContainEqual({ name: 'shout', version: '2.1', source: 'pip' });
+      // Nowhere: not the ledger file, not the image's configuration, not its history, not the output.
+      expect(readFileSync(join(repo, '.piper', 'ledger.db')).includes(secret)).toBe(false);
+      expect(`${r.stdout}${r.stderr}`).not.toContain(secret);
+      expect(execFileSync('docker', ['image', 'inspect', row!.image], { encoding: 'utf8' })).not.toContain(
+        secret,
+      );
+      const saved = execFileSync('sh', ['-c', `docker save ${row!.image} | grep -a -c ${secret} || true`], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+      });
+      expect(saved.trim()).toBe('0');
+    } finally {
+      await index.close();
+    }
+  });
+});
+
+describe('a requirement nobody can satisfy', () => {
+  it('fails before any test with the requirement, its specifier and every source; no image is tagged', async () => {
+    const repo = newRepo('unsatisfiable', {
+      'requirements.txt': 'attrs>=99\nno-such-dist-piper==1.0\n',
+      'tests/test_x.py': 'def test_x():\n    pass\n',
+    });
+    const t0 = Date.now();
+    const r = await runCli(['run-test', 'tests/', '--repo', repo], {
+      env: { ...NO_PIP, PIP_INDEX_URL: 'http://127.0.0.1:9/simple/' },
+    });
+    console.log(`unsatisfiable build failed in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cannot satisfy 2 requirement(s)');
+    expect(r.stderr).toMatch(
+      /attrs >=99 \(from requirements\.txt:1\): pip: failed.*; debian: python3-attr gives [\d.]+, which does not satisfy it/,
+    );
+    expect(r.stderr).toMatch(
+      /no-such-dist-piper ==1\.0 \(from requirements\.txt:2\): pip: failed.*; debian: no Debian package is known/,
+    );
+    expect(r.stderr).toContain('--env base');
+    expect(await engine.listImages([`${ENV_LABEL.project}=${projectId(repo)}`])).toEqual([]);
+    const [row] = envRows(repo);
+    expect(row!.status).toBe('failed');
+    expect(row!.error).toContain('no-such-dist-piper');
+  });
+});
+
+describe('a user-provided image', () => {
+  it('is used as it is and recorded as user-provided', async () => {
+    const repo = newRepo('user-image', { 'requirements.txt': 'attrs>=99\n' });
+    const image = loadRecipe().ref;
+    const r = await runCli(['execute', '--repo', repo, '--code', 'print(1)', '--json'], {
+      env: { ...NO_PIP, PIPER_SANDBOX_IMAGE: image },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { image: string }).image).toBe(image);
+    expect(envRows(repo).map((row) => [row.status, row.image])).toEqual([['user', image]]);
+  });
+});
