@@ -110,12 +110,8 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
       const fromPip = new Set<string>();
       let pipSaid = 'no index or wheelhouse configured (PIP_INDEX_URL, PIP_FIND_LINKS or the recipe)';
       if (pipSource) {
-        const r = await box1.run(
-          pipStep(
-            wanted.map((q) => q.line),
-            pipSource,
-          ),
-        );
+        // The raw line for pip (URL credentials kept, marker already evaluated), never the shown one.
+        const r = await box1.run(pipStep(wanted.map(pipRequirementLine), pipSource));
         if (r.exit_code === 0) {
           for (const p of pipReport(r.stdout)) {
             fromPip.add(normalize(p.name));
