@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import type { RunResult } from '../../policy/events.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { loadConfig, type Config } from '../config.js';
+import { envMode, recipeTrusted } from '../env/env-option.js';
 import { UsageError } from '../exit-codes.js';
 import { issueText } from '../fix/issue-text.js';
 import { modelFor, runFix, type FixInput } from '../fix/run-fix.js';
@@ -125,7 +126,12 @@ export async function fixCommand(argv: string[]): Promise<number> {
   }
   modelFor(config); // a configuration error (no base URL, no key, no script file) before any work
   const issue = await issueText(positionals[0]!);
-  const result = await runWithRenderer({ issue, repo, config, reproTarget: config.test ?? null }, values);
+  // --trust-repo-config covers the repository's environment recipe (.piper/sandbox.toml) too.
+  const env = { mode: envMode(undefined), trustRecipe: recipeTrusted(repo, values['trust-repo-config']) };
+  const result = await runWithRenderer(
+    { issue, repo, config, reproTarget: config.test ?? null, env },
+    values,
+  );
   return result.exit_code;
 }
 
