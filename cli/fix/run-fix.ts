@@ -62,6 +62,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     repo: input.repo,
     ledger: config.ledger,
     image: config.image,
+    runtime: config.sandboxRuntime,
     sandbox: { poolSize: 1, workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS },
     environment: input.env ?? { mode: envMode(undefined), trustRecipe: recipeTrusted(input.repo, false) },
     log: input.log,
@@ -78,10 +79,12 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   const emit: EventSink = (event) => {
     if (!session.interrupted) input.emit(event);
   };
-  const lint = new LintGate();
+  const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
   try {
     // A missing sandbox image is a set-up problem: say so before any work, not at the first test.
     await session.sandbox.checkImage();
+    // No --test / `test` config: the recipe's default test command, if it names one.
+    const reproTarget = input.reproTarget ?? session.environment?.plan?.testCommand ?? null;
     const index = await CodeIndex.open(input.repo, session.ledger);
     runId ??= session.ledger.createRun({
       kind: 'fix',
@@ -92,13 +95,15 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       policy: arm,
       owner: session.owner,
       config: {
-        test: input.reproTarget,
+        test: reproTarget,
         maxTurns: config.maxTurns,
         maxTokens: config.maxTokens,
         maxCostUsd: config.maxCostUsd,
         maxWallS: config.maxWallS,
         image: session.sandbox.image,
         env_key: session.sandbox.envKey,
+        // Only a run under a named runtime (runsc) carries it, so the default run's record is unchanged.
+        ...(session.sandbox.runtime ? { sandbox_runtime: session.sandbox.runtime } : {}),
         // Only an ablated run carries it, so the default run's record is unchanged.
         ...(input.gates ? { gates: input.gates } : {}),
       },
@@ -123,7 +128,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       repo: input.repo,
       model: model.id,
       policy: arm,
-      test: input.reproTarget,
+      test: reproTarget,
       budget: {
         max_turns: config.maxTurns ?? 30,
         max_tokens: config.maxTokens ?? null,
@@ -156,7 +161,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       {
         issueText: input.issue,
         arm,
-        reproTarget: input.reproTarget,
+        reproTarget,
         budget: {
           maxTurns: config.maxTurns ?? 30,
           maxTokens: config.maxTokens,
