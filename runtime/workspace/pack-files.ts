@@ -2,96 +2,126 @@
 // sandbox user, because the files are unpacked by an unprivileged user into an empty tmpfs. Each
 // file is opened without following a link or blocking (open-regular.ts) and must still be a
 // regular file inside the repository; one that is not, or that vanished since the plan, is added
-// to `skipped` instead of failing the stream.
+// to `skipped` instead of failing the stream. The stream is pulled: files are read as the reader
+// asks for bytes, in batches, so memory stays bounded whatever the repository's size.
 import { closeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Readable } from 'node:stream';
-import tar from 'tar-stream';
+import { Readable } from 'node:stream';
 import { isWithin } from '../host/inside-repo.js';
 import { openRegular, readAt, realPathOf } from '../host/open-regular.js';
 import type { SkippedEntry, SnapshotEntry } from './snapshot.js';
+import { padding, TAR_END, tarHeader } from './tar-header.js';
 
-const CHUNK = 1 << 20;
+/** Bytes gathered before one push; also the largest read of one file at a time. */
+const BATCH = 1 << 20;
 
-type Sink = ReturnType<tar.Pack['entry']>;
+interface OpenFile {
+  fd: number;
+  path: string;
+  size: number;
+  at: number;
+  short: boolean;
+}
 
 export function packFiles(root: string, entries: SnapshotEntry[], skipped: SkippedEntry[]): Readable {
-  const pack = tar.pack();
   const dirs = new Set<string>();
-  const write = async () => {
-    for (const item of entries) {
-      const { path } = item;
-      const parts = path.split('/');
-      for (let i = 1; i < parts.length; i++) {
-        const dir = parts.slice(0, i).join('/');
-        if (dirs.has(dir)) continue;
-        dirs.add(dir);
-        await entry(pack, { name: dir, type: 'directory', mode: 0o755 });
-      }
-      if (item.kind === 'symlink') {
-        await entry(pack, { name: path, type: 'symlink', linkname: item.linkname, mode: 0o777 });
-        continue;
-      }
-      const full = join(root, path);
-      const opened = openRegular(full);
-      if ('error' in opened) {
-        skipped.push({
-          path,
-          reason: opened.error === 'vanished' ? 'vanished before packing' : opened.error,
-        });
-        continue;
-      }
-      try {
-        // A parent directory swapped for a link since the plan: the open followed it.
-        const real = realPathOf(opened.fd);
-        if (real !== null && !isWithin(root, real)) {
-          skipped.push({ path, reason: 'outside the repository (changed while packing)' });
-          continue;
-        }
-        const { stat } = opened;
-        // Owner bits only matter for the unprivileged user: keep the executable bit, make it readable.
-        const mode = stat.mode & 0o111 ? 0o755 : 0o644;
-        let sink!: Sink;
-        const written = new Promise<void>((resolve, reject) => {
-          sink = pack.entry({ name: path, type: 'file', size: stat.size, mode, mtime: stat.mtime }, (e) =>
-            e ? reject(e) : resolve(),
-          );
-        });
-        const short = await copy(opened.fd, stat.size, sink);
-        await written;
-        if (short) {
-          skipped.push({ path, reason: 'shrank while packing; the rest is zeros' });
-        }
-      } finally {
-        closeSync(opened.fd);
-      }
+  let next = 0;
+  let open: OpenFile | null = null;
+
+  /** The next piece of the archive, or null at its end. */
+  const piece = (): Buffer | null => {
+    if (open) return continueFile(open);
+    if (next >= entries.length) return null;
+    const item = entries[next++]!;
+    const parts: Buffer[] = [];
+    const segments = item.path.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const dir = segments.slice(0, i).join('/');
+      if (dirs.has(dir)) continue;
+      dirs.add(dir);
+      parts.push(tarHeader({ name: dir, type: 'directory', mode: 0o755 }));
     }
+    if (item.kind === 'symlink') {
+      parts.push(tarHeader({ name: item.path, type: 'symlink', linkname: item.linkname, mode: 0o777 }));
+    } else {
+      const file = openFile(item.path);
+      if (file) parts.push(file);
+    }
+    return Buffer.concat(parts);
   };
-  write()
-    .then(() => pack.finalize())
-    .catch((error: Error) => pack.destroy(error));
-  return pack as unknown as Readable;
-}
 
-/** Copies exactly `size` bytes (zero-padded if the file shrank: the header already says `size`). */
-async function copy(fd: number, size: number, sink: Sink): Promise<boolean> {
-  let short = false;
-  for (let at = 0; at < size;) {
-    const want = Math.min(CHUNK, size - at);
-    let chunk: Buffer;
-    if (short) chunk = Buffer.alloc(want);
-    else {
-      const read = readAt(fd, at, want);
-      short = read.short;
-      chunk = short ? Buffer.concat([read.bytes, Buffer.alloc(want - read.bytes.length)]) : read.bytes;
+  /** A file's header (and its content when small), or null when it is skipped after all. */
+  const openFile = (path: string): Buffer | null => {
+    const opened = openRegular(join(root, path));
+    if ('error' in opened) {
+      skipped.push({ path, reason: opened.error === 'vanished' ? 'vanished before packing' : opened.error });
+      return null;
     }
-    if (!sink.write(chunk)) await new Promise<void>((resolve) => sink.once('drain', () => resolve()));
-    at += want;
-  }
-  sink.end(undefined);
-  return short;
-}
+    // A parent directory swapped for a link since the plan: the open followed it.
+    const real = realPathOf(opened.fd);
+    if (real !== null && !isWithin(root, real)) {
+      closeSync(opened.fd);
+      skipped.push({ path, reason: 'outside the repository (changed while packing)' });
+      return null;
+    }
+    const { stat } = opened;
+    // Owner bits only matter for the unprivileged user: keep the executable bit, make it readable.
+    const mode = stat.mode & 0o111 ? 0o755 : 0o644;
+    const header = tarHeader({
+      name: path,
+      type: 'file',
+      mode,
+      size: stat.size,
+      mtime: stat.mtime.getTime() / 1000,
+    });
+    open = { fd: opened.fd, path, size: stat.size, at: 0, short: false };
+    return Buffer.concat([header, continueFile(open)]);
+  };
 
-function entry(pack: tar.Pack, header: Parameters<tar.Pack['entry']>[0]): Promise<void> {
-  return new Promise((resolve, reject) => pack.entry(header, (e) => (e ? reject(e) : resolve())));
+  /** The next chunk of the open file (zeros once it came up short: the header promised its size). */
+  const continueFile = (file: OpenFile): Buffer => {
+    const want = Math.min(BATCH, file.size - file.at);
+    let chunk: Buffer;
+    if (file.short) chunk = Buffer.alloc(want);
+    else {
+      const read = readAt(file.fd, file.at, want);
+      file.short = read.short;
+      chunk = read.short ? Buffer.concat([read.bytes, Buffer.alloc(want - read.bytes.length)]) : read.bytes;
+    }
+    file.at += want;
+    if (file.at < file.size) return chunk;
+    closeSync(file.fd);
+    open = null;
+    if (file.short) skipped.push({ path: file.path, reason: 'shrank while packing; the rest is zeros' });
+    return Buffer.concat([chunk, Buffer.alloc(padding(file.size))]);
+  };
+
+  return new Readable({
+    highWaterMark: BATCH,
+    read() {
+      try {
+        const parts: Buffer[] = [];
+        let bytes = 0;
+        while (bytes < BATCH) {
+          const p = piece();
+          if (p === null) {
+            parts.push(TAR_END);
+            this.push(Buffer.concat(parts));
+            this.push(null);
+            return;
+          }
+          parts.push(p);
+          bytes += p.length;
+        }
+        this.push(Buffer.concat(parts));
+      } catch (error) {
+        this.destroy(error as Error);
+      }
+    },
+    destroy(error, callback) {
+      if (open) closeSync(open.fd);
+      open = null;
+      callback(error);
+    },
+  });
 }
