@@ -27,7 +27,7 @@ async function untar(stream: Readable): Promise<Map<string, { type: string; body
   const extract = tar.extract();
   extract.on('entry', (header, body, next) => {
     const chunks: Buffer[] = [];
-    body.on('data', (c: Buffer) => chunks.push(c));
+    body.on('data', (c: unknown) => void chunks.push(c as Buffer));
     body.on('end', () => {
       out.set(header.name, {
         type: header.type ?? 'file',
