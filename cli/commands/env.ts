@@ -155,12 +155,16 @@ async function shell(
   let id: string | null = null;
   try {
     const snapshot = snapshotTar(repo);
-    id = await startShellContainer(session.engine, { image: session.sandbox.image, workspace: snapshot.tar });
+    id = await startShellContainer(session.engine, {
+      image: session.sandbox.image,
+      workspace: snapshot.tar,
+      runtime: session.sandbox.runtime,
+    });
     log(
       `shell in ${session.sandbox.image}: no network, /work is a snapshot (${snapshot.files.length} files); exit to leave`,
     );
     const shellExec = await session.engine.execInteractive(id, {
-      cmd: ['bash', '-l'],
+      cmd: ['bash', '-i'],
       workdir: '/work',
       env: ['PS1=sandbox:\\w$ '],
     });
