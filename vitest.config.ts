@@ -5,7 +5,15 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'] } },
+      {
+        // Generous: on a loaded two-core machine a frame or a child process can take seconds. No test
+        // asserts a time; this only bounds a hang.
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
+          testTimeout: 30_000,
+        },
+      },
       {
         test: {
           name: 'integration',

@@ -52,6 +52,7 @@ beforeEach(() => {
   put('dist/runtime/errors.js');
   put('bin/piper-agent.js', '#!/usr/bin/env node\n', 0o755);
   put('sandbox-images/python/recipe.json', '{}');
+  put('runtime/env/data/cpython3_fallback', 'attrs python3-attr\n');
   put('test/fixtures/sample-repo/ISSUE.md', 'top_words is one short\n');
   put('test/fixtures/sample-repo/textstats/__pycache__/words.cpython-311.pyc', 'bytecode');
   put('test/fixtures/models/sample-fix.jsonl', '{}\n');
@@ -98,6 +99,7 @@ describe('offlineBaseContext and offlineContext', () => {
       'app/docker/finish-ci-image.sh',
       'app/package-lock.json',
       'app/package.json',
+      'app/runtime/env/data/cpython3_fallback',
       'app/sandbox-images/python/recipe.json',
       'app/test/fixtures/models/sample-fix.jsonl',
       'app/test/fixtures/sample-repo/ISSUE.md',
