@@ -61,7 +61,7 @@ export function packFiles(root: string, entries: SnapshotEntry[], skipped: Skipp
     const real = realPathOf(opened.fd);
     if (real !== null && !isWithin(root, real)) {
       closeSync(opened.fd);
-      skipped.push({ path, reason: 'outside the repository (changed while packing)' });
+      skipped.push({ path, reason: 'outside the repository, changed while packing' });
       return null;
     }
     const { stat } = opened;

@@ -157,7 +157,7 @@ function classify(root: string, dirs: RealDirs, path: string): SnapshotEntry | S
       path,
       reason: dirs.parentIsInside(path)
         ? 'under a symlinked directory'
-        : 'outside the repository (through a symlinked directory)',
+        : 'outside the repository, through a symlinked directory',
     };
   }
   const full = join(root, path);

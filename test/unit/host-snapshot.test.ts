@@ -112,7 +112,7 @@ describe('snapshots of a hostile tree', () => {
         { path: 'pipe', reason: 'fifo' },
         { path: 'outside-link.py', reason: 'symlink to outside the repository' },
         { path: 'dangling.py', reason: 'dangling symlink' },
-        { path: 'vendor/lib.py', reason: 'outside the repository (through a symlinked directory)' },
+        { path: 'vendor/lib.py', reason: 'outside the repository, through a symlinked directory' },
       ]),
     );
     for (const p of packed) expect(p).not.toMatch(/^(sub|nested|vendor)\//);
