@@ -52,12 +52,13 @@ demo: image
 
 # Every benchmark prints a table on stderr and one JSON object per benchmark on stdout.
 bench: image
-	@command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c 'import pytest' 2>/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pytest)
+	@command -v /usr/bin/python3 >/dev/null && /usr/bin/python3 -c 'import pytest, attrs, packaging' 2>/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-pytest python3-attr python3-packaging)
 	node dist/bench/sandbox.js --json
 	node dist/bench/run-test.js --json
 	node dist/bench/index.js --json
 	node dist/bench/loop-overhead.js --json
 	node dist/bench/policy-overhead.js --json
+	node dist/bench/env.js --json
 
 clean:
 	rm -rf dist
