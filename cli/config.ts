@@ -24,6 +24,8 @@ export const ConfigSchema = z
     image: z.string().min(1),
     test: z.string().min(1),
     ledger: z.string().min(1),
+    /** The OCI runtime sandbox containers run under (`runsc`: gVisor); default the engine's. */
+    sandboxRuntime: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a runtime name such as runsc'),
     /** USD per million tokens, by model name: { "deepseek-chat": { "promptPerMillion": 0.27, "completionPerMillion": 1.1 } }. */
     prices: PriceTableSchema,
   })
@@ -50,6 +52,7 @@ const ENV: Array<[string, ConfigKey, 'string' | 'number']> = [
   ['PIPER_IMAGE', 'image', 'string'],
   ['PIPER_TEST', 'test', 'string'],
   ['PIPER_LEDGER', 'ledger', 'string'],
+  ['PIPER_SANDBOX_RUNTIME', 'sandboxRuntime', 'string'],
 ];
 
 const SECRETS: ConfigKey[] = ['apiKey'];

@@ -181,8 +181,11 @@ function report(error: unknown, help: string): number {
     if (error.kind === 'env_build_failed')
       process.stderr.write('  or: run with `--env base` to go on in the bare sandbox image\n');
     if (error.kind === 'engine_unreachable') return EXIT.noEngine;
-    // An environment that cannot be built is the project's set-up, as a bad flag is: exit 2.
-    return error.kind === 'env_build_failed' ? EXIT.usage : EXIT.failure;
+    // An environment that cannot be built, or a sandbox runtime the engine lacks, is set-up, as a
+    // bad flag is: exit 2.
+    return error.kind === 'env_build_failed' || error.kind === 'runtime_unavailable'
+      ? EXIT.usage
+      : EXIT.failure;
   }
   // A ledger that fails after it opened (a damaged page, a full disk): one line, not a stack.
   const ledger = sqliteFailure(error);

@@ -10,6 +10,7 @@ import { Ledger } from '../runtime/ledger/ledger.js';
 import { ledgerPath } from '../runtime/ledger/location.js';
 import { sweepLedger } from '../runtime/ledger/sweep.js';
 import { ownerTextAlive, removeOrphans } from '../runtime/sandbox/orphans.js';
+import { resolveSandboxRuntime, SANDBOX_RUNTIME_ENV } from '../runtime/sandbox/sandbox-runtime.js';
 import { currentOwner, formatOwner } from '../runtime/sandbox/owner.js';
 import { Sandbox, type SandboxOptions } from '../runtime/sandbox/sandbox.js';
 import { EXIT } from './exit-codes.js';
@@ -32,7 +33,12 @@ export async function openSession(opts: {
   repo?: string;
   ledger?: string;
   image?: string;
-  sandbox?: Omit<SandboxOptions, 'image' | 'envKey'>;
+  sandbox?: Omit<SandboxOptions, 'image' | 'envKey' | 'runtime'>;
+  /**
+   * The OCI runtime sandbox containers run under (`runsc`: gVisor). Default PIPER_SANDBOX_RUNTIME;
+   * unset: the engine's default. One the engine does not offer is refused before any container.
+   */
+  runtime?: string;
   /**
    * Build or reuse the project's environment before the first sandbox (issue 9). Without it the
    * sandboxes run in `image` or the bare sandbox image.
@@ -43,6 +49,7 @@ export async function openSession(opts: {
   onInterrupt?: (signal: string) => void;
 }): Promise<Session> {
   const { engine, info } = await connectEngine();
+  const runtime = await resolveSandboxRuntime(engine, opts.runtime ?? process.env[SANDBOX_RUNTIME_ENV]);
   const repo = opts.repo ?? repoRoot();
   const ledger = Ledger.open(ledgerPath({ flag: opts.ledger, repo }));
   const orphans = await removeOrphans(engine);
@@ -77,6 +84,7 @@ export async function openSession(opts: {
     image: environment?.image ?? userImage ?? loadRecipe().ref,
     envKey: environment?.key ?? null,
     ...opts.sandbox,
+    runtime,
   });
 
   let closing: Promise<void> | null = null;

@@ -8,6 +8,7 @@ export type RuntimeErrorKind =
   | 'image_build_failed'
   | 'env_build_failed' // a project's environment image could not be built
   | 'bad_spec' // a run spec the runtime refuses
+  | 'runtime_unavailable' // the sandbox runtime asked for (PIPER_SANDBOX_RUNTIME) is not offered by the engine
   | 'ledger_error'
   | 'interrupted';
 

@@ -70,6 +70,7 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
     repo: resolve(opts.benchDir),
     ledger: ledgerPath,
     image: opts.config.image,
+    runtime: opts.config.sandboxRuntime,
     sandbox: { poolSize: 0, concurrency: Math.max(2, opts.concurrency) },
     log: opts.log,
   });

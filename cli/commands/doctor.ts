@@ -3,22 +3,29 @@ import { parseArgs } from 'node:util';
 import { probeEngine } from '../../runtime/engine/bootstrap.js';
 import { DockerEngine, engineEndpoint } from '../../runtime/engine/docker-engine.js';
 import { repoRoot } from '../../runtime/host/git.js';
+import { isRuntimeError } from '../../runtime/errors.js';
 import { findImage } from '../../runtime/images/build.js';
 import { loadRecipe } from '../../runtime/images/recipe.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
+import { chooseRuntime, SANDBOX_RUNTIME_ENV } from '../../runtime/sandbox/sandbox-runtime.js';
+import { loadConfig } from '../config.js';
 import { EXIT } from '../exit-codes.js';
 
 export const DOCTOR_HELP = `Usage: piper-agent doctor [--json] [--repo DIR] [--ledger PATH]
 
-Checks the Docker engine, the sandbox image, the ledger and the model configuration, and says for
-each whether it is ok and, where not, how to fix it. Exit status 0 when all are ok, 1 otherwise.`;
+Checks the Docker engine, the sandbox image, the sandbox runtime (the runtimes the engine offers and
+the one sandboxes use: PIPER_SANDBOX_RUNTIME or the sandboxRuntime key, else the engine's default),
+the ledger and the model configuration, and says for each whether it is ok and, where not, how to
+fix it. Exit status 0 when all are ok, 1 otherwise.`;
 
 interface Check {
   name: string;
   ok: boolean;
   detail: string;
   fix?: string;
+  /** runtime: what the engine offers and what sandboxes use (null: not usable). */
+  runtimes?: { offered: string[]; default: string; sandboxes: string | null };
 }
 
 export async function doctorCommand(argv: string[]): Promise<number> {
@@ -68,7 +75,9 @@ export async function doctorCommand(argv: string[]): Promise<number> {
       fix: 'start the engine first',
     });
   }
-  const path = ledgerPath({ flag: values.ledger, repo: values.repo ?? repoRoot() });
+  const repo = values.repo ?? repoRoot();
+  if (info) checks.push(await runtimeCheck(engine, repo));
+  const path = ledgerPath({ flag: values.ledger, repo });
   try {
     const ledger = Ledger.open(path);
     checks.push({
@@ -96,6 +105,49 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     }
   }
   return checks.every((c) => c.ok) ? EXIT.ok : EXIT.failure;
+}
+
+/** The runtimes the engine offers and the one sandbox containers would get. */
+async function runtimeCheck(engine: DockerEngine, repo: string): Promise<Check> {
+  const wanted = wantedRuntime(repo);
+  let offered: Awaited<ReturnType<DockerEngine['runtimes']>>;
+  try {
+    offered = await engine.runtimes();
+  } catch (error) {
+    return { name: 'runtime', ok: false, detail: `the engine's runtimes: ${(error as Error).message}` };
+  }
+  const list = offered.names.join(', ') || 'none';
+  const gvisor = offered.names.includes('runsc')
+    ? ''
+    : '; gVisor (runsc, a user-space kernel: stronger isolation) is not installed';
+  try {
+    const uses = chooseRuntime(wanted, offered);
+    const how = wanted ? 'asked for' : "the engine's default";
+    return {
+      name: 'runtime',
+      ok: true,
+      detail: `sandboxes use ${uses} (${how}); the engine offers ${list}${gvisor}`,
+      runtimes: { offered: offered.names, default: offered.default, sandboxes: uses },
+    };
+  } catch (error) {
+    if (!isRuntimeError(error, 'runtime_unavailable')) throw error;
+    return {
+      name: 'runtime',
+      ok: false,
+      detail: error.message,
+      fix: error.fix,
+      runtimes: { offered: offered.names, default: offered.default, sandboxes: null },
+    };
+  }
+}
+
+/** The runtime asked for: the configuration (environment included), or the variable alone if it does not load. */
+function wantedRuntime(repo: string): string | undefined {
+  try {
+    return loadConfig({ repo }).config.sandboxRuntime;
+  } catch {
+    return process.env[SANDBOX_RUNTIME_ENV] || undefined;
+  }
 }
 
 function modelCheck(): Check {

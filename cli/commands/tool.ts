@@ -63,7 +63,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
     ledger: values.ledger,
     log: (l) => process.stderr.write(`${l}\n`),
   });
-  const lint = new LintGate();
+  const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
   try {
     const runId =
       values.run ??

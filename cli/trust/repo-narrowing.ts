@@ -1,7 +1,7 @@
 // What a repository's own .piper/config.json may change without the user's trust: it may only
 // narrow. The repository is untrusted input (someone else may have written it), so a key that would
-// send the user's credentials or code elsewhere, swap the sandbox image, move the ledger, or loosen
-// a cap is set aside until the user trusts that file. Pure: the caller reads the files.
+// send the user's credentials or code elsewhere, swap the sandbox image or runtime, move the ledger,
+// or loosen a cap is set aside until the user trusts that file. Pure: the caller reads the files.
 import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -33,6 +33,8 @@ const MOVES: Partial<Record<ConfigKey, string>> = {
   baseUrl: 'moves the model endpoint (your API key and prompts would go there)',
   image: 'changes the sandbox image',
   ledger: 'moves the ledger',
+  // runsc → runc would loosen the sandbox; which runtime isolates more is not for the repository to say.
+  sandboxRuntime: 'changes the sandbox runtime',
 };
 
 const CAPS = ['maxTurns', 'maxCostUsd', 'maxTokens', 'maxWallS'] as const satisfies readonly ConfigKey[];

@@ -72,6 +72,8 @@ export async function openSandboxChannel(
   image: string,
   script: string,
   handlers: ChannelHandlers,
+  /** The sandbox runtime (HostConfig.Runtime); null: the engine's default. */
+  runtime: string | null = null,
 ): Promise<CompileChannel> {
   let stderrTail = '';
   const where = `python3 in ${image}`;
@@ -79,7 +81,7 @@ export async function openSandboxChannel(
   try {
     service = await openServiceContainer(
       engine,
-      { image, argv: ['python3', ...PYTHON_FLAGS, script], name: 'lint-compile' },
+      { image, argv: ['python3', ...PYTHON_FLAGS, script], name: 'lint-compile', runtime },
       {
         onStdout: (chunk) => handlers.onStdout(chunk.toString('utf8')),
         onStderr: (chunk) => (stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000)),

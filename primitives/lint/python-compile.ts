@@ -45,6 +45,8 @@ export interface SandboxCompileOptions {
   image?: string;
   /** Default: the recipe's default suite (trixie). Names the Python version a host fallback must have. */
   suite?: Suite;
+  /** The OCI runtime of the compile server's container (e.g. `runsc`); default the engine's. */
+  runtime?: string | null;
 }
 
 export interface PythonCompilerOptions {
@@ -160,7 +162,13 @@ export class PythonCompiler {
     const image = sandbox.image ?? loadRecipe({ suite }).ref;
     this.engine ??= sandbox.engine ?? new DockerEngine();
     try {
-      started.channel = await openSandboxChannel(this.engine, image, SCRIPT, handlers);
+      started.channel = await openSandboxChannel(
+        this.engine,
+        image,
+        SCRIPT,
+        handlers,
+        sandbox.runtime ?? null,
+      );
       return started as Started;
     } catch (error) {
       const wanted = sandboxPython(suite);

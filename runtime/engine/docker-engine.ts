@@ -31,6 +31,12 @@ export interface ContainerConfig {
   HostConfig: Record<string, unknown>;
 }
 
+/** The OCI runtimes the engine can start containers with (GET /info `Runtimes`), and its default. */
+export interface EngineRuntimes {
+  names: string[];
+  default: string;
+}
+
 export interface ContainerState {
   exitCode: number;
   oomKilled: boolean;
@@ -74,6 +80,15 @@ export class DockerEngine {
       os: `${v.Os}/${v.Arch}`,
       endpoint: engineEndpoint(),
     };
+  }
+
+  async runtimes(): Promise<EngineRuntimes> {
+    const info = (await this.call('info', () => this.docker.info())) as {
+      Runtimes?: Record<string, unknown> | null;
+      DefaultRuntime?: string;
+    };
+    const names = Object.keys(info.Runtimes ?? {}).sort();
+    return { names, default: info.DefaultRuntime || 'runc' };
   }
 
   async createContainer(config: ContainerConfig): Promise<string> {
@@ -335,9 +350,7 @@ export class DockerEngine {
   }
 
   /** An image's id, size, creation time and labels; null when no such image exists. */
-  async inspectImage(
-    ref: string,
-  ): Promise<{
+  async inspectImage(ref: string): Promise<{
     id: string;
     size: number;
     created: string;

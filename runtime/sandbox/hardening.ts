@@ -2,6 +2,8 @@
 // privilege gain, read-only root, size-capped tmpfs for the only writable paths, an unprivileged
 // user, bounded pids / memory (no swap) / CPU, an init process that reaps and forwards signals,
 // no logging (output is read from the attach stream), labels for the sweep. No host path, ever.
+// The OCI runtime is the engine's default unless one is named: `runsc` (gVisor) puts a user-space
+// kernel between the sandbox and the host's, which a container alone does not.
 import type { ContainerConfig } from '../engine/docker-engine.js';
 import type { Limits } from './spec.js';
 
@@ -32,6 +34,8 @@ export function containerConfig(opts: {
   limits: Limits;
   labels: Record<string, string>;
   env?: string[];
+  /** HostConfig.Runtime (e.g. `runsc`); absent: the engine's default runtime. */
+  runtime?: string | null;
 }): ContainerConfig {
   const { limits } = opts;
   const memory = Math.round(limits.memoryMb * 1024 * 1024);
@@ -65,6 +69,7 @@ export function containerConfig(opts: {
       IpcMode: 'private',
       Privileged: false,
       AutoRemove: false,
+      ...(opts.runtime ? { Runtime: opts.runtime } : {}),
     },
   };
 }

@@ -20,6 +20,8 @@ export interface PoolOptions {
   limits: Limits;
   /** The owner labels every pooled container carries (see Sandbox). */
   ownerLabels: Record<string, string>;
+  /** HostConfig.Runtime of every pooled container; null: the engine's default. */
+  runtime?: string | null;
   onError?: (error: unknown) => void;
 }
 
@@ -100,6 +102,7 @@ export class WarmPool {
       image: this.options.image,
       argv: this.options.argv,
       limits: this.options.limits,
+      runtime: this.options.runtime,
       labels: {
         [LABEL.run]: 'pool',
         [LABEL.call]: 'pool',

@@ -29,6 +29,8 @@ export interface SandboxOptions {
   workspacePoolLimits?: Partial<Limits>;
   /** At most this many runs at once; the rest queue. */
   concurrency?: number;
+  /** The OCI runtime every container gets (HostConfig.Runtime, e.g. `runsc`); absent: the engine's default. */
+  runtime?: string | null;
 }
 
 export interface RunHooks {
@@ -60,6 +62,7 @@ export class Sandbox {
             size: options.poolSize!,
             limits: resolveLimits(options.poolLimits),
             ownerLabels: this.ownerLabels,
+            runtime: options.runtime ?? null,
           })
         : null;
     this.workspacePool =
@@ -70,12 +73,18 @@ export class Sandbox {
             size: options.workspacePoolSize!,
             limits: resolveLimits(options.workspacePoolLimits),
             ownerLabels: this.ownerLabels,
+            runtime: options.runtime ?? null,
           })
         : null;
   }
 
   get image(): string {
     return this.options.image;
+  }
+
+  /** The runtime named for this sandbox's containers; null: the engine's default. */
+  get runtime(): string | null {
+    return this.options.runtime ?? null;
   }
 
   get envKey(): string | null {
@@ -189,6 +198,7 @@ export class Sandbox {
       argv: spec.workspace ? WORKSPACE_ARGV : spec.argv,
       limits,
       env: spec.env,
+      runtime: this.options.runtime,
       labels: {
         [LABEL.run]: spec.labels?.run ?? 'adhoc',
         [LABEL.call]: spec.labels?.call ?? 'adhoc',

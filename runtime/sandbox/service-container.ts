@@ -36,13 +36,14 @@ export const SERVICE_LIMITS: Limits = {
 
 export async function openServiceContainer(
   engine: DockerEngine,
-  opts: { image: string; argv: string[]; name: string; limits?: Limits },
+  opts: { image: string; argv: string[]; name: string; limits?: Limits; runtime?: string | null },
   handlers: ServiceHandlers,
 ): Promise<ServiceContainer> {
   const config = containerConfig({
     image: opts.image,
     argv: opts.argv,
     limits: opts.limits ?? SERVICE_LIMITS,
+    runtime: opts.runtime,
     labels: { [LABEL.run]: 'service', [LABEL.call]: opts.name, ...ownerLabels() },
   });
   config.HostConfig = { ...config.HostConfig, AutoRemove: true };

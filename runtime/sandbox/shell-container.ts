@@ -11,13 +11,14 @@ import { resolveLimits, type Limits } from './spec.js';
 
 export async function startShellContainer(
   engine: DockerEngine,
-  opts: { image: string; workspace: Readable; limits?: Partial<Limits> },
+  opts: { image: string; workspace: Readable; limits?: Partial<Limits>; runtime?: string | null },
 ): Promise<string> {
   const limits = resolveLimits({ memoryMb: 1024, pids: 256, tmpfsMb: 512, timeoutS: 3600, ...opts.limits });
   const config = containerConfig({
     image: opts.image,
     argv: WORKSPACE_ARGV,
     limits,
+    runtime: opts.runtime,
     labels: { [LABEL.owner]: formatOwner(currentOwner()), [LABEL.run]: 'env-shell' },
   });
   const id = await engine.createContainer(config);
