@@ -61,17 +61,25 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       owner: session.owner,
     });
     if (!values.json) log(`running ${target} in the sandbox (timeout ${timeout} s) ...`);
-    const { callId, result } = await runTest(
-      {
-        sandbox: session.sandbox,
-        ledger: session.ledger,
-        runId,
-        owner: session.owner,
-        origin: 'user',
-        repoRoot: session.repo,
-      },
-      { target, timeout },
-    );
+    let ran: Awaited<ReturnType<typeof runTest>>;
+    try {
+      ran = await runTest(
+        {
+          sandbox: session.sandbox,
+          ledger: session.ledger,
+          runId,
+          owner: session.owner,
+          origin: 'user',
+          repoRoot: session.repo,
+        },
+        { target, timeout },
+      );
+    } catch (error) {
+      // Nothing ran (a snapshot over its cap, an engine that went away): the run ends, it does not stay open.
+      session.ledger.endRun(runId, 'failed', (error as Error).message);
+      throw error;
+    }
+    const { callId, result } = ran;
     session.ledger.endRun(runId, result.passed ? 'passed' : 'failed', `exit code ${result.exit_code}`);
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ run_id: runId, call_id: callId, ...result })}\n`);

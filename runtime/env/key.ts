@@ -5,8 +5,9 @@
 // files. Nothing else: editing README.md or a test keeps the key; editing a requirements file, the
 // recipe or pyproject.toml changes it.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRepoFile } from '../host/inside-repo.js';
 import { pipKeyPart, type PipSettings } from './pip-settings.js';
 import type { EnvPlan } from './plan/types.js';
 
@@ -33,13 +34,15 @@ export function environmentKey(input: {
     pip: pipKeyPart(input.pip),
     wheelhouses: input.pip.findLinkDirs.map(listing),
     setup: input.setup,
-    buildFiles: BUILD_FILES.map((f) => [f, fileHash(join(input.repoRoot, f))]),
+    buildFiles: BUILD_FILES.map((f) => [f, fileHash(realpathSync(input.repoRoot), f)]),
   };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
 }
 
-function fileHash(path: string): string | null {
-  return existsSync(path) ? createHash('sha256').update(readFileSync(path)).digest('hex') : null;
+/** A build file's hash; read only as a regular file inside the repository (never a FIFO or a link out). */
+function fileHash(realRoot: string, rel: string): string | null {
+  const bytes = readRepoFile(realRoot, rel);
+  return Buffer.isBuffer(bytes) ? createHash('sha256').update(bytes).digest('hex') : null;
 }
 
 /** Name, size and mtime of each file of a wheel directory (cheap, and changes when a wheel does). */
