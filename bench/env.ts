@@ -191,13 +191,20 @@ async function runTestVsHost(b: Bench, rounds: number) {
       repoRoot: project,
     };
     const t0 = performance.now();
-    const { result } = await runTest(ctx, { target: TARGET });
+    const { callId, result } = await runTest(ctx, { target: TARGET });
     const ms = performance.now() - t0;
     if (!result.passed || result.counts?.passed !== TESTS)
       throw new Error(`run_test failed: ${result.output}`);
-    return ms;
+    return { ms, callId };
   };
+  // Whether a call took the pre-started container, as the ledger recorded it.
+  const tookPooled = (callId: string) =>
+    (
+      b.ledger.database.prepare('SELECT warm FROM executions WHERE call_id = ?').get(callId) as
+        { warm: number } | undefined
+    )?.warm === 1;
   const samples = { host: [] as number[], warm: [] as number[], cold: [] as number[] };
+  let pooledHits = 0;
   // One unmeasured round of each arm first: page caches, the engine's first-call costs.
   await hostPytest(python, project);
   await timed(pooled);
@@ -206,12 +213,14 @@ async function runTestVsHost(b: Bench, rounds: number) {
     samples.host.push(await hostPytest(python, project));
     // The pool refills after a call, as it does while the model thinks in a real run.
     await pool.warm();
-    samples.warm.push(await timed(pooled));
-    samples.cold.push(await timed(fresh));
+    const warm = await timed(pooled);
+    samples.warm.push(warm.ms);
+    if (tookPooled(warm.callId)) pooledHits++;
+    samples.cold.push((await timed(fresh)).ms);
     process.stderr.write(`\rround ${i + 1}/${rounds}`);
   }
   process.stderr.write('\n');
-  return samples;
+  return { ...samples, pooledHitRate: pooledHits / rounds };
 }
 
 async function main(): Promise<void> {
@@ -255,6 +264,7 @@ async function main(): Promise<void> {
       tests: TESTS,
       run_test_warm_p50_ms: percentile(rt.warm, 50),
       run_test_warm_p90_ms: percentile(rt.warm, 90),
+      run_test_warm_hit_rate: rt.pooledHitRate,
       run_test_cold_p50_ms: percentile(rt.cold, 50),
       run_test_cold_p90_ms: percentile(rt.cold, 90),
       host_venv_pytest_p50_ms: percentile(rt.host, 50),
@@ -269,6 +279,7 @@ async function main(): Promise<void> {
       ['env cold / warm', `${result.env_cold_over_warm} ×`],
       ['env image (MB)', result.env_image_mb],
       ['run_test warm p50 / p90 (ms)', `${result.run_test_warm_p50_ms} / ${result.run_test_warm_p90_ms}`],
+      ['run_test warm: pooled container taken', rt.pooledHitRate],
       ['run_test cold p50 / p90 (ms)', `${result.run_test_cold_p50_ms} / ${result.run_test_cold_p90_ms}`],
       [
         'host venv pytest p50 / p90 (ms)',
