@@ -16,7 +16,7 @@ import type { DockerEngine } from '../engine/docker-engine.js';
 import { RuntimeError } from '../errors.js';
 import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js';
 import { LABEL } from '../sandbox/hardening.js';
-import { snapshotTar } from '../workspace/snapshot.js';
+import { planSnapshot, snapshotTar } from '../workspace/snapshot.js';
 import { BuildBox, type StepResult } from './build-box.js';
 import { ENV_LABEL, ENV_PATH, VENV, envImageRef, projectId } from './names.js';
 import type { PipSettings } from './pip-settings.js';
@@ -43,6 +43,11 @@ export interface BuildInput {
   pip: PipSettings;
   /** Setup commands to run (the recipe's, when the user trusts them; else none). */
   setup: string[];
+  /**
+   * Whether `name @ URL` requirements may go to pip: a URL the repository names is a server of its
+   * choosing, fetched (and built) with a network, so it needs the user's trust like an index URL.
+   */
+  trustUrls: boolean;
   owner: string;
   log: (line: string) => void;
 }
@@ -107,11 +112,13 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
     const wanted = plan.requirements;
     if (wanted.length) {
       const pipSource = pipSourceFor(input.pip, wheelDirs);
+      const untrustedUrls = input.trustUrls ? [] : wanted.filter((q) => q.url);
+      const toPip = wanted.filter((q) => !untrustedUrls.includes(q));
       const fromPip = new Set<string>();
       let pipSaid = 'no index or wheelhouse configured (PIP_INDEX_URL, PIP_FIND_LINKS or the recipe)';
-      if (pipSource) {
+      if (pipSource && toPip.length) {
         // The raw line for pip (URL credentials kept, marker already evaluated), never the shown one.
-        const r = await box1.run(pipStep(wanted.map(pipRequirementLine), pipSource));
+        const r = await box1.run(pipStep(toPip.map(pipRequirementLine), pipSource));
         if (r.exit_code === 0) {
           for (const p of pipReport(r.stdout)) {
             fromPip.add(normalize(p.name));
@@ -122,6 +129,10 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
           pipSaid = `failed (${lastLines(r.output_tail, 1).replace(/^ERROR: /, '')})`;
         }
       }
+      const pipSaidOf = (q: PlannedRequirement) =>
+        untrustedUrls.includes(q)
+          ? 'not tried: a direct URL from a repository you have not trusted (--trust-repo-config)'
+          : pipSaid;
       sources.push(`pip: ${pipSaid}`);
 
       let versions = await installedVersions(box1, 'check', wanted);
@@ -159,7 +170,7 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
             have && q.debian && deb === q.debian
               ? `${q.debian} gives ${have}, which does not satisfy it`
               : deb;
-          return `  ${q.name}${q.specifier ? ` ${q.specifier}` : ''} (from ${q.from}): pip: ${pipSaid}; debian: ${debText}`;
+          return `  ${q.name}${q.specifier ? ` ${q.specifier}` : ''} (from ${q.from}): pip: ${pipSaidOf(q)}; debian: ${debText}`;
         });
         fail(
           `cannot satisfy ${unmet.length} requirement(s) in any source:\n${lines.join('\n')}`,
@@ -235,6 +246,8 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
     }
     const clean = cleanStep();
     await box2.run({ ...clean, script: `rm -rf ${WHEELHOUSE}; ${clean.script}` });
+    // A rebuild of the same key takes over the tag; the image it leaves untagged goes with it.
+    const previous = await engine.inspectImage(target.ref);
     const imageId = await box2.commit({
       repo: target.repo,
       tag: target.tag,
@@ -246,6 +259,7 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
         `LABEL ${ENV_LABEL.key}=${input.key} ${ENV_LABEL.project}=${projectId(input.repoRoot)} ${ENV_LABEL.base}=${input.base.id}`,
       ],
     });
+    if (previous && previous.id !== imageId) await engine.removeImage(previous.id).catch(() => undefined);
     const info = await engine.inspectImage(imageId);
     return {
       imageRef: target.ref,
@@ -263,7 +277,11 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
   }
 }
 
-/** Wheel directories (the recipe's find_links inside the repo, PIP_FIND_LINKS directories on the host) copied in. */
+/**
+ * Wheel directories (the recipe's find_links inside the repo, PIP_FIND_LINKS directories on the host)
+ * copied in — their `.whl` files only: a source archive there would be built by pip in this
+ * networked step, and a repository's own code must never run with a network.
+ */
 async function putWheelhouses(box: BuildBox, pip: PipSettings): Promise<string[]> {
   const dirs = pip.findLinkDirs;
   const inside: string[] = [];
@@ -274,7 +292,9 @@ async function putWheelhouses(box: BuildBox, pip: PipSettings): Promise<string[]
     timeoutS: 30,
   });
   for (const [i, dir] of dirs.entries()) {
-    await box.put(`${WHEELHOUSE}/${i}`, snapshotTar(dir).tar);
+    const plan = planSnapshot(dir);
+    const wheels = plan.entries.filter((e) => e.path.endsWith('.whl') && !e.path.includes('/'));
+    await box.put(`${WHEELHOUSE}/${i}`, snapshotTar({ ...plan, entries: wheels, skipped: [] }).tar);
     inside.push(`${WHEELHOUSE}/${i}`);
   }
   return inside;

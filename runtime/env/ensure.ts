@@ -126,6 +126,7 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
       base: { ref: base.ref, id: base.imageId },
       pip,
       setup,
+      trustUrls: input.trustRecipe,
       owner: input.owner,
       log: input.log,
     });
