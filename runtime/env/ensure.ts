@@ -6,6 +6,7 @@
 import type { DockerEngine } from '../engine/docker-engine.js';
 import { RuntimeError } from '../errors.js';
 import { ensureImage } from '../images/build.js';
+import { RECIPE_LABEL, loadRecipe, type Suite } from '../images/recipe.js';
 import { recordEnvironment, type EnvironmentStatus, type ResolvedPackage } from '../ledger/environments.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { EnvBuildError, buildEnvironment } from './builder.js';
@@ -68,7 +69,7 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
   }
 
   const plan = planEnvironment(repoRoot);
-  const base = await ensureImage(engine, { log: input.log, suite: plan.debian });
+  const base = await baseImage(engine, plan.debian, input.log);
   const notes: string[] = [];
   const setup = input.trustRecipe ? plan.setup : [];
   if (!input.trustRecipe && plan.setup.length)
@@ -168,6 +169,25 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
     });
     throw error;
   }
+}
+
+/**
+ * The sandbox image the environment is built FROM: the image under piper's own tag for this recipe
+ * (`piper-sandbox-python:<hash12>`, which only piper's build gives) when it carries the recipe's
+ * hash — never one found by its label, which children inherit; built when there is none. The build
+ * record of `image build` is not needed here, so piper running in a CI container beside the engine
+ * uses the host's image as it is.
+ */
+async function baseImage(
+  engine: DockerEngine,
+  suite: Suite,
+  log: (line: string) => void,
+): Promise<{ ref: string; imageId: string }> {
+  const recipe = loadRecipe({ suite });
+  const tagged = await engine.inspectImage(recipe.ref);
+  if (tagged && tagged.labels[RECIPE_LABEL] === recipe.hash) return { ref: recipe.ref, imageId: tagged.id };
+  const built = await ensureImage(engine, { log, suite });
+  return { ref: built.ref, imageId: built.imageId };
 }
 
 /** The plan as recorded: credentials in index URLs, find-links and requirement URLs removed. */

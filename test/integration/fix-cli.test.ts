@@ -33,6 +33,8 @@ function normalize(stream: string, repo: string): string {
     .replace(/r-\d{8}-\d{6}-[0-9a-f]{6}/g, '<run>')
     .replace(/c-[0-9a-f]{12}/g, '<call>')
     .replace(/"ms":\d+(\.\d+)?/g, '"ms":0')
+    .replace(/"seconds":\d+(\.\d+)?/g, '"seconds":0')
+    .replace(/piper-sandbox-python:[0-9a-f]{12}/g, 'piper-sandbox-python:<recipe>')
     .replace(/in [\d.]+s/g, 'in <t>s');
 }
 
