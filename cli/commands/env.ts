@@ -10,7 +10,7 @@ import { listEnvImages, pruneAllEnvImages, pruneOldBaseImages } from '../../runt
 import { repoRoot } from '../../runtime/host/git.js';
 import { startShellContainer } from '../../runtime/sandbox/shell-container.js';
 import { snapshotTar } from '../../runtime/workspace/snapshot.js';
-import { ENV_FLAG_HELP, envMode, recipeTrusted } from '../env/env-option.js';
+import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-option.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { inert } from '../render/inert.js';
 import { openSession } from '../session.js';
@@ -54,8 +54,7 @@ export async function envCommand(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       rebuild: { type: 'boolean', default: false },
       all: { type: 'boolean', default: false },
-      env: { type: 'string' },
-      'trust-repo-config': { type: 'boolean', default: false },
+      ...ENV_PARSE_OPTIONS,
     },
     strict: true,
     allowPositionals: false,
@@ -76,8 +75,8 @@ export async function envCommand(argv: string[]): Promise<number> {
         ledger: values.ledger,
         log,
         environment: {
-          mode: values.rebuild ? 'rebuild' : envMode(values.env),
-          trustRecipe: recipeTrusted(repo, values['trust-repo-config']),
+          ...environmentFlags(repo, values),
+          ...(values.rebuild ? { mode: 'rebuild' as const } : {}),
         },
       });
       try {
@@ -150,7 +149,7 @@ async function shell(
     repo,
     ledger: values.ledger,
     log,
-    environment: { mode: envMode(values.env), trustRecipe: recipeTrusted(repo, values['trust-repo-config']) },
+    environment: environmentFlags(repo, values),
   });
   let id: string | null = null;
   try {

@@ -6,7 +6,7 @@ import { EXECUTE_ARGV } from '../../runtime/sandbox/pool.js';
 import type { Receipt } from '../../runtime/sandbox/spec.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { openSession } from '../session.js';
-import { ENV_FLAG_HELP, envMode, recipeTrusted } from '../env/env-option.js';
+import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-option.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { numberOption } from '../options.js';
 
@@ -46,8 +46,7 @@ export async function executeCommand(argv: string[]): Promise<number> {
       ledger: { type: 'string' },
       repo: { type: 'string' },
       image: { type: 'string' },
-      env: { type: 'string' },
-      'trust-repo-config': { type: 'boolean', default: false },
+      ...ENV_PARSE_OPTIONS,
     },
     strict: true,
     allowPositionals: false,
@@ -71,7 +70,7 @@ export async function executeCommand(argv: string[]): Promise<number> {
     ledger: values.ledger,
     image: values.image,
     log,
-    environment: { mode: envMode(values.env), trustRecipe: recipeTrusted(repo, values['trust-repo-config']) },
+    environment: environmentFlags(repo, values),
   });
   try {
     const runId = session.ledger.createRun({ kind: 'execute', repo: session.repo, owner: session.owner });

@@ -5,7 +5,7 @@ import { gitHead, repoRoot } from '../../runtime/host/git.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { numberOption } from '../options.js';
 import { openSession } from '../session.js';
-import { ENV_FLAG_HELP, envMode, recipeTrusted } from '../env/env-option.js';
+import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-option.js';
 
 export const RUN_TEST_HELP = `Usage: piper-agent run-test TARGET [--repo DIR] [--timeout S] [--json] [--ledger PATH]
 
@@ -36,8 +36,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       ledger: { type: 'string' },
       image: { type: 'string' },
-      env: { type: 'string' },
-      'trust-repo-config': { type: 'boolean', default: false },
+      ...ENV_PARSE_OPTIONS,
     },
     allowPositionals: true,
   });
@@ -51,7 +50,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
     ledger: values.ledger,
     image: values.image,
     log,
-    environment: { mode: envMode(values.env), trustRecipe: recipeTrusted(repo, values['trust-repo-config']) },
+    environment: environmentFlags(repo, values),
   });
   try {
     const runId = session.ledger.createRun({

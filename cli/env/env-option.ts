@@ -27,3 +27,17 @@ export function recipeTrusted(repoRoot: string, flag: boolean | undefined): bool
   if (!existsSync(path)) return false;
   return repoFileTrusted(repoRoot, RECIPE_FILE, readFileSync(path));
 }
+
+/** The parseArgs options behind ENV_FLAG_HELP. */
+export const ENV_PARSE_OPTIONS = {
+  env: { type: 'string' },
+  'trust-repo-config': { type: 'boolean', default: false },
+} as const;
+
+/** What `openSession` needs from those flags. */
+export function environmentFlags(
+  repo: string,
+  values: { env?: string; 'trust-repo-config'?: boolean },
+): { mode: EnvMode; trustRecipe: boolean } {
+  return { mode: envMode(values.env), trustRecipe: recipeTrusted(repo, values['trust-repo-config']) };
+}
