@@ -97,7 +97,7 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
       if (step.exit_code !== 0)
         fail(
           `environment step ${what} failed (exit ${step.exit_code}): ${lastLines(step.output_tail)}`,
-          'see `piper-agent env ls` and the ledger environments table for the full step output',
+          "every step's command and output are in the ledger (table environments, column steps) of this repository",
         );
     };
     await check(await box1.run(venvStep()), 'venv');
