@@ -1,6 +1,12 @@
 // Writing a file so that a reader (or a crash) sees the old bytes or the new, never a mix: a temp
 // file beside it (same directory = same filesystem, so rename is atomic), fsync, then rename over.
-// The file's permission bits are kept; the directory is fsynced so the rename itself is durable.
+// The file's permission bits and owner are kept; the directory is fsynced so the rename itself is
+// durable.
+//
+// Owner (issue 14 item 1): the temp file is created by whoever runs piper — root, in a CI container
+// on a checkout owned by the runner's uid — and would replace the file with a root-owned one that
+// the job's next step (a `git commit` as the runner user) cannot write. So the temp file is given
+// the original's uid and gid before the rename. There are no new files here: the file must exist.
 //
 // Compare-and-swap (issue 10 item 5): with `expectSha256`, the file is re-read just before the
 // rename and the write happens only if it still has the hash the caller read, so a change made on
@@ -8,7 +14,8 @@
 // two steps; the repository's run lock (runtime/host/repo-lock.ts) keeps other piper-agent runs out
 // of that gap, and the gap is a few syscalls wide for anyone else.
 import { createHash, randomBytes } from 'node:crypto';
-import { open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** The file no longer has the bytes the caller read: nothing was written. */
@@ -35,13 +42,16 @@ export async function atomicWrite(
   data: Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const { mode } = await stat(path);
+  const original = await stat(path);
+  const { mode } = original;
   const temp = join(dirname(path), `.${basename(path)}.piper-${randomBytes(4).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'wx', mode & 0o7777);
     try {
       await handle.writeFile(data);
-      // The umask may have narrowed the mode given to open(): set it exactly.
+      await keepOwner(handle, original);
+      // The umask may have narrowed the mode given to open(): set it exactly. After the chown, which
+      // clears set-user-id and set-group-id bits.
       await handle.chmod(mode & 0o7777);
       await handle.sync();
     } finally {
@@ -58,6 +68,24 @@ export async function atomicWrite(
     throw error;
   }
   await syncDirectory(dirname(path));
+}
+
+/**
+ * Gives the temp file the original's uid and gid where they differ. Root can always; anyone else
+ * can only keep their own uid and pick a group they belong to, so a refusal (EPERM) there is
+ * expected and skipped: the file is then owned by its writer, as with any editor that saves by
+ * rename. Root refused (NFS root_squash, an unmapped uid in a user namespace) is skipped the same
+ * way: the edit matters more than its owner.
+ */
+async function keepOwner(handle: FileHandle, original: Stats): Promise<void> {
+  const now = await handle.stat();
+  if (now.uid === original.uid && now.gid === original.gid) return;
+  try {
+    await handle.chown(original.uid, original.gid);
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'EPERM' && (error as { code?: string }).code !== 'EINVAL')
+      throw error;
+  }
 }
 
 async function syncDirectory(dir: string): Promise<void> {

@@ -17,7 +17,6 @@ import {
   closeSync,
   constants,
   linkSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -27,6 +26,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { currentOwner, ownerAlive } from '../sandbox/owner.js';
+import { adoptOwner, makeOwnedDirectory, type FileOwner } from './checkout-owner.js';
 
 export interface RepoLockHolder {
   host: string;
@@ -77,6 +77,7 @@ export class RepoLock {
   private constructor(
     readonly path: string,
     private holder: RepoLockHolder,
+    private readonly fileOwner: FileOwner | null,
   ) {
     process.on('exit', this.onExit);
   }
@@ -84,7 +85,8 @@ export class RepoLock {
   /** Takes the repository's lock, or throws RepoBusyError naming the live run that holds it. */
   static acquire(repo: string, opts: { command: string; runId?: string | null }): RepoLock {
     const path = repoLockPath(repo);
-    mkdirSync(join(repo, '.piper'), { recursive: true });
+    // Run as root on someone else's checkout, `.piper/` and the lock are theirs (checkout-owner.ts).
+    const fileOwner = makeOwnedDirectory(join(repo, '.piper'));
     const owner = currentOwner();
     const holder: RepoLockHolder = {
       host: owner.host,
@@ -97,7 +99,7 @@ export class RepoLock {
     };
     // A few rounds: each lost race (a takeover, a release in between) is followed by a fresh look.
     for (let round = 0; round < 8; round++) {
-      if (createExclusive(path, serialize(holder))) return new RepoLock(path, holder);
+      if (createExclusive(path, serialize(holder), fileOwner)) return new RepoLock(path, holder, fileOwner);
       const text = readText(path);
       if (text === null) continue; // released in between
       const current = parseHolder(text);
@@ -120,6 +122,7 @@ export class RepoLock {
     this.holder = { ...this.holder, run_id: runId };
     const temp = `${this.path}.${this.holder.nonce}.tmp`;
     writeFileSync(temp, serialize(this.holder), { mode: 0o644 });
+    adoptOwner(temp, this.fileOwner);
     renameSync(temp, this.path);
   }
 
@@ -174,9 +177,10 @@ function readText(path: string): string | null {
 }
 
 /** Creates `path` with `content` unless it exists; false when it does. */
-function createExclusive(path: string, content: string): boolean {
+function createExclusive(path: string, content: string, owner: FileOwner | null): boolean {
   const temp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temp, content, { mode: 0o644 });
+  adoptOwner(temp, owner); // before the link: the lock never exists with another owner
   try {
     linkSync(temp, path);
     return true;
@@ -184,7 +188,7 @@ function createExclusive(path: string, content: string): boolean {
     const code = (error as { code?: string }).code;
     if (code === 'EEXIST') return false;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP') throw error;
-    return createWithOpenExcl(path, content);
+    return createWithOpenExcl(path, content, owner);
   } finally {
     try {
       unlinkSync(temp);
@@ -194,7 +198,7 @@ function createExclusive(path: string, content: string): boolean {
   }
 }
 
-function createWithOpenExcl(path: string, content: string): boolean {
+function createWithOpenExcl(path: string, content: string, owner: FileOwner | null): boolean {
   let fd: number;
   try {
     fd = openSync(
@@ -206,6 +210,7 @@ function createWithOpenExcl(path: string, content: string): boolean {
     if ((error as { code?: string }).code === 'EEXIST') return false;
     throw error;
   }
+  adoptOwner(path, owner);
   try {
     writeSync(fd, content);
   } finally {

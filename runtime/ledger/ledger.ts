@@ -3,9 +3,10 @@
 // run writes; every write that belongs to one call is one transaction.
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RuntimeError } from '../errors.js';
+import { adoptOwner, makeOwnedDirectory, type FileOwner } from '../host/checkout-owner.js';
 import type { Receipt } from '../sandbox/spec.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ledgerFailure, unwritableLedger } from './open-error.js';
@@ -47,9 +48,13 @@ export class Ledger {
 
   static open(path: string): Ledger {
     let db: Database.Database | undefined;
+    let fileOwner: FileOwner | null = null;
+    let created = false;
     try {
       if (path !== ':memory:') {
-        mkdirSync(dirname(path), { recursive: true });
+        // Run as root on someone else's checkout, the ledger is theirs like its directory (issue 14).
+        fileOwner = makeOwnedDirectory(dirname(path));
+        created = !existsSync(path);
         // SQLite opens a file it may not write and fails only at the first write, mid-run.
         if (existsSync(path) && !statSync(path).isDirectory()) {
           try {
@@ -60,12 +65,17 @@ export class Ledger {
         }
       }
       db = new Database(path);
+      // Before WAL mode: SQLite, run as root, gives the -wal and -shm it creates later the database
+      // file's owner itself (os_unix.c robustFchown), so the main file is the one to hand over.
+      if (created) adoptOwner(path, fileOwner);
       db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');
       db.pragma('foreign_keys = ON');
       db.pragma('synchronous = NORMAL');
       const ledger = new Ledger(path, db);
       ledger.migrate();
+      if (created)
+        for (const side of ['-wal', '-shm']) if (existsSync(path + side)) adoptOwner(path + side, fileOwner);
       return ledger;
     } catch (error) {
       if (db?.open) db.close();
