@@ -4,6 +4,8 @@ import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { RunResult } from '../../policy/events.js';
 import { repoRoot } from '../../runtime/host/git.js';
+import { checkOutputFile } from '../ci/patch-out.js';
+import { writeRunOutputs } from '../ci/run-outputs.js';
 import { loadConfig, type Config } from '../config.js';
 import { envMode, recipeTrusted } from '../env/env-option.js';
 import { UsageError } from '../exit-codes.js';
@@ -36,6 +38,10 @@ run_test and execute runs in a fresh sandbox; every call is in the ledger (.pipe
   --image NAME         sandbox image (default: the one built from sandbox-images/python)
   --trust-repo-config  apply the repository's .piper/config.json whole for this run, keys that need
                        trust included (without it: asked on a terminal, left out headless)
+  --patch-out FILE     write the run's committed edits as one unified diff to FILE (empty when none),
+                       whatever the outcome; its directory must exist
+When GITHUB_STEP_SUMMARY names a file, a markdown summary of the run (outcome, verified, the diff,
+tokens, cost, run id, how to undo) is appended to it.
 
 Configuration, lowest precedence first: ~/.config/piper-agent/config.json, <repo>/.piper/config.json,
 the environment (PIPER_*, OPENAI_API_KEY, OPENAI_BASE_URL, TOOL_POLICY), the flags. See \`piper-agent config\`.
@@ -61,6 +67,7 @@ export const FIX_OPTIONS = {
   ledger: { type: 'string' },
   image: { type: 'string' },
   'trust-repo-config': { type: 'boolean', default: false },
+  'patch-out': { type: 'string' },
 } as const;
 
 type FixValues = {
@@ -108,6 +115,7 @@ export async function fixCommand(argv: string[]): Promise<number> {
         ? 'give one issue (quote it if it has spaces)'
         : 'fix needs an issue: text, a .md/.txt file, - for stdin, or a GitHub issue URL',
     );
+  const patchOut = patchOutPath(values);
   const repo = values.repo === undefined ? repoRoot() : existingRepo(values.repo);
   const effective = loadConfig({
     repo,
@@ -132,7 +140,14 @@ export async function fixCommand(argv: string[]): Promise<number> {
     { issue, repo, config, reproTarget: config.test ?? null, env },
     values,
   );
+  writeRunOutputs('fix', result, patchOut);
   return result.exit_code;
+}
+
+/** --patch-out FILE, checked before any work (exit 2 when its directory does not exist). */
+export function patchOutPath(values: FixValues): string | undefined {
+  const file = values['patch-out'];
+  return file === undefined ? undefined : checkOutputFile('--patch-out', file);
 }
 
 /** --repo DIR as given: a directory that exists (a run never creates the repository it works on). */

@@ -1,18 +1,24 @@
 // `piper-agent ledger runs | show RUN | export RUN`: reading the record. Every number printed here
-// comes from the ledger's rows, never from what a run said about itself.
+// comes from the ledger's rows, never from what a run said about itself. `show --from FILE` reads a
+// run from an export (cli/ledger/run-export.ts) instead of a ledger, through the same renderer.
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { listRuns } from '../../runtime/ledger/run-queries.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { reportingRefusals } from '../ledger/command-error.js';
+import { CommandError, reportingRefusals } from '../ledger/command-error.js';
 import { findRun, openLedgerAt } from '../ledger/find-run.js';
 import { renderRun } from '../ledger/render-run.js';
 import { runDocument } from '../ledger/run-document.js';
+import { exportRun, openRunExport } from '../ledger/run-export.js';
+import { checkOutputFile } from '../ci/patch-out.js';
 import { renderRunTable, runListEntry } from '../ledger/run-table.js';
 import { numberOption } from '../options.js';
 
 export const LEDGER_HELP = `Usage: piper-agent ledger runs [--limit N] [--json] [--ledger PATH] [--repo DIR]
        piper-agent ledger show RUN [--json] [--ledger PATH] [--repo DIR]
-       piper-agent ledger export RUN [--ledger PATH] [--repo DIR]
+       piper-agent ledger show --from FILE [--json]
+       piper-agent ledger export RUN [--out FILE] [--ledger PATH] [--repo DIR]
 
 Reads the SQLite ledger, the record of what every run did.
 
@@ -20,21 +26,29 @@ Reads the SQLite ledger, the record of what every run did.
   show RUN   one run in full: its settings and ending; each turn's retrieved toolset and action; each
              call's origin, status and reason; each sandbox execution's exit code and timings; each
              observation's trust and caveat; the run's edits with their diffs
-  export RUN the whole run as one JSON document (what show --json prints), stdout and stderr included
+  export RUN the run as a self-contained artifact: a versioned JSON document ("format": "piper-run/1")
+             holding its rows from every table it touches (runs, turns, calls, executions with their
+             stdout and stderr, observations, evidence, edits, the environments it ran in)
 
   RUN            a run id, or a prefix of one that matches a single run
-  --json         JSON instead of text
+  --from FILE    show: read the run from an export file instead of a ledger (another machine's run
+                 reads exactly as \`ledger show RUN\` printed it there)
+  --out FILE     export: write the document to FILE instead of stdout
+  --json         JSON instead of text (show: the run as one document, its turns holding their calls)
   --limit N      runs: at most N runs
   --ledger PATH  ledger file (default <repo>/.piper/ledger.db)  [env PIPER_LEDGER]
   --repo DIR     the repository whose ledger to read (default: the git root of the current directory)
 
-Exit status: 0 ok; 1 internal error; 2 usage error, no ledger there, or no such run.`;
+Exit status: 0 ok; 1 internal error; 2 usage error, no ledger there, no such run, or a file that is
+not a piper-agent run export.`;
 
 const OPTIONS = {
   json: { type: 'boolean', default: false },
   limit: { type: 'string' },
   ledger: { type: 'string' },
   repo: { type: 'string' },
+  from: { type: 'string' },
+  out: { type: 'string' },
 } as const;
 
 export async function ledgerCommand(argv: string[]): Promise<number> {
@@ -47,11 +61,31 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
         : 'ledger needs a command: runs, show RUN or export RUN',
     );
   }
-  if (sub === 'runs' ? runId !== undefined : runId === undefined || extra.length > 0) {
+  const fromFile = values.from;
+  if (fromFile !== undefined && sub !== 'show') throw new UsageError('--from FILE goes with ledger show');
+  if (values.out !== undefined && sub !== 'export')
+    throw new UsageError('--out FILE goes with ledger export');
+  if (fromFile !== undefined && (values.ledger !== undefined || values.repo !== undefined))
+    throw new UsageError('ledger show --from FILE reads the file alone: leave out --ledger and --repo');
+  const needsRun = sub !== 'runs' && fromFile === undefined;
+  if (sub === 'runs' ? runId !== undefined : (needsRun && runId === undefined) || extra.length > 0) {
     throw new UsageError(sub === 'runs' ? 'ledger runs takes no run id' : `ledger ${sub} needs one run id`);
   }
   const limit = numberOption('--limit', values.limit, { min: 1, max: 1e6, integer: true });
+  const out = values.out === undefined ? undefined : checkOutputFile('--out', values.out);
   return reportingRefusals(async () => {
+    if (fromFile !== undefined) {
+      const opened = openRunExport(fromFile);
+      try {
+        // RUN beside --from: a check that the file holds that run.
+        if (runId !== undefined && !opened.runId.startsWith(runId))
+          throw new CommandError(`${fromFile} holds run ${opened.runId}, not ${runId}`);
+        show(opened.ledger, opened.runId, values.json, fromFile);
+        return EXIT.ok;
+      } finally {
+        opened.ledger.close();
+      }
+    }
     const ledger = openLedgerAt({ ledger: values.ledger, repo: values.repo });
     try {
       if (sub === 'runs') {
@@ -63,13 +97,22 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
         );
         return EXIT.ok;
       }
-      const doc = runDocument(ledger, findRun(ledger, runId!));
-      process.stdout.write(
-        sub === 'export' || values.json ? `${JSON.stringify(doc, null, 2)}\n` : `${renderRun(doc)}\n`,
-      );
+      if (sub === 'show') {
+        show(ledger, findRun(ledger, runId!).id, values.json, ledger.path);
+        return EXIT.ok;
+      }
+      const text = `${JSON.stringify(exportRun(ledger, findRun(ledger, runId!).id), null, 2)}\n`;
+      if (out === undefined) process.stdout.write(text);
+      else writeFileSync(out, text);
       return EXIT.ok;
     } finally {
       ledger.close();
     }
   });
+}
+
+/** `ledger show`: the same document and text whether the rows come from a ledger or an export. */
+function show(ledger: Ledger, runId: string, json: boolean | undefined, source: string): void {
+  const doc = { ...runDocument(ledger, findRun(ledger, runId)), ledger: source };
+  process.stdout.write(json ? `${JSON.stringify(doc, null, 2)}\n` : `${renderRun(doc)}\n`);
 }

@@ -10,7 +10,8 @@ import { UsageError } from '../exit-codes.js';
 import { reportingRefusals } from '../ledger/command-error.js';
 import { openLedgerAt } from '../ledger/find-run.js';
 import { planResume, type ResumePlan } from '../ledger/resume-plan.js';
-import { FIX_OPTIONS, runWithRenderer } from './fix.js';
+import { writeRunOutputs } from '../ci/run-outputs.js';
+import { FIX_OPTIONS, patchOutPath, runWithRenderer } from './fix.js';
 
 export const RESUME_HELP = `Usage: piper-agent resume RUN [--answer TEXT] [options]
 
@@ -27,8 +28,10 @@ them. Its own model continues it (a script model goes on after the replies it al
                        (default: the run's own repository; the ledger of the current git root)
   --ledger PATH        the ledger file the run is in  [env PIPER_LEDGER]
   --model, --base-url, --test, --max-turns, --max-cost-usd, --max-tokens, --policy, --output,
-  --non-interactive, --image, --trust-repo-config    as for fix (resume does not ask about the
-                       repository's config: a file you have not trusted keeps only what narrows)
+  --non-interactive, --image, --trust-repo-config, --patch-out FILE    as for fix (resume does not
+                       ask about the repository's config: a file you have not trusted keeps only what
+                       narrows; --patch-out holds all of the run's edits, before the resume and after;
+                       GITHUB_STEP_SUMMARY gets a summary as for fix)
 
 Exit status: as for fix — 0 resolved and verified; 1 internal error; 2 usage error, or a run that
 cannot be resumed (unknown, resolved, still running, waiting for --answer, at a cap), or another
@@ -44,6 +47,7 @@ export async function resumeCommand(argv: string[]): Promise<number> {
       positionals.length ? 'resume takes one run id' : 'resume needs the id of the run to continue',
     );
   if (values.answer !== undefined && values.answer.trim() === '') throw new UsageError('--answer is empty');
+  const patchOut = patchOutPath(values);
 
   return reportingRefusals(async () => {
     const ledger = openLedgerAt({ ledger: values.ledger, repo: values.repo });
@@ -64,7 +68,9 @@ export async function resumeCommand(argv: string[]): Promise<number> {
       `resuming run ${plan.run.id} (was ${ending.previousOutcome ?? 'unfinished'}) after ${plan.input.resume!.state.turnsUsed} turn(s); loop state ${plan.stateSource === 'saved' ? 'as the run saved it' : 'rebuilt from the ledger'}\n`,
     );
     try {
-      return (await runWithRenderer({ ...plan.input, lock }, values)).exit_code;
+      const result = await runWithRenderer({ ...plan.input, lock }, values);
+      writeRunOutputs('resume', result, patchOut);
+      return result.exit_code;
     } catch (error) {
       // Failed before its loop could end it (no engine, no image): the run ends as it was.
       const again = Ledger.open(plan.input.config.ledger!);

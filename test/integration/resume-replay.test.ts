@@ -358,8 +358,11 @@ describe('ledger runs | show | export (real CLI)', () => {
     }
   });
 
-  it('exports the whole run as one JSON document', async () => {
-    const r = await cli(['ledger', 'export', fixRun, '--repo', fixRepo]);
+  it('shows the whole run as one JSON document, and exports its rows as a piper-run/1 artifact', async () => {
+    const exported = await cli(['ledger', 'export', fixRun, '--repo', fixRepo]);
+    expect(exported.code).toBe(0);
+    expect(JSON.parse(exported.stdout)).toMatchObject({ format: 'piper-run/1', run_id: fixRun });
+    const r = await cli(['ledger', 'show', fixRun, '--repo', fixRepo, '--json']);
     expect(r.code).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({
@@ -375,8 +378,6 @@ describe('ledger runs | show | export (real CLI)', () => {
     ).toEqual([0, 0]);
     expect(tests[0].execution.stdout).toContain('passed');
     expect(doc.edits[0]).toMatchObject({ path: 'textstats/words.py', undone_at: null });
-    const shown = await cli(['ledger', 'show', fixRun, '--repo', fixRepo, '--json']);
-    expect(JSON.parse(shown.stdout)).toEqual(doc);
   });
 
   it('refuses an unknown run and a missing ledger with exit 2', async () => {
