@@ -40,6 +40,7 @@ run_test and execute runs in a fresh sandbox; every call is in the ledger (.pipe
                        trust included (without it: asked on a terminal, left out headless)
   --patch-out FILE     write the run's committed edits as one unified diff to FILE (empty when none),
                        whatever the outcome; its directory must exist
+
 When GITHUB_STEP_SUMMARY names a file, a markdown summary of the run (outcome, verified, the diff,
 tokens, cost, run id, how to undo) is appended to it.
 

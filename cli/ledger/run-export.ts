@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { isRuntimeError } from '../../runtime/errors.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { insertRunRows, RUN_TABLES, runRows, type RunRows } from '../../runtime/ledger/run-rows.js';
+import { inert } from '../render/inert.js';
 import { CommandError } from './command-error.js';
 
 export const EXPORT_FORMAT = 'piper-run/1';
@@ -50,20 +51,24 @@ export function parseRunExport(text: string, source: string): RunExport {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch (error) {
-    throw new CommandError(`${source} is not JSON (${(error as Error).message})`, HOW);
+  } catch {
+    // Not the parser's message: it quotes the file, which may hold anything.
+    throw new CommandError(`${source} is not JSON`, HOW);
   }
   const format = (value as { format?: unknown } | null)?.format;
   if (format !== EXPORT_FORMAT) {
     const what =
-      typeof format === 'string' ? `its format is '${format.slice(0, 40)}'` : 'it has no format field';
+      typeof format === 'string' ? `its format is '${inert(format.slice(0, 40))}'` : 'it has no format field';
     throw new CommandError(`${source} is not a piper-agent run export: ${what}, not '${EXPORT_FORMAT}'`, HOW);
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new CommandError(
-      `${source} is a malformed ${EXPORT_FORMAT} export: ${issue.path.join('.') || '(top)'}: ${issue.message}`,
+      // Keys and values from the file reach the terminal through inert().
+      inert(
+        `${source} is a malformed ${EXPORT_FORMAT} export: ${issue.path.join('.') || '(top)'}: ${issue.message}`,
+      ),
       HOW,
     );
   }
@@ -110,7 +115,7 @@ export function openRunExport(file: string): { ledger: Ledger; runId: string } {
   } catch (error) {
     ledger.close();
     if (isRuntimeError(error, 'ledger_error'))
-      throw new CommandError(`${file} is a malformed ${EXPORT_FORMAT} export: ${error.message}`, HOW);
+      throw new CommandError(inert(`${file} is a malformed ${EXPORT_FORMAT} export: ${error.message}`), HOW);
     throw error;
   }
   return { ledger, runId: doc.run_id };
