@@ -7,7 +7,7 @@ import { repoRoot } from '../../runtime/host/git.js';
 import { checkOutputFile } from '../ci/patch-out.js';
 import { writeRunOutputs } from '../ci/run-outputs.js';
 import { loadConfig, type Config } from '../config.js';
-import { envMode, recipeTrusted } from '../env/env-option.js';
+import { ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-option.js';
 import { UsageError } from '../exit-codes.js';
 import { issueText } from '../fix/issue-text.js';
 import { modelFor, runFix, type FixInput } from '../fix/run-fix.js';
@@ -35,9 +35,13 @@ run_test and execute runs in a fresh sandbox; every call is in the ledger (.pipe
   --output FORMAT      text (default), json (the result object), stream-json (one event per line)
   --non-interactive    never show the TUI or ask; an ask_user ends the run with exit 3
   --ledger PATH        ledger file (default <repo>/.piper/ledger.db)  [env PIPER_LEDGER]
-  --image NAME         sandbox image (default: the one built from sandbox-images/python)
+  --image NAME         run in this image as it is (also PIPER_SANDBOX_IMAGE); no environment is built
   --trust-repo-config  apply the repository's .piper/config.json whole for this run, keys that need
-                       trust included (without it: asked on a terminal, left out headless)
+                       trust included (without it: asked on a terminal, left out headless), and its
+                       .piper/sandbox.toml's index URLs and setup commands
+  --env MODE           the project environment: auto (default: built or reused from the project's
+                       dependency files and .piper/sandbox.toml), base (the bare sandbox image),
+                       rebuild; one that cannot be built stops the run before any model call (exit 2)
   --patch-out FILE     write the run's committed edits as one unified diff to FILE (empty when none),
                        whatever the outcome; its directory must exist
 
@@ -67,7 +71,7 @@ export const FIX_OPTIONS = {
   'non-interactive': { type: 'boolean', default: false },
   ledger: { type: 'string' },
   image: { type: 'string' },
-  'trust-repo-config': { type: 'boolean', default: false },
+  ...ENV_PARSE_OPTIONS,
   'patch-out': { type: 'string' },
 } as const;
 
@@ -136,7 +140,7 @@ export async function fixCommand(argv: string[]): Promise<number> {
   modelFor(config); // a configuration error (no base URL, no key, no script file) before any work
   const issue = await issueText(positionals[0]!);
   // --trust-repo-config covers the repository's environment recipe (.piper/sandbox.toml) too.
-  const env = { mode: envMode(undefined), trustRecipe: recipeTrusted(repo, values['trust-repo-config']) };
+  const env = environmentFlags(repo, values);
   const result = await runWithRenderer(
     { issue, repo, config, reproTarget: config.test ?? null, env },
     values,

@@ -11,6 +11,7 @@ import { reportingRefusals } from '../ledger/command-error.js';
 import { openLedgerAt } from '../ledger/find-run.js';
 import { planResume, type ResumePlan } from '../ledger/resume-plan.js';
 import { writeRunOutputs } from '../ci/run-outputs.js';
+import { environmentFlags } from '../env/env-option.js';
 import { FIX_OPTIONS, patchOutPath, runWithRenderer } from './fix.js';
 
 export const RESUME_HELP = `Usage: piper-agent resume RUN [--answer TEXT] [options]
@@ -28,7 +29,7 @@ them. Its own model continues it (a script model goes on after the replies it al
                        (default: the run's own repository; the ledger of the current git root)
   --ledger PATH        the ledger file the run is in  [env PIPER_LEDGER]
   --model, --base-url, --test, --max-turns, --max-cost-usd, --max-tokens, --policy, --output,
-  --non-interactive, --image, --trust-repo-config, --patch-out FILE    as for fix (resume does not
+  --non-interactive, --image, --env, --trust-repo-config, --patch-out FILE    as for fix (resume does not
                        ask about the repository's config: a file you have not trusted keeps only what
                        narrows; --patch-out holds all of the run's edits, before the resume and after;
                        GITHUB_STEP_SUMMARY gets a summary as for fix)
@@ -68,7 +69,8 @@ export async function resumeCommand(argv: string[]): Promise<number> {
       `resuming run ${plan.run.id} (was ${ending.previousOutcome ?? 'unfinished'}) after ${plan.input.resume!.state.turnsUsed} turn(s); loop state ${plan.stateSource === 'saved' ? 'as the run saved it' : 'rebuilt from the ledger'}\n`,
     );
     try {
-      const result = await runWithRenderer({ ...plan.input, lock }, values);
+      const env = environmentFlags(plan.input.repo, values);
+      const result = await runWithRenderer({ ...plan.input, lock, env }, values);
       writeRunOutputs('resume', result, patchOut);
       return result.exit_code;
     } catch (error) {
