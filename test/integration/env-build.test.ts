@@ -106,6 +106,15 @@ describe('a src-layout project whose dependencies come from Debian', () => {
     const rows = envRows(repo);
     expect(rows.map((r) => r.status)).toEqual(['built', 'hit', 'hit']);
     expect(new Set(rows.map((r) => r.key)).size).toBe(1);
+    // `env ls` marks it as this repository's; `env plan` says why each requirement is there.
+    const ls = await runCli(['env', 'ls', '--json', '--repo', repo]);
+    const listed = JSON.parse(ls.stdout) as Array<{ tags: string[]; this_repo: boolean }>;
+    expect(listed.filter((i) => i.this_repo).map((i) => i.tags[0])).toEqual([rows[0]!.image]);
+    const plan = await runCli(['env', 'plan', '--repo', repo]);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toMatch(
+      /runtime\s+attrs>=22\.1\s+python3-attr\s+pyproject\.toml \[project\]\.dependencies/,
+    );
   });
 
   it('gives its run containers no network: nothing on 127.0.0.1 is reached, only lo exists', async () => {
