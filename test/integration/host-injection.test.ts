@@ -81,9 +81,12 @@ describe('terminal injection and hostile replies (real CLI, real sandbox)', () =
     const runs = await runCli(['ledger', 'runs', '--repo', again]);
     expect(runs.stdout).not.toContain(ESC);
     expect(runs.stdout).toContain(runId);
-    // The JSON export keeps the exact text.
+    // The JSON outputs keep the exact text: `show --json` and the piper-run/1 export.
+    const json = await runCli(['ledger', 'show', runId, '--json', '--repo', again]);
+    expect((JSON.parse(json.stdout) as { run: { issue: string } }).run.issue).toBe(ISSUE);
     const exported = await runCli(['ledger', 'export', runId, '--repo', again]);
-    expect((JSON.parse(exported.stdout) as { run: { issue: string } }).run.issue).toBe(ISSUE);
+    const doc = JSON.parse(exported.stdout) as { tables: { runs: Array<{ issue: string }> } };
+    expect(doc.tables.runs[0]!.issue).toBe(ISSUE);
   });
 });
 
