@@ -68,8 +68,18 @@ export class DockerEngine {
   private readonly docker: Docker;
 
   constructor(docker?: Docker) {
-    // With no options dockerode reads DOCKER_HOST (and DOCKER_TLS_VERIFY / DOCKER_CERT_PATH) itself.
-    this.docker = docker ?? new Docker();
+    // With no options dockerode reads DOCKER_HOST (and DOCKER_TLS_VERIFY / DOCKER_CERT_PATH) itself,
+    // synchronously: a missing client certificate throws here, and is the engine's absence, not a crash.
+    try {
+      this.docker = docker ?? new Docker();
+    } catch (error) {
+      throw new RuntimeError(
+        'engine_unreachable',
+        `cannot connect to ${engineEndpoint()}: ${(error as Error).message}`,
+        'DOCKER_CERT_PATH must hold ca.pem, cert.pem and key.pem when DOCKER_TLS_VERIFY is set',
+        { cause: error },
+      );
+    }
   }
 
   async info(): Promise<EngineInfo> {
