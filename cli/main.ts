@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ENV_HELP, envCommand } from './commands/env.js';
 import { isEnvPlanError } from '../runtime/env/plan/errors.js';
 import { isRuntimeError } from '../runtime/errors.js';
+import { inert } from '../runtime/text/inert.js';
 import { RepoBusyError } from '../runtime/host/repo-lock.js';
 import { sqliteFailure } from '../runtime/ledger/open-error.js';
 import { isModelError } from '../runtime/model/types.js';
@@ -149,37 +150,45 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Error text can quote what came from outside (an issue, a file, a build step's output): made
+ * inert, like everything else piper writes to a terminal.
+ */
+function say(text: string): void {
+  process.stderr.write(inert(text));
+}
+
 function report(error: unknown, help: string): number {
   const code = (error as { code?: string }).code;
   if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`piper-agent: ${(error as Error).message}\n\n${help}\n`);
+    say(`piper-agent: ${(error as Error).message}\n\n${help}\n`);
     return EXIT.usage;
   }
   if (isModelError(error, 'config')) {
-    process.stderr.write(`piper-agent: ${error.message}\n`);
-    if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
+    say(`piper-agent: ${error.message}\n`);
+    if (error.fix) say(`  fix: ${error.fix}\n`);
     return EXIT.usage;
   }
   if (error instanceof IndexError) {
-    process.stderr.write(`piper-agent: ${error.message}\n`);
-    if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
+    say(`piper-agent: ${error.message}\n`);
+    if (error.fix) say(`  fix: ${error.fix}\n`);
     return error.kind === 'repo_unreadable' ? EXIT.usage : EXIT.failure;
   }
   if (isEnvPlanError(error)) {
-    process.stderr.write(`piper-agent: ${error.message}\n`);
-    if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
+    say(`piper-agent: ${error.message}\n`);
+    if (error.fix) say(`  fix: ${error.fix}\n`);
     return EXIT.usage;
   }
   if (error instanceof RepoBusyError) {
     // Another run holds the repository (fix, resume, undo): the operator's to resolve, as a bad flag is.
-    process.stderr.write(`piper-agent: ${error.message}\n  fix: ${error.fix}\n`);
+    say(`piper-agent: ${error.message}\n  fix: ${error.fix}\n`);
     return EXIT.usage;
   }
   if (isRuntimeError(error)) {
-    process.stderr.write(`piper-agent: ${error.message}\n`);
-    if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
+    say(`piper-agent: ${error.message}\n`);
+    if (error.fix) say(`  fix: ${error.fix}\n`);
     if (error.kind === 'env_build_failed')
-      process.stderr.write('  or: run with `--env base` to go on in the bare sandbox image\n');
+      say('  or: run with `--env base` to go on in the bare sandbox image\n');
     if (error.kind === 'engine_unreachable') return EXIT.noEngine;
     // An environment that cannot be built, or a sandbox runtime the engine lacks, is set-up, as a
     // bad flag is: exit 2.
@@ -190,10 +199,10 @@ function report(error: unknown, help: string): number {
   // A ledger that fails after it opened (a damaged page, a full disk): one line, not a stack.
   const ledger = sqliteFailure(error);
   if (ledger) {
-    process.stderr.write(`piper-agent: ${ledger.message}\n`);
+    say(`piper-agent: ${ledger.message}\n`);
     return EXIT.failure;
   }
-  process.stderr.write(`piper-agent: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+  say(`piper-agent: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
   return EXIT.failure;
 }
 

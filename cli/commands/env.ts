@@ -12,7 +12,7 @@ import { startShellContainer } from '../../runtime/sandbox/shell-container.js';
 import { snapshotTar } from '../../runtime/workspace/snapshot.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-option.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { inert } from '../render/inert.js';
+import { inert } from '../../runtime/text/inert.js';
 import { openSession } from '../session.js';
 
 export const ENV_HELP = `Usage: piper-agent env plan|build|ls|prune|shell [options]
@@ -96,8 +96,9 @@ export async function envCommand(argv: string[]): Promise<number> {
           out(
             `${env.status}: ${env.image}${env.key ? ` (key ${env.key.slice(0, 12)})` : ''} in ${env.seconds.toFixed(1)} s`,
           );
-          for (const s of env.sources) out(`  source ${s}`);
-          for (const r of env.resolved) out(`  ${r.name} ${r.version} (${r.source})`);
+          // Sources quote pip's words and versions come from packages: inert on a terminal.
+          for (const s of env.sources) out(inert(`  source ${s}`));
+          for (const r of env.resolved) out(inert(`  ${r.name} ${r.version} (${r.source})`));
         }
         return EXIT.ok;
       } finally {

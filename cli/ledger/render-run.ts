@@ -2,7 +2,7 @@
 // action, its calls (origin, status, reason) with their sandbox executions (exit code, timings),
 // the observations they produced (trust, caveat), and finally the run's edits with their diffs.
 import { summarize } from '../../policy/observation-text.js';
-import { inert } from '../render/inert.js';
+import { inert } from '../../runtime/text/inert.js';
 import { loopTurns } from './loop-turns.js';
 import type { CallView, ObservationView, RunDocument, TurnView } from './run-document.js';
 

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { isRuntimeError } from '../../runtime/errors.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { insertRunRows, RUN_TABLES, runRows, type RunRows } from '../../runtime/ledger/run-rows.js';
-import { inert } from '../render/inert.js';
+import { inert } from '../../runtime/text/inert.js';
 import { CommandError } from './command-error.js';
 
 export const EXPORT_FORMAT = 'piper-run/1';

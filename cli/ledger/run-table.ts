@@ -1,7 +1,7 @@
 // `ledger runs`: one line per run — id, start, kind, outcome, turns, tokens, cost and the issue's
 // first line — as a table for people or as JSON objects for scripts.
 import type { RunSummaryRow } from '../../runtime/ledger/run-queries.js';
-import { inert } from '../render/inert.js';
+import { inert } from '../../runtime/text/inert.js';
 
 export interface RunListEntry {
   id: string;

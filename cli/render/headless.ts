@@ -2,7 +2,7 @@
 // `json` (the result object alone), `text` (readable lines). Logs go to stderr in every mode, so
 // stdout stays machine-readable.
 import type { EventSink, LoopEvent } from '../../policy/events.js';
-import { inert } from './inert.js';
+import { inert } from '../../runtime/text/inert.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 

@@ -3,7 +3,7 @@
 // bytes); headless they are left out with one warning line, unless --trust-repo-config was given
 // (then loadConfig applied them already).
 import { REPO_CONFIG_FILE, type Config, type Effective } from '../config.js';
-import { inert } from '../render/inert.js';
+import { inert } from '../../runtime/text/inert.js';
 import type { IgnoredKey } from './repo-narrowing.js';
 import { rememberTrust } from './trust-store.js';
 

@@ -1,7 +1,7 @@
 // The bridge between the running agent and the screen: events go in, the folded view comes out,
 // and a question waits here for the engineer's answer.
 import type { LoopEvent } from '../../policy/events.js';
-import { inert, inertDeep } from '../render/inert.js';
+import { inert, inertDeep } from '../../runtime/text/inert.js';
 import { emptyView, fold, type RunView } from './state.js';
 
 export class ViewStore {

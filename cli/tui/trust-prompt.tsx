@@ -5,7 +5,7 @@ import { Box, render, Text, useInput } from 'ink';
 import type { TrustQuestion } from '../trust/settle.js';
 import { shownValue } from '../trust/settle.js';
 import { EXIT } from '../exit-codes.js';
-import { inert } from '../render/inert.js';
+import { inert } from '../../runtime/text/inert.js';
 
 export function TrustPrompt({
   question,

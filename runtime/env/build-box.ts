@@ -5,6 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { DockerEngine } from '../engine/docker-engine.js';
 import { RuntimeError } from '../errors.js';
+import { inert } from '../text/inert.js';
 import type { EnvironmentStep } from '../ledger/environments.js';
 
 const TAIL_BYTES = 4000;
@@ -90,7 +91,8 @@ export class BuildBox {
       // Progress: whole lines, as they come.
       const lines = (partial + text).split('\n');
       partial = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) this.log(`    ${line.slice(0, 200)}`);
+      // Build output is the packages' and the project's words: inert before any terminal sees it.
+      for (const line of lines) if (line.trim()) this.log(`    ${inert(line.slice(0, 200))}`);
     };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {

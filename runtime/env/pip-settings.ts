@@ -3,8 +3,9 @@
 // URLs its recipe or requirements files name (a repository must not point a networked build step
 // at a server of its choosing). Wheel directories inside the repository are always usable: a wheel
 // runs no code when installed. With no index and no wheelhouse, pip is not tried at all.
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { insideRepo } from '../host/inside-repo.js';
 import type { EnvPlan } from './plan/types.js';
 
 export interface PipSettings {
@@ -43,10 +44,11 @@ export function pipSettings(
   const findLinkUrls: string[] = [];
   for (const entry of plan.pip.findLinks) {
     if (!isUrl(entry)) {
-      // The plan keeps find_links inside the repository; a wheel runs no code when installed.
-      const dir = join(opts.repoRoot, entry);
-      if (existsSync(dir) && statSync(dir).isDirectory()) findLinkDirs.push(dir);
-      else notes.push(`find_links ${entry} is not a directory of the repository; ignored`);
+      // A wheel runs no code when installed; but the directory must really be the repository's
+      // (a requirements file's `--find-links ../..` or a link out of it is not).
+      const dir = insideRepo(realpathSync(opts.repoRoot), entry);
+      if (dir && statSync(dir).isDirectory()) findLinkDirs.push(dir);
+      else notes.push(`find_links ${entry} is not a directory inside the repository; ignored`);
     } else if (opts.trustRepoIndex) findLinkUrls.push(entry);
     else
       notes.push(

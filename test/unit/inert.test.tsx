@@ -6,7 +6,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { renderRunTable, type RunListEntry } from '../../cli/ledger/run-table.js';
 import { headlessSink } from '../../cli/render/headless.js';
-import { hasControls, inert, inertDeep } from '../../cli/render/inert.js';
+import { hasControls, inert, inertDeep } from '../../runtime/text/inert.js';
 import { App } from '../../cli/tui/app.js';
 import { ViewStore } from '../../cli/tui/store.js';
 import type { LoopEvent } from '../../policy/events.js';
