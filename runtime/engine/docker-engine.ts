@@ -4,7 +4,8 @@
 import Docker from 'dockerode';
 import type { Duplex, Readable } from 'node:stream';
 import { RuntimeError, isConnectionFailure } from '../errors.js';
-import { AttachDemuxer } from '../sandbox/demux.js';
+import { buildContainerBody, type BuildContainerConfig } from './build-container.js';
+import { drainExec } from './exec-stream.js';
 
 export interface EngineInfo {
   version: string;
@@ -227,39 +228,9 @@ export class DockerEngine {
    * A container for a build step (a project environment): root, the network the engine gives
    * (`host` where it has no bridge), default capabilities. Never used for a sandbox run.
    */
-  async createBuildContainer(config: {
-    Image: string;
-    Cmd: string[];
-    Labels: Record<string, string>;
-    NetworkMode: string;
-    Memory: number;
-    PidsLimit: number;
-    /** Capabilities to drop / keep and security options (the offline step drops all but a few). */
-    CapDrop?: string[];
-    CapAdd?: string[];
-    SecurityOpt?: string[];
-  }): Promise<string> {
+  async createBuildContainer(config: BuildContainerConfig): Promise<string> {
     const container = await this.call('create build container', () =>
-      this.docker.createContainer({
-        Image: config.Image,
-        Cmd: config.Cmd,
-        User: '0:0',
-        WorkingDir: '/',
-        Labels: config.Labels,
-        Tty: false,
-        HostConfig: {
-          NetworkMode: config.NetworkMode,
-          Memory: config.Memory,
-          MemorySwap: config.Memory,
-          PidsLimit: config.PidsLimit,
-          Init: true,
-          LogConfig: { Type: 'none', Config: {} },
-          Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=1024m,mode=1777' },
-          CapDrop: config.CapDrop,
-          CapAdd: config.CapAdd,
-          SecurityOpt: config.SecurityOpt,
-        },
-      }),
+      this.docker.createContainer(buildContainerBody(config)),
     );
     return container.id;
   }
@@ -296,20 +267,7 @@ export class DockerEngine {
     const stream = (await this.call('exec start', () =>
       exec.start({ hijack: true, stdin: opts.stdin !== undefined }),
     )) as unknown as Duplex;
-    await new Promise<void>((resolve, reject) => {
-      const demux = new AttachDemuxer(
-        (chunk) => onOutput('stdout', chunk),
-        (chunk) => onOutput('stderr', chunk),
-      );
-      stream.on('data', (chunk: Buffer) => demux.push(chunk));
-      stream.on('end', resolve);
-      stream.on('close', resolve);
-      stream.on('error', reject);
-      if (opts.stdin) {
-        opts.stdin.on('error', reject);
-        opts.stdin.pipe(stream);
-      }
-    });
+    await drainExec(stream, opts.stdin, onOutput);
     const info = await this.call('exec inspect', () => exec.inspect());
     return info.ExitCode ?? -1;
   }

@@ -11,7 +11,6 @@
 //      removed and the container committed as `piper-env-<project>:<key12>`.
 // Nothing is left unsatisfied silently: a requirement no source meets fails the build, naming it,
 // its specifier and what every source said; no image is tagged then.
-import { satisfies } from '@renovatebot/pep440';
 import type { DockerEngine } from '../engine/docker-engine.js';
 import { RuntimeError } from '../errors.js';
 import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js';
@@ -21,6 +20,15 @@ import { BuildBox, type StepResult } from './build-box.js';
 import { ENV_LABEL, ENV_PATH, VENV, envImageRef, projectId } from './names.js';
 import type { PipSettings } from './pip-settings.js';
 import { pipRequirementLine } from './plan/pip-line.js';
+import {
+  dpkgLines,
+  lastLines,
+  missingLines,
+  normalize,
+  pipList,
+  pipReport,
+  unsatisfied,
+} from './step-output.js';
 import type { EnvPlan, PlannedRequirement } from './plan/types.js';
 import {
   aptStep,
@@ -344,68 +352,4 @@ async function installedVersionsByName(
       [],
     );
   return JSON.parse(line.slice('piper-versions '.length)) as Record<string, string | null>;
-}
-
-function unsatisfied(
-  wanted: PlannedRequirement[],
-  versions: Record<string, string | null>,
-): PlannedRequirement[] {
-  return wanted.filter((q) => {
-    const v = versions[q.normalized];
-    if (!v) return true;
-    if (!q.specifier) return false;
-    try {
-      return !satisfies(v, q.specifier);
-    } catch {
-      return true;
-    }
-  });
-}
-
-function pipReport(stdout: string): Array<{ name: string; version: string }> {
-  const at = stdout.indexOf('piper-pip-report\n');
-  if (at < 0) return [];
-  try {
-    const report = JSON.parse(stdout.slice(at + 'piper-pip-report\n'.length)) as {
-      install?: Array<{ metadata?: { name?: string; version?: string } }>;
-    };
-    return (report.install ?? []).flatMap((i) =>
-      i.metadata?.name && i.metadata.version ? [{ name: i.metadata.name, version: i.metadata.version }] : [],
-    );
-  } catch {
-    return [];
-  }
-}
-
-function pipList(stdout: string): Array<{ name: string; version: string }> {
-  try {
-    return JSON.parse(stdout.trim() || '[]') as Array<{ name: string; version: string }>;
-  } catch {
-    return [];
-  }
-}
-
-function dpkgLines(stdout: string): Array<[string, string]> {
-  return stdout
-    .split('\n')
-    .filter((l) => l.startsWith('piper-dpkg '))
-    .map((l) => {
-      const [, pkg = '', version = ''] = l.split(' ');
-      return [pkg, version];
-    });
-}
-
-function missingLines(stdout: string): string[] {
-  return stdout
-    .split('\n')
-    .filter((l) => l.startsWith('piper-missing '))
-    .map((l) => l.slice('piper-missing '.length).trim());
-}
-
-function normalize(name: string): string {
-  return name.toLowerCase().replace(/[-_.]+/g, '-');
-}
-
-function lastLines(text: string, n = 6): string {
-  return text.trim().split('\n').slice(-n).join('\n');
 }
