@@ -13,6 +13,7 @@ import { ownerTextAlive, removeOrphans } from '../runtime/sandbox/orphans.js';
 import { resolveSandboxRuntime, SANDBOX_RUNTIME_ENV } from '../runtime/sandbox/sandbox-runtime.js';
 import { currentOwner, formatOwner } from '../runtime/sandbox/owner.js';
 import { Sandbox, type SandboxOptions } from '../runtime/sandbox/sandbox.js';
+import { environmentFlags } from './env/env-option.js';
 import { EXIT } from './exit-codes.js';
 
 export interface Session {
@@ -126,4 +127,25 @@ export async function openSession(opts: {
     },
     close,
   };
+}
+
+/**
+ * The session of a one-shot command (`run-test`, `execute`): the repository from --repo or the
+ * current git root, the project environment from --env / --trust-repo-config, logs on stderr.
+ */
+export function openCommandSession(values: {
+  repo?: string;
+  ledger?: string;
+  image?: string;
+  env?: string;
+  'trust-repo-config'?: boolean;
+}): Promise<Session> {
+  const repo = values.repo ?? repoRoot();
+  return openSession({
+    repo,
+    ledger: values.ledger,
+    image: values.image,
+    log: (line) => process.stderr.write(`${line}\n`),
+    environment: environmentFlags(repo, values),
+  });
 }

@@ -5,9 +5,8 @@ import { runRecorded } from '../../runtime/recorded-run.js';
 import { EXECUTE_ARGV } from '../../runtime/sandbox/pool.js';
 import type { Receipt } from '../../runtime/sandbox/spec.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { openSession } from '../session.js';
-import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-option.js';
-import { repoRoot } from '../../runtime/host/git.js';
+import { openCommandSession } from '../session.js';
+import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
 import { numberOption } from '../options.js';
 
 export const EXECUTE_HELP = `Usage: piper-agent execute (--code CODE | --file PATH) [options]
@@ -63,15 +62,7 @@ export async function executeCommand(argv: string[]): Promise<number> {
       integer: true,
     }),
   };
-  const log = (line: string) => process.stderr.write(`${line}\n`);
-  const repo = values.repo ?? repoRoot();
-  const session = await openSession({
-    repo,
-    ledger: values.ledger,
-    image: values.image,
-    log,
-    environment: environmentFlags(repo, values),
-  });
+  const session = await openCommandSession(values);
   try {
     const runId = session.ledger.createRun({ kind: 'execute', repo: session.repo, owner: session.owner });
     const { callId, receipt } = await runRecorded(

@@ -1,11 +1,11 @@
 // `piper-agent run-test TARGET`: the repository's tests in a fresh sandbox, recorded in the ledger.
 import { parseArgs } from 'node:util';
 import { runTest } from '../../primitives/run-test.js';
-import { gitHead, repoRoot } from '../../runtime/host/git.js';
+import { gitHead } from '../../runtime/host/git.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { numberOption } from '../options.js';
-import { openSession } from '../session.js';
-import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-option.js';
+import { openCommandSession } from '../session.js';
+import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
 
 export const RUN_TEST_HELP = `Usage: piper-agent run-test TARGET [--repo DIR] [--timeout S] [--json] [--ledger PATH]
 
@@ -44,14 +44,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
   if (!target) throw new UsageError('run-test needs a TARGET (a pytest node id or path, or a shell string)');
   const timeout = numberOption('--timeout', values.timeout, { min: 1, max: 300, integer: true }) ?? 120;
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const repo = values.repo ?? repoRoot();
-  const session = await openSession({
-    repo,
-    ledger: values.ledger,
-    image: values.image,
-    log,
-    environment: environmentFlags(repo, values),
-  });
+  const session = await openCommandSession(values);
   try {
     const runId = session.ledger.createRun({
       kind: 'run_test',

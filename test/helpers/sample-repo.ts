@@ -11,3 +11,19 @@ export function sampleRepo(): string {
   const dest = join(mkdtempSync(join(tmpdir(), 'piper-sample-')), 'repo');
   return copyAsGitRepo(join(packageRoot(), 'test', 'fixtures', 'sample-repo'), dest, 'sample');
 }
+
+/** `fix` headless on a sample repo copy with a scripted model, the repro test and the issue file. */
+export function sampleFixArgs(repo: string, script = 'sample-fix.jsonl', ...extra: string[]): string[] {
+  return [
+    'fix',
+    '--repo',
+    repo,
+    '--model',
+    `script:${join(MODELS, script)}`,
+    '--test',
+    'tests/test_words.py',
+    '--non-interactive',
+    ...extra,
+    join(repo, 'ISSUE.md'),
+  ];
+}

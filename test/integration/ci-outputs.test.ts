@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { startCli, type CliResult } from '../helpers/cli.js';
-import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
+import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
 import { engine } from '../helpers/sandbox.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'piper-ci-outputs-'));
@@ -27,20 +27,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
 }
 
 const fix = (repo: string, script: string, ...extra: string[]) =>
-  cli([
-    'fix',
-    '--repo',
-    repo,
-    '--model',
-    `script:${join(MODELS, script)}`,
-    '--test',
-    'tests/test_words.py',
-    '--non-interactive',
-    '--output',
-    'json',
-    ...extra,
-    join(repo, 'ISSUE.md'),
-  ]);
+  cli(sampleFixArgs(repo, script, '--output', 'json', ...extra));
 
 const ledgerOf = (repo: string) => join(repo, '.piper', 'ledger.db');
 let fixedRepo = '';

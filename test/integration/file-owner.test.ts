@@ -8,7 +8,7 @@ import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
-import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
+import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
 
 const RUNNER = 1000;
 const asRoot = process.getuid?.() === 0;
@@ -45,19 +45,7 @@ describe.skipIf(!asRoot)(
       chmodSync(words, 0o640);
       expect(spawnSync('chown', ['-R', `${RUNNER}:${RUNNER}`, repo]).status).toBe(0);
 
-      const r = await runCli([
-        'fix',
-        '--repo',
-        repo,
-        '--model',
-        `script:${join(MODELS, 'sample-fix.jsonl')}`,
-        '--test',
-        'tests/test_words.py',
-        '--non-interactive',
-        '--output',
-        'json',
-        join(repo, 'ISSUE.md'),
-      ]);
+      const r = await runCli(sampleFixArgs(repo, 'sample-fix.jsonl', '--output', 'json'));
       expect(r.code, r.stderr).toBe(0);
       const runId = (JSON.parse(r.stdout) as { run_id: string }).run_id;
       expect(readFileSync(words, 'utf8')).toContain('return ranked[:n]');

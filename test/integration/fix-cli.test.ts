@@ -8,22 +8,11 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { runCli, startCli } from '../helpers/cli.js';
-import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
+import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
 import { engine } from '../helpers/sandbox.js';
 import { expectTraceComplete } from '../helpers/trace.js';
 
-const fix = (repo: string, script: string, ...extra: string[]) => [
-  'fix',
-  '--repo',
-  repo,
-  '--model',
-  `script:${join(MODELS, script)}`,
-  '--test',
-  'tests/test_words.py',
-  '--non-interactive',
-  ...extra,
-  join(repo, 'ISSUE.md'),
-];
+const fix = sampleFixArgs;
 
 /** Run-specific values (ids, paths, timings) replaced so two runs of one script compare equal. */
 function normalize(stream: string, repo: string): string {

@@ -25,7 +25,7 @@ import { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { recordEdit } from '../../runtime/ledger/edits.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { runCli } from '../helpers/cli.js';
-import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
+import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
 
 // The bare sandbox image: these tests are about the host side, not the project environment.
 const ENV = { PIPER_ENV: 'base' };
@@ -70,22 +70,7 @@ describe('a repository whose .git/config runs commands (item 1)', () => {
     expect(index.stdout).toContain('textstats');
     const test = await runCli(['run-test', 'tests/test_words.py', '--repo', repo, '--json'], { env: ENV });
     expect(JSON.parse(test.stdout)).toMatchObject({ passed: false, timed_out: false });
-    const fix = await runCli(
-      [
-        'fix',
-        '--repo',
-        repo,
-        '--model',
-        `script:${join(MODELS, 'sample-fix.jsonl')}`,
-        '--test',
-        'tests/test_words.py',
-        '--non-interactive',
-        '--output',
-        'json',
-        join(repo, 'ISSUE.md'),
-      ],
-      { env: ENV },
-    );
+    const fix = await runCli(sampleFixArgs(repo, 'sample-fix.jsonl', '--output', 'json'), { env: ENV });
     expect(fix.code, fix.stderr).toBe(0);
     expect(readFileSync(join(repo, 'textstats', 'words.py'), 'utf8')).toContain('return ranked[:n]');
     expect(readFileSync(join(elsewhere, 'textstats', 'words.py'), 'utf8')).not.toContain('ranked');

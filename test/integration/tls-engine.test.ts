@@ -23,7 +23,7 @@ import { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { loadRecipe } from '../../runtime/images/recipe.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { runCli } from '../helpers/cli.js';
-import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
+import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
 
 const DOCKERD = '/usr/sbin/dockerd';
 const IMAGE = loadRecipe().ref;
@@ -252,22 +252,7 @@ describe('a remote engine over TLS (a second dockerd with client certificates)',
   it('runs a headless `fix` on it to a verified resolution', async () => {
     const repo = sampleRepo();
     try {
-      const r = await runCli(
-        [
-          'fix',
-          '--repo',
-          repo,
-          '--model',
-          `script:${join(MODELS, 'sample-fix.jsonl')}`,
-          '--test',
-          'tests/test_words.py',
-          '--non-interactive',
-          '--output',
-          'json',
-          join(repo, 'ISSUE.md'),
-        ],
-        { env: cliEnv },
-      );
+      const r = await runCli(sampleFixArgs(repo, 'sample-fix.jsonl', '--output', 'json'), { env: cliEnv });
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'resolved', verified: true, exit_code: 0 });
       expect(readFileSync(join(repo, 'textstats', 'words.py'), 'utf8')).toContain('return ranked[:n]');
