@@ -2,7 +2,6 @@
 // keys that need trust shows them with their values, y trusts and is remembered in the user's
 // config by the repository's real path and the file's sha256 — the next headless run applies the
 // file without a warning, and a changed file is untrusted again.
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,28 +10,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadRecipe } from '../../runtime/images/recipe.js';
 import { CLI, runCli } from '../helpers/cli.js';
 import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
+import { tmuxSession } from '../helpers/tmux.js';
 
-const session = `piper-trust-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-t', session, '-p');
+const terminal = tmuxSession(`piper-trust-${process.pid}`, 60_000);
+const { tmux, waitFor } = terminal;
+const session = terminal.name;
 
-async function waitFor(text: string, timeoutMs = 60_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const s = screen();
-    if (s.includes(text)) return s;
-    if (Date.now() > deadline) throw new Error(`"${text}" never appeared; the screen:\n${s}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-afterAll(() => {
-  try {
-    tmux('kill-session', '-t', session);
-  } catch {
-    // already gone
-  }
-});
+afterAll(terminal.kill);
 
 describe('trusting a repository config in the TUI', () => {
   it('asks once with the keys and values, remembers yes by path and hash, asks again after a change', async () => {

@@ -1,34 +1,18 @@
 // The real CLI in a real terminal: tmux at 60 columns, NO_COLOR, the inline ask_user answered with
 // send-keys, the final screen, the exit code, and the answer in the ledger.
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { observationsOf } from '../../runtime/ledger/turns.js';
 import { CLI } from '../helpers/cli.js';
 import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
+import { tmuxSession } from '../helpers/tmux.js';
 
-const session = `piper-tui-${process.pid}`;
-const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-t', session, '-p');
+const terminal = tmuxSession(`piper-tui-${process.pid}`, 30_000);
+const { tmux, waitFor } = terminal;
+const session = terminal.name;
 
-async function waitFor(text: string, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const s = screen();
-    if (s.includes(text)) return s;
-    if (Date.now() > deadline) throw new Error(`"${text}" never appeared; the screen:\n${s}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-afterAll(() => {
-  try {
-    tmux('kill-session', '-t', session);
-  } catch {
-    // already gone
-  }
-});
+afterAll(terminal.kill);
 
 describe('the TUI in tmux', () => {
   it('asks inline, takes the answer, finishes on its own with exit 0 and records the answer', async () => {
