@@ -12,35 +12,17 @@
 // Nothing is left unsatisfied silently: a requirement no source meets fails the build, naming it,
 // its specifier and what every source said; no image is tagged then.
 import type { DockerEngine } from '../engine/docker-engine.js';
-import { RuntimeError } from '../errors.js';
 import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js';
 import { LABEL } from '../sandbox/hardening.js';
 import { planSnapshot, snapshotTar } from '../workspace/snapshot.js';
+import { EnvBuildError } from './build-error.js';
 import { BuildBox, type StepResult } from './build-box.js';
+import { installedVersionsByName, satisfyRequirements } from './requirements-step.js';
 import { ENV_LABEL, ENV_PATH, VENV, envImageRef, projectId } from './names.js';
 import type { PipSettings } from './pip-settings.js';
-import { pipRequirementLine } from './plan/pip-line.js';
-import {
-  dpkgLines,
-  lastLines,
-  missingLines,
-  normalize,
-  pipList,
-  pipReport,
-  unsatisfied,
-} from './step-output.js';
-import type { EnvPlan, PlannedRequirement } from './plan/types.js';
-import {
-  aptStep,
-  cleanStep,
-  listStep,
-  pipStep,
-  projectStep,
-  setupStep,
-  venvStep,
-  versionsStep,
-  type PipSource,
-} from './steps.js';
+import { dpkgLines, lastLines, normalize, pipList } from './step-output.js';
+import type { EnvPlan } from './plan/types.js';
+import { aptStep, cleanStep, listStep, projectStep, setupStep, venvStep } from './steps.js';
 
 export interface BuildInput {
   engine: DockerEngine;
@@ -67,17 +49,6 @@ export interface BuildOutcome {
   steps: EnvironmentStep[];
   resolved: ResolvedPackage[];
   sources: string[];
-}
-
-export class EnvBuildError extends RuntimeError {
-  constructor(
-    message: string,
-    fix: string,
-    readonly steps: EnvironmentStep[],
-    readonly sources: string[],
-  ) {
-    super('env_build_failed', message, fix);
-  }
 }
 
 const WHEELHOUSE = '/opt/piper/wheelhouse';
@@ -117,85 +88,16 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
       sources.push(`apt (recipe): ${plan.apt.join(' ')}`);
     }
 
-    const wanted = plan.requirements;
-    if (wanted.length) {
-      const pipSource = pipSourceFor(input.pip, wheelDirs);
-      const untrustedUrls = input.trustUrls ? [] : wanted.filter((q) => q.url);
-      const toPip = wanted.filter((q) => !untrustedUrls.includes(q));
-      const fromPip = new Set<string>();
-      let pipSaid = 'no index or wheelhouse configured (PIP_INDEX_URL, PIP_FIND_LINKS or the recipe)';
-      if (pipSource && toPip.length) {
-        // The raw line for pip (URL credentials kept, marker already evaluated), never the shown one.
-        const r = await box1.run(pipStep(toPip.map(pipRequirementLine), pipSource));
-        if (r.exit_code === 0) {
-          for (const p of pipReport(r.stdout)) {
-            fromPip.add(normalize(p.name));
-            resolved.set(normalize(p.name), { name: p.name, version: p.version, source: 'pip' });
-          }
-          pipSaid = `installed ${fromPip.size} distribution(s)`;
-        } else {
-          pipSaid = `failed (${lastLines(r.output_tail, 1).replace(/^ERROR: /, '')})`;
-        }
-      }
-      const pipSaidOf = (q: PlannedRequirement) =>
-        untrustedUrls.includes(q)
-          ? 'not tried: a direct URL from a repository you have not trusted (--trust-repo-config)'
-          : pipSaid;
-      sources.push(`pip: ${pipSaid}`);
-
-      let versions = await installedVersions(box1, 'check', wanted);
-      let unmet = unsatisfied(wanted, versions);
-      const debianSaid = new Map<string, string>();
-      if (unmet.length) {
-        const mapped = unmet.filter((q) => q.debian);
-        for (const q of unmet)
-          if (!q.debian) debianSaid.set(q.normalized, `no Debian package is known for ${q.name}`);
-        if (mapped.length) {
-          const pkgs = [...new Set(mapped.map((q) => q.debian!))];
-          const r = await box1.run(aptStep('debian', pkgs, false));
-          await check(r, 'debian');
-          const missing = new Set(missingLines(r.stdout));
-          const installed = dpkgLines(r.stdout);
-          for (const [pkg, version] of installed)
-            resolved.set(`deb:${pkg}`, { name: pkg, version, source: 'debian' });
-          for (const q of mapped)
-            debianSaid.set(
-              q.normalized,
-              missing.has(q.debian!) ? `${q.debian} is not in Debian ${plan.debian}` : `${q.debian}`,
-            );
-          sources.push(
-            `debian: ${installed.map(([p, v]) => `${p} ${v}`).join(', ') || 'nothing installable'}`,
-          );
-          versions = await installedVersions(box1, 'check again', wanted);
-          unmet = unsatisfied(wanted, versions);
-        }
-      }
-      if (unmet.length) {
-        const lines = unmet.map((q) => {
-          const have = versions[q.normalized];
-          const deb = debianSaid.get(q.normalized) ?? 'not tried';
-          const debText =
-            have && q.debian && deb === q.debian
-              ? `${q.debian} gives ${have}, which does not satisfy it`
-              : deb;
-          return `  ${q.name}${q.specifier ? ` ${q.specifier}` : ''} (from ${q.from}): pip: ${pipSaidOf(q)}; debian: ${debText}`;
-        });
-        fail(
-          `cannot satisfy ${unmet.length} requirement(s) in any source:\n${lines.join('\n')}`,
-          'serve the packages from an index (PIP_INDEX_URL, or index_url in .piper/sandbox.toml), a wheelhouse (PIP_FIND_LINKS, or find_links), or relax the specifier',
-        );
-      }
-      for (const q of wanted) {
-        if (!resolved.has(q.normalized) && versions[q.normalized]) {
-          const source = fromPip.has(q.normalized)
-            ? 'pip'
-            : q.debian && resolved.has(`deb:${q.debian}`)
-              ? 'debian'
-              : 'system';
-          resolved.set(q.normalized, { name: q.name, version: versions[q.normalized]!, source });
-        }
-      }
-    }
+    await satisfyRequirements(box1, {
+      plan,
+      pip: input.pip,
+      wheelDirs,
+      trustUrls: input.trustUrls,
+      resolved,
+      sources,
+      fail,
+      check,
+    });
     // apt's lists and pip's caches must not reach a layer: what phase 2 deletes stays in this one.
     const clean1 = cleanStep();
     await box1.run({ ...clean1, script: `rm -rf ${WHEELHOUSE}; ${clean1.script}` });
@@ -306,50 +208,4 @@ async function putWheelhouses(box: BuildBox, pip: PipSettings): Promise<string[]
     inside.push(`${WHEELHOUSE}/${i}`);
   }
   return inside;
-}
-
-function pipSourceFor(pip: PipSettings, wheelDirs: string[]): PipSource | null {
-  const hasIndex = pip.indexUrl !== null || pip.extraIndexUrls.length > 0;
-  if (!hasIndex && !wheelDirs.length && !pip.findLinkUrls.length) return null;
-  const env: string[] = [];
-  const display: string[] = [];
-  if (pip.indexUrl) {
-    env.push(`PIP_INDEX_URL=${pip.indexUrl}`);
-    display.push(`PIP_INDEX_URL=${pip.redact(pip.indexUrl)}`);
-  }
-  if (pip.extraIndexUrls.length) {
-    env.push(`PIP_EXTRA_INDEX_URL=${pip.extraIndexUrls.join(' ')}`);
-    display.push(`PIP_EXTRA_INDEX_URL=${pip.extraIndexUrls.map(pip.redact).join(' ')}`);
-  }
-  return { env, display, findLinks: [...wheelDirs, ...pip.findLinkUrls], noIndex: !hasIndex };
-}
-
-async function installedVersions(
-  box: BuildBox,
-  name: string,
-  wanted: PlannedRequirement[],
-): Promise<Record<string, string | null>> {
-  const byName = await installedVersionsByName(
-    box,
-    name,
-    wanted.map((q) => q.name),
-  );
-  return Object.fromEntries(wanted.map((q) => [q.normalized, byName[q.name] ?? null]));
-}
-
-async function installedVersionsByName(
-  box: BuildBox,
-  name: string,
-  names: string[],
-): Promise<Record<string, string | null>> {
-  const r = await box.run(versionsStep(name, names));
-  const line = r.stdout.split('\n').find((l) => l.startsWith('piper-versions '));
-  if (r.exit_code !== 0 || !line)
-    throw new EnvBuildError(
-      `could not read the installed versions: ${lastLines(r.output_tail)}`,
-      'rebuild the sandbox image: `piper-agent image build --force`',
-      box.steps,
-      [],
-    );
-  return JSON.parse(line.slice('piper-versions '.length)) as Record<string, string | null>;
 }
