@@ -1,7 +1,14 @@
-// Lint: typescript-eslint's recommended rules, plus the layering rule of DESIGN.md section 1
-// (imports only point down cli → policy → primitives → runtime) enforced with no-restricted-imports.
+// Lint: typescript-eslint's recommended rules, plus the layering rule of docs/architecture.md
+// (imports only point down cli → policy → primitives → runtime) enforced with no-restricted-imports,
+// and bench/ kept out of the product: benchmarks and task data import the product, never the reverse.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const importsOf = (dir, message) => ({ group: [`**/${dir}/*`, `../${dir}/*`, `../../${dir}/*`], message });
+const BENCH = importsOf(
+  'bench',
+  'product code does not import bench/: a task set is data (cli/ab/task-set.ts reads it)',
+);
 
 const layer = (files, forbidden) => ({
   files,
@@ -9,10 +16,12 @@ const layer = (files, forbidden) => ({
     'no-restricted-imports': [
       'error',
       {
-        patterns: forbidden.map((dir) => ({
-          group: [`**/${dir}/*`, `../${dir}/*`, `../../${dir}/*`],
-          message: `imports only point down cli → policy → primitives → runtime`,
-        })),
+        patterns: [
+          ...forbidden.map((dir) =>
+            importsOf(dir, 'imports only point down cli → policy → primitives → runtime'),
+          ),
+          BENCH,
+        ],
         paths: ['ink', 'react'].map((name) => ({ name, message: 'ink/react belong to cli/ only' })),
       },
     ],
@@ -36,4 +45,8 @@ export default tseslint.config(
   layer(['runtime/**/*.ts'], ['cli', 'policy', 'primitives']),
   layer(['primitives/**/*.ts'], ['cli', 'policy']),
   layer(['policy/**/*.ts'], ['cli']),
+  {
+    files: ['cli/**/*.ts', 'cli/**/*.tsx'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [BENCH] }] },
+  },
 );

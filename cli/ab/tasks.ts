@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { loadTasks, TaskSetError, type Task } from '../../bench/piperbench/load.js';
+import { loadTasks, TaskSetError, type Task } from './task-set.js';
 import type { SimEdit, SimTask } from '../../policy/ab/sim-model.js';
 import { UsageError } from '../exit-codes.js';
 

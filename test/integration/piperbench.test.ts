@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadTasks, type Task } from '../../bench/piperbench/load.js';
+import { loadTasks, type Task } from '../../cli/ab/task-set.js';
 import { editEntity } from '../../primitives/edit-entity.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';

@@ -21,7 +21,7 @@ import {
   TaskSchema,
   TaskSetError,
   type Task,
-} from '../../bench/piperbench/load.js';
+} from '../../cli/ab/task-set.js';
 import { packageRoot } from '../../runtime/package-root.js';
 
 const BENCH = join(packageRoot(), 'bench', 'piperbench');

@@ -1,12 +1,14 @@
-// The piperbench task set (issue 6 item 1): every task directory holds `task.json`, `issue.md`,
-// `gold.patch` and `repo/`. The schema of task.json is declared once here; loading checks every task
-// against it and against its own directory, so a broken task is reported with its path and reason
-// instead of surfacing later as a puzzling A/B result.
+// A task set for the A/B runner (bench/piperbench is the bundled one): every task directory holds
+// `task.json`, `issue.md`, `gold.patch` and `repo/`. The tasks are data; this is the product code that
+// reads them, so nothing under cli/ imports bench/. The schema of task.json is declared once here;
+// loading checks every task against it and against its own directory, so a broken task is reported
+// with its path and reason instead of surfacing later as a puzzling A/B result (docs/policy.md, "The
+// A/B protocol").
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
 
-/** The mix of issue 6: bug kinds, plus the two ways an issue can point at the code. */
+/** The task mix: bug kinds, plus the two ways an issue can point at the code (by symbol or by behaviour). */
 export const CATEGORIES = [
   'off-by-one',
   'wrong-default',
@@ -19,7 +21,7 @@ export const CATEGORIES = [
   'names-behaviour',
 ] as const;
 
-/** What a decision point can be: one of the six tools, or a reserved terminal action (spec 3.3). */
+/** What a decision point can be: one of the six tools, or a reserved action (docs/policy.md, "The tool registry"). */
 export const GOLD_ACTIONS = [
   'read_entity',
   'search_symbol',
@@ -31,10 +33,10 @@ export const GOLD_ACTIONS = [
   'stop',
 ] as const;
 
-/** The m of spec section 9: gold labels cover the first m decision points. */
+/** The m of the tool-selection measure: gold labels cover the first m decision points (docs/policy.md). */
 export const GOLD_DECISIONS = 3;
 
-/** The registry's caps for edit_entity (spec 4.1), counted in code points as Python's len(). */
+/** The registry's caps for edit_entity (docs/policy.md, "The tool registry"), counted in code points as Python's len(). */
 const SEARCH_CAP = 400;
 const REPLACE_CAP = 2000;
 const codePoints = (s: string) => [...s].length;
