@@ -28,6 +28,12 @@ export const ConfigSchema = z
     sandboxRuntime: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a runtime name such as runsc'),
     /** USD per million tokens, by model name: { "deepseek-chat": { "promptPerMillion": 0.27, "completionPerMillion": 1.1 } }. */
     prices: PriceTableSchema,
+    /** search_code and the policy arm's tool retrieval: lexical (default) or dense over embeddings. */
+    retrieve: z.enum(['lexical', 'embed']),
+    /** The embeddings model on the same OpenAI-compatible endpoint that `retrieve: embed` uses. */
+    embedModel: z.string().min(1),
+    /** The symbol trigger also takes bare CamelCase words (off by default: the weaker signal). */
+    symbolCamel: z.boolean(),
   })
   .partial()
   .strict();
@@ -38,7 +44,8 @@ export type Source = 'default' | 'user' | 'repo' | 'env' | 'flag';
 
 export const DEFAULTS: Config = { policy: 'policy', maxTurns: 30, maxWallS: 1800, output: 'text' };
 
-const ENV: Array<[string, ConfigKey, 'string' | 'number']> = [
+/** Each variable and its key; a `flag` is on only when the variable is exactly `1`. */
+const ENV: Array<[string, ConfigKey, 'string' | 'number' | 'flag']> = [
   ['PIPER_MODEL', 'model', 'string'],
   ['OPENAI_BASE_URL', 'baseUrl', 'string'],
   ['OPENAI_API_KEY', 'apiKey', 'string'],
@@ -53,6 +60,9 @@ const ENV: Array<[string, ConfigKey, 'string' | 'number']> = [
   ['PIPER_TEST', 'test', 'string'],
   ['PIPER_LEDGER', 'ledger', 'string'],
   ['PIPER_SANDBOX_RUNTIME', 'sandboxRuntime', 'string'],
+  ['RETRIEVE', 'retrieve', 'string'],
+  ['PIPER_EMBED_MODEL', 'embedModel', 'string'],
+  ['SYMBOL_CAMEL', 'symbolCamel', 'flag'],
 ];
 
 const SECRETS: ConfigKey[] = ['apiKey'];
@@ -167,7 +177,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Config {
   for (const [name, key, type] of ENV) {
     const v = env[name];
     if (v === undefined || v === '') continue;
-    out[key] = type === 'number' ? Number(v) : v;
+    out[key] = type === 'number' ? Number(v) : type === 'flag' ? v === '1' : v;
   }
   return checked(out, 'the environment');
 }

@@ -16,7 +16,7 @@ export interface ReadContext {
   runId?: string;
   callId?: string;
   embedder?: Embedder;
-  /** `embed` turns dense retrieval on for search_code; unset means the RETRIEVE environment variable. */
+  /** `embed` turns dense retrieval on for search_code (the `retrieve` setting); unset means lexical. */
   retrieve?: 'lexical' | 'embed';
 }
 

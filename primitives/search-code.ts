@@ -1,7 +1,8 @@
 // search_code (spec 4.1): summaries of the entities most related to a query — selector, signature,
 // first docstring line, score — never bodies, at most `cap`. Lexical BM25 by default; dense
-// retrieval (cosine over embeddings of the entities) only when `RETRIEVE=embed` and an embedder
-// is injected. If the embedder fails, the lexical results answer and a note says why.
+// retrieval (cosine over embeddings of the entities) only when the caller asks for it (the
+// `retrieve: embed` setting) and injects an embedder. If the embedder fails, the lexical results
+// answer and a note says why.
 import type { CodeIndex } from './index/code-index.js';
 import { citeEvidence, intArg, type Embedder, type ReadContext } from './read-context.js';
 import type { Entity, Envelope } from './types.js';
@@ -41,7 +42,7 @@ export async function searchCode(
   const capError = intArg('cap', cap, 1, 8);
   if (capError) return fail(capError);
 
-  const mode = ctx.retrieve ?? (process.env.RETRIEVE === 'embed' ? 'embed' : 'lexical');
+  const mode = ctx.retrieve ?? 'lexical';
   let data: SearchCodeResult | undefined;
   let note: string | undefined;
   if (mode === 'embed') {

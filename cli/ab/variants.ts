@@ -1,7 +1,7 @@
 // What the A/B runner runs on each task: the real arms (policy, current) and, with --gate-ablation,
-// the policy arm with one gate switched off (spec section 9's ablation rule). Each variant has its own
-// ledger key — `policy`, `current`, `policy-no-<gate>` — so an ablated variant is resumable like an
-// arm and never collides with the real arms' finished instances.
+// the policy arm with one gate switched off (docs/policy.md, "Gate ablation"). Each variant has its
+// own ledger key — `policy`, `current`, `policy-no-<gate>` — so an ablated variant is resumable like
+// an arm and never collides with the real arms' finished instances.
 import type { Arm } from '../../policy/ab/metrics.js';
 import { GATE_NAMES, isGateName, withoutGate, type GateName, type GateSwitches } from '../../policy/gates.js';
 import { UsageError } from '../exit-codes.js';
@@ -24,7 +24,7 @@ export function gateVariant(gate: GateName): Variant {
   return { key: `policy-no-${gate}`, arm: 'policy', gate, gates: withoutGate(gate) };
 }
 
-/** `--gate-ablation G1,G2|all`: the named gates, in the spec's order (its two weakest cases first). */
+/** `--gate-ablation G1,G2|all`: the named gates, in GATE_NAMES order (the two weakest cases first). */
 export function parseGateAblation(text: string): GateName[] {
   const names = text
     .split(',')
@@ -47,4 +47,16 @@ export function notApplicable(gate: GateName, env: { embedConfigured: boolean })
   if (gate === 'retrieval_embed_fallback' && !env.embedConfigured)
     return 'not applicable here: embedding retrieval is not configured (RETRIEVE=embed with PIPER_EMBED_MODEL, OPENAI_BASE_URL and OPENAI_API_KEY), so the embed branch and its fallback never run';
   return null;
+}
+
+/** `--arms A,B`: policy and/or current, each once, in the order given. */
+export function parseArms(text: string): Arm[] {
+  const arms = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const bad = arms.find((a) => a !== 'policy' && a !== 'current');
+  if (bad !== undefined) throw new UsageError(`--arms takes policy and/or current, got '${bad}'`);
+  if (arms.length === 0) throw new UsageError('--arms names no arm');
+  return [...new Set(arms)] as Arm[];
 }

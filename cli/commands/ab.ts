@@ -1,21 +1,13 @@
-// `piper-agent ab`: the A/B protocol of spec/tool-calling-policy.md section 9 on a piperbench task
-// set — the policy loop against the baseline loop with the same model on the same tasks, judged by
-// the tests in the sandbox, measured and decided by the spec's rule (cli/ab/, policy/ab/).
-import { appendFileSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// `piper-agent ab`: the A/B protocol (docs/policy.md, "The A/B protocol") on a task set — the policy
+// loop against the baseline loop with the same model on the same tasks, judged by the tests in the
+// sandbox, measured and decided by the decision rule. This file reads the flags; the runner, the
+// judge and the report live in cli/ab/, the measures and the rule in policy/ab/.
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Arm } from '../../policy/ab/metrics.js';
-import { parseSimSpec, SimModel } from '../../policy/ab/sim-model.js';
 import { GATE_NAMES } from '../../policy/gates.js';
-import { resolveModel } from '../../runtime/model/resolve.js';
-import { Progress } from '../ab/progress.js';
-import { runAb } from '../ab/runner.js';
-import { writeReport } from '../ab/report.js';
-import { simTaskOf } from '../ab/tasks.js';
-import { parseGateAblation } from '../ab/variants.js';
-import { embedRetrievalConfigured } from '../fix/run-fix.js';
-import { loadConfig } from '../config.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { launchAb } from '../ab/launch.js';
+import { parseArms, parseGateAblation } from '../ab/variants.js';
+import { UsageError } from '../exit-codes.js';
 import { numberOption } from '../options.js';
 
 export const AB_HELP = `Usage: piper-agent ab --bench DIR --model M [--arms policy,current] [--tasks IDS] [--out DIR]
@@ -83,68 +75,14 @@ export async function abCommand(argv: string[]): Promise<number> {
     values['gate-ablation'] === undefined ? [] : parseGateAblation(values['gate-ablation']);
   if (gateAblation.length > 0 && !arms.includes('policy'))
     throw new UsageError('--gate-ablation compares with the full policy arm: --arms must include policy');
-  const outDir = resolve(values.out ?? 'ab-out');
-  const { config } = loadConfig({ repo: process.cwd() });
-
-  const seed = parseSimSpec(values.model);
-  const shared =
-    seed === null
-      ? resolveModel(values.model, {
-          config: { baseUrl: config.baseUrl, apiKey: config.apiKey, prices: config.prices },
-        })
-      : null;
-  mkdirSync(outDir, { recursive: true });
-  const log = openLog(outDir);
-  const outcome = await runAb({
+  return launchAb({
     benchDir: values.bench,
     model: values.model,
     arms,
     taskIds,
-    outDir,
+    outDir: resolve(values.out ?? 'ab-out'),
     concurrency,
     ablation: values.ablation === true,
     gateAblation,
-    embedConfigured: embedRetrievalConfigured(),
-    config: { ...config, model: values.model },
-    modelFor: (task) => shared ?? new SimModel(seed!, simTaskOf(task)),
-    progress: (total) => new Progress(process.stderr, total),
-    log,
   });
-  const files = writeReport(outDir, outcome.report);
-  const r = outcome.report;
-  process.stderr.write(
-    `${outcome.ran} instance(s) run, ${outcome.resumed} read back from the ledger, ${outcome.ablationRuns} ablation re-run(s), in ${outcome.wallS.toFixed(1)} s\n` +
-      (r.decision
-        ? `decision: ${r.decision.verdict} — ${r.decision.reason}\n`
-        : `decision: ${r.decision_note}\n`) +
-      (r.ablation_gates?.gates ?? []).map((g) => `gate ${g.gate}: ${g.verdict} — ${g.reason}\n`).join('') +
-      `report: ${files.md}\n        ${files.json}\n`,
-  );
-  for (const f of outcome.failures)
-    process.stderr.write(
-      `failed: ${f.arm} ${f.task}${f.suppress === null ? '' : ` without call ${f.suppress}`}: ${f.error}\n`,
-    );
-  return outcome.failures.length > 0 ? EXIT.failure : EXIT.ok;
-}
-
-export function parseArms(text: string): Arm[] {
-  const arms = text
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  const bad = arms.find((a) => a !== 'policy' && a !== 'current');
-  if (bad !== undefined) throw new UsageError(`--arms takes policy and/or current, got '${bad}'`);
-  if (arms.length === 0) throw new UsageError('--arms names no arm');
-  return [...new Set(arms)] as Arm[];
-}
-
-/** runFix's informational lines (start-up sweeps and the like) go to OUT/runs.log, not over the progress bar. */
-function openLog(outDir: string): (line: string) => void {
-  return (line) => {
-    try {
-      appendFileSync(join(outDir, 'runs.log'), `${new Date().toISOString()} ${line}\n`);
-    } catch {
-      // The log is a convenience; a full disk shows up in the ledger writes, with a proper error.
-    }
-  };
 }

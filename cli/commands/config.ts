@@ -17,11 +17,12 @@ Prints the effective configuration and where each value came from, lowest preced
   repo      <repo>/.piper/config.json
   env       PIPER_MODEL, PIPER_POLICY (or TOOL_POLICY), PIPER_MAX_TURNS, PIPER_MAX_COST_USD,
             PIPER_MAX_TOKENS, PIPER_MAX_WALL_S, PIPER_OUTPUT, PIPER_IMAGE, PIPER_TEST, PIPER_LEDGER,
-            PIPER_SANDBOX_RUNTIME, OPENAI_API_KEY, OPENAI_BASE_URL
+            PIPER_SANDBOX_RUNTIME, OPENAI_API_KEY, OPENAI_BASE_URL, RETRIEVE (retrieve: lexical or
+            embed), PIPER_EMBED_MODEL (embedModel), SYMBOL_CAMEL (symbolCamel: on when 1)
   flag      fix's options given here (--model, --policy, ...) show what that fix would use
 Secrets (the API key, a password in a base URL) are redacted.
 
-A repository's file may only narrow: its apiKey, baseUrl, image, sandboxRuntime and ledger, prices
+A repository's file may only narrow: its apiKey, baseUrl, image, sandboxRuntime, ledger and embedModel, prices
 lower than yours, caps above yours, and a model script from outside the repository are shown as
 "ignored: repository config not trusted" until you trust the file (fix asks on a terminal, or
 --trust-repo-config for one command).

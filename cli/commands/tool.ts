@@ -12,6 +12,7 @@ import { LintGate } from '../../primitives/lint/lint-gate.js';
 import { Workspace } from '../../primitives/workspace.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
+import { loadConfig } from '../config.js';
 import { UsageError } from '../exit-codes.js';
 import { openSession } from '../session.js';
 
@@ -84,6 +85,8 @@ export async function toolCommand(argv: string[]): Promise<number> {
       ledger: session.ledger,
       runId,
       owner: session.owner,
+      // Without an embedder, `retrieve: embed` answers lexically with a note saying so.
+      retrieve: loadConfig({ repo }).config.retrieve,
     });
     const record = new RunRecord(session.ledger, runId, session.owner);
     const validation = validateCall({ tool: name, args }, workspace, { policy: arm });

@@ -109,7 +109,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       },
     });
     lock.setRunId(runId);
-    const embedder = process.env.RETRIEVE === 'embed' ? embedderFromEnv() : undefined;
+    const embedder = config.retrieve === 'embed' ? embedderOf(config) : undefined;
     const workspace = new Workspace({
       repoRoot: input.repo,
       index,
@@ -119,7 +119,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       runId,
       owner: session.owner,
       embedder,
-      retrieve: process.env.RETRIEVE === 'embed' ? 'embed' : 'lexical',
+      retrieve: config.retrieve ?? 'lexical',
     });
     const record = new RunRecord(session.ledger, runId, session.owner);
     emit({
@@ -168,8 +168,8 @@ export async function runFix(input: FixInput): Promise<RunResult> {
           maxCostUsd: config.maxCostUsd,
           maxWallS: config.maxWallS,
         },
-        symbolCamel: process.env.SYMBOL_CAMEL === '1',
-        retrieve: process.env.RETRIEVE === 'embed' ? 'embed' : 'map',
+        symbolCamel: config.symbolCamel === true,
+        retrieve: config.retrieve === 'embed' ? 'embed' : 'map',
         ...(input.gates ? { gates: input.gates } : {}),
         ...(input.resume ? { resume: { state: input.resume.state, answer: input.resume.answer } } : {}),
       },
@@ -181,17 +181,14 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   }
 }
 
-/** Whether embedding retrieval is configured: RETRIEVE=embed with an embeddings endpoint and model. */
-export function embedRetrievalConfigured(): boolean {
-  return process.env.RETRIEVE === 'embed' && embedderFromEnv() !== undefined;
+/** Whether embedding retrieval is configured: `retrieve: embed` with an embeddings endpoint and model. */
+export function embedRetrievalConfigured(config: Config): boolean {
+  return config.retrieve === 'embed' && embedderOf(config) !== undefined;
 }
 
-function embedderFromEnv(): OpenAIEmbeddings | undefined {
-  const model = process.env.PIPER_EMBED_MODEL;
-  if (!model || !process.env.OPENAI_BASE_URL || !process.env.OPENAI_API_KEY) return undefined;
-  return new OpenAIEmbeddings({
-    baseUrl: process.env.OPENAI_BASE_URL,
-    apiKey: process.env.OPENAI_API_KEY,
-    model,
-  });
+/** The embeddings client on the model's OpenAI-compatible endpoint, when the config names a model. */
+function embedderOf(config: Config): OpenAIEmbeddings | undefined {
+  const { embedModel, baseUrl, apiKey } = config;
+  if (!embedModel || !baseUrl || !apiKey) return undefined;
+  return new OpenAIEmbeddings({ baseUrl, apiKey, model: embedModel });
 }

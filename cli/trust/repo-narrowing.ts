@@ -33,6 +33,8 @@ const MOVES: Partial<Record<ConfigKey, string>> = {
   baseUrl: 'moves the model endpoint (your API key and prompts would go there)',
   image: 'changes the sandbox image',
   ledger: 'moves the ledger',
+  // Every search_code and tool retrieval would then embed code on the user's key, outside the cost cap.
+  embedModel: 'chooses the embeddings model (its calls are billed to your API key)',
   // runsc → runc would loosen the sandbox; which runtime isolates more is not for the repository to say.
   sandboxRuntime: 'changes the sandbox runtime',
 };

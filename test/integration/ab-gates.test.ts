@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AbReport } from '../../cli/ab/report.js';
 import { abCommand } from '../../cli/commands/ab.js';
+import { loadConfig } from '../../cli/config.js';
 import { embedRetrievalConfigured } from '../../cli/fix/run-fix.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
@@ -115,7 +116,7 @@ describe('piper-agent ab --gate-ablation (real sandbox, sim:1)', () => {
       expect(gate.verdict === 'keep').toBe(gate.deltas.some((d) => d.withinNoise === false));
       expect(gate.reason).toMatch(new RegExp(`^keep ${gate.gate}`));
     }
-    if (!embedRetrievalConfigured()) {
+    if (!embedRetrievalConfigured(loadConfig({ repo: process.cwd() }).config)) {
       expect(section.gates[1]).toMatchObject({ verdict: 'not_applicable', measures: null, deltas: [] });
       expect(section.gates[1]!.reason).toMatch(/^not applicable here/);
     }

@@ -62,6 +62,9 @@ beforeEach(() => {
     'PIPER_IMAGE',
     'PIPER_TEST',
     'PIPER_LEDGER',
+    'RETRIEVE',
+    'PIPER_EMBED_MODEL',
+    'SYMBOL_CAMEL',
   ]) {
     vi.stubEnv(name, undefined);
   }
@@ -141,6 +144,39 @@ describe('configReport: precedence user < repo < env < flag', () => {
     expect(() => configReport({ repo, env: { PIPER_POLICY: 'yolo' } })).toThrow(
       'bad configuration in the environment: policy',
     );
+  });
+});
+
+describe('retrieval settings: RETRIEVE, PIPER_EMBED_MODEL and SYMBOL_CAMEL are config values', () => {
+  it('takes them from the environment with their source, below the files when unset', () => {
+    writeJson(userFile(), { retrieve: 'embed', embedModel: 'user-embedder' });
+    const fromFile = configReport({ repo, env: { XDG_CONFIG_HOME: xdg } });
+    expect(fromFile.config).toMatchObject({ retrieve: 'embed', embedModel: 'user-embedder' });
+    expect(fromFile.sources).toMatchObject({ retrieve: 'user', embedModel: 'user' });
+    expect(fromFile.config.symbolCamel).toBeUndefined();
+
+    const env = { XDG_CONFIG_HOME: xdg, RETRIEVE: 'lexical', PIPER_EMBED_MODEL: 'e5', SYMBOL_CAMEL: '1' };
+    const fromEnv = configReport({ repo, env });
+    expect(fromEnv.config).toMatchObject({ retrieve: 'lexical', embedModel: 'e5', symbolCamel: true });
+    expect(fromEnv.sources).toMatchObject({ retrieve: 'env', embedModel: 'env', symbolCamel: 'env' });
+    // Only exactly 1 turns the CamelCase signal on, as before it was a config value.
+    expect(configReport({ repo, env: { ...env, SYMBOL_CAMEL: 'true' } }).config.symbolCamel).toBe(false);
+  });
+
+  it('refuses a retrieval mode it does not know, naming the key', () => {
+    expect(() => configReport({ repo, env: { RETRIEVE: 'dense' } })).toThrow(
+      'bad configuration in the environment: retrieve',
+    );
+  });
+
+  it('leaves an untrusted repository file its retrieval mode but not its embeddings model', () => {
+    writeJson(repoFile(), { retrieve: 'embed', embedModel: 'repo-embedder' });
+    const report = configReport({ repo, env: { XDG_CONFIG_HOME: xdg } });
+    expect(report.config.retrieve).toBe('embed');
+    expect(report.config.embedModel).toBeUndefined();
+    expect(report.ignored).toEqual([
+      expect.objectContaining({ key: 'embedModel', reason: expect.stringContaining('embeddings model') }),
+    ]);
   });
 });
 

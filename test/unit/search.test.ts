@@ -281,8 +281,13 @@ describe('search_code', () => {
     expect(off.data!.retrieval).toBe('lexical');
     expect(calls).toHaveLength(0);
 
+    // The RETRIEVE variable is the config's business: the primitive follows only what it is given.
     vi.stubEnv('RETRIEVE', 'embed');
-    const on = await searchCode({ ...ctx, embedder }, { query: 'cache', cap: 3 });
+    const stillOff = await searchCode({ ...ctx, embedder }, { query: 'cache' });
+    expect(stillOff.data!.retrieval).toBe('lexical');
+    expect(calls).toHaveLength(0);
+
+    const on = await searchCode({ ...ctx, embedder, retrieve: 'embed' }, { query: 'cache', cap: 3 });
     expect(on.data!.retrieval).toBe('embed');
     expect(on.data!.note).toBeUndefined();
     expect(on.data!.results).toHaveLength(3);
@@ -292,7 +297,7 @@ describe('search_code', () => {
     );
     // Entity vectors are cached by text: a second query embeds only the query.
     const before = calls.length;
-    await searchCode({ ...ctx, embedder }, { query: 'fact' });
+    await searchCode({ ...ctx, embedder, retrieve: 'embed' }, { query: 'fact' });
     expect(calls.length).toBe(before + 1);
   });
 

@@ -1,0 +1,83 @@
+// What `piper-agent ab` does once its flags are read: picks the model (one shared endpoint model, or
+// a simulated model per task), runs the A/B (runner.ts), writes the report and says on stderr what
+// happened. cli/commands/ab.ts only turns flags into an AbRequest.
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Arm } from '../../policy/ab/metrics.js';
+import { parseSimSpec, SimModel } from '../../policy/ab/sim-model.js';
+import type { GateName } from '../../policy/gates.js';
+import { resolveModel } from '../../runtime/model/resolve.js';
+import { loadConfig } from '../config.js';
+import { EXIT } from '../exit-codes.js';
+import { embedRetrievalConfigured } from '../fix/run-fix.js';
+import { Progress } from './progress.js';
+import { writeReport } from './report.js';
+import { runAb, type AbOutcome } from './runner.js';
+import { simTaskOf } from './tasks.js';
+
+export interface AbRequest {
+  benchDir: string;
+  /** sim:SEED, openai:NAME or openai-tools:NAME, as given. */
+  model: string;
+  arms: Arm[];
+  taskIds: string[] | null;
+  /** Absolute. */
+  outDir: string;
+  concurrency: number;
+  ablation: boolean;
+  gateAblation: GateName[];
+}
+
+/** Runs the A/B of `request` and writes OUT/report.{json,md}; the exit status (1: an instance failed). */
+export async function launchAb(request: AbRequest): Promise<number> {
+  const { config } = loadConfig({ repo: process.cwd() });
+  const seed = parseSimSpec(request.model);
+  const shared =
+    seed === null
+      ? resolveModel(request.model, {
+          config: { baseUrl: config.baseUrl, apiKey: config.apiKey, prices: config.prices },
+        })
+      : null;
+  mkdirSync(request.outDir, { recursive: true });
+  const outcome = await runAb({
+    ...request,
+    embedConfigured: embedRetrievalConfigured(config),
+    config: { ...config, model: request.model },
+    modelFor: (task) => shared ?? new SimModel(seed!, simTaskOf(task)),
+    progress: (total) => new Progress(process.stderr, total),
+    log: runsLog(request.outDir),
+  });
+  const files = writeReport(request.outDir, outcome.report);
+  process.stderr.write(summary(outcome, files));
+  return outcome.failures.length > 0 ? EXIT.failure : EXIT.ok;
+}
+
+/** What ran, the decision, each ablated gate's verdict, where the report is, and every failure. */
+function summary(outcome: AbOutcome, files: { md: string; json: string }): string {
+  const r = outcome.report;
+  return (
+    `${outcome.ran} instance(s) run, ${outcome.resumed} read back from the ledger, ${outcome.ablationRuns} ablation re-run(s), in ${outcome.wallS.toFixed(1)} s\n` +
+    (r.decision
+      ? `decision: ${r.decision.verdict} — ${r.decision.reason}\n`
+      : `decision: ${r.decision_note}\n`) +
+    (r.ablation_gates?.gates ?? []).map((g) => `gate ${g.gate}: ${g.verdict} — ${g.reason}\n`).join('') +
+    `report: ${files.md}\n        ${files.json}\n` +
+    outcome.failures
+      .map(
+        (f) =>
+          `failed: ${f.arm} ${f.task}${f.suppress === null ? '' : ` without call ${f.suppress}`}: ${f.error}\n`,
+      )
+      .join('')
+  );
+}
+
+/** runFix's informational lines (start-up sweeps and the like) go to OUT/runs.log, not over the progress bar. */
+function runsLog(outDir: string): (line: string) => void {
+  return (line) => {
+    try {
+      appendFileSync(join(outDir, 'runs.log'), `${new Date().toISOString()} ${line}\n`);
+    } catch {
+      // The log is a convenience; a full disk shows up in the ledger writes, with a proper error.
+    }
+  };
+}
