@@ -1,11 +1,12 @@
-// The A/B runner's view of the task set: the piperbench tasks (bench/piperbench/load.ts validates
-// them), the subset --tasks names, a digest per task so a changed task is run again instead of read
-// back, and what the simulated model is given of a task.
+// The A/B runner's view of the task set: the tasks task-set.ts loads and validates, the subset
+// --tasks names, a digest per task so a changed task is run again instead of read back, and what
+// the simulated model is given of a task.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { lstatSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadTasks, TaskSetError, type Task } from './task-set.js';
 import type { SimEdit, SimTask } from '../../policy/ab/sim-model.js';
+import { listRepoFiles } from '../../runtime/workspace/repo-listing.js';
 import { UsageError } from '../exit-codes.js';
 
 export type { Task };
@@ -30,25 +31,9 @@ export function selectTasks(benchDir: string, ids: readonly string[] | null): Ta
   return [...new Set(ids)].map((id) => byId.get(id)!).sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
-/** Every file of a directory, relative, '/' separators, sorted (no .git, no caches). */
+/** Every regular file of a task's directory, relative, '/' separators, sorted: the repository listing's. */
 export function filesOf(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      if (
-        entry.name === '.git' ||
-        entry.name === '__pycache__' ||
-        entry.name === '.pytest_cache' ||
-        entry.name === '.piper'
-      )
-        continue;
-      const path = join(d, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) out.push(relative(dir, path).split(sep).join('/'));
-    }
-  };
-  walk(dir);
-  return out.sort();
+  return listRepoFiles(dir).paths.filter((path) => lstatSync(join(dir, path)).isFile());
 }
 
 /** sha256 over task.json, issue.md, gold.patch and every repo file: what a finished instance was run on. */

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { isWithin } from '../host/inside-repo.js';
 import { openRegular, readAt, realPathOf } from '../host/open-regular.js';
-import type { SkippedEntry, SnapshotEntry } from './snapshot.js';
+import type { SkippedEntry } from './repo-listing.js';
+import type { SnapshotEntry } from './snapshot.js';
 import { padding, TAR_END, tarHeader } from './tar-header.js';
 
 /** Bytes gathered before one push; also the largest read of one file at a time. */

@@ -1,6 +1,6 @@
-// The repository as the sandbox sees it: tracked files plus untracked files git does not ignore,
-// never .git, streamed as a tar (no host path is mounted). Outside a git repository (or when .git
-// is a `gitdir:` file) every file is taken except .git, .piper and virtual environments.
+// The repository as the sandbox sees it: the files of the repository listing (repo-listing.ts:
+// tracked plus untracked files git does not ignore, or a walk outside git; never .git, piper's
+// data, environments, caches or build output), streamed as a tar (no host path is mounted).
 //
 // Only regular files and symbolic links that resolve inside the repository are packed. The rest
 // is skipped and named in `skipped`: submodules and nested repositories (directories), FIFOs,
@@ -8,33 +8,18 @@
 // dangle, paths under a directory link, unreadable files. Sizes are known before any container
 // exists, so a snapshot too big for the sandbox fails first. Files are read when packed, so the
 // snapshot is the working tree as it is at that moment, edits included.
-import { lstatSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { Readable } from 'node:stream';
 import { isWithin, RealDirs } from '../host/inside-repo.js';
 import { kindOf } from '../host/open-regular.js';
-import { gitRead, gitRepoAt, type GitRepo } from '../host/safe-git.js';
 import { packFiles } from './pack-files.js';
+import { compare, listRepoFiles, type SkippedEntry } from './repo-listing.js';
 
-const SKIP_DIRS = new Set([
-  '.git',
-  '.piper',
-  '.venv',
-  'venv',
-  '.tox',
-  'node_modules',
-  '__pycache__',
-  '.pytest_cache',
-]);
+export type { SkippedEntry };
 
 export type SnapshotEntry =
   { path: string; kind: 'file'; size: number } | { path: string; kind: 'symlink'; linkname: string };
-
-export interface SkippedEntry {
-  path: string;
-  /** submodule, nested repository, fifo, socket, device, unreadable, symlink outside the repository, ... */
-  reason: string;
-}
 
 export interface SnapshotPlan {
   /** The repository root with its symbolic links resolved: every entry is read below it. */
@@ -48,13 +33,12 @@ export interface SnapshotPlan {
 /** What would be packed, and what is skipped with why; nothing is opened. */
 export function planSnapshot(repoRoot: string): SnapshotPlan {
   const root = realpathSync(repoRoot);
-  const skipped: SkippedEntry[] = [];
-  const listed = listFromGit(root, skipped) ?? walk(root, '', skipped);
+  const listing = listRepoFiles(root);
+  const skipped: SkippedEntry[] = [...listing.skipped];
   const dirs = new RealDirs(root);
   const entries: SnapshotEntry[] = [];
   let bytes = 0;
-  for (const path of listed) {
-    if (path.split('/').some((part) => part === '.git' || part === '.piper')) continue;
+  for (const path of listing.paths) {
     const entry = classify(root, dirs, path);
     if (entry === null) continue; // gone from disk (deleted but still tracked): not in the snapshot
     if ('reason' in entry) {
@@ -100,55 +84,6 @@ export function skippedNote(skipped: SkippedEntry[], shown = 10): string {
   return `[snapshot: skipped ${skipped.length} ${noun}: ${named.join(', ')}${more}]`;
 }
 
-/**
- * Tracked (with their modes, so submodules are known) plus untracked-not-ignored paths, or null
- * when git cannot say. Two git processes whatever the repository's size.
- */
-function listFromGit(root: string, skipped: SkippedEntry[]): string[] | null {
-  const repo: GitRepo | null = gitRepoAt(root);
-  if (!repo) return null;
-  const cached = gitRead(repo, ['ls-files', '-z', '-s']);
-  const others = gitRead(repo, ['ls-files', '-z', '--others', '--exclude-standard']);
-  if (cached === null || others === null) return null;
-  const paths = new Set<string>();
-  for (const line of cached.toString('utf8').split('\0')) {
-    const tab = line.indexOf('\t');
-    if (tab < 0) continue;
-    const path = line.slice(tab + 1);
-    // Mode 160000 is a gitlink: a submodule's directory, whose files belong to another repository.
-    if (line.startsWith('160000 ')) skipped.push({ path, reason: 'submodule' });
-    else paths.add(path);
-  }
-  for (const path of others.toString('utf8').split('\0')) {
-    if (!path) continue;
-    // git lists an untracked directory holding its own .git as `dir/` and does not look inside.
-    if (path.endsWith('/')) skipped.push({ path: path.slice(0, -1), reason: 'nested repository' });
-    else paths.add(path);
-  }
-  return [...paths].sort(compare);
-}
-
-function walk(root: string, rel: string, skipped: SkippedEntry[]): string[] {
-  const out: string[] = [];
-  let names;
-  try {
-    names = readdirSync(join(root, rel), { withFileTypes: true });
-  } catch {
-    skipped.push({ path: rel || '.', reason: 'unreadable directory' });
-    return out;
-  }
-  for (const entry of names.sort((a, b) => compare(a.name, b.name))) {
-    const path = rel ? `${rel}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) {
-      if (SKIP_DIRS.has(entry.name) || isVenv(join(root, path))) continue;
-      out.push(...walk(root, path, skipped));
-    } else {
-      out.push(path); // classified (file, link, special) with everything git lists
-    }
-  }
-  return out;
-}
-
 /** A packable entry, a skip with its reason, or null when the path is not on disk. */
 function classify(root: string, dirs: RealDirs, path: string): SnapshotEntry | SkippedEntry | null {
   if (!dirs.parentIsPlain(path)) {
@@ -192,14 +127,6 @@ function classifyLink(root: string, path: string, full: string): SnapshotEntry |
   };
 }
 
-function isVenv(dir: string): boolean {
-  try {
-    return lstatSync(join(dir, 'pyvenv.cfg')).isFile();
-  } catch {
-    return false;
-  }
-}
-
 function hasGit(dir: string): boolean {
   try {
     lstatSync(join(dir, '.git'));
@@ -207,8 +134,4 @@ function hasGit(dir: string): boolean {
   } catch {
     return false;
   }
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -13,7 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workspaceLimits } from '../../primitives/workspace-size.js';
 import { isRuntimeError } from '../../runtime/errors.js';
 import { gitInOwnRepo } from '../../runtime/host/safe-git.js';
-import { planSnapshot, skippedNote, snapshotTar } from '../../runtime/workspace/snapshot.js';
+import { listPythonFiles } from '../../primitives/index/repo-files.js';
+import { listRepoFiles, SKIPPED_DIRS } from '../../runtime/workspace/repo-listing.js';
+import { planSnapshot, skippedNote, snapshotFiles, snapshotTar } from '../../runtime/workspace/snapshot.js';
 
 const ID = { name: 't', email: 't@localhost' };
 let work: string;
@@ -175,6 +177,57 @@ describe('snapshots of a hostile tree', () => {
       "the repository snapshot is 3.00 GiB (12 files), over run_test's work-space cap of 2048 MiB; no container was started",
     );
     expect((error as { fix?: string }).fix).toContain('PIPER_RUN_TEST_TMPFS_MAX_MB=6144');
+  });
+});
+
+describe('one listing for the snapshot and the index', () => {
+  /** A project with everything a developer's checkout accumulates beside its source. */
+  function populate(root: string): void {
+    const put = (path: string, text = 'X = 1\n') => {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), text);
+    };
+    put('app/main.py');
+    put('app/build/__init__.py'); // a package named build is source, not build output
+    put('app/data/fixture.json', '{}\n');
+    put('tests/test_main.py');
+    put('tests/conftest.py');
+    put('pyproject.toml', '[project]\nname = "app"\n');
+    put('env2/pyvenv.cfg', 'home = /usr/bin\n'); // a virtual environment under any name
+    put('env2/lib/site.py');
+    put('build/lib/app/main.py');
+    put('dist/app-1.0.tar.gz', 'archive');
+    put('app.egg-info/PKG-INFO', 'Name: app\n');
+    for (const dir of SKIPPED_DIRS.keys()) if (dir !== '.git') put(`${dir}/inside.py`);
+  }
+  const KEPT = [
+    'app/build/__init__.py',
+    'app/data/fixture.json',
+    'app/main.py',
+    'pyproject.toml',
+    'tests/conftest.py',
+    'tests/test_main.py',
+  ];
+
+  it('walking: the snapshot packs the project and its tests, the index reads its Python files of it', () => {
+    const root = join(work, 'listing-walk');
+    populate(root);
+    expect(listRepoFiles(root)).toEqual({ paths: KEPT, mode: 'walk', skipped: [] });
+    expect(snapshotFiles(root)).toEqual(KEPT);
+    expect(listPythonFiles(root)).toEqual({ paths: KEPT.filter((p) => p.endsWith('.py')), mode: 'walk' });
+  });
+
+  it('in git, untracked environments and caches that no .gitignore names stay out of both as well', () => {
+    const root = join(work, 'listing-git');
+    populate(root);
+    gitInOwnRepo(root, ['init', '-q'], ID);
+    writeFileSync(join(root, '.gitignore'), 'generated/\n');
+    mkdirSync(join(root, 'generated'));
+    writeFileSync(join(root, 'generated', 'gen.py'), 'G = 1\n');
+    const kept = ['.gitignore', ...KEPT];
+    expect(listRepoFiles(root)).toEqual({ paths: kept, mode: 'git', skipped: [] });
+    expect(snapshotFiles(root)).toEqual(kept);
+    expect(listPythonFiles(root).paths).toEqual(KEPT.filter((p) => p.endsWith('.py')));
   });
 });
 
