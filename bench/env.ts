@@ -1,5 +1,5 @@
 // node dist/bench/env.js [--json] [--cold N] [--warm N] [--rounds N]
-// Project environments (issue 9), two measurements, each side by side in this one process:
+// Project environments (docs/architecture.md, "Environments"), two measurements, each side by side in this one process:
 //   1. ensureEnvironment on a copy of the debian-src fixture (src layout; attrs and packaging from
 //      Debian's packages): a cold build (`rebuild`) against a warm reuse (`auto`, a cache hit),
 //      interleaved; reported in seconds and as cold / warm.

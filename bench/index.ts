@@ -8,7 +8,7 @@
 //   search_symbol  the primitive, over names, dotted suffixes and substrings (p50/p95)
 //   search_code    the primitive, lexical BM25 over 2-3 word queries (p50/p95; the first query,
 //                  which builds the BM25 postings, is reported on its own)
-// Targets (issue 3): full index ≤ 5 s, re-index after an edit ≤ 50 ms, searches ≤ 20 ms p50.
+// Targets: full index ≤ 5 s, re-index after an edit ≤ 50 ms, searches ≤ 20 ms p50.
 // The table goes to stderr; --json prints one JSON object on stdout.
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -4,7 +4,7 @@
 // observations row — with the model's and the tools' own time subtracted (a zero-latency scripted
 // model; read-only tools on the sample repository; no sandbox call). Measured on turns whose
 // history already holds ≥ 20 entries, so the prompt shows a full 20-entry history.
-// Target (issue 4): p50 ≤ 2 ms.
+// Target: p50 ≤ 2 ms.
 // Also: estimated tool-schema tokens per turn of the two arms over the piperbench issues (the
 // policy arm should need at least 30 % fewer than the baseline's six full schemas).
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';

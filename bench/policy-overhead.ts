@@ -3,7 +3,7 @@
 // triggers over the latest observation, retrieval (keyword map), parsing + classifying + validating
 // the model's reply, the trust gate over a recorded result, and the selection prompt with a
 // 20-entry history (the ledger holds 40; the prompt shows 20). Ledger writes are not included here
-// (the loop adds them). Target (issue 4): the whole turn ≤ 2 ms p50 including ledger writes.
+// (the loop adds them). Target: the whole turn ≤ 2 ms p50 including ledger writes.
 // Also: estimated tool-schema tokens per turn of the policy arm against the baseline arm (all six
 // tools with full schemas) over a few sample issues; the issue asks for at least 30 % fewer.
 import { parseArgs } from 'node:util';

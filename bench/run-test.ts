@@ -2,7 +2,7 @@
 // run_test (a repo snapshot as a tar stream into a fresh hardened container, real pytest there)
 // against the host's own `/usr/bin/python3 -m pytest` (Debian's python3-pytest, the same pytest
 // the sandbox image carries) on the same generated 30-test repository, side by side, interleaved.
-// Target (issue 3): run_test p50 ≤ 2 × host pytest p50.
+// Target: run_test p50 ≤ 2 × host pytest p50.
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,7 +7,7 @@
 //   cold         one fresh hardened container per call, created on demand
 //   warm         one fresh hardened container per call, taken from the pre-started pool (the pool
 //                refills between calls, as it does while the model thinks in a real run)
-// Targets (issue 2): warm p50 ≤ 3 × host_spawn p50, cold p50 ≤ 0.6 × docker_cli p50.
+// Targets: warm p50 ≤ 3 × host_spawn p50, cold p50 ≤ 0.6 × docker_cli p50.
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { connectEngine } from '../runtime/engine/bootstrap.js';

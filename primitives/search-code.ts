@@ -1,8 +1,8 @@
-// search_code (spec 4.1): summaries of the entities most related to a query — selector, signature,
-// first docstring line, score — never bodies, at most `cap`. Lexical BM25 by default; dense
-// retrieval (cosine over embeddings of the entities) only when the caller asks for it (the
-// `retrieve: embed` setting) and injects an embedder. If the embedder fails, the lexical results
-// answer and a note says why.
+// search_code (docs/policy.md, "The tool registry"): summaries of the entities most related to a
+// query — selector, signature, first docstring line, score — never bodies, at most `cap`. Lexical
+// BM25 by default; dense retrieval (cosine over embeddings of the entities) only when the caller
+// asks for it (the `retrieve: embed` setting) and injects an embedder. If the embedder fails, the
+// lexical results answer and a note says why.
 import type { CodeIndex } from './index/code-index.js';
 import { citeEvidence, intArg, type Embedder, type ReadContext } from './read-context.js';
 import type { Entity, Envelope } from './types.js';

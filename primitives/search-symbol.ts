@@ -1,9 +1,10 @@
-// search_symbol (spec 4.1): signature-only matches for a name, best first. Tiers: exact qualified
-// name (the selector, or the name inside its module), exact name, suffix (a dotted query such as
-// `memstore.MemStore.remember` ends the selector), substring, then fuzzy (the query's last token is
-// in the name or signature, ranked by how many query tokens the selector + signature hold).
-// Matching ignores case, but an exact-case qualified name or name ranks above one that differs in
-// case. Every match holds the last token in name + signature — the trust gate's round-trip check.
+// search_symbol (docs/policy.md, "The tool registry"): signature-only matches for a name, best
+// first. Tiers: exact qualified name (the selector, or the name inside its module), exact name,
+// suffix (a dotted query such as `memstore.MemStore.remember` ends the selector), substring, then
+// fuzzy (the query's last token is in the name or signature, ranked by how many query tokens the
+// selector + signature hold). Matching ignores case, but an exact-case qualified name or name ranks
+// above one that differs in case. Every match holds the last token in name + signature — the trust
+// gate's round-trip check.
 import { qualifiedName } from './index/selector.js';
 import { citeEvidence, intArg, type ReadContext } from './read-context.js';
 import type { Entity, EntityKind, Envelope } from './types.js';

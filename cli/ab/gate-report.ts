@@ -1,4 +1,4 @@
-// The gate-ablation section of the A/B report (spec section 9, "Ablation rule (mechanical)"): for
+// The gate-ablation section of the A/B report (docs/policy.md, "Gate ablation"): for
 // each ablated gate, the policy arm with that gate off (arm key `policy-no-<gate>`) measured by the
 // same code as the real arms, its deltas against the full policy arm, and the rule's verdict — delete
 // iff none of the five measures changes beyond noise. Built from the ledger rows alone, like the rest.

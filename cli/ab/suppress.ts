@@ -1,7 +1,8 @@
-// Counterfactual ablation (spec section 9, call precision): re-run an instance with ONE of its
-// executed model calls suppressed. The wrapper lets every call through except the n-th model call,
-// which is not run: it is recorded in the ledger as not_executed ("suppressed by the A/B ablation")
-// and the loop gets a result that says so, exactly where the real result would have been.
+// Counterfactual ablation for call precision (docs/policy.md, "The A/B protocol"): re-run an
+// instance with ONE of its executed model calls suppressed. The wrapper lets every call through
+// except the n-th model call, which is not run: it is recorded in the ledger as not_executed
+// ("suppressed by the A/B ablation") and the loop gets a result that says so, exactly where the
+// real result would have been.
 //
 // "Removed" means the call cannot happen in the re-run: a later model call identical to it (same
 // tool, same arguments) is suppressed too. Otherwise a model that simply asks again would get the

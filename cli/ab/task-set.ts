@@ -21,7 +21,7 @@ export const CATEGORIES = [
   'names-behaviour',
 ] as const;
 
-/** What a decision point can be: one of the six tools, or a reserved action (docs/policy.md, "The tool registry"). */
+/** What a decision point can be: one of the six tools, or a reserved name. */
 export const GOLD_ACTIONS = [
   'read_entity',
   'search_symbol',
@@ -36,7 +36,7 @@ export const GOLD_ACTIONS = [
 /** The m of the tool-selection measure: gold labels cover the first m decision points (docs/policy.md). */
 export const GOLD_DECISIONS = 3;
 
-/** The registry's caps for edit_entity (docs/policy.md, "The tool registry"), counted in code points as Python's len(). */
+/** The registry's caps for edit_entity (docs/policy.md), counted in code points as Python's len(). */
 const SEARCH_CAP = 400;
 const REPLACE_CAP = 2000;
 const codePoints = (s: string) => [...s].length;

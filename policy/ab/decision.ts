@@ -1,4 +1,5 @@
-// The A/B decision rule and the ablation rule of spec/tool-calling-policy.md section 9, exactly:
+// The A/B decision rule and the gate-ablation rule (docs/policy.md, "The decision rule" and "Gate
+// ablation"), exactly:
 //
 //   the candidate wins iff
 //     resolve_candidate   >  resolve_current                (strictly; ties do NOT adopt)
@@ -17,7 +18,7 @@
 // rule likewise deletes a gate only when all five deltas are known to be within noise.
 //
 // Comparisons allow 1e-9 of floating-point slack, so a value at exactly a threshold (1.5 × cost,
-// precision − 0.03) counts as at the threshold, as the spec's ≤ / ≥ mean; "strictly greater" still
+// precision − 0.03) counts as at the threshold, as the rule's ≤ / ≥ mean; "strictly greater" still
 // needs more than that slack.
 import type { ArmMeasures, Measure } from './metrics.js';
 
@@ -36,7 +37,7 @@ export type ClauseName = 'resolve' | 'cost' | 'tokens' | 'call_precision' | 'sel
 
 export interface Clause {
   name: ClauseName;
-  /** The comparison as the spec writes it. */
+  /** The comparison as the rule writes it. */
   rule: string;
   candidate: number | null;
   current: number | null;
@@ -44,7 +45,7 @@ export interface Clause {
   bound: number | null;
   /** true / false, or null when a measure is missing. */
   holds: boolean | null;
-  /** Why the clause exists (the spec's parenthetical). */
+  /** Why the clause exists (the rule's parenthetical). */
   why: string;
   /** The clause's outcome in words. */
   detail: string;

@@ -1,4 +1,4 @@
-// The A/B protocol's measures (spec/tool-calling-policy.md section 9), per arm, from the facts the
+// The A/B protocol's measures (docs/policy.md, "The A/B protocol"), per arm, from the facts the
 // runner recorded for each instance. Pure: no ledger, no clock. Every measure is a number or null,
 // and null always comes with the reason it could not be measured — never a silent 0.
 //

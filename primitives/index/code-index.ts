@@ -1,4 +1,4 @@
-// The code index of a Python repository (DESIGN.md section 5): every entity of every indexed file,
+// The code index of a Python repository (docs/architecture.md): every entity of every indexed file,
 // looked up by selector. Rows are cached in the ledger by file sha256, so opening an unchanged repo
 // parses nothing, and refresh() after an edit parses only the files it names.
 import type { Parser } from 'web-tree-sitter';

@@ -1,6 +1,6 @@
-// The selector rule of DESIGN.md section 5: the path relative to the repo root without `.py`,
-// `/` → `.`, `pkg/__init__.py` → `pkg`, then the qualified name (`src/calc/ops.py` + `Calc.add` →
-// `src.calc.ops.Calc.add`).
+// The selector rule (docs/policy.md, "The tool registry"): the path relative to the repo root
+// without `.py`, `/` → `.`, `pkg/__init__.py` → `pkg`, then the qualified name (`src/calc/ops.py` +
+// `Calc.add` → `src.calc.ops.Calc.add`).
 
 /** `src/calc/ops.py` → `src.calc.ops`; `pkg/__init__.py` → `pkg`; a root `__init__.py` → `__init__`. */
 export function moduleSelector(path: string): string {

@@ -51,7 +51,7 @@ export interface RepoListing {
   /** Repo-relative paths with '/' separators, sorted by code unit; directories are not listed. */
   paths: string[];
   mode: 'git' | 'walk';
-  /** What the listing saw and left out with a reason: submodules, nested repositories, unreadable directories. */
+  /** What the listing met and left out with a reason: submodules, nested repositories, unreadable dirs. */
   skipped: SkippedEntry[];
 }
 
