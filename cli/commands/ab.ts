@@ -13,11 +13,11 @@ import { numberOption } from '../options.js';
 export const AB_HELP = `Usage: piper-agent ab --bench DIR --model M [--arms policy,current] [--tasks IDS] [--out DIR]
                       [--concurrency N] [--ablation] [--gate-ablation G1,G2|all]
 
-Runs both loops — policy (this spec's loop) and current (the baseline: all tools, no gates) — on the
+Runs both loops — policy (the policy loop) and current (the baseline: all tools, no gates) — on the
 same tasks with the same model, each instance on a fresh copy of its repository, and judges every run
 itself: resolved iff every FAIL_TO_PASS and PASS_TO_PASS test passes in the sandbox afterwards. Then
 measures each arm (resolve rate, cost and tokens per instance, call precision, tool-selection accuracy,
-correct-abstention rate) and applies the spec's decision rule.
+correct-abstention rate) and applies the decision rule (docs/policy.md).
 
   --bench DIR          the task set (e.g. bench/piperbench), tasks/<id>/{repo,issue.md,task.json}
   --model M            sim:SEED (a deterministic simulated model, no endpoint: CI), openai:NAME (JSON
@@ -29,12 +29,12 @@ correct-abstention rate) and applies the spec's decision rule.
   --concurrency N      instances at once (default 1; each has its own repo copy)
   --ablation           also re-run each resolved instance once per executed model call with that call
                        suppressed, to measure call precision (slow: one run per call)
-  --gate-ablation G    the spec's ablation rule: also run the policy arm once per named gate with that
+  --gate-ablation G    the ablation rule: also run the policy arm once per named gate with that
                        gate off (stored as arm policy-no-<gate>), measure it like the arms, and report
                        the five deltas against the full policy arm and keep/delete (delete iff Δresolve
                        = 0, |Δcost| ≤ 5%, |Δtokens| ≤ 5%, Δcall_precision = 0, Δselection = 0; without
                        --ablation call precision is not measured, so no gate can be shown deletable).
-                       Gates: ${GATE_NAMES.join(', ')}; or all (this order: the spec's two weakest
+                       Gates: ${GATE_NAMES.join(', ')}; or all (this order: the two weakest
                        cases first). retrieval_embed_fallback needs RETRIEVE=embed with an embeddings
                        endpoint; without one it is reported as not applicable. Needs the policy arm.
 
