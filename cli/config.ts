@@ -6,6 +6,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { z } from 'zod';
 import { PriceTableSchema } from '../runtime/model/pricing.js';
+import { SamplingConfigSchema } from '../runtime/model/sampling.js';
 import { UsageError } from './exit-codes.js';
 import { narrowRepoLayer, type IgnoredKey } from './trust/repo-narrowing.js';
 import { repoFileTrusted, TrustedReposSchema, userConfigPath } from './trust/trust-store.js';
@@ -28,6 +29,8 @@ export const ConfigSchema = z
     sandboxRuntime: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a runtime name such as runsc'),
     /** USD per million tokens, by model name: { "deepseek-chat": { "promptPerMillion": 0.27, "completionPerMillion": 1.1 } }. */
     prices: PriceTableSchema,
+    /** The selection step's temperature (null / "none": not sent) and completion-token limit, globally and by model name. */
+    sampling: SamplingConfigSchema,
   })
   .partial()
   .strict();
