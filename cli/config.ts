@@ -6,6 +6,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { z } from 'zod';
 import { PriceTableSchema } from '../runtime/model/pricing.js';
+import { SamplingConfigSchema } from '../runtime/model/sampling.js';
 import { UsageError } from './exit-codes.js';
 import { narrowRepoLayer, type IgnoredKey } from './trust/repo-narrowing.js';
 import { repoFileTrusted, TrustedReposSchema, userConfigPath } from './trust/trust-store.js';
@@ -34,6 +35,8 @@ export const ConfigSchema = z
     embedModel: z.string().min(1),
     /** The symbol trigger also takes bare CamelCase words (off by default: the weaker signal). */
     symbolCamel: z.boolean(),
+    /** The selection step's temperature (null / "none": not sent) and completion-token limit, globally and by model name. */
+    sampling: SamplingConfigSchema,
   })
   .partial()
   .strict();

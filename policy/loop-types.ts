@@ -1,6 +1,7 @@
 // The loop's injected effects and options: what it needs of the workspace, of the ledger, of the
 // model and of the operator. Implemented by primitives/workspace.ts, runtime/ledger/run-record.ts,
 // the model clients and the CLI; the loop itself sees only these shapes.
+import type { Sampling } from '../runtime/model/sampling.js';
 import type { Attempt, ChatModel } from '../runtime/model/types.js';
 import type { Budget } from './caps.js';
 import type { EventSink } from './events.js';
@@ -101,6 +102,8 @@ export interface LoopOptions {
   retrieve?: RetrievalMode;
   /** The policy arm's gates (gates.ts); every gate is on unless switched off here (ablation only). */
   gates?: GateSwitches;
+  /** The selection step's sampling; default the policy's greedy SELECTION_SAMPLING (prompt.ts). */
+  sampling?: Sampling;
   /** Continuing a run: its saved state, and the operator's answer to its question. */
   resume?: { state: LoopState; answer?: string };
 }

@@ -229,8 +229,8 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
             {
               messages: prompt.messages,
               ...(prompt.tools ? { tools: prompt.tools } : {}),
-              temperature: SELECTION_SAMPLING.temperature,
-              maxTokens: SELECTION_SAMPLING.maxTokens,
+              temperature: (opts.sampling ?? SELECTION_SAMPLING).temperature,
+              maxTokens: (opts.sampling ?? SELECTION_SAMPLING).maxTokens,
             },
             deps.signal,
           );
@@ -260,7 +260,7 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
         const raw = reply.toolCalls.length
           ? JSON.stringify({ content: reply.text, tool_calls: reply.toolCalls })
           : reply.text;
-        const parsed = parseReply(reply, model.protocol);
+        const parsed = parseReply(reply, model.protocol, (opts.sampling ?? SELECTION_SAMPLING).maxTokens);
         if (!parsed.ok) {
           record.completeTurn(turnId, {
             rawOutput: raw,

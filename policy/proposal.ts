@@ -112,12 +112,16 @@ export function parseNativeCalls(calls: readonly NativeCall[]): ParsedReply {
 /**
  * A whole reply. Protocol 'json' reads the text only. Protocol 'tools' takes the native calls; a
  * reply without any call falls back to the text, since models offered functions sometimes answer
- * with the spec's JSON object as content instead.
+ * with the spec's JSON object as content instead. A reply the server cut at the completion-token
+ * limit (`maxTokens`, the limit in force) is a no-op that names the limit and the key that raises
+ * it: what was cut may have gone on, so even a well-formed prefix is not the model's whole answer.
  */
 export function parseReply(
-  reply: { text: string | null; toolCalls: readonly NativeCall[] },
+  reply: { text: string | null; toolCalls: readonly NativeCall[]; finishReason?: string },
   protocol: 'json' | 'tools',
+  maxTokens?: number,
 ): ParsedReply {
+  if (reply.finishReason === 'length') return noOp(cutReason(maxTokens));
   if (protocol === 'json') return parseProposal(reply.text ?? '');
   if (reply.toolCalls.length > 0) return parseNativeCalls(reply.toolCalls);
   if ((reply.text ?? '').trim() === '') return noOp('no tool call in the reply, and no text');
@@ -125,6 +129,12 @@ export function parseReply(
   return fromText.ok
     ? fromText
     : noOp(`no tool call in the reply, and the text is not a proposal: ${fromText.reason}`);
+}
+
+/** The no-op reason of a reply cut at the completion-token limit. */
+export function cutReason(maxTokens: number | undefined): string {
+  const limit = maxTokens === undefined ? 'the completion-token limit' : `${maxTokens} completion tokens`;
+  return `reply cut at ${limit}; raise sampling.maxCompletionTokens`;
 }
 
 function shapeProposal(value: Record<string, unknown>, via: 'json' | 'native'): ParsedReply {

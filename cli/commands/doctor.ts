@@ -10,14 +10,16 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
 import { chooseRuntime, SANDBOX_RUNTIME_ENV } from '../../runtime/sandbox/sandbox-runtime.js';
 import { loadConfig } from '../config.js';
+import { checkModel } from '../doctor/model-check.js';
 import { EXIT } from '../exit-codes.js';
 
 export const DOCTOR_HELP = `Usage: piper-agent doctor [--json] [--repo DIR] [--ledger PATH]
 
 Checks the Docker engine, the sandbox image, the sandbox runtime (the runtimes the engine offers and
 the one sandboxes use: PIPER_SANDBOX_RUNTIME or the sandboxRuntime key, else the engine's default),
-the ledger and the model configuration, and says for each whether it is ok and, where not, how to
-fix it. Exit status 0 when all are ok, 1 otherwise.`;
+the ledger and the model (one cheap request: the models list, or a 1-token completion; a refused
+key, an unreachable URL and an unknown model are each named), and says for each whether it is ok
+and, where not, how to fix it. Exit status 0 when all are ok, 1 otherwise.`;
 
 interface Check {
   name: string;
@@ -94,7 +96,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
       fix: 'point --ledger or PIPER_LEDGER at a writable path',
     });
   }
-  checks.push(modelCheck());
+  checks.push(await checkModel({ repo }));
 
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
@@ -148,22 +150,4 @@ function wantedRuntime(repo: string): string | undefined {
   } catch {
     return process.env[SANDBOX_RUNTIME_ENV] || undefined;
   }
-}
-
-function modelCheck(): Check {
-  const model = process.env.PIPER_MODEL;
-  if (model) return { name: 'model', ok: true, detail: `PIPER_MODEL=${model}` };
-  if (process.env.OPENAI_API_KEY) {
-    return {
-      name: 'model',
-      ok: true,
-      detail: `OpenAI-compatible endpoint ${process.env.OPENAI_BASE_URL ?? '(default)'}, key set`,
-    };
-  }
-  return {
-    name: 'model',
-    ok: false,
-    detail: 'no model configured',
-    fix: 'set PIPER_MODEL=script:FILE.jsonl (a scripted model), or OPENAI_API_KEY (+ OPENAI_BASE_URL) and PIPER_MODEL=openai:NAME',
-  };
 }

@@ -23,9 +23,11 @@ run_test and execute runs in a fresh sandbox; every call is in the ledger (.pipe
   <issue>              the issue as text, a path to a .md/.txt file, '-' for stdin, or a GitHub
                        issue URL (GITHUB_TOKEN for private repos; GITHUB_API_URL for Enterprise)
   --repo DIR           the repository (default: the git root of the current directory)
-  --model SPEC         openai:NAME (JSON protocol), openai-tools:NAME (native function calling),
+  --model SPEC         NAME or openai:NAME (JSON protocol), openai-tools:NAME (native function
+                       calling), anthropic:NAME (Anthropic's Messages API: ANTHROPIC_API_KEY),
                        script:FILE.jsonl (replays scripted replies)   [env PIPER_MODEL]
-  --base-url URL       OpenAI-compatible server root, e.g. http://127.0.0.1:8000/v1  [env OPENAI_BASE_URL]
+  --base-url URL       OpenAI-compatible server root, e.g. http://127.0.0.1:8000/v1  [env OPENAI_BASE_URL;
+                       default https://api.openai.com/v1 when OPENAI_API_KEY is set]
   --test TARGET        the repro target: pytest node id(s) or a shell string; a fix counts as
                        verified only when it passes in the sandbox after the last edit
   --max-turns N        turn cap, no-op turns included (default 30)
@@ -53,8 +55,8 @@ the environment (PIPER_*, OPENAI_API_KEY, OPENAI_BASE_URL, TOOL_POLICY), the fla
 A repository's file may only narrow: its apiKey, baseUrl, image, ledger, lower prices, a raised cap,
 or a model script from outside it apply only when you trust the file.
 
-Exit status: 0 resolved and verified; 1 internal error; 2 usage or configuration error, or another
-run is live on the repository (it is named); 3 needs input (the question is in the output; answer
+Exit status: 0 resolved and verified; 1 internal error; 2 usage or configuration error (the model
+server refused the API key included), or another run is live on the repository (it is named); 3 needs input (the question is in the output; answer
 with piper-agent resume RUN --answer TEXT); 4 stopped or capped without a verified fix; 5 no
 sandbox engine. Never 0 for an unverified fix.`;
 
@@ -134,7 +136,7 @@ export async function fixCommand(argv: string[]): Promise<number> {
   });
   if (!config.model) {
     throw new UsageError(
-      'no model configured: pass --model openai:NAME (with OPENAI_BASE_URL and OPENAI_API_KEY set) or --model script:FILE.jsonl, or set PIPER_MODEL',
+      'no model configured: pass --model NAME (OpenAI: OPENAI_API_KEY; another server: also OPENAI_BASE_URL), anthropic:NAME (ANTHROPIC_API_KEY) or script:FILE.jsonl, or set PIPER_MODEL',
     );
   }
   modelFor(config); // a configuration error (no base URL, no key, no script file) before any work

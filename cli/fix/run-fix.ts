@@ -12,13 +12,16 @@ import { Workspace } from '../../primitives/workspace.js';
 import { gitHead } from '../../runtime/host/git.js';
 import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { OpenAIEmbeddings } from '../../runtime/model/embeddings.js';
-import { resolveModel } from '../../runtime/model/resolve.js';
+import { resolveModel, splitSpec } from '../../runtime/model/resolve.js';
+import { samplingFor, type Sampling } from '../../runtime/model/sampling.js';
+import { SELECTION_SAMPLING } from '../../policy/prompt.js';
 import type { ChatModel } from '../../runtime/model/types.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import type { Config } from '../config.js';
 import type { EnvMode } from '../../runtime/env/ensure.js';
 import { envMode, recipeTrusted } from '../env/env-option.js';
 import { openSession } from '../session.js';
+import { RefusalWatch } from './model-refusal.js';
 
 export interface FixInput {
   issue: string;
@@ -51,9 +54,15 @@ export function modelFor(config: Config, _repo?: string): ChatModel {
   });
 }
 
+/** The selection step's sampling for this model: the config's, else the policy's greedy default. */
+export function samplingOf(config: Config, model: ChatModel): Sampling {
+  return samplingFor(config.sampling, splitSpec(model.id).rest, SELECTION_SAMPLING);
+}
+
 export async function runFix(input: FixInput): Promise<RunResult> {
   const { config } = input;
-  const model = input.model ?? modelFor(config);
+  const model = new RefusalWatch(input.model ?? modelFor(config));
+  const sampling = samplingOf(config, model);
   const arm: PolicyArm = config.policy ?? 'policy';
   // One live run per repository: another fix, resume or undo here refuses, naming this run.
   const lock =
@@ -77,7 +86,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   let runId: string | undefined = input.resume?.runId;
   // After an interrupt the loop may still unwind; nothing it says then is the run's result.
   const emit: EventSink = (event) => {
-    if (!session.interrupted) input.emit(event);
+    if (!session.interrupted) input.emit(event.type === 'result' ? model.settle(event) : event);
   };
   const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
   try {
@@ -100,6 +109,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         maxTokens: config.maxTokens,
         maxCostUsd: config.maxCostUsd,
         maxWallS: config.maxWallS,
+        sampling: { temperature: sampling.temperature, maxCompletionTokens: sampling.maxTokens },
         image: session.sandbox.image,
         env_key: session.sandbox.envKey,
         // Only a run under a named runtime (runsc) carries it, so the default run's record is unchanged.
@@ -148,7 +158,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       });
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);
-    return await runLoop(
+    const result = await runLoop(
       {
         model,
         tools: input.wrapTools ? input.wrapTools(workspace) : workspace,
@@ -170,10 +180,12 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         },
         symbolCamel: config.symbolCamel === true,
         retrieve: config.retrieve === 'embed' ? 'embed' : 'map',
+        sampling,
         ...(input.gates ? { gates: input.gates } : {}),
         ...(input.resume ? { resume: { state: input.resume.state, answer: input.resume.answer } } : {}),
       },
     );
+    return model.settle(result);
   } finally {
     lint.close();
     await session.close();

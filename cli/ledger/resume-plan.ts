@@ -124,7 +124,17 @@ function recordedSettings(run: RunRow, ledgerFile: string): Config {
     maxWallS: num(c.maxWallS),
     image: typeof c.image === 'string' ? c.image : undefined,
     test: typeof c.test === 'string' ? c.test : undefined,
+    sampling: recordedSampling(c.sampling),
     ledger: ledgerFile,
   };
   return Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined)) as Config;
+}
+
+/** The sampling the run was recorded with (none before sampling was recorded: the default then). */
+function recordedSampling(value: unknown): Config['sampling'] {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { temperature, maxCompletionTokens } = value as Record<string, unknown>;
+  if (typeof maxCompletionTokens !== 'number') return undefined;
+  if (temperature !== null && typeof temperature !== 'number') return undefined;
+  return { temperature, maxCompletionTokens };
 }

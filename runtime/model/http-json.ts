@@ -1,8 +1,10 @@
-// One POST of a JSON body to an OpenAI-compatible endpoint, judged as a single attempt for
-// withRetries: a 2xx with a JSON body succeeds, 408/429/5xx may be retried (honouring
-// Retry-After), any other status is final with a fix a person can apply, and a 2xx whose body is
-// not JSON is a protocol error. Transport failures are thrown and classified by withRetries.
+// One request to a model provider's JSON API, judged as a single attempt for withRetries: a 2xx
+// with a JSON body succeeds, 408/429/5xx (Anthropic's 529 "overloaded" too) may be retried
+// (honouring Retry-After), 401/403 is a refused key (kind `auth`, a configuration error), any
+// other status is final with a fix a person can apply, and a 2xx whose body is not JSON is a
+// protocol error. Transport failures are thrown and classified by withRetries.
 import { request, type Dispatcher } from 'undici';
+import { OPENAI, type Provider } from './provider.js';
 import { isRetryableStatus, parseRetryAfter, type AttemptResult } from './retry.js';
 import { ModelError, excerpt } from './types.js';
 
@@ -16,6 +18,8 @@ export interface Endpoint {
   baseUrl: string;
   apiKey: string;
   dispatcher?: Dispatcher;
+  /** How the key travels and which variables fixes name; default OpenAI's. */
+  provider?: Provider;
 }
 
 export interface JsonReply {
@@ -30,36 +34,56 @@ export function endpointUrl(baseUrl: string, path: string): string {
 }
 
 /** Refuses a base URL that cannot work before any request is made. */
-export function checkBaseUrl(baseUrl: string): void {
+export function checkBaseUrl(baseUrl: string, provider: Provider = OPENAI): void {
   let url: URL;
   try {
     url = new URL(baseUrl);
   } catch {
     throw new ModelError('config', `the model base URL ${JSON.stringify(baseUrl)} is not a URL`, {
-      fix: 'set OPENAI_BASE_URL to the server root, e.g. http://127.0.0.1:8000/v1',
+      fix: `set ${provider.urlVar} to the server root, e.g. ${provider.defaultBaseUrl}`,
     });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ModelError('config', `the model base URL ${baseUrl} is not http(s)`, {
-      fix: 'set OPENAI_BASE_URL to an http:// or https:// URL',
+      fix: `set ${provider.urlVar} to an http:// or https:// URL`,
     });
   }
 }
 
-export async function postJson(
+export function postJson(
   endpoint: Endpoint,
   path: string,
   body: unknown,
   signal: AbortSignal,
 ): Promise<AttemptResult<JsonReply>> {
+  return requestJson(endpoint, 'POST', path, body, signal);
+}
+
+/** A GET (the models list `doctor` reads), judged like a POST. */
+export function getJson(
+  endpoint: Endpoint,
+  path: string,
+  signal: AbortSignal,
+): Promise<AttemptResult<JsonReply>> {
+  return requestJson(endpoint, 'GET', path, undefined, signal);
+}
+
+async function requestJson(
+  endpoint: Endpoint,
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+): Promise<AttemptResult<JsonReply>> {
+  const provider = endpoint.provider ?? OPENAI;
   const response = await request(endpointUrl(endpoint.baseUrl, path), {
-    method: 'POST',
+    method,
     headers: {
-      authorization: `Bearer ${endpoint.apiKey}`,
-      'content-type': 'application/json',
+      ...provider.headers(endpoint.apiKey),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       accept: 'application/json',
     },
-    body: JSON.stringify(body),
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     signal,
     ...(endpoint.dispatcher ? { dispatcher: endpoint.dispatcher } : {}),
   });
@@ -78,7 +102,8 @@ export async function postJson(
     try {
       return { ok: true, status, value: { raw, json: JSON.parse(raw) as unknown } };
     } catch {
-      return protocolFailure(status, `the model server answered ${status} with a body that is not JSON`, raw);
+      const message = `the model server answered ${status} with a body that is not JSON`;
+      return protocolFailure(status, message, raw, provider);
     }
   }
   if (isRetryableStatus(status)) {
@@ -91,13 +116,25 @@ export async function postJson(
       retryAfterMs,
     };
   }
+  if (status === 401 || status === 403) {
+    // Retrying will not help and the run cannot work: the operator's to fix, like a missing key.
+    return {
+      ok: false,
+      retryable: false,
+      status,
+      kind: 'auth',
+      message: `the API key was refused by ${endpoint.baseUrl} (HTTP ${status}: ${excerpt(raw, 200)})`,
+      fix: `check ${provider.keyVar}: the server did not accept it`,
+      bodyExcerpt: excerpt(raw),
+    };
+  }
   return {
     ok: false,
     retryable: false,
     status,
     kind: 'http',
     message: `the model server refused the request with HTTP ${status}: ${excerpt(raw, 200)}`,
-    fix: fixForStatus(status),
+    fix: fixForStatus(status, provider),
     bodyExcerpt: excerpt(raw),
   };
 }
@@ -119,21 +156,31 @@ async function boundedText(body: Dispatcher.ResponseData['body']): Promise<strin
 }
 
 /** A 2xx body the client cannot use: final, since asking again gets the same shape. */
-export function protocolFailure(status: number, message: string, raw: string): AttemptResult<never> {
+export function protocolFailure(
+  status: number,
+  message: string,
+  raw: string,
+  provider: Provider = OPENAI,
+): AttemptResult<never> {
   return {
     ok: false,
     retryable: false,
     status,
     kind: 'protocol',
     message,
-    fix: 'check that OPENAI_BASE_URL points at an OpenAI-compatible API (most end in /v1)',
+    fix:
+      provider === OPENAI
+        ? 'check that OPENAI_BASE_URL points at an OpenAI-compatible API (most end in /v1)'
+        : `check that ${provider.urlVar} points at the ${provider.name} API (${provider.defaultBaseUrl})`,
     bodyExcerpt: excerpt(raw),
   };
 }
 
-function fixForStatus(status: number): string {
-  if (status === 401 || status === 403) return 'check OPENAI_API_KEY: the server did not accept it';
-  if (status === 404) return 'check OPENAI_BASE_URL (most servers want it to end in /v1) and the model name';
+function fixForStatus(status: number, provider: Provider): string {
+  if (status === 404)
+    return provider === OPENAI
+      ? 'check OPENAI_BASE_URL (most servers want it to end in /v1) and the model name'
+      : `check ${provider.urlVar} (no /v1 at its end) and the model name`;
   if (status === 400 || status === 422) return 'the server rejected the request body; its reason is above';
   return 'see the server reason above';
 }

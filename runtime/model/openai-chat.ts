@@ -12,6 +12,7 @@ import {
   type ChatModel,
   type ChatReply,
   type ChatRequest,
+  type FinishReason,
   type Protocol,
   type ToolCall,
   type Usage,
@@ -36,6 +37,7 @@ interface ParsedCompletion {
   toolCalls: ToolCall[];
   usage: Usage | null;
   model: string | null;
+  finishReason: FinishReason;
 }
 
 export class OpenAIChatModel implements ChatModel {
@@ -75,7 +77,8 @@ export class OpenAIChatModel implements ChatModel {
     const usage = parsed.usage ?? estimateUsage(req, parsed);
     const model = parsed.model ?? this.options.model;
     const cost = costUsd(this.options.prices ?? {}, [this.options.model, model], usage);
-    return { text: parsed.text, toolCalls: parsed.toolCalls, usage, costUsd: cost, raw, attempts, model };
+    const { text, toolCalls, finishReason } = parsed;
+    return { text, toolCalls, usage, costUsd: cost, raw, attempts, model, finishReason };
   }
 
   /** The JSON body sent to the server. */
@@ -83,7 +86,8 @@ export class OpenAIChatModel implements ChatModel {
     const body: Record<string, unknown> = {
       model: this.options.model,
       messages: req.messages.map(({ role, content }) => ({ role, content })),
-      temperature: req.temperature,
+      // Some models refuse any temperature but their own: null leaves the key out.
+      ...(req.temperature === null ? {} : { temperature: req.temperature }),
       max_tokens: req.maxTokens,
     };
     if (this.protocol === 'tools' && req.tools && req.tools.length > 0) {
@@ -121,7 +125,14 @@ export function parseCompletion(json: unknown): ParsedCompletion | string {
     toolCalls,
     usage: parseUsage(json.usage),
     model: typeof json.model === 'string' && json.model !== '' ? json.model : null,
+    finishReason: finishReasonOf(choice.finish_reason),
   };
+}
+
+/** OpenAI's finish_reason in the shared vocabulary; `function_call` is the legacy `tool_calls`. */
+function finishReasonOf(value: unknown): FinishReason {
+  if (value === 'stop' || value === 'length' || value === 'tool_calls') return value;
+  return value === 'function_call' ? 'tool_calls' : 'other';
 }
 
 function parseToolCalls(toolCalls: unknown, legacyCall: unknown): ToolCall[] | string {

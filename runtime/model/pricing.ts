@@ -21,6 +21,11 @@ export type PriceTable = Readonly<Record<string, ModelPrice>>;
  * (`deepseek/deepseek-chat` → `deepseek-chat`), since routers report names both ways.
  */
 export function priceOf(table: PriceTable, model: string): ModelPrice | null {
+  return byModelName(table, model);
+}
+
+/** Any table keyed by model name (prices, sampling), looked up as priceOf does. */
+export function byModelName<T>(table: Readonly<Record<string, T>>, model: string): T | null {
   if (Object.hasOwn(table, model)) return table[model] ?? null;
   const bare = model.slice(model.lastIndexOf('/') + 1);
   return bare !== model && Object.hasOwn(table, bare) ? (table[bare] ?? null) : null;

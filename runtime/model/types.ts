@@ -18,7 +18,9 @@ export interface ChatRequest {
   messages: ChatMessage[];
   /** Offered as native functions when the model speaks protocol 'tools'; ignored by protocol 'json'. */
   tools?: ToolSpec[];
-  temperature: number;
+  /** null: the request carries no temperature at all (for models that refuse one). */
+  temperature: number | null;
+  /** The completion-token limit of the reply. */
   maxTokens: number;
 }
 
@@ -56,7 +58,12 @@ export interface ChatReply {
   attempts: Attempt[];
   /** The model that answered, as the server named it. */
   model: string;
+  /** Why the reply ended, as far as the client knows: 'length' = cut at the token limit. */
+  finishReason?: FinishReason;
 }
+
+/** Why a reply ended, in one vocabulary for every provider ('other' for what none of these is). */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'other';
 
 export type Protocol = 'json' | 'tools';
 
@@ -75,7 +82,8 @@ export interface EmbeddingsModel {
 
 export type ModelErrorKind =
   | 'config' // no key / base URL / model name, an unknown scheme, an unreadable script
-  | 'http' // a status retrying cannot fix (400, 401, 404, ...)
+  | 'auth' // the server refused the API key (401, 403): a configuration error, not a failure
+  | 'http' // a status retrying cannot fix (400, 404, 422, ...)
   | 'exhausted' // retryable failures (429, 5xx, network) until the attempts ran out
   | 'timeout' // the last attempt ran past the per-request timeout
   | 'protocol' // a body that is not a chat completion / embeddings response

@@ -4,7 +4,7 @@
 // the cost cap; issue sources that are not GitHub or not text are refused; and a ledger that
 // cannot be used is one line with the fix from every command that opens it.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,18 +52,23 @@ describe('a hostile repository config (issue 10 item 2)', () => {
     xdg = mkdtempSync(join(tmpdir(), 'piper-trust-xdg-'));
     const repo = sampleRepo();
     repoConfig(repo, { baseUrl: server.baseUrl });
+    // The user's own server (in the user's file, under the repository's layer): where the key goes
+    // while the repository's base URL is left out.
+    const mine = await FakeOpenAIServer.start();
+    userConfig({ baseUrl: mine.baseUrl });
     const env = userEnv({ OPENAI_API_KEY: USER_KEY, PIPER_MODEL: 'openai:test-model' });
     const issue = join(repo, 'ISSUE.md');
 
+    mine.enqueue(behave.text(STOP));
     const untrusted = await runCli(['fix', '--repo', repo, issue], { env });
+    await mine.close();
     expect(server.requests).toEqual([]);
-    // The base URL was left out, so there is none: a configuration error before any work.
-    expect(untrusted.code, untrusted.stderr).toBe(2);
+    expect(mine.requests.map((r) => r.headers.authorization)).toEqual([`Bearer ${USER_KEY}`]);
+    expect(untrusted.code, untrusted.stderr).toBe(4); // stopped without a verified fix
     const warnings = untrusted.stderr.split('\n').filter((l) => l.includes('repository config not trusted'));
     expect(warnings).toEqual([
       `piper-agent: ignoring baseUrl from ${join(repo, '.piper', 'config.json')}: repository config not trusted (pass --trust-repo-config to use them)`,
     ]);
-    expect(untrusted.stderr).toContain('no base URL');
 
     server.enqueue(behave.text(STOP));
     const trusted = await runCli(['fix', '--repo', repo, '--trust-repo-config', issue], { env });
@@ -73,7 +78,8 @@ describe('a hostile repository config (issue 10 item 2)', () => {
       ['POST', '/v1/chat/completions', `Bearer ${USER_KEY}`],
     ]);
     // The flag trusts for one command: nothing was remembered.
-    expect(existsSync(join(xdg, 'piper-agent', 'config.json'))).toBe(false);
+    const userFile = readFileSync(join(xdg, 'piper-agent', 'config.json'), 'utf8');
+    expect(JSON.parse(userFile)).toEqual({ baseUrl: mine.baseUrl });
   });
 
   it('cannot move the ledger or raise the cost cap; a lowered cap applies', async () => {

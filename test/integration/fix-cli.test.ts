@@ -119,11 +119,12 @@ describe('piper-agent fix, headless (real sandbox)', () => {
       env: { PIPER_MODEL: '', HOME: repo, XDG_CONFIG_HOME: repo },
     });
     expect(noModel.code).toBe(2);
-    expect(noModel.stderr).toMatch(/no model configured: pass --model openai:NAME/);
+    expect(noModel.stderr).toMatch(/no model configured: pass --model NAME \(OpenAI: OPENAI_API_KEY/);
     const noBaseUrl = await runCli(['fix', '--repo', repo, '--model', 'openai:some-model', 'issue'], {
       env: { OPENAI_BASE_URL: '', OPENAI_API_KEY: '' },
     });
     expect(noBaseUrl.code).toBe(2);
+    expect(noBaseUrl.stderr).toContain('no API key and no base URL for openai:some-model');
     expect(noBaseUrl.stderr).toContain('OPENAI_BASE_URL');
     const noEngine = await runCli(fix(repo, 'sample-fix.jsonl'), {
       env: { DOCKER_HOST: `unix://${join(repo, 'none.sock')}` },

@@ -240,10 +240,11 @@ describe('chat completions over HTTP', () => {
     expect((await failure(chat().complete(REQUEST))).message).toContain('no message');
   });
 
-  it('a 401 is a final http error naming the key, with no retry', async () => {
+  it('a 401 is a final auth error naming the key and the URL, with no retry', async () => {
     server.enqueue({ kind: 'status', status: 401, body: '{"error":{"message":"bad key"}}' });
     const error = await failure(chat().complete(REQUEST));
-    expect(error.kind).toBe('http');
+    expect(error.kind).toBe('auth');
+    expect(error.message).toContain(`the API key was refused by ${server.baseUrl}`);
     expect(error.status).toBe(401);
     expect(error.bodyExcerpt).toContain('bad key');
     expect(error.fix).toContain('OPENAI_API_KEY');
@@ -321,16 +322,18 @@ describe('resolveModel for HTTP models', () => {
     });
   });
 
-  it('has no default base URL: it asks for OPENAI_BASE_URL', () => {
+  it('with neither a key nor a base URL, asks for OPENAI_API_KEY or OPENAI_BASE_URL', () => {
     const error = (() => {
       try {
-        resolveModel('openai:gpt-4o', { env: { OPENAI_API_KEY: 'k' } });
+        resolveModel('gpt-4.1', { env: {} });
       } catch (e) {
         return e;
       }
     })();
     expect(isModelError(error, 'config')).toBe(true);
-    expect((error as ModelError).fix).toContain('OPENAI_BASE_URL');
+    expect((error as ModelError).message).toBe(
+      'no API key and no base URL for gpt-4.1; set OPENAI_API_KEY for OpenAI (https://api.openai.com/v1), or OPENAI_BASE_URL and OPENAI_API_KEY for another OpenAI-compatible server (any key value for a local server that needs none)',
+    );
   });
 
   it('names what is missing or wrong', () => {
@@ -339,9 +342,11 @@ describe('resolveModel for HTTP models', () => {
     );
     expect(() => resolveModel('openai:', { env })).toThrow(/names no model/);
     expect(() => resolveModel(undefined, { env })).toThrow(/PIPER_MODEL/);
-    expect(() => resolveModel('anthropic:claude', { env })).toThrow(
-      /unknown model scheme "anthropic".*openai:NAME, openai-tools:NAME, script:FILE/,
+    expect(() => resolveModel('antropic:claude', { env })).toThrow(
+      /unknown model scheme "antropic".*openai:NAME, openai-tools:NAME, anthropic:NAME, script:FILE, or a bare NAME/,
     );
+    // The OpenAI key is never taken for Anthropic's.
+    expect(() => resolveModel('anthropic:claude', { env })).toThrow(/set ANTHROPIC_API_KEY/);
   });
 
   it('config values win over the environment', async () => {
