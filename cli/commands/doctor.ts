@@ -1,4 +1,6 @@
 // `piper-agent doctor`: each part piper-agent needs, as ok or problem with how to fix it.
+import { accessSync, constants, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { probeEngine } from '../../runtime/engine/bootstrap.js';
 import { DockerEngine, engineEndpoint } from '../../runtime/engine/docker-engine.js';
@@ -79,23 +81,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   }
   const repo = values.repo ?? repoRoot();
   if (info) checks.push(await runtimeCheck(engine, repo));
-  const path = ledgerPath({ flag: values.ledger, repo });
-  try {
-    const ledger = Ledger.open(path);
-    checks.push({
-      name: 'ledger',
-      ok: true,
-      detail: `${path} (schema v${ledger.schemaVersion}, ${ledger.journalMode})`,
-    });
-    ledger.close();
-  } catch (error) {
-    checks.push({
-      name: 'ledger',
-      ok: false,
-      detail: (error as Error).message,
-      fix: 'point --ledger or PIPER_LEDGER at a writable path',
-    });
-  }
+  checks.push(ledgerCheck(ledgerPath({ flag: values.ledger, repo })));
   checks.push(await checkModel({ repo }));
 
   if (values.json) {
@@ -107,6 +93,53 @@ export async function doctorCommand(argv: string[]): Promise<number> {
     }
   }
   return checks.every((c) => c.ok) ? EXIT.ok : EXIT.failure;
+}
+
+/**
+ * The ledger as it is, never created: doctor looks, so run in a directory that is not a
+ * repository (or one piper never ran in) it leaves nothing behind. A missing file is fine when
+ * the first run could create it.
+ */
+function ledgerCheck(path: string): Check {
+  if (!existsSync(path)) {
+    const writable = nearestWritable(dirname(path));
+    return writable
+      ? { name: 'ledger', ok: true, detail: `${path} does not exist yet; the first run here creates it` }
+      : {
+          name: 'ledger',
+          ok: false,
+          detail: `${path} does not exist and cannot be created: ${dirname(path)} is not writable`,
+          fix: 'point --ledger or PIPER_LEDGER at a writable path',
+        };
+  }
+  try {
+    const ledger = Ledger.open(path);
+    const detail = `${path} (schema v${ledger.schemaVersion}, ${ledger.journalMode})`;
+    ledger.close();
+    return { name: 'ledger', ok: true, detail };
+  } catch (error) {
+    return {
+      name: 'ledger',
+      ok: false,
+      detail: (error as Error).message,
+      fix: 'point --ledger or PIPER_LEDGER at a writable path',
+    };
+  }
+}
+
+/** Whether the nearest existing directory at or above `dir` may be written: where mkdir -p starts. */
+function nearestWritable(dir: string): boolean {
+  for (let at = dir; ; at = dirname(at)) {
+    if (existsSync(at)) {
+      try {
+        accessSync(at, constants.W_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    if (dirname(at) === at) return false;
+  }
 }
 
 /** The runtimes the engine offers and the one sandbox containers would get. */

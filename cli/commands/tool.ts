@@ -10,7 +10,8 @@ import { validateCall, type PolicyArm } from '../../policy/validate.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
 import { Workspace } from '../../primitives/workspace.js';
-import { repoRoot } from '../../runtime/host/git.js';
+import { gitRootAbove, repoRoot } from '../../runtime/host/git.js';
+import { IN_MEMORY_LEDGER } from '../../runtime/ledger/location.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { loadConfig } from '../config.js';
 import { UsageError } from '../exit-codes.js';
@@ -59,17 +60,33 @@ export async function toolCommand(argv: string[]): Promise<number> {
   if (!isPlainObject(args)) throw new UsageError('ARGS_JSON must be one JSON object');
 
   const repo = values.repo ?? repoRoot();
+  // Outside any repository (no --repo, no git root above here) the call is recorded in memory
+  // only: a ledger file would be litter in whatever directory the user happened to be in.
+  const unrecorded =
+    values.repo === undefined && values.ledger === undefined && !process.env.PIPER_LEDGER && !gitRootAbove();
+  if (unrecorded)
+    process.stderr.write(
+      `not in a git repository: the call is not recorded (pass --repo DIR or --ledger PATH to record it)\n`,
+    );
   const session = await openSession({
     repo,
-    ledger: values.ledger,
+    ledger: unrecorded ? IN_MEMORY_LEDGER : values.ledger,
     log: (l) => process.stderr.write(`${l}\n`),
   });
   const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
+  // A call of its own is a `tool` run that ends with the call; --run records into a run that
+  // something else owns and ends, so it is left as it is.
+  const ownRun = values.run === undefined;
+  let runId: string | undefined;
+  let ending: { outcome: string; reason: string } = {
+    outcome: 'failed',
+    reason: 'the call failed before it ran',
+  };
   try {
-    const runId =
+    runId =
       values.run ??
       session.ledger.createRun({
-        kind: 'fix',
+        kind: 'tool',
         issue: `piper-agent tool ${name}`,
         repo,
         owner: session.owner,
@@ -105,6 +122,8 @@ export async function toolCommand(argv: string[]): Promise<number> {
         trust: 'trusted',
       });
       process.stdout.write(`${JSON.stringify(validation.rejection)}\n`);
+      process.stderr.write(`── run ${runId} · call ${callId} (rejected)\n`);
+      ending = { outcome: 'rejected', reason: validation.rejection.reason };
       return 4;
     }
     const call = validation.call as { tool: ToolName; args: Record<string, unknown> };
@@ -122,9 +141,14 @@ export async function toolCommand(argv: string[]): Promise<number> {
       caveat: 'caveat' in gated ? gated.caveat : undefined,
     });
     process.stdout.write(`${renderForModel(row, arm)}\n`);
+    ending = { outcome: 'completed', reason: `${call.tool} ran (call ${exec.callId})` };
     process.stderr.write(`── run ${runId} · call ${exec.callId}\n`);
     return 0;
+  } catch (error) {
+    ending = { outcome: 'failed', reason: (error as Error).message };
+    throw error;
   } finally {
+    if (ownRun && runId !== undefined) session.ledger.endRun(runId, ending.outcome, ending.reason);
     lint.close();
     await session.close();
   }

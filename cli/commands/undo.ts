@@ -9,8 +9,12 @@ import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { CommandError } from '../ledger/command-error.js';
+import { findRunId } from '../ledger/find-run.js';
 
 export const UNDO_HELP = `Usage: piper-agent undo RUN [--repo DIR] [--ledger PATH] [--json]
+
+  RUN            the run id, or a unique prefix of it (as for ledger, resume and replay)
 
 Restores every file that run RUN edited to the bytes it had before the run, undoing the run's
 edits in the reverse order they were made. Every file is checked first: if one changed after the
@@ -38,7 +42,7 @@ export async function undoCommand(argv: string[]): Promise<number> {
   });
   if (positionals.length !== 1)
     throw new UsageError('give exactly one run id, e.g. piper-agent undo r-20250101-120000-abc123');
-  const runId = positionals[0]!;
+  let runId = positionals[0]!;
   const path = ledgerPath({ flag: values.ledger, repo: values.repo ?? repoRoot() });
   if (!existsSync(path)) {
     return finish(
@@ -49,6 +53,14 @@ export async function undoCommand(argv: string[]): Promise<number> {
   }
   const ledger = Ledger.open(path);
   try {
+    // A prefix names the run as in `ledger show`; an id that matches nothing goes on to undoRun,
+    // whose refusal names it.
+    try {
+      runId = findRunId(ledger, runId) ?? runId;
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+      return finish(values.json, { ok: false, error: `${error.message}; ${error.fix}` }, runId);
+    }
     // The current repository, never the path the ledger names: a ledger is a file a repository can
     // carry, and its `repo` column could point undo at any directory on the host.
     const recorded = ledger.getRun(runId)?.repo;

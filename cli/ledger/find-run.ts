@@ -38,22 +38,29 @@ export function openLedgerAt(where: { ledger?: string; repo?: string }): Ledger 
   return Ledger.open(path);
 }
 
+/**
+ * The id of the run with this id, or of the one run whose id starts with it; undefined when none
+ * does. A prefix that several runs share is refused, naming some of them.
+ */
+export function findRunId(ledger: Ledger, id: string): string | undefined {
+  if (ledger.getRun(id)) return id;
+  const matches = listRuns(ledger).filter((r) => r.id.startsWith(id));
+  if (matches.length > 1) {
+    throw new CommandError(
+      `'${id}' matches ${matches.length} runs (${matches
+        .slice(0, 3)
+        .map((r) => r.id)
+        .join(', ')}…)`,
+      'give more of the run id',
+    );
+  }
+  return matches[0]?.id;
+}
+
 /** The run with this id, or the one run whose id starts with it. */
 export function findRun(ledger: Ledger, id: string): RunRow {
-  let row = ledger.getRun(id);
-  if (!row) {
-    const matches = listRuns(ledger).filter((r) => r.id.startsWith(id));
-    if (matches.length > 1) {
-      throw new CommandError(
-        `'${id}' matches ${matches.length} runs (${matches
-          .slice(0, 3)
-          .map((r) => r.id)
-          .join(', ')}…)`,
-        'give more of the run id',
-      );
-    }
-    if (matches.length === 1) row = ledger.getRun(matches[0]!.id);
-  }
+  const found = findRunId(ledger, id);
+  const row = found === undefined ? undefined : ledger.getRun(found);
   if (!row)
     throw new CommandError(
       `no run ${id} in the ledger at ${ledger.path}`,

@@ -83,6 +83,11 @@ function refuseUnresumable(
   observations: Array<{ kind: string; result: unknown }>,
   answer: string | undefined,
 ): void {
+  if (run.kind === 'tool')
+    throw new CommandError(
+      `run ${run.id} is a tool run: one \`piper-agent tool\` call, which ended with it (${run.outcome ?? 'still running'}); there is no loop to continue`,
+      `run the next call with piper-agent tool NAME 'ARGS_JSON' --run ${run.id}, or start a run with piper-agent fix`,
+    );
   if (run.kind !== 'fix')
     throw new CommandError(
       `run ${run.id} is a ${run.kind} run; only fix runs continue`,

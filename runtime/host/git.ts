@@ -10,15 +10,20 @@ import { gitInOwnRepo, gitReadText, gitRepoAt } from './safe-git.js';
  * rather than by git's discovery, which a repository's `core.worktree` could redirect.
  */
 export function repoRoot(dir = process.cwd()): string {
+  return gitRootAbove(dir) ?? resolve(dir);
+}
+
+/** The nearest directory at or above `dir` holding a `.git`; undefined outside any repository. */
+export function gitRootAbove(dir = process.cwd()): string | undefined {
   let start: string;
   try {
     start = realpathSync(resolve(dir));
   } catch {
-    return resolve(dir);
+    return undefined;
   }
   for (let at = start; ; at = dirname(at)) {
     if (hasDotGit(at)) return at;
-    if (dirname(at) === at) return resolve(dir);
+    if (dirname(at) === at) return undefined;
   }
 }
 

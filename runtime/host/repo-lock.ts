@@ -26,7 +26,8 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { currentOwner, ownerAlive } from '../sandbox/owner.js';
-import { adoptOwner, makeOwnedDirectory, type FileOwner } from './checkout-owner.js';
+import { adoptOwner, type FileOwner } from './checkout-owner.js';
+import { makeStateDirectory } from './piper-directory.js';
 
 export interface RepoLockHolder {
   host: string;
@@ -86,7 +87,7 @@ export class RepoLock {
   static acquire(repo: string, opts: { command: string; runId?: string | null }): RepoLock {
     const path = repoLockPath(repo);
     // Run as root on someone else's checkout, `.piper/` and the lock are theirs (checkout-owner.ts).
-    const fileOwner = makeOwnedDirectory(join(repo, '.piper'));
+    const fileOwner = makeStateDirectory(join(repo, '.piper'));
     const owner = currentOwner();
     const holder: RepoLockHolder = {
       host: owner.host,

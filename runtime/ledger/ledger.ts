@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RuntimeError } from '../errors.js';
-import { adoptOwner, makeOwnedDirectory, type FileOwner } from '../host/checkout-owner.js';
+import { adoptOwner, type FileOwner } from '../host/checkout-owner.js';
+import { makeStateDirectory } from '../host/piper-directory.js';
 import type { Receipt } from '../sandbox/spec.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ledgerFailure, unwritableLedger } from './open-error.js';
@@ -28,7 +29,8 @@ export interface CallRow {
 }
 
 export interface NewRun {
-  kind: 'fix' | 'execute' | 'run_test';
+  /** `tool`: one `piper-agent tool` call, ended with it. */
+  kind: 'fix' | 'execute' | 'run_test' | 'tool';
   repo: string;
   owner: string;
   issue?: string;
@@ -53,7 +55,7 @@ export class Ledger {
     try {
       if (path !== ':memory:') {
         // Run as root on someone else's checkout, the ledger is theirs like its directory (issue 14).
-        fileOwner = makeOwnedDirectory(dirname(path));
+        fileOwner = makeStateDirectory(dirname(path));
         created = !existsSync(path);
         // SQLite opens a file it may not write and fails only at the first write, mid-run.
         if (existsSync(path) && !statSync(path).isDirectory()) {

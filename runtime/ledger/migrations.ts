@@ -6,7 +6,7 @@ export const MIGRATIONS: string[] = [
   `
   CREATE TABLE runs (
     id TEXT PRIMARY KEY,
-    kind TEXT NOT NULL,                -- fix | execute
+    kind TEXT NOT NULL,                -- fix | execute | run_test | tool (migration 6)
     issue TEXT,
     repo TEXT,
     head TEXT,
@@ -206,6 +206,17 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX environments_by_key ON environments(key);
   ALTER TABLE executions ADD COLUMN env_key TEXT;
+  `,
+  // 6: \`piper-agent tool\` calls are runs of their own kind, ended when the call ends. Before, each
+  // was a \`fix\` run that nothing ended: listed as running, then swept as \`interrupted\`, and
+  // offered to \`resume\`. Those are reclassified by the issue text the tool command wrote, and
+  // the sweep's ending, which was never true of them, is replaced by what is known.
+  `
+  UPDATE runs SET kind = 'tool' WHERE kind = 'fix' AND model IS NULL AND issue LIKE 'piper-agent tool %';
+  UPDATE runs SET outcome = 'ended',
+    outcome_reason = 'a tool call recorded before tool runs had their own kind; its calls say how it went',
+    ended_at = COALESCE(ended_at, started_at)
+  WHERE kind = 'tool' AND (outcome IS NULL OR outcome = 'interrupted');
   `,
 ];
 

@@ -78,7 +78,7 @@ describe.skipIf(!asRoot)('files keep their owner (run as root)', () => {
     const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
     ledger.createRun({ kind: 'fix', repo, owner: 'test' });
     const files = readdirSync(join(repo, '.piper')).sort();
-    expect(files).toEqual(['ledger.db', 'ledger.db-shm', 'ledger.db-wal', 'run.lock']);
+    expect(files).toEqual(['.gitignore', 'ledger.db', 'ledger.db-shm', 'ledger.db-wal', 'run.lock']);
     for (const file of files) expect(ownerOf(join(repo, '.piper', file)), file).toEqual(OTHER);
     ledger.close();
     lock.release();

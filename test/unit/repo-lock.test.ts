@@ -54,8 +54,8 @@ describe('the run lock', () => {
     const second = RepoLock.acquire(repo, { command: 'undo', runId: 'r-other' });
     expect(readRepoLock(repo)?.run_id).toBe('r-other');
     second.release();
-    // No temp or stale files are left beside it.
-    expect(readdirSync(join(repo, '.piper'))).toEqual([]);
+    // No temp or stale files are left beside it: only the .gitignore written with `.piper/`.
+    expect(readdirSync(join(repo, '.piper'))).toEqual(['.gitignore']);
   });
   it('takes over a lock whose pid is gone, or whose pid is alive but started at another time', () => {
     const repo = tempRepo();

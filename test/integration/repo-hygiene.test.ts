@@ -1,0 +1,58 @@
+// What piper leaves in the user's directories: `.piper/` comes with a `.gitignore` of `*` when piper
+// creates it, so `git status` stays clean after a run; a `.piper/` the user made is left as it is;
+// and run outside any repository, `doctor` and `tool` write no ledger (nor `.piper/`) there.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+import { sampleRepo } from '../helpers/sample-repo.js';
+
+const env = { PIPER_LEDGER: '', CI: 'true' };
+const READ = JSON.stringify({ selector: 'textstats.words.top_words' });
+
+const gitStatus = (repo: string) =>
+  execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repo, encoding: 'utf8' });
+
+describe('.piper/ in the repository', () => {
+  it('is created with a .gitignore of everything: git status is clean after a call', async () => {
+    const repo = sampleRepo();
+    expect(gitStatus(repo)).toBe('');
+    const r = await runCli(['tool', 'read_entity', READ], { cwd: repo, env });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(repo, '.piper', 'ledger.db'))).toBe(true);
+    expect(readFileSync(join(repo, '.piper', '.gitignore'), 'utf8')).toBe(
+      '# Created by piper-agent automatically.\n*\n',
+    );
+    expect(gitStatus(repo)).toBe('');
+  });
+
+  it("a .piper/ the user made (its config, say) gets no .gitignore: it is the user's", async () => {
+    const repo = sampleRepo();
+    mkdirSync(join(repo, '.piper'));
+    writeFileSync(join(repo, '.piper', 'config.json'), '{"maxTurns": 5}\n');
+    const r = await runCli(['tool', 'read_entity', READ], { cwd: repo, env });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(repo, '.piper', '.gitignore'))).toBe(false);
+  });
+});
+
+describe('outside any repository', () => {
+  it('tool runs the call and records it nowhere; doctor writes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'piper-no-repo-'));
+    writeFileSync(join(dir, 'calc.py'), 'def add(a, b):\n    return a + b\n');
+    const tool = await runCli(['tool', 'read_entity', '{"selector": "calc.add"}'], { cwd: dir, env });
+    expect(tool.code).toBe(0);
+    expect(JSON.parse(tool.stdout)).toMatchObject({ kind: 'read', ok: true });
+    expect(tool.stderr).toContain('not in a git repository: the call is not recorded');
+
+    const doctor = await runCli(['doctor', '--json'], { cwd: dir, env });
+    const ledger = (
+      JSON.parse(doctor.stdout) as { checks: Array<{ name: string; ok: boolean; detail: string }> }
+    ).checks.find((c) => c.name === 'ledger');
+    expect(ledger).toMatchObject({ ok: true });
+    expect(ledger!.detail).toContain('does not exist yet');
+    expect(existsSync(join(dir, '.piper'))).toBe(false);
+  });
+});
