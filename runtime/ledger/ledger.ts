@@ -10,6 +10,7 @@ import { adoptOwner, makeOwnedDirectory, type FileOwner } from '../host/checkout
 import type { Receipt } from '../sandbox/spec.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ledgerFailure, unwritableLedger } from './open-error.js';
+import { newPromptBoundary } from './prompts.js';
 
 export type CallStatus = 'validated' | 'dispatched' | 'completed' | 'failed' | 'not_executed';
 export type CallOrigin = 'model' | 'trigger' | 'user';
@@ -36,6 +37,8 @@ export interface NewRun {
   model?: string;
   policy?: string;
   config?: unknown;
+  /** The prompt boundary to keep (a replay keeps the recorded run's); default: a fresh one. */
+  promptBoundary?: string;
 }
 
 const now = () => new Date().toISOString();
@@ -117,8 +120,8 @@ export class Ledger {
     const id = newRunId();
     this.db
       .prepare(
-        `INSERT INTO runs (id, kind, issue, repo, head, model, policy, config, owner, started_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO runs (id, kind, issue, repo, head, model, policy, config, owner, started_at, prompt_boundary)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -131,6 +134,7 @@ export class Ledger {
         run.config === undefined ? null : JSON.stringify(run.config),
         run.owner,
         now(),
+        run.promptBoundary ?? newPromptBoundary(),
       );
     return id;
   }
