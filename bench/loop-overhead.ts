@@ -26,6 +26,10 @@ import type { ChatModel } from '../runtime/model/types.js';
 import { packageRoot } from '../runtime/package-root.js';
 import { Sandbox } from '../runtime/sandbox/sandbox.js';
 import { percentile, printTable } from './stats.js';
+import { newPromptBoundary } from '../runtime/ledger/prompts.js';
+
+/** The fence boundary of the prompts built here, as a run's would be. */
+const BOUNDARY = newPromptBoundary();
 
 const SELECTORS = [
   'textstats.words.top_words',
@@ -125,6 +129,7 @@ function schemaTokens(): { tasks: number; policy: number; baseline: number; redu
       history: [],
       latestObservation: null,
       issueText: issue,
+      boundary: BOUNDARY,
     }).toolSchemaTokens;
     baseline += buildSelectionPrompt({
       arm: 'current',
@@ -132,6 +137,7 @@ function schemaTokens(): { tasks: number; policy: number; baseline: number; redu
       history: [],
       latestObservation: null,
       issueText: issue,
+      boundary: BOUNDARY,
     }).toolSchemaTokens;
   }
   const n = Math.max(1, issues.length);

@@ -13,6 +13,10 @@ import { retrieveByMap } from '../policy/retrieve.js';
 import { TriggerGate } from '../policy/triggers.js';
 import { trustGate, type RecordedCall } from '../policy/trust.js';
 import { classifyProposal, validateCall } from '../policy/validate.js';
+import { newPromptBoundary } from '../runtime/ledger/prompts.js';
+
+/** The fence boundary of the prompts built here, as a run's would be. */
+const BOUNDARY = newPromptBoundary();
 
 const ISSUE = `memstore.MemStore.remember drops the last item when the store is full.
 
@@ -118,6 +122,7 @@ function oneTurn(i: number, gate: TriggerGate, times: Record<Stage, number[]>): 
     history: HISTORY,
     latestObservation: observation,
     issueText: ISSUE,
+    boundary: BOUNDARY,
   });
   const t5 = performance.now();
   times.triggers.push(t1 - t0);
@@ -139,7 +144,15 @@ function schemaTokens() {
   const rows = SAMPLE_ISSUES.map((issueText) => {
     const tools = retrieveByMap({ issueText, latestObservation: '' }).tools;
     const prompt = (arm: 'policy' | 'current', protocol: 'json' | 'tools') =>
-      buildSelectionPrompt({ arm, protocol, tools, history: HISTORY, latestObservation: null, issueText });
+      buildSelectionPrompt({
+        arm,
+        protocol,
+        tools,
+        history: HISTORY,
+        latestObservation: null,
+        issueText,
+        boundary: BOUNDARY,
+      });
     return {
       tools: tools.length,
       policy_json: prompt('policy', 'json').toolSchemaTokens,

@@ -2,7 +2,7 @@
 // model and of the operator. Implemented by primitives/workspace.ts, runtime/ledger/run-record.ts,
 // the model clients and the CLI; the loop itself sees only these shapes.
 import type { Sampling } from '../runtime/model/sampling.js';
-import type { Attempt, ChatModel } from '../runtime/model/types.js';
+import type { Attempt, ChatMessage, ChatModel, ToolSpec } from '../runtime/model/types.js';
 import type { Budget } from './caps.js';
 import type { EventSink } from './events.js';
 import type { GateSwitches } from './gates.js';
@@ -38,7 +38,16 @@ export type ObservationRowLike = ObservationLike & { id: number };
 /** What the loop needs of the ledger (runtime/ledger/run-record.ts implements it). */
 export interface LoopRecord {
   runId: string;
-  startTurn(t: { toolset: string[]; promptDigest: string; promptTokens: number }): number;
+  /** The run's prompt boundary (policy/fence.ts), the same for every turn and every resume. */
+  readonly promptBoundary: string;
+  /** Writes the turn's row and keeps the exact prompt it sends (messages and native tool specs). */
+  startTurn(t: {
+    toolset: string[];
+    promptDigest: string;
+    promptTokens: number;
+    messages: readonly ChatMessage[];
+    tools: readonly ToolSpec[] | null;
+  }): number;
   completeTurn(
     turnId: number,
     reply: {

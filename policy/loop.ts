@@ -217,11 +217,14 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
           history: history(),
           latestObservation: latest,
           issueText: opts.issueText,
+          boundary: record.promptBoundary,
         });
         const turnId = record.startTurn({
           toolset: retrieval.tools,
           promptDigest: prompt.digest,
           promptTokens: prompt.tokens,
+          messages: prompt.messages,
+          tools: prompt.tools,
         });
         let reply: ChatReply;
         try {

@@ -1,5 +1,10 @@
 // How an observation row reads to the model (the latest one verbatim) and to a person (one line).
-// The policy arm shows the trust gate's marks; the baseline arm (`current`) shows data only.
+// The policy arm shows the trust gate's mark as `check`: `verified` (the ledger holds the receipt the
+// gate asked for) or `unverified` with its caveat. It is named for what it means: a verified file
+// read is an accurate copy of the file, not text to obey (docs/provenance.md). The ledger column
+// and the event stream keep the names `trusted | unverified`. The baseline arm (`current`) shows
+// data only.
+import type { DataSource } from './fence.js';
 import type { PolicyArm } from './validate.js';
 
 export interface ObservationLike {
@@ -11,13 +16,43 @@ export interface ObservationLike {
 }
 
 export function renderForModel(o: ObservationLike, arm: PolicyArm): string {
+  return oneLineJson(modelValue(o, arm));
+}
+
+function modelValue(o: ObservationLike, arm: PolicyArm): unknown {
   const data = JSON.parse(o.result) as unknown;
-  if (o.kind === 'rejected' || o.kind === 'noop' || o.kind === 'user') return JSON.stringify(data);
+  if (o.kind === 'rejected' || o.kind === 'noop' || o.kind === 'user') return data;
   const base: Record<string, unknown> = { kind: o.kind, target: o.target ?? '' };
-  if (arm === 'current') return JSON.stringify({ ...base, data });
-  if (o.trust === 'unverified')
-    return JSON.stringify({ ...base, ok: true, trust: 'unverified', caveat: o.caveat, data });
-  return JSON.stringify({ ...base, ok: true, trust: 'trusted', data });
+  if (arm === 'current') return { ...base, data };
+  if (o.trust === 'unverified') return { ...base, ok: true, check: 'unverified', caveat: o.caveat, data };
+  return { ...base, ok: true, check: 'verified', data };
+}
+
+/** JSON with the three line breaks JSON.stringify leaves raw escaped: the value stays on one line. */
+function oneLineJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+    .replace(/\u0085/g, '\\u0085');
+}
+
+/** Who wrote the text of an observation of this kind: the harness, the operator, or a data source. */
+export type ObservationSource = 'harness' | 'operator' | DataSource;
+
+const DATA_SOURCES: Readonly<Record<string, DataSource>> = {
+  read: 'file',
+  search: 'search',
+  symbol: 'search',
+  test: 'sandbox',
+  execute: 'sandbox',
+  lint: 'sandbox',
+  edit: 'edit',
+};
+
+export function observationSource(kind: string): ObservationSource {
+  if (kind === 'rejected' || kind === 'noop') return 'harness';
+  if (kind === 'user') return 'operator';
+  return DATA_SOURCES[kind] ?? 'tool';
 }
 
 /** A short human summary of a result, for the event stream and the TUI. */

@@ -9,6 +9,7 @@ import { EXIT, UsageError } from '../exit-codes.js';
 import { CommandError, reportingRefusals } from '../ledger/command-error.js';
 import { findRun, openLedgerAt } from '../ledger/find-run.js';
 import { renderRun } from '../ledger/render-run.js';
+import { renderPrompts, runPrompts } from '../ledger/run-prompts.js';
 import { runDocument } from '../ledger/run-document.js';
 import { exportRun, openRunExport } from '../ledger/run-export.js';
 import { checkOutputFile } from '../ci/patch-out.js';
@@ -17,6 +18,7 @@ import { numberOption } from '../options.js';
 
 export const LEDGER_HELP = `Usage: piper-agent ledger runs [--limit N] [--json] [--ledger PATH] [--repo DIR]
        piper-agent ledger show RUN [--json] [--ledger PATH] [--repo DIR]
+       piper-agent ledger show RUN --prompts [--turn N] [--json]
        piper-agent ledger show --from FILE [--json]
        piper-agent ledger export RUN [--out FILE] [--ledger PATH] [--repo DIR]
 
@@ -26,6 +28,9 @@ Reads the SQLite ledger, the record of what every run did.
   show RUN   one run in full: its settings and ending; each turn's retrieved toolset and action; each
              call's origin, status and reason; each sandbox execution's exit code and timings; each
              observation's trust and caveat; the run's edits with their diffs
+  show RUN --prompts
+             exactly what the model saw: each turn's messages (and native tool specs) as the ledger
+             kept them, checked against the turn's recorded digest, then the model's raw reply
   export RUN the run as a self-contained artifact: a versioned JSON document ("format": "piper-run/1")
              holding its rows from every table it touches (runs, turns, calls, executions with their
              stdout and stderr, observations, evidence, edits, the environments it ran in)
@@ -35,6 +40,7 @@ Reads the SQLite ledger, the record of what every run did.
                  reads exactly as \`ledger show RUN\` printed it there)
   --out FILE     export: write the document to FILE instead of stdout
   --json         JSON instead of text (show: the run as one document, its turns holding their calls)
+  --turn N       show --prompts: only turn N (with its re-selection, if it had one)
   --limit N      runs: at most N runs
   --ledger PATH  ledger file (default <repo>/.piper/ledger.db)  [env PIPER_LEDGER]
   --repo DIR     the repository whose ledger to read (default: the git root of the current directory)
@@ -49,6 +55,8 @@ const OPTIONS = {
   repo: { type: 'string' },
   from: { type: 'string' },
   out: { type: 'string' },
+  prompts: { type: 'boolean', default: false },
+  turn: { type: 'string' },
 } as const;
 
 export async function ledgerCommand(argv: string[]): Promise<number> {
@@ -72,6 +80,11 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
     throw new UsageError(sub === 'runs' ? 'ledger runs takes no run id' : `ledger ${sub} needs one run id`);
   }
   const limit = numberOption('--limit', values.limit, { min: 1, max: 1e6, integer: true });
+  if ((values.prompts || values.turn !== undefined) && sub !== 'show')
+    throw new UsageError('--prompts and --turn N go with ledger show');
+  if (values.turn !== undefined && !values.prompts) throw new UsageError('--turn N goes with --prompts');
+  const turn = numberOption('--turn', values.turn, { min: 1, max: 1e6, integer: true });
+  const prompts = values.prompts ? { turn } : undefined;
   const out = values.out === undefined ? undefined : checkOutputFile('--out', values.out);
   return reportingRefusals(async () => {
     if (fromFile !== undefined) {
@@ -80,7 +93,7 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
         // RUN beside --from: a check that the file holds that run.
         if (runId !== undefined && !opened.runId.startsWith(runId))
           throw new CommandError(`${fromFile} holds run ${opened.runId}, not ${runId}`);
-        show(opened.ledger, opened.runId, values.json, fromFile);
+        show(opened.ledger, opened.runId, values.json, fromFile, prompts);
         return EXIT.ok;
       } finally {
         opened.ledger.close();
@@ -98,7 +111,7 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
         return EXIT.ok;
       }
       if (sub === 'show') {
-        show(ledger, findRun(ledger, runId!).id, values.json, ledger.path);
+        show(ledger, findRun(ledger, runId!).id, values.json, ledger.path, prompts);
         return EXIT.ok;
       }
       const text = `${JSON.stringify(exportRun(ledger, findRun(ledger, runId!).id), null, 2)}\n`;
@@ -112,7 +125,23 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
 }
 
 /** `ledger show`: the same document and text whether the rows come from a ledger or an export. */
-function show(ledger: Ledger, runId: string, json: boolean | undefined, source: string): void {
+function show(
+  ledger: Ledger,
+  runId: string,
+  json: boolean | undefined,
+  source: string,
+  prompts?: { turn: number | undefined },
+): void {
+  if (prompts) {
+    const run = findRun(ledger, runId);
+    const turns = runPrompts(ledger, run, prompts.turn);
+    process.stdout.write(
+      json
+        ? `${JSON.stringify({ run_id: run.id, prompt_boundary: run.prompt_boundary ?? null, turns }, null, 2)}\n`
+        : `${renderPrompts(run, turns)}\n`,
+    );
+    return;
+  }
   const doc = { ...runDocument(ledger, findRun(ledger, runId)), ledger: source };
   process.stdout.write(json ? `${JSON.stringify(doc, null, 2)}\n` : `${renderRun(doc)}\n`);
 }

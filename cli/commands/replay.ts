@@ -108,6 +108,8 @@ async function replay(recorded: RunDocument, source: string | null, scratch: str
     config: recordedConfig(run, ledgerFile),
     reproTarget: typeof run.config.test === 'string' ? run.config.test : null,
     model: replayModel(recorded),
+    // The recorded run's boundary, so each turn's prompt, and so its digest, is built again as it was.
+    ...(run.prompt_boundary ? { promptBoundary: run.prompt_boundary } : {}),
     emit: () => undefined,
     log: (line) => process.stderr.write(`${line}\n`),
     askUser: async () => answers.shift() ?? null,

@@ -44,6 +44,8 @@ export interface FixInput {
   lock?: RepoLock;
   /** The project environment (issue 9); default: built or reused, the recipe's trust as remembered. */
   env?: { mode: EnvMode; trustRecipe: boolean };
+  /** A new run's prompt boundary (a replay reuses the recorded run's); default: a fresh one. */
+  promptBoundary?: string;
 }
 
 /** Resolves the configured model; a ModelError of kind `config` says what to set. */
@@ -103,6 +105,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       model: model.id,
       policy: arm,
       owner: session.owner,
+      ...(input.promptBoundary ? { promptBoundary: input.promptBoundary } : {}),
       config: {
         test: reproTarget,
         maxTurns: config.maxTurns,

@@ -26,6 +26,8 @@ export interface RunRow {
   cost_usd: number | null;
   started_at: string;
   ended_at: string | null;
+  /** The fence boundary of the run's prompts; absent or null for a run recorded before them. */
+  prompt_boundary?: string | null;
 }
 
 const ELSEWHERE =

@@ -1,7 +1,8 @@
 // Two runs of the same issue compared turn by turn — the recorded one and its replay: each turn's
-// toolset and parsed action, then its calls (origin, tool, args, verdict, rejection reason, final
-// status) with their executions' exit codes, then its observations' kinds and trust marks, and at
-// the end the outcome. The first difference is the answer; timings, ids and output bytes are not
+// toolset, its prompt's digest (when the run kept its prompt boundary: a run recorded before that
+// had unfenced prompts, which a replay cannot rebuild) and parsed action, then its calls (origin,
+// tool, args, verdict, rejection reason, final status) with their executions' exit codes, then its
+// observations' kinds and trust marks, and at the end the outcome. The first difference is the answer; timings, ids and output bytes are not
 // compared (they differ between any two runs).
 import { loopTurns } from './loop-turns.js';
 import type { CallView, RunDocument, TurnView } from './run-document.js';
@@ -9,6 +10,7 @@ import type { CallView, RunDocument, TurnView } from './run-document.js';
 export type DivergenceKind =
   | 'turn count'
   | 'toolset'
+  | 'prompt'
   | 'action'
   | 'call count'
   | 'call'
@@ -48,6 +50,8 @@ export function compareRuns(recorded: RunDocument, replayed: RunDocument): Compa
     compared.turns++;
     if (!same(a.toolset, b.toolset))
       return done({ at, kind: 'toolset', recorded: a.toolset, replayed: b.toolset });
+    if (recorded.run.prompt_boundary && a.prompt_digest !== b.prompt_digest)
+      return done({ at, kind: 'prompt', recorded: a.prompt_digest, replayed: b.prompt_digest });
     if (!same(actionOf(a), actionOf(b)))
       return done({ at, kind: 'action', recorded: actionOf(a), replayed: actionOf(b) });
     const callCount = Math.min(a.calls.length, b.calls.length);

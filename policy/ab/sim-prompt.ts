@@ -1,7 +1,10 @@
 // What the simulated model reads from a selection prompt (policy/prompt.ts builds it): the system
 // message, the offered tool names, the ledger lines, the latest observation (parsed back from the
-// JSON the loop renders) and the issue. Only the model's own view is used: the simulated model
+// JSON the loop renders) and the issue, each without the marker lines that fence it
+// (policy/fence.ts). Only the model's own view is used: the simulated model
 // knows what a model would know from the prompt, plus the task it was given.
+
+import { MARKER_PREFIX } from '../fence.js';
 
 export interface SimPrompt {
   system: string;
@@ -16,7 +19,7 @@ export interface SimPrompt {
   encouragesAsking: boolean;
 }
 
-const LATEST = '\nLatest observation:\n';
+const LATEST = '\nLatest observation';
 
 export function readPrompt(messages: ReadonlyArray<{ role: string; content: string }>): SimPrompt {
   const system = messages.find((m) => m.role === 'system')?.content ?? '';
@@ -24,10 +27,12 @@ export function readPrompt(messages: ReadonlyArray<{ role: string; content: stri
   const tools = section(user, '# Tools\n', '\n\n# State\n');
   const state = section(user, '# State\n', '\n\n# Issue\n');
   const issueAt = user.indexOf('\n\n# Issue\n');
-  const issue = issueAt >= 0 ? user.slice(issueAt + '\n\n# Issue\n'.length) : '';
+  const issue = issueAt >= 0 ? unfenced(user.slice(issueAt + '\n\n# Issue\n'.length)) : '';
   const latestAt = state.indexOf(LATEST);
   const ledger = latestAt >= 0 ? state.slice(0, latestAt) : state;
-  const latestText = latestAt >= 0 ? state.slice(latestAt + LATEST.length).trim() : '';
+  // The latest observation's heading line names who wrote it; the observation follows it.
+  const latestBody = latestAt >= 0 ? state.slice(latestAt + 1) : '';
+  const latestText = unfenced(latestBody.slice(latestBody.indexOf('\n') + 1)).trim();
   return {
     system,
     offered: tools
@@ -39,6 +44,14 @@ export function readPrompt(messages: ReadonlyArray<{ role: string; content: stri
     issue,
     encouragesAsking: /ask_user and stop are valid and encouraged/.test(system),
   };
+}
+
+/** The text between a fence's two marker lines; text that is not fenced, as it is. */
+function unfenced(text: string): string {
+  if (!text.startsWith(MARKER_PREFIX)) return text;
+  const body = text.slice(text.indexOf('\n') + 1);
+  const close = body.lastIndexOf(`\n${MARKER_PREFIX}end `);
+  return close >= 0 ? body.slice(0, close) : body;
 }
 
 function section(text: string, start: string, end: string): string {

@@ -11,6 +11,7 @@ import { makeStateDirectory } from '../host/piper-directory.js';
 import type { Receipt } from '../sandbox/spec.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ledgerFailure, unwritableLedger } from './open-error.js';
+import { newPromptBoundary } from './prompts.js';
 
 export type CallStatus = 'validated' | 'dispatched' | 'completed' | 'failed' | 'not_executed';
 export type CallOrigin = 'model' | 'trigger' | 'user';
@@ -38,6 +39,8 @@ export interface NewRun {
   model?: string;
   policy?: string;
   config?: unknown;
+  /** The prompt boundary to keep (a replay keeps the recorded run's); default: a fresh one. */
+  promptBoundary?: string;
 }
 
 const now = () => new Date().toISOString();
@@ -119,8 +122,8 @@ export class Ledger {
     const id = newRunId();
     this.db
       .prepare(
-        `INSERT INTO runs (id, kind, issue, repo, head, model, policy, config, owner, started_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO runs (id, kind, issue, repo, head, model, policy, config, owner, started_at, prompt_boundary)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         id,
@@ -133,6 +136,7 @@ export class Ledger {
         run.config === undefined ? null : JSON.stringify(run.config),
         run.owner,
         now(),
+        run.promptBoundary ?? newPromptBoundary(),
       );
     return id;
   }

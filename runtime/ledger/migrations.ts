@@ -218,6 +218,18 @@ export const MIGRATIONS: string[] = [
     ended_at = COALESCE(ended_at, started_at)
   WHERE kind = 'tool' AND (outcome IS NULL OR outcome = 'interrupted');
   `,
+  // 7: provenance. A run's prompt boundary (the random fence marker its prompts carry; kept so a
+  // resumed or replayed run builds the same prompts), and the prompts themselves: each turn lists
+  // the parts its messages are made of, each part stored once, gzipped, under its sha256.
+  `
+  ALTER TABLE runs ADD COLUMN prompt_boundary TEXT;
+  ALTER TABLE turns ADD COLUMN prompt TEXT;    -- JSON: {messages: [{role, parts: [sha256]}], tools: sha256|null}
+  CREATE TABLE prompt_parts (
+    sha256 TEXT PRIMARY KEY,                   -- of the part's UTF-8 text
+    bytes INTEGER NOT NULL,                    -- the text's length in bytes
+    body BLOB NOT NULL                         -- the text, gzipped
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

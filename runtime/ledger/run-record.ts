@@ -3,6 +3,8 @@
 // the sandbox after the last edit, and what is the run's diff. Answers come from rows, not memory.
 import { editsForRun } from './edits.js';
 import type { CallOrigin, Ledger } from './ledger.js';
+import type { ChatMessage, ToolSpec } from '../model/types.js';
+import { newPromptBoundary, storePrompt } from './prompts.js';
 import {
   completeTurn,
   nextTurnIndex,
@@ -15,14 +17,41 @@ import {
 } from './turns.js';
 
 export class RunRecord {
+  private boundary: string | null = null;
+
   constructor(
     readonly ledger: Ledger,
     readonly runId: string,
     readonly owner: string,
   ) {}
 
-  startTurn(t: { toolset: string[]; promptDigest: string; promptTokens: number }): number {
-    return recordTurn(this.ledger, {
+  /**
+   * The boundary the run's prompts fence untrusted text with, as its row keeps it. A run recorded
+   * before boundaries were kept gets one now, kept from then on.
+   */
+  get promptBoundary(): string {
+    if (this.boundary !== null) return this.boundary;
+    const db = this.ledger.database;
+    db.prepare(`UPDATE runs SET prompt_boundary = ? WHERE id = ? AND prompt_boundary IS NULL`).run(
+      newPromptBoundary(),
+      this.runId,
+    );
+    const row = db.prepare(`SELECT prompt_boundary FROM runs WHERE id = ?`).get(this.runId) as {
+      prompt_boundary: string;
+    };
+    this.boundary = row.prompt_boundary;
+    return this.boundary;
+  }
+
+  /** The turn's row, written before the model call, with the prompt it sends when one is given. */
+  startTurn(t: {
+    toolset: string[];
+    promptDigest: string;
+    promptTokens: number;
+    messages?: readonly ChatMessage[];
+    tools?: readonly ToolSpec[] | null;
+  }): number {
+    const turnId = recordTurn(this.ledger, {
       runId: this.runId,
       idx: nextTurnIndex(this.ledger, this.runId),
       toolset: t.toolset,
@@ -32,6 +61,9 @@ export class RunRecord {
       rawOutput: null,
       action: null,
     });
+    if (t.messages)
+      storePrompt(this.ledger, turnId, { messages: [...t.messages], tools: t.tools ? [...t.tools] : null });
+    return turnId;
   }
 
   completeTurn(turnId: number, reply: TurnReply): void {

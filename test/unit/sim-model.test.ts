@@ -7,6 +7,10 @@ import { renderForModel } from '../../policy/observation-text.js';
 import { buildSelectionPrompt, POLICY_PREAMBLE } from '../../policy/prompt.js';
 import { parseProposal } from '../../policy/proposal.js';
 import type { PolicyArm } from '../../policy/validate.js';
+import { newPromptBoundary } from '../../runtime/ledger/prompts.js';
+
+/** The fence boundary of the prompts built here, as a run's would be. */
+const BOUNDARY = newPromptBoundary();
 
 const SELECTOR = 'pager.pages.page_count';
 const BODY = 'def page_count(total, per_page):\n    """How many pages."""\n    return total // per_page';
@@ -38,6 +42,7 @@ function prompt(
     history: ledger,
     latestObservation: latest,
     issueText: ISSUE,
+    boundary: BOUNDARY,
   }).messages;
 }
 
