@@ -2,7 +2,7 @@
 // events it is given and passes the engineer's answer back.
 import { Box, Static, useInput } from 'ink';
 import { useSyncExternalStore } from 'react';
-import { Final, Footer, Header, Running, TurnBlock } from './components.js';
+import { Final, Footer, Header, Interrupted, Running, Thinking, TurnBlock } from './components.js';
 import { QuestionInput } from './question.js';
 import type { ViewStore } from './store.js';
 
@@ -16,6 +16,7 @@ export function App({ store }: { store: ViewStore }) {
     },
     { isActive: store.interactive },
   );
+  const live = !view.result && !view.interrupted;
   return (
     <Box flexDirection="column">
       <Static
@@ -33,11 +34,25 @@ export function App({ store }: { store: ViewStore }) {
         }
       </Static>
       {view.current ? <TurnBlock turn={view.current} /> : null}
-      {view.running ? <Running tool={view.running.tool} since={view.running.since} /> : null}
-      {view.question !== null && store.interactive ? (
-        <QuestionInput question={view.question} onAnswer={store.answer} />
+      {live && view.thinking && view.init ? (
+        <Thinking model={view.init.model} since={view.thinking.since} />
       ) : null}
-      {view.result ? <Final result={view.result} /> : <Footer view={view} />}
+      {live && view.running ? <Running tool={view.running.tool} since={view.running.since} /> : null}
+      {live && view.question !== null && store.interactive ? (
+        <QuestionInput
+          question={view.question}
+          draft={store.draft}
+          onDraft={(d) => (store.draft = d)}
+          onAnswer={store.answer}
+        />
+      ) : null}
+      {view.result ? (
+        <Final result={view.result} lastTest={view.lastTest} />
+      ) : view.interrupted ? (
+        <Interrupted view={view} />
+      ) : (
+        <Footer view={view} />
+      )}
     </Box>
   );
 }
