@@ -15,10 +15,12 @@ import { OpenAIEmbeddings } from '../../runtime/model/embeddings.js';
 import { resolveModel } from '../../runtime/model/resolve.js';
 import type { ChatModel } from '../../runtime/model/types.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
+import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Config } from '../config.js';
 import type { EnvMode } from '../../runtime/env/ensure.js';
 import { envMode, recipeTrusted } from '../env/env-option.js';
 import { openSession } from '../session.js';
+import { interruptNote } from './interrupt-note.js';
 
 export interface FixInput {
   issue: string;
@@ -66,17 +68,17 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     sandbox: { poolSize: 1, workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS },
     environment: input.env ?? { mode: envMode(undefined), trustRecipe: recipeTrusted(input.repo, false) },
     log: input.log,
-    onInterrupt: (signal) =>
-      process.stderr.write(
-        `${signal}: run ${runId ?? '(not started)'} stopped; its running container was removed and its ledger rows marked. Undo its edits with: piper-agent undo ${runId ?? 'RUN'}\n`,
-      ),
+    onInterrupt: (signal) => process.stderr.write(interruptNote(signal, runId, edited)),
   }).catch((error: unknown) => {
     if (!input.lock) lock.release();
     throw error;
   });
   let runId: string | undefined = input.resume?.runId;
+  let edited = false; // whether undo has anything to undo, for the interrupt note
   // After an interrupt the loop may still unwind; nothing it says then is the run's result.
   const emit: EventSink = (event) => {
+    if (event.type === 'observation' && event.kind === 'edit')
+      edited ||= event.summary.startsWith('committed');
     if (!session.interrupted) input.emit(event);
   };
   const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
@@ -109,6 +111,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       },
     });
     lock.setRunId(runId);
+    edited = editsForRun(session.ledger, runId).length > 0; // a resumed run may have edits already
     const embedder = process.env.RETRIEVE === 'embed' ? embedderFromEnv() : undefined;
     const workspace = new Workspace({
       repoRoot: input.repo,
