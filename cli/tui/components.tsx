@@ -138,7 +138,7 @@ export function LineView({ line }: { line: Line }) {
         </Text>
       );
     case 'answer':
-      return <Text wrap="wrap"> ↳ {line.text}</Text>;
+      return <Text wrap="wrap"> ↳ {line.text.replaceAll('\n', '\n   ')}</Text>;
   }
 }
 
@@ -183,9 +183,10 @@ const frameAt = (now: number): string => FRAMES[Math.floor(now / 100) % FRAMES.l
 export function Thinking({ model, since }: { model: string; since: number }) {
   const now = useNow();
   return (
-    <Text wrap="truncate-end" color={color('blue')}>
+    // Wrapped, time first: a long model name (a script path) takes a second line, not the time.
+    <Text wrap="wrap" color={color('blue')}>
       {'  '}
-      {frameAt(now)} {model} is thinking · {((now - since) / 1000).toFixed(1)} s
+      {frameAt(now)} thinking {((now - since) / 1000).toFixed(1)} s · {model}
     </Text>
   );
 }

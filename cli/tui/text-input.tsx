@@ -1,9 +1,8 @@
 // A text input for Ink: the draft (line-editor.ts) edited by the keys the terminal sends
-// (input-keys.ts), shown with a block cursor. It reads Ink's raw input events rather than
-// useInput's parsed keys: useInput reports Backspace and Delete alike, and a run of several
-// Backspaces or a paste as one string of text.
-import { Box, Text, useStdin, useStdout } from 'ink';
+// (input-keys.ts, read from the raw input: see raw-input.ts), shown with a block cursor.
+import { Box, Text, useStdout } from 'ink';
 import { useEffect, useRef, useState } from 'react';
+import { useRawInput } from './raw-input.js';
 import { actionsOf, PASTE_END, PASTE_START } from './input-keys.js';
 import { applyEdit, textOf, type Draft } from './line-editor.js';
 
@@ -20,45 +19,38 @@ export function TextInput({ initial, onChange, onSubmit, onDecline, prompt = 'â€
   const [draft, setDraft] = useState(initial);
   const current = useRef(draft);
   const pasting = useRef(false);
-  const handlers = useRef({ onChange, onSubmit, onDecline });
-  handlers.current = { onChange, onSubmit, onDecline };
-  const { internal_eventEmitter: events, setRawMode } = useStdin();
   const { stdout } = useStdout();
 
   useEffect(() => {
-    setRawMode(true);
     // Bracketed paste: the terminal marks a paste, so its line breaks are text, not Enter.
-    if (stdout.isTTY) stdout.write('\u001b[?2004h');
-    const onInput = (event: string) => {
-      if (event === PASTE_START || event === PASTE_END) {
-        pasting.current = event === PASTE_START;
-        return;
+    if (!stdout.isTTY) return;
+    stdout.write('\u001b[?2004h');
+    return () => void stdout.write('\u001b[?2004l');
+  }, [stdout]);
+
+  useRawInput((event) => {
+    if (event === PASTE_START || event === PASTE_END) {
+      pasting.current = event === PASTE_START;
+      return;
+    }
+    let next = current.current;
+    for (const action of actionsOf(event, pasting.current)) {
+      if (action.kind === 'submit') {
+        const text = textOf(next).trim();
+        if (text) onSubmit(text);
+        continue;
       }
-      let next = current.current;
-      for (const action of actionsOf(event, pasting.current)) {
-        if (action.kind === 'submit') {
-          const text = textOf(next).trim();
-          if (text) handlers.current.onSubmit(text);
-          continue;
-        }
-        if (action.kind === 'decline') return handlers.current.onDecline();
-        // Ctrl-C is the app's (useInput), as everywhere else on the screen.
-        if (action.kind === 'interrupt') return;
-        next = applyEdit(next, action);
-      }
-      if (next !== current.current) {
-        current.current = next;
-        setDraft(next);
-        handlers.current.onChange?.(next);
-      }
-    };
-    events.on('input', onInput);
-    return () => {
-      events.off('input', onInput);
-      if (stdout.isTTY) stdout.write('\u001b[?2004l');
-      setRawMode(false);
-    };
-  }, [events, setRawMode, stdout]);
+      if (action.kind === 'decline') return onDecline();
+      // Ctrl-C is the app's, as everywhere else on the screen.
+      if (action.kind === 'interrupt') return;
+      next = applyEdit(next, action);
+    }
+    if (next !== current.current) {
+      current.current = next;
+      setDraft(next);
+      onChange?.(next);
+    }
+  });
 
   return <DraftView draft={draft} prompt={prompt} />;
 }

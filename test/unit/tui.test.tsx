@@ -145,7 +145,7 @@ describe('TUI', () => {
     store.push(init);
     store.push({ type: 'turn', turn: 1 });
     store.push({ type: 'toolset', turn: 1, tools: ['run_test'], truncated: false, source: 'map' });
-    expect(await frameWith(ui, 'is thinking')).toContain('script:demo.jsonl is thinking ·');
+    expect(await frameWith(ui, 'thinking')).toMatch(/thinking \d+\.\d s · script:demo\.jsonl/);
     store.push({
       type: 'usage',
       turn: 1,
@@ -174,7 +174,7 @@ describe('TUI', () => {
       failures: [{ test: 'tests/test_words.py::test_n', line: "AssertionError: assert ['a'] == ['a', 'b']" }],
     });
     const frame = await frameWith(ui, 'test_n');
-    expect(frame).not.toContain('is thinking');
+    expect(frame).not.toContain('thinking');
     expect(frame).toContain('“First, see which tests fail.”');
     expect(frame).toContain('◆ test: ✗ failed, exit 1');
     expect(frame).toContain('✗ tests/test_words.py::test_n');
