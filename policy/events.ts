@@ -1,6 +1,7 @@
 // The loop's typed event stream (DESIGN.md section 1: the core runs headless; the Ink app and the
 // JSONL renderer are two consumers of these events). `type` names are the stream-json names.
 import type { ToolName } from './registry.js';
+import type { TestFailure } from './test-failures.js';
 
 export type Outcome = 'resolved' | 'ask_user' | 'stop' | 'cap' | 'error';
 
@@ -53,6 +54,8 @@ export type LoopEvent =
       args: Record<string, unknown>;
       origin: 'model' | 'trigger';
       trigger?: string;
+      /** The model's own words alongside its tool call (native tools), when it gave any. */
+      text?: string;
     }
   | { type: 'rejection'; turn: number; tool: string; reason: string; reselect: boolean }
   | { type: 'noop'; turn: number; reason: string }
@@ -76,6 +79,8 @@ export type LoopEvent =
       trust: 'trusted' | 'unverified' | null;
       caveat?: string;
       summary: string;
+      /** A test that did not pass: which tests failed and their first assertion line. */
+      failures?: TestFailure[];
     }
   | {
       type: 'usage';

@@ -8,6 +8,7 @@ import type { LoopEvent, Outcome, RunResult } from './events.js';
 import { gateOn } from './gates.js';
 import type { ExecutedLike, LoopDeps, LoopOptions, ObservationRowLike } from './loop-types.js';
 import { renderForModel, summarize } from './observation-text.js';
+import { failuresField } from './test-failures.js';
 import { buildSelectionPrompt, SELECTION_SAMPLING, type LedgerEntry } from './prompt.js';
 import { parseReply } from './proposal.js';
 import type { ToolName } from './registry.js';
@@ -102,6 +103,7 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
       trust: arm === 'current' ? null : trust,
       ...(caveat ? { caveat } : {}),
       summary: summarize(exec.kind, exec.result),
+      ...failuresField(exec.kind, exec.result),
     });
     return row;
   };
@@ -297,6 +299,7 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
           tool: parsed.proposal.tool,
           args: parsed.proposal.args,
           origin: 'model',
+          ...(reply.toolCalls.length > 0 && reply.text?.trim() ? { text: reply.text.trim() } : {}),
         });
 
         if (classified.kind === 'ask_user' || classified.kind === 'stop') {

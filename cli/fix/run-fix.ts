@@ -17,11 +17,13 @@ import { samplingFor, type Sampling } from '../../runtime/model/sampling.js';
 import { SELECTION_SAMPLING } from '../../policy/prompt.js';
 import type { ChatModel } from '../../runtime/model/types.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
+import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Config } from '../config.js';
 import type { EnvMode } from '../../runtime/env/ensure.js';
 import { envMode, recipeTrusted } from '../env/env-option.js';
 import { openSession } from '../session.js';
 import { RefusalWatch } from './model-refusal.js';
+import { interruptNote } from './interrupt-note.js';
 
 export interface FixInput {
   issue: string;
@@ -77,17 +79,17 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     sandbox: { poolSize: 1, workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS },
     environment: input.env ?? { mode: envMode(undefined), trustRecipe: recipeTrusted(input.repo, false) },
     log: input.log,
-    onInterrupt: (signal) =>
-      process.stderr.write(
-        `${signal}: run ${runId ?? '(not started)'} stopped; its running container was removed and its ledger rows marked. Undo its edits with: piper-agent undo ${runId ?? 'RUN'}\n`,
-      ),
+    onInterrupt: (signal) => process.stderr.write(interruptNote(signal, runId, edited)),
   }).catch((error: unknown) => {
     if (!input.lock) lock.release();
     throw error;
   });
   let runId: string | undefined = input.resume?.runId;
+  let edited = false; // whether undo has anything to undo, for the interrupt note
   // After an interrupt the loop may still unwind; nothing it says then is the run's result.
   const emit: EventSink = (event) => {
+    if (event.type === 'observation' && event.kind === 'edit')
+      edited ||= event.summary.startsWith('committed');
     if (!session.interrupted) input.emit(event.type === 'result' ? model.settle(event) : event);
   };
   const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
@@ -122,6 +124,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       },
     });
     lock.setRunId(runId);
+    edited = editsForRun(session.ledger, runId).length > 0; // a resumed run may have edits already
     const embedder = config.retrieve === 'embed' ? embedderOf(config) : undefined;
     const workspace = new Workspace({
       repoRoot: input.repo,

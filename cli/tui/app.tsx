@@ -1,21 +1,20 @@
 // The run's screen. The agent runs outside React (run-with-tui.tsx); this component only shows the
 // events it is given and passes the engineer's answer back.
-import { Box, Static, useInput } from 'ink';
+import { Box, Static } from 'ink';
 import { useSyncExternalStore } from 'react';
-import { Final, Footer, Header, Running, TurnBlock } from './components.js';
+import { Final, Footer, Header, Interrupted, Running, Thinking, TurnBlock } from './components.js';
 import { QuestionInput } from './question.js';
+import { useRawInput } from './raw-input.js';
 import type { ViewStore } from './store.js';
 
 export function App({ store }: { store: ViewStore }) {
   const view = useSyncExternalStore(store.subscribe, store.get);
-  useInput(
-    (input, key) => {
-      // Raw mode turns Ctrl-C into input; hand it to the process's SIGINT handler, which kills the
-      // running container, marks the ledger and exits with a summary.
-      if (key.ctrl && input === 'c') process.kill(process.pid, 'SIGINT');
-    },
-    { isActive: store.interactive },
-  );
+  useRawInput((event) => {
+    // Raw mode turns Ctrl-C into input; hand it to the process's SIGINT handler, which kills the
+    // running container, marks the ledger and exits with a summary.
+    if (event === '\u0003') process.kill(process.pid, 'SIGINT');
+  }, store.interactive);
+  const live = !view.result && !view.interrupted;
   return (
     <Box flexDirection="column">
       <Static
@@ -33,11 +32,25 @@ export function App({ store }: { store: ViewStore }) {
         }
       </Static>
       {view.current ? <TurnBlock turn={view.current} /> : null}
-      {view.running ? <Running tool={view.running.tool} since={view.running.since} /> : null}
-      {view.question !== null && store.interactive ? (
-        <QuestionInput question={view.question} onAnswer={store.answer} />
+      {live && view.thinking && view.init ? (
+        <Thinking model={view.init.model} since={view.thinking.since} />
       ) : null}
-      {view.result ? <Final result={view.result} /> : <Footer view={view} />}
+      {live && view.running ? <Running tool={view.running.tool} since={view.running.since} /> : null}
+      {live && view.question !== null && store.interactive ? (
+        <QuestionInput
+          question={view.question}
+          draft={store.draft}
+          onDraft={(d) => (store.draft = d)}
+          onAnswer={store.answer}
+        />
+      ) : null}
+      {view.result ? (
+        <Final result={view.result} lastTest={view.lastTest} />
+      ) : view.interrupted ? (
+        <Interrupted view={view} />
+      ) : (
+        <Footer view={view} />
+      )}
     </Box>
   );
 }

@@ -3,6 +3,7 @@
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import type { RunResult } from '../../policy/events.js';
+import type { TestFailure } from '../../policy/test-failures.js';
 import { environmentText, shortArgs } from '../render/headless.js';
 import type { Line, RunView, TurnView } from './state.js';
 
@@ -23,23 +24,44 @@ export function Header({ view }: { view: RunView }) {
   ]
     .filter(Boolean)
     .join(', ');
+  // One fact a line, each wrapped rather than cut: on a narrow terminal a long path or model name
+  // takes two lines, and the run id and the repro target are never cut off.
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text wrap="truncate-end">
+      <Text wrap="wrap">
         <Text bold>piper-agent</Text> {i.repo}
       </Text>
-      <Text wrap="truncate-end" dimColor>
-        model {i.model} · policy {i.policy} · budget {budget}
-        {i.test ? ` · repro ${i.test}` : ''}
+      <Text wrap="wrap" dimColor>
+        run {i.run_id}
       </Text>
+      <Text wrap="wrap" dimColor>
+        model {i.model}
+      </Text>
+      <Text wrap="wrap" dimColor>
+        policy {i.policy} · budget {budget}
+      </Text>
+      {i.test ? (
+        <Text wrap="wrap" dimColor>
+          repro {i.test}
+        </Text>
+      ) : null}
       {view.environment ? (
-        <Text wrap="truncate-end" dimColor>
+        <Text wrap="wrap" dimColor>
           environment: {environmentText(view.environment)}
         </Text>
       ) : null}
+      <Text wrap="wrap" dimColor>
+        {TRUSTED} trusted · {UNVERIFIED} unverified · {PASS} passed · {FAIL} failed
+      </Text>
     </Box>
   );
 }
+
+/** The trust gate's marks and a test's own result: four different glyphs, never one for both. */
+export const TRUSTED = '◆';
+export const UNVERIFIED = '⚠';
+export const PASS = '✓';
+export const FAIL = '✗';
 
 export function LineView({ line }: { line: Line }) {
   switch (line.kind) {
@@ -82,17 +104,30 @@ export function LineView({ line }: { line: Line }) {
           {line.timedOut ? ' (timed out)' : ''} in {(line.ms / 1000).toFixed(1)} s
         </Text>
       );
-    case 'observation': {
-      const mark = line.trust === null ? '' : line.trust === 'trusted' ? '✓ ' : '⚠ ';
+    case 'say':
       return (
-        <Text wrap="truncate-end">
-          {'    '}
-          <Text color={color(line.trust === 'unverified' ? 'yellow' : 'green')}>{mark}</Text>
-          {line.what}: {line.summary}
-          {line.trust === 'unverified' ? (
-            <Text color={color('yellow')}> [unverified: {line.caveat}]</Text>
-          ) : null}
+        <Text wrap="wrap" dimColor>
+          {'  '}“{line.text}”
         </Text>
+      );
+    case 'observation': {
+      const mark = line.trust === null ? '' : line.trust === 'trusted' ? `${TRUSTED} ` : `${UNVERIFIED} `;
+      return (
+        <Box flexDirection="column">
+          <Text wrap="truncate-end">
+            {'    '}
+            <Text color={color(line.trust === 'unverified' ? 'yellow' : 'green')}>{mark}</Text>
+            {line.what}:{' '}
+            {line.passed === null ? null : (
+              <Text color={color(line.passed ? 'green' : 'red')}>{line.passed ? PASS : FAIL} </Text>
+            )}
+            {line.summary}
+            {line.trust === 'unverified' ? (
+              <Text color={color('yellow')}> [unverified: {line.caveat}]</Text>
+            ) : null}
+          </Text>
+          {line.failures ? <Failures failures={line.failures} indent="      " /> : null}
+        </Box>
       );
     }
     case 'question':
@@ -103,7 +138,7 @@ export function LineView({ line }: { line: Line }) {
         </Text>
       );
     case 'answer':
-      return <Text wrap="wrap"> ↳ {line.text}</Text>;
+      return <Text wrap="wrap"> ↳ {line.text.replaceAll('\n', '\n   ')}</Text>;
   }
 }
 
@@ -123,18 +158,59 @@ export function TurnBlock({ turn }: { turn: TurnView }) {
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 
 export function Running({ tool, since }: { tool: string; since: number }) {
+  const now = useNow();
+  return (
+    <Text wrap="truncate-end" color={color('blue')}>
+      {'    '}
+      {frameAt(now)} {tool === 'run_test' || tool === 'execute' ? 'sandbox: ' : ''}
+      {tool} {((now - since) / 1000).toFixed(1)} s
+    </Text>
+  );
+}
+
+function useNow(): number {
   const [now, setNow] = useState(Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 100);
     return () => clearInterval(timer);
   }, []);
-  const frame = FRAMES[Math.floor(now / 100) % FRAMES.length];
+  return now;
+}
+
+const frameAt = (now: number): string => FRAMES[Math.floor(now / 100) % FRAMES.length]!;
+
+/** While the model's reply is awaited: which model, and for how long. */
+export function Thinking({ model, since }: { model: string; since: number }) {
+  const now = useNow();
   return (
-    <Text wrap="truncate-end" color={color('blue')}>
-      {'    '}
-      {frame} {tool === 'run_test' || tool === 'execute' ? 'sandbox: ' : ''}
-      {tool} {((now - since) / 1000).toFixed(1)} s
+    // Wrapped, time first: a long model name (a script path) takes a second line, not the time.
+    <Text wrap="wrap" color={color('blue')}>
+      {'  '}
+      {frameAt(now)} thinking {((now - since) / 1000).toFixed(1)} s · {model}
     </Text>
+  );
+}
+
+/** Each failed test by node id, and under it the first line pytest explained it with. */
+export function Failures({ failures, indent }: { failures: TestFailure[]; indent: string }) {
+  return (
+    <Box flexDirection="column">
+      {failures.map((f, i) => (
+        <Box key={i} flexDirection="column">
+          <Text wrap="wrap" color={color('red')}>
+            {indent}
+            {FAIL} {f.test}
+          </Text>
+          {f.line ? (
+            <Text wrap="wrap" dimColor>
+              {indent}
+              {'  '}
+              {f.line}
+            </Text>
+          ) : null}
+        </Box>
+      ))}
+    </Box>
   );
 }
 
@@ -147,26 +223,34 @@ export function Footer({ view }: { view: RunView }) {
   );
 }
 
-export function Final({ result }: { result: RunResult }) {
+export function Final({ result, lastTest }: { result: RunResult; lastTest: RunView['lastTest'] }) {
   const good = result.outcome === 'resolved';
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold color={color(good ? 'green' : result.outcome === 'ask_user' ? 'yellow' : 'red')} wrap="wrap">
         {result.outcome}: {result.reason}
       </Text>
+      {result.question ? <Text wrap="wrap">question: {result.question}</Text> : null}
       <Text wrap="wrap">
         repro test passed in the sandbox after the last edit:{' '}
         <Text bold>{result.verified ? 'yes' : 'no'}</Text>
       </Text>
+      {lastTest && !lastTest.passed && lastTest.failures.length ? (
+        <Box flexDirection="column">
+          <Text wrap="wrap">last test run ({lastTest.target}) failed:</Text>
+          <Failures failures={lastTest.failures} indent="  " />
+        </Box>
+      ) : null}
       {result.diff ? (
         <Box flexDirection="column" marginY={1}>
           {result.diff
             .trimEnd()
             .split('\n')
             .map((l, i) => (
+              // Wrapped, not cut: a long changed line is the information.
               <Text
                 key={i}
-                wrap="truncate-end"
+                wrap="wrap"
                 color={color(
                   l.startsWith('+') && !l.startsWith('+++')
                     ? 'green'
@@ -184,8 +268,29 @@ export function Final({ result }: { result: RunResult }) {
       )}
       <Text wrap="wrap">
         run {result.run_id} · turns {result.turns} · tokens {result.tokens}
-        {result.diff ? ` · undo: piper-agent undo ${result.run_id}` : ''}
       </Text>
+      {result.diff ? <Text wrap="wrap">undo: piper-agent undo {result.run_id}</Text> : null}
+      {result.outcome === 'ask_user' ? (
+        <Text wrap="wrap">answer: piper-agent resume {result.run_id} --answer &quot;...&quot;</Text>
+      ) : null}
+    </Box>
+  );
+}
+
+/** Ctrl-C: the run is stopping; how to go on with it, and (only when it edited) how to undo it. */
+export function Interrupted({ view }: { view: RunView }) {
+  const id = view.init?.run_id;
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text bold color={color('yellow')} wrap="wrap">
+        interrupted: removing the running container and marking the ledger
+      </Text>
+      {id ? (
+        <>
+          <Text wrap="wrap">continue: piper-agent resume {id}</Text>
+          {view.edited ? <Text wrap="wrap">undo: piper-agent undo {id}</Text> : null}
+        </>
+      ) : null}
     </Box>
   );
 }

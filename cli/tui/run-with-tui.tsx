@@ -1,15 +1,14 @@
 // A fix run on a terminal: the agent runs here, outside React, and feeds the Ink app through the
 // store. When the run ends the final screen is drawn and the process exits with the run's code,
 // no keypress needed.
-import { render } from 'ink';
 import type { RunResult } from '../../policy/events.js';
 import { runFix, type FixInput } from '../fix/run-fix.js';
-import { App } from './app.js';
+import { openScreen } from './screen.js';
 import { ViewStore } from './store.js';
 
 export async function runWithTui(input: Omit<FixInput, 'emit' | 'log' | 'askUser'>): Promise<RunResult> {
   const store = new ViewStore(true);
-  const app = render(<App store={store} />, { exitOnCtrlC: false, patchConsole: false });
+  const screen = openScreen(store);
   const logs: string[] = [];
   try {
     return await runFix({
@@ -24,8 +23,7 @@ export async function runWithTui(input: Omit<FixInput, 'emit' | 'log' | 'askUser
   } finally {
     // Let Ink draw the last frame before unmounting.
     await new Promise((r) => setTimeout(r, 50));
-    app.unmount();
-    await app.waitUntilExit().catch(() => undefined);
+    await screen.close();
     for (const line of logs) process.stderr.write(`${line}\n`);
   }
 }

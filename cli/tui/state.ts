@@ -2,6 +2,7 @@
 // <Static>), the live turn, the running sandbox call, the totals for the footer, the question
 // waiting for an answer, and the result. Pure, so the screen is a function of the events.
 import type { LoopEvent, RunResult } from '../../policy/events.js';
+import type { TestFailure } from '../../policy/test-failures.js';
 
 export type Line =
   | { kind: 'toolset'; tools: string[] }
@@ -12,6 +13,8 @@ export type Line =
       args: Record<string, unknown>;
       trigger?: string;
     }
+  /** The model's own words beside its call, shown dimmed above it. */
+  | { kind: 'say'; text: string }
   | { kind: 'rejection'; reason: string; reselect: boolean }
   | { kind: 'noop'; reason: string }
   | { kind: 'sandbox'; exitCode: number; timedOut: boolean; ms: number }
@@ -21,6 +24,9 @@ export type Line =
       summary: string;
       trust: 'trusted' | 'unverified' | null;
       caveat?: string;
+      /** A test's own mark, apart from the trust mark: true passed, false failed, null not a test. */
+      passed: boolean | null;
+      failures?: TestFailure[];
     }
   | { kind: 'question'; text: string }
   | { kind: 'answer'; text: string };
@@ -38,11 +44,19 @@ export interface RunView {
   done: TurnView[];
   current: TurnView | null;
   running: { tool: string; origin: 'model' | 'trigger'; since: number } | null;
+  /** Since when the model has been thinking (its request is out), or null. */
+  thinking: { since: number } | null;
+  /** The last test that ran: the final screen repeats its failures. */
+  lastTest: { target: string; passed: boolean; failures: TestFailure[] } | null;
+  /** Whether the run committed an edit (so undo has something to undo). */
+  edited: boolean;
   turns: number;
   tokens: number;
   costUsd: number | null;
   question: string | null;
   result: RunResult | null;
+  /** Ctrl-C (or a signal) arrived: the run is being stopped. */
+  interrupted: boolean;
 }
 
 export const emptyView: RunView = {
@@ -52,17 +66,21 @@ export const emptyView: RunView = {
   done: [],
   current: null,
   running: null,
+  thinking: null,
+  lastTest: null,
+  edited: false,
   turns: 0,
   tokens: 0,
   costUsd: null,
   question: null,
   result: null,
+  interrupted: false,
 };
 
 export function fold(view: RunView, e: LoopEvent, now: number): RunView {
-  const add = (line: Line): RunView => {
+  const add = (...lines: Line[]): RunView => {
     const current = view.current ?? { turn: 0, lines: [] };
-    return { ...view, current: { ...current, lines: [...current.lines, line] } };
+    return { ...view, current: { ...current, lines: [...current.lines, ...lines] } };
   };
   switch (e.type) {
     case 'init':
@@ -77,9 +95,10 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
         turns: e.turn,
       };
     case 'toolset':
-      return add({ kind: 'toolset', tools: e.tools });
+      // The selection prompt goes to the model right after its toolset.
+      return { ...add({ kind: 'toolset', tools: e.tools }), thinking: { since: now } };
     case 'proposal':
-      return add({
+      return add(...(e.text ? [{ kind: 'say' as const, text: e.text }] : []), {
         kind: 'call',
         origin: e.origin,
         tool: e.tool,
@@ -87,9 +106,13 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
         ...(e.trigger ? { trigger: e.trigger } : {}),
       });
     case 'rejection':
-      return add({ kind: 'rejection', reason: e.reason, reselect: e.reselect });
+      // A re-selection asks the model again on the same turn.
+      return {
+        ...add({ kind: 'rejection', reason: e.reason, reselect: e.reselect }),
+        ...(e.reselect ? { thinking: { since: now } } : {}),
+      };
     case 'noop':
-      return add({ kind: 'noop', reason: e.reason });
+      return { ...add({ kind: 'noop', reason: e.reason }), thinking: null };
     case 'execution':
       if (e.phase === 'started') return { ...view, running: { tool: e.tool, origin: e.origin, since: now } };
       return e.exit_code === null || e.exit_code === undefined
@@ -98,16 +121,26 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
             ...add({ kind: 'sandbox', exitCode: e.exit_code, timedOut: e.timed_out ?? false, ms: e.ms ?? 0 }),
             running: null,
           };
-    case 'observation':
-      return add({
-        kind: 'observation',
-        what: e.kind,
-        summary: e.summary,
-        trust: e.trust,
-        ...(e.caveat ? { caveat: e.caveat } : {}),
-      });
+    case 'observation': {
+      const passed = e.kind === 'test' ? e.summary.startsWith('passed') : null;
+      const failures = e.failures ?? [];
+      return {
+        ...add({
+          kind: 'observation',
+          what: e.kind,
+          summary: e.summary,
+          trust: e.trust,
+          ...(e.caveat ? { caveat: e.caveat } : {}),
+          passed,
+          ...(failures.length ? { failures } : {}),
+        }),
+        lastTest: passed === null ? view.lastTest : { target: e.target, passed, failures },
+        edited: view.edited || (e.kind === 'edit' && e.summary.startsWith('committed')),
+      };
+    }
     case 'usage':
-      return { ...view, tokens: e.total_tokens, costUsd: e.total_cost_usd };
+      // The model's reply is in: it has stopped thinking.
+      return { ...view, tokens: e.total_tokens, costUsd: e.total_cost_usd, thinking: null };
     case 'ask_user':
       return { ...add({ kind: 'question', text: e.question }), question: e.question };
     case 'answer':
@@ -118,6 +151,7 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
         done: view.current ? [...view.done, view.current] : view.done,
         current: null,
         running: null,
+        thinking: null,
         question: null,
         result: e,
       };

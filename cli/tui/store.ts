@@ -2,12 +2,16 @@
 // and a question waits here for the engineer's answer.
 import type { LoopEvent } from '../../policy/events.js';
 import { inert, inertDeep } from '../../runtime/text/inert.js';
+import { cleanText } from './input-keys.js';
+import { emptyDraft, type Draft } from './line-editor.js';
 import { emptyView, fold, type RunView } from './state.js';
 
 export class ViewStore {
   private view: RunView = emptyView;
   private readonly listeners = new Set<() => void>();
   private pending: ((answer: string | null) => void) | null = null;
+  /** The answer being typed: kept here so a redraw of the screen (a resize) keeps it. */
+  draft: Draft = emptyDraft;
 
   constructor(readonly interactive = true) {}
 
@@ -21,15 +25,23 @@ export class ViewStore {
   push = (event: LoopEvent): void => {
     // Every string the screen shows comes from an event: made inert here, once, so no component can
     // forget it. Ink's own styling is the only escape sequence left in a frame.
-    this.view = fold(this.view, inertDeep(event), Date.now());
-    for (const l of this.listeners) l();
+    this.set(fold(this.view, inertDeep(event), Date.now()));
   };
+
+  /** Ctrl-C or a signal: the screen says the run is stopping (the session does the stopping). */
+  interrupt = (): void => {
+    if (!this.view.interrupted) this.set({ ...this.view, interrupted: true, question: null });
+  };
+
+  private set(view: RunView): void {
+    this.view = view;
+    for (const l of this.listeners) l();
+  }
 
   /** A set-up line (the environment build's progress) shown until the run starts. */
   log = (line: string): void => {
     if (this.view.init) return;
-    this.view = { ...this.view, setup: inert(line.trim()) };
-    for (const l of this.listeners) l();
+    this.set({ ...this.view, setup: inert(line.trim()) });
   };
 
   /** The loop's askUser: resolves when the engineer presses Enter (answer) or Esc (null). */
@@ -38,9 +50,12 @@ export class ViewStore {
       this.pending = resolve;
     });
 
+  /** The engineer's answer (null: declined). No control character reaches the ledger or the model. */
   answer = (answer: string | null): void => {
     const resolve = this.pending;
     this.pending = null;
-    resolve?.(answer);
+    this.draft = emptyDraft;
+    const clean = answer === null ? null : cleanText(answer).trim();
+    resolve?.(clean === '' ? null : clean);
   };
 }

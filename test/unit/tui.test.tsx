@@ -74,11 +74,16 @@ describe('TUI', () => {
     await tick();
     const frame = ui.lastFrame()!;
     expect(frame).toContain('piper-agent /repo');
-    expect(frame).toContain('model script:demo.jsonl · policy policy · budget 30 turns, $1.5');
+    expect(frame).toContain('run r-1');
+    expect(frame).toContain('model script:demo.jsonl');
+    expect(frame).toContain('policy policy · budget 30 turns, $1.5');
+    expect(frame).toContain('repro tests/test_words.py');
+    expect(frame).toContain('◆ trusted · ⚠ unverified · ✓ passed · ✗ failed');
     expect(frame).toContain('tools: read_entity, run_test');
     expect(frame).toContain('▸ model run_test target="tests/"');
     expect(frame).toContain('sandbox exit 1 in 1.5 s');
-    expect(frame).toContain('⚠ test: failed, exit 1 [unverified: exit-code consistency');
+    // The trust mark and the test's own mark are two glyphs.
+    expect(frame).toContain('⚠ test: ✗ failed, exit 1 [unverified: exit-code consistency');
     expect(frame).toContain('✗ rejected: unknown tool: bash (re-selecting)');
     expect(frame).toContain('turn 2/30 · 110 tokens · $0.0100');
     ui.unmount();
@@ -132,5 +137,94 @@ describe('TUI', () => {
     expect(frame).toContain('+b');
     expect(frame).toContain('undo: piper-agent undo r-1');
     ui.unmount();
+  });
+
+  it('shows the model thinking with its name, its words dimmed, and failed tests by name', async () => {
+    const store = new ViewStore(false);
+    const ui = render(<App store={store} />);
+    store.push(init);
+    store.push({ type: 'turn', turn: 1 });
+    store.push({ type: 'toolset', turn: 1, tools: ['run_test'], truncated: false, source: 'map' });
+    expect(await frameWith(ui, 'thinking')).toMatch(/thinking \d+\.\d s · script:demo\.jsonl/);
+    store.push({
+      type: 'usage',
+      turn: 1,
+      tokens_in: 1,
+      tokens_out: 1,
+      cost_usd: null,
+      total_tokens: 2,
+      total_cost_usd: null,
+    });
+    store.push({
+      type: 'proposal',
+      turn: 1,
+      tool: 'run_test',
+      args: { target: 'tests/' },
+      origin: 'model',
+      text: 'First, see which tests fail.',
+    });
+    store.push({
+      type: 'observation',
+      turn: 1,
+      call_id: 'c',
+      kind: 'test',
+      target: 'tests/',
+      trust: 'trusted',
+      summary: 'failed, exit 1 (1 passed, 1 failed, 0 errors)',
+      failures: [{ test: 'tests/test_words.py::test_n', line: "AssertionError: assert ['a'] == ['a', 'b']" }],
+    });
+    const frame = await frameWith(ui, 'test_n');
+    expect(frame).not.toContain('thinking');
+    expect(frame).toContain('“First, see which tests fail.”');
+    expect(frame).toContain('◆ test: ✗ failed, exit 1');
+    expect(frame).toContain('✗ tests/test_words.py::test_n');
+    expect(frame).toContain("AssertionError: assert ['a'] == ['a', 'b']");
+    store.push({
+      type: 'result',
+      run_id: 'r-1',
+      outcome: 'ask_user',
+      reason: 'the model asked the operator a question',
+      question: 'Exactly n?',
+      verified: false,
+      exit_code: 3,
+      turns: 1,
+      tokens: 2,
+      cost_usd: null,
+      diff: '',
+    });
+    const end = await frameWith(ui, 'resume r-1');
+    expect(end).toContain('last test run (tests/) failed:');
+    expect(end.split('tests/test_words.py::test_n')).toHaveLength(3); // in the turn and on the final screen
+    expect(end).toContain('answer: piper-agent resume r-1 --answer "..."');
+    expect(end).not.toContain('undo');
+    ui.unmount();
+  });
+
+  it('on Ctrl-C offers resume, and undo only when the run edited', async () => {
+    const store = new ViewStore(false);
+    const ui = render(<App store={store} />);
+    store.push(init);
+    store.interrupt();
+    const frame = await frameWith(ui, 'interrupted');
+    expect(frame).toContain('continue: piper-agent resume r-1');
+    expect(frame).not.toContain('undo');
+    store.push({
+      type: 'observation',
+      turn: 1,
+      call_id: 'c',
+      kind: 'edit',
+      target: 'x.f',
+      trust: 'trusted',
+      summary: 'committed, lint clean',
+    });
+    expect(await frameWith(ui, 'undo: piper-agent undo r-1')).toContain('continue: piper-agent resume r-1');
+    ui.unmount();
+  });
+
+  it('stores an answer without control characters', async () => {
+    const store = new ViewStore(true);
+    const answer = store.ask('q');
+    store.answer('  yes\u001b[2J, n\u0007 words\t ');
+    expect(await answer).toBe('yes[2J, n words');
   });
 });
