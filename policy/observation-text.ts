@@ -12,7 +12,8 @@ export interface ObservationLike {
 
 export function renderForModel(o: ObservationLike, arm: PolicyArm): string {
   const data = JSON.parse(o.result) as unknown;
-  if (o.kind === 'rejected' || o.kind === 'noop' || o.kind === 'user') return JSON.stringify(data);
+  if (o.kind === 'rejected' || o.kind === 'noop' || o.kind === 'user' || o.kind === 'denied')
+    return JSON.stringify(data);
   const base: Record<string, unknown> = { kind: o.kind, target: o.target ?? '' };
   if (arm === 'current') return JSON.stringify({ ...base, data });
   if (o.trust === 'unverified')
@@ -26,6 +27,7 @@ export function summarize(kind: string, result: unknown): string {
   if (typeof r === 'string') return oneLine(r);
   if (!r || typeof r !== 'object') return String(r);
   if ('rejected' in r) return `rejected: ${r.reason}`;
+  if (kind === 'denied') return String(r.reason);
   if (kind === 'test' || 'passed' in r) {
     const counts = r.counts as { passed: number; failed: number; errors: number } | undefined;
     const c = counts ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.errors} errors)` : '';

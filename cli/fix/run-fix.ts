@@ -1,6 +1,7 @@
 // One `fix` run, wired: the model, the engine and sandbox (with a warm pool for `execute`), the code
 // index, the lint gate, the workspace and the ledger record, then the loop. Shared by `fix`,
 // `demo` and `resume`; the caller decides how events are shown and how questions are answered.
+import { createEditAuthorizer, type ApprovalMode, type AskApproval } from '../../policy/approval.js';
 import type { EventSink, RunResult } from '../../policy/events.js';
 import type { GateSwitches } from '../../policy/gates.js';
 import { runLoop, type LoopState, type LoopTools } from '../../policy/loop.js';
@@ -14,6 +15,7 @@ import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { OpenAIEmbeddings } from '../../runtime/model/embeddings.js';
 import { resolveModel } from '../../runtime/model/resolve.js';
 import type { ChatModel } from '../../runtime/model/types.js';
+import { recordApproval } from '../../runtime/ledger/approvals.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import type { Config } from '../config.js';
 import type { EnvMode } from '../../runtime/env/ensure.js';
@@ -41,6 +43,8 @@ export interface FixInput {
   lock?: RepoLock;
   /** The project environment (issue 9); default: built or reused, the recipe's trust as remembered. */
   env?: { mode: EnvMode; trustRecipe: boolean };
+  /** Who decides whether an edit is written (policy/approval.ts); default `auto`. */
+  approval?: { mode: ApprovalMode; ask?: AskApproval };
 }
 
 /** Resolves the configured model; a ModelError of kind `config` says what to set. */
@@ -55,6 +59,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   const { config } = input;
   const model = input.model ?? modelFor(config);
   const arm: PolicyArm = config.policy ?? 'policy';
+  const approvalMode = input.approval?.mode ?? 'auto';
   // One live run per repository: another fix, resume or undo here refuses, naming this run.
   const lock =
     input.lock ?? RepoLock.acquire(input.repo, { command: 'fix', runId: input.resume?.runId ?? null });
@@ -106,10 +111,18 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         ...(session.sandbox.runtime ? { sandbox_runtime: session.sandbox.runtime } : {}),
         // Only an ablated run carries it, so the default run's record is unchanged.
         ...(input.gates ? { gates: input.gates } : {}),
+        // A resumed run keeps the approval mode it started with (cli/ledger/resume-plan.ts).
+        approval: approvalMode,
       },
     });
     lock.setRunId(runId);
     const embedder = process.env.RETRIEVE === 'embed' ? embedderFromEnv() : undefined;
+    const ledger = session.ledger;
+    const authorizeEdit = createEditAuthorizer({
+      mode: approvalMode,
+      ask: input.approval?.ask,
+      record: (decision) => recordApproval(ledger, { ...decision, runId: runId! }),
+    });
     const workspace = new Workspace({
       repoRoot: input.repo,
       index,
@@ -120,6 +133,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       owner: session.owner,
       embedder,
       retrieve: process.env.RETRIEVE === 'embed' ? 'embed' : 'lexical',
+      authorizeEdit,
     });
     const record = new RunRecord(session.ledger, runId, session.owner);
     emit({

@@ -1,6 +1,8 @@
 // The bridge between the running agent and the screen: events go in, the folded view comes out,
 // and a question waits here for the engineer's answer.
+import type { UserVerdict } from '../../policy/approval.js';
 import type { LoopEvent } from '../../policy/events.js';
+import type { EditApprovalRequest } from '../../primitives/edit-approval.js';
 import { inert, inertDeep } from '../../runtime/text/inert.js';
 import { emptyView, fold, type RunView } from './state.js';
 
@@ -8,6 +10,7 @@ export class ViewStore {
   private view: RunView = emptyView;
   private readonly listeners = new Set<() => void>();
   private pending: ((answer: string | null) => void) | null = null;
+  private approval: { request: EditApprovalRequest; resolve: (v: UserVerdict) => void } | null = null;
 
   constructor(readonly interactive = true) {}
 
@@ -42,5 +45,30 @@ export class ViewStore {
     const resolve = this.pending;
     this.pending = null;
     resolve?.(answer);
+  };
+
+  /** The edit waiting for the engineer's decision, made inert for the screen; null when none. */
+  pendingApproval = (): EditApprovalRequest | null => this.approval?.request ?? null;
+
+  /** The authorization stage's AskApproval: resolves when the engineer decides. */
+  askApproval = (request: EditApprovalRequest): Promise<UserVerdict> =>
+    new Promise((resolve) => {
+      this.approval = {
+        request: {
+          ...request,
+          path: inert(request.path),
+          selector: inert(request.selector),
+          diff: inert(request.diff),
+        },
+        resolve,
+      };
+      for (const l of this.listeners) l();
+    });
+
+  decideApproval = (verdict: UserVerdict): void => {
+    const pending = this.approval;
+    this.approval = null;
+    for (const l of this.listeners) l();
+    pending?.resolve(verdict);
   };
 }

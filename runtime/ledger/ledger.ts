@@ -11,7 +11,7 @@ import type { Receipt } from '../sandbox/spec.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ledgerFailure, unwritableLedger } from './open-error.js';
 
-export type CallStatus = 'validated' | 'dispatched' | 'completed' | 'failed' | 'not_executed';
+export type CallStatus = 'validated' | 'dispatched' | 'completed' | 'failed' | 'not_executed' | 'denied';
 export type CallOrigin = 'model' | 'trigger' | 'user';
 
 export interface CallRow {
@@ -273,8 +273,11 @@ export class Ledger {
       .run(tokensIn, tokensOut, costUsd, costUsd, runId);
   }
 
-  /** Ends a call that did not complete: `failed` when it may have run, `not_executed` when it surely did not. */
-  endCall(callId: string, status: 'failed' | 'not_executed', reason: string): void {
+  /**
+   * Ends a call that did not complete: `failed` when it may have run, `not_executed` when it surely
+   * did not, `denied` when the approval policy or the user refused it (it surely did not run).
+   */
+  endCall(callId: string, status: 'failed' | 'not_executed' | 'denied', reason: string): void {
     this.db.transaction(() => this.setStatus(callId, status, reason))();
   }
 
