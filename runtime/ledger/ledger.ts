@@ -318,11 +318,22 @@ export class Ledger {
         'upgrade piper-agent, or point --ledger at another file',
       );
     }
-    for (let v = current; v < SCHEMA_VERSION; v++) {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[v]!);
-        this.db.pragma(`user_version = ${v + 1}`);
-      })();
+    if (current === SCHEMA_VERSION) return;
+    // SQLite's procedure for a table rebuild (migration 6): foreign keys off outside the
+    // transaction, checked by hand before each migration commits, on again afterwards.
+    this.db.pragma('foreign_keys = OFF');
+    try {
+      for (let v = current; v < SCHEMA_VERSION; v++) {
+        this.db.transaction(() => {
+          this.db.exec(MIGRATIONS[v]!);
+          const broken = this.db.pragma('foreign_key_check') as unknown[];
+          if (broken.length)
+            throw new Error(`migration ${v + 1} would leave ${broken.length} broken reference(s)`);
+          this.db.pragma(`user_version = ${v + 1}`);
+        })();
+      }
+    } finally {
+      this.db.pragma('foreign_keys = ON');
     }
   }
 }

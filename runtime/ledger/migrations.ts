@@ -209,11 +209,10 @@ export const MIGRATIONS: string[] = [
   `,
   // 6: the authorization stage (docs/approval.md). A call the approval policy or the user refused
   // ends with a terminal status of its own, `denied` (the calls table is rebuilt: SQLite cannot
-  // change a CHECK in place; foreign keys are checked at commit, when calls exists again), and
+  // change a CHECK in place; Ledger.migrate turns foreign keys off around it and checks them), and
   // every decision on an edit, approved or not, is an approvals row: subject (the run), operation,
   // target (file and entity), scope, who decided, linked to the call it decided.
   `
-  PRAGMA defer_foreign_keys = ON;
   CREATE TABLE calls_v6 (
     id TEXT PRIMARY KEY,
     run_id TEXT NOT NULL REFERENCES runs(id),
