@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { z } from 'zod';
+import { APPROVAL_MODES } from '../policy/approval.js';
 import { PriceTableSchema } from '../runtime/model/pricing.js';
 import { SamplingConfigSchema } from '../runtime/model/sampling.js';
 import { UsageError } from './exit-codes.js';
@@ -27,6 +28,8 @@ export const ConfigSchema = z
     ledger: z.string().min(1),
     /** The OCI runtime sandbox containers run under (`runsc`: gVisor); default the engine's. */
     sandboxRuntime: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a runtime name such as runsc'),
+    /** Who decides whether an edit is written: ask (TUI default), auto (headless default), read-only. */
+    approval: z.enum(APPROVAL_MODES),
     /** USD per million tokens, by model name: { "deepseek-chat": { "promptPerMillion": 0.27, "completionPerMillion": 1.1 } }. */
     prices: PriceTableSchema,
     /** search_code and the policy arm's tool retrieval: lexical (default) or dense over embeddings. */
@@ -66,6 +69,7 @@ const ENV: Array<[string, ConfigKey, 'string' | 'number' | 'flag']> = [
   ['RETRIEVE', 'retrieve', 'string'],
   ['PIPER_EMBED_MODEL', 'embedModel', 'string'],
   ['SYMBOL_CAMEL', 'symbolCamel', 'flag'],
+  ['PIPER_APPROVAL', 'approval', 'string'],
 ];
 
 const SECRETS: ConfigKey[] = ['apiKey'];

@@ -77,7 +77,7 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
     stored: unknown,
   ) => {
     const gated =
-      tool === 'lint'
+      tool === 'lint' || exec.kind === 'denied'
         ? { ok: true as const, trust: 'trusted' as const, data: exec.result }
         : trustGate(
             { tool: tool as ToolName, args, result: exec.result, receipt: exec.receipt },
@@ -135,7 +135,10 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
     });
     // The spec's trigger observation shapes: test → {passed, exit_code}; symbol → {query, matches}.
     let stored = exec.result;
-    if (trigger?.trigger === 'post_patch_test') {
+    if (exec.kind === 'denied') {
+      // The authorization stage refused it: the harness's own record, not the tool's result.
+      stored = { denied: true, reason: (exec.result as { error: string }).error };
+    } else if (trigger?.trigger === 'post_patch_test') {
       const r = exec.result as { passed: boolean; exit_code: number };
       stored = { passed: r.passed, exit_code: r.exit_code };
     } else if (trigger?.trigger === 'symbol_token') {
@@ -383,7 +386,8 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
           'model',
         );
         latest = renderForModel(row, arm);
-        if (arm === 'policy') {
+        // A denied call advances no trigger: nothing happened to the repository.
+        if (arm === 'policy' && exec.kind !== 'denied') {
           if (exec.edit) await runTriggers(gate.onEditCommitted(exec.edit), turn, turnId);
           await runTriggers(gate.onText(latest), turn, turnId);
         }

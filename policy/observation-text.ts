@@ -21,7 +21,7 @@ export function renderForModel(o: ObservationLike, arm: PolicyArm): string {
 
 function modelValue(o: ObservationLike, arm: PolicyArm): unknown {
   const data = JSON.parse(o.result) as unknown;
-  if (o.kind === 'rejected' || o.kind === 'noop' || o.kind === 'user') return data;
+  if (o.kind === 'rejected' || o.kind === 'noop' || o.kind === 'user' || o.kind === 'denied') return data;
   const base: Record<string, unknown> = { kind: o.kind, target: o.target ?? '' };
   if (arm === 'current') return { ...base, data };
   if (o.trust === 'unverified') return { ...base, ok: true, check: 'unverified', caveat: o.caveat, data };
@@ -51,7 +51,8 @@ const DATA_SOURCES: Readonly<Record<string, DataSource>> = {
 
 export function observationSource(kind: string): ObservationSource {
   if (kind === 'rejected' || kind === 'noop') return 'harness';
-  if (kind === 'user') return 'operator';
+  // A refusal is the operator's decision (or the approval policy the operator chose), in their words.
+  if (kind === 'user' || kind === 'denied') return 'operator';
   return DATA_SOURCES[kind] ?? 'tool';
 }
 
@@ -61,6 +62,7 @@ export function summarize(kind: string, result: unknown): string {
   if (typeof r === 'string') return oneLine(r);
   if (!r || typeof r !== 'object') return String(r);
   if ('rejected' in r) return `rejected: ${r.reason}`;
+  if (kind === 'denied') return String(r.reason);
   if (kind === 'test' || 'passed' in r) {
     const counts = r.counts as { passed: number; failed: number; errors: number } | undefined;
     const c = counts ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.errors} errors)` : '';

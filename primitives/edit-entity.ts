@@ -7,6 +7,7 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import { recordEdit } from '../runtime/ledger/edits.js';
 import type { Ledger } from '../runtime/ledger/ledger.js';
 import { unifiedDiff } from './diff/unified-diff.js';
+import { deniedMessage, type EditAuthorizer } from './edit-approval.js';
 import { atomicWrite, FileChangedError, sha256, type AtomicWriteOptions } from './fs/atomic-write.js';
 import { addedDiagnostics, describeDiagnostic, type Diagnostic } from './lint/diagnostic.js';
 import type { LintGate } from './lint/lint-gate.js';
@@ -23,6 +24,11 @@ export interface EditContext {
   runId?: string;
   callId?: string;
   lint: LintGate;
+  /**
+   * The authorization stage: asked after the lint gate passed and before anything is written.
+   * Absent: every edit that passes the gate is written (the library's and the tests' default).
+   */
+  authorize?: EditAuthorizer;
   /** Test hook: runs between the new content's write and the compare-and-swap check. */
   beforeSwap?: AtomicWriteOptions['beforeSwap'];
 }
@@ -44,6 +50,8 @@ export interface EditResult {
   lint_note?: string;
   /** Set when the edit is committed but the code index could not re-read the file. */
   index_note?: string;
+  /** Set when the authorization stage refused the edit: nothing was written. */
+  denied?: { by: 'user' | 'policy'; reason: string };
 }
 
 const fail = (error: string, data: EditResult | null = null): Envelope<EditResult> => ({
@@ -112,8 +120,16 @@ export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Enve
     });
   }
 
+  if (ctx.authorize) {
+    const decision = await ctx.authorize({ callId: ctx.callId ?? '', path: entity.path, selector, diff });
+    if (!decision.approved) {
+      const denied = { by: decision.by, reason: decision.reason };
+      return fail(deniedMessage(denied), { committed: false, lint_clean: verdict.clean, diff, denied });
+    }
+  }
+
   try {
-    // Compare-and-swap: the lint gate took time, and the file may have changed meanwhile (an
+    // Compare-and-swap: the lint gate (and the user's decision) took time, and the file may have changed meanwhile (an
     // editor, another process). Written only if it still has the bytes this edit was made from.
     await atomicWrite(realPath, after, { expectSha256: sha256(before), beforeSwap: ctx.beforeSwap });
   } catch (error) {

@@ -8,7 +8,8 @@ import { hasEvidence } from '../runtime/ledger/evidence.js';
 import type { CallOrigin, Ledger } from '../runtime/ledger/ledger.js';
 import type { Sandbox } from '../runtime/sandbox/sandbox.js';
 import { callSubject } from './call-subject.js';
-import { editEntity } from './edit-entity.js';
+import type { EditAuthorizer } from './edit-approval.js';
+import { editEntity, type EditResult } from './edit-entity.js';
 import { execute } from './execute.js';
 import type { CodeIndex } from './index/code-index.js';
 import type { LintGate } from './lint/lint-gate.js';
@@ -45,6 +46,8 @@ export interface WorkspaceOptions {
   owner: string;
   embedder?: Embedder;
   retrieve?: 'lexical' | 'embed';
+  /** The run's authorization stage for edits (policy/approval.ts); absent: edits are not asked about. */
+  authorizeEdit?: EditAuthorizer;
 }
 
 /** The observation kind of each tool's result (a trigger's search_symbol is `symbol`). */
@@ -107,6 +110,12 @@ export class Workspace {
     });
     try {
       const result = await this.inProcess(call, callId);
+      const denied = (result as { data?: EditResult | null }).data?.denied;
+      if (call.tool === 'edit_entity' && denied) {
+        // A refusal is a terminal record of its own: the call never ran, and the model is told so.
+        o.ledger.endCall(callId, 'denied', denied.reason);
+        return { callId, kind: 'denied', target, result, receipt: null };
+      }
       o.ledger.markCompleted(callId);
       const executed: ExecutedCall = { callId, kind, target, result, receipt: null };
       const committed = (result as { data?: { committed?: boolean } }).data?.committed === true;
@@ -184,7 +193,15 @@ export class Workspace {
         return searchCode(readCtx, call.args as never);
       case 'edit_entity':
         return editEntity(
-          { repoRoot: o.repoRoot, index: o.index, ledger: o.ledger, runId: o.runId, callId, lint: o.lint },
+          {
+            repoRoot: o.repoRoot,
+            index: o.index,
+            ledger: o.ledger,
+            runId: o.runId,
+            callId,
+            lint: o.lint,
+            authorize: o.authorizeEdit,
+          },
           call.args as never,
         );
       default:

@@ -2,6 +2,7 @@
 // headless renderer everywhere else (no TTY, CI=true, --non-interactive, or a JSON output format).
 import { statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { APPROVAL_MODES, type ApprovalMode } from '../../policy/approval.js';
 import type { RunResult } from '../../policy/events.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { checkOutputFile } from '../ci/patch-out.js';
@@ -36,6 +37,13 @@ run_test and execute runs in a fresh sandbox; every call is in the ledger (.pipe
   --policy ARM         policy (default) or current (the baseline loop: all tools, no gates)
   --output FORMAT      text (default), json (the result object), stream-json (one event per line)
   --non-interactive    never show the TUI or ask; an ask_user ends the run with exit 3
+  --approval MODE      who decides whether an edit is written to your files: ask (the TUI's default:
+                       each edit's diff is shown; Enter applies it, a applies it and every later edit
+                       of that file in this run, n or Esc refuses it with an optional reason), auto (the
+                       headless default: every edit that passes the lint gate is written, recorded and
+                       undoable), read-only (nothing is written: the agent investigates and proposes).
+                       Sandboxed run_test/execute never need approval. ask needs a terminal.
+                       [env PIPER_APPROVAL, config approval]
   --ledger PATH        ledger file (default <repo>/.piper/ledger.db)  [env PIPER_LEDGER]
   --image NAME         run in this image as it is (also PIPER_SANDBOX_IMAGE); no environment is built
   --trust-repo-config  apply the repository's .piper/config.json whole for this run, keys that need
@@ -71,6 +79,7 @@ export const FIX_OPTIONS = {
   policy: { type: 'string' },
   output: { type: 'string' },
   'non-interactive': { type: 'boolean', default: false },
+  approval: { type: 'string' },
   ledger: { type: 'string' },
   image: { type: 'string' },
   ...ENV_PARSE_OPTIONS,
@@ -86,6 +95,9 @@ export function flagsConfig(values: FixValues): Config {
   const policy = values.policy;
   if (policy !== undefined && policy !== 'policy' && policy !== 'current')
     throw new UsageError(`--policy must be policy or current, got '${policy}'`);
+  const approval = values.approval;
+  if (approval !== undefined && !(APPROVAL_MODES as readonly string[]).includes(approval))
+    throw new UsageError(`--approval must be ask, auto or read-only, got '${approval}'`);
   const output = values.output;
   if (output !== undefined && !['text', 'json', 'stream-json'].includes(output))
     throw new UsageError(`--output must be text, json or stream-json, got '${output}'`);
@@ -97,6 +109,7 @@ export function flagsConfig(values: FixValues): Config {
     maxCostUsd: numberOption('--max-cost-usd', values['max-cost-usd'], { min: 0, max: 1e6 }),
     maxTokens: numberOption('--max-tokens', values['max-tokens'], { min: 1, max: 1e9, integer: true }),
     policy,
+    approval: approval as ApprovalMode | undefined,
     output: output as OutputFormat | undefined,
     ledger: values.ledger,
     image: values.image,
@@ -165,6 +178,20 @@ export function existingRepo(dir: string): string {
   return dir;
 }
 
+/**
+ * The run's approval mode: as configured, else `ask` where someone can answer and `auto` headless
+ * (CI has no one to ask; every edit is recorded and undoable). `ask` headless is a usage error,
+ * not a hang.
+ */
+export function approvalMode(configured: ApprovalMode | undefined, interactive: boolean): ApprovalMode {
+  const mode = configured ?? (interactive ? 'ask' : 'auto');
+  if (mode === 'ask' && !interactive)
+    throw new UsageError(
+      'approval mode ask needs a terminal to ask on, and this run is headless (no TTY, CI=true, --non-interactive or a JSON output): use --approval auto (every edit is written, recorded and undoable) or --approval read-only',
+    );
+  return mode;
+}
+
 /** Runs a fix with the TUI or a headless renderer, as the flags and the terminal decide. */
 export async function runWithRenderer(
   input: Omit<FixInput, 'emit' | 'log' | 'askUser'>,
@@ -172,9 +199,11 @@ export async function runWithRenderer(
 ): Promise<RunResult> {
   const format = (input.config.output ?? 'text') as OutputFormat;
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  if (isInteractive(values, format)) {
+  const interactive = isInteractive(values, format);
+  const mode = approvalMode(input.config.approval, interactive);
+  if (interactive) {
     const { runWithTui } = await import('../tui/run-with-tui.js');
-    return runWithTui(input);
+    return runWithTui({ ...input, approvalMode: mode });
   }
-  return runFix({ ...input, emit: headlessSink(format), log });
+  return runFix({ ...input, emit: headlessSink(format), log, approval: { mode } });
 }

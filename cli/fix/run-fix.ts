@@ -1,6 +1,7 @@
 // One `fix` run, wired: the model, the engine and sandbox (with a warm pool for `execute`), the code
 // index, the lint gate, the workspace and the ledger record, then the loop. Shared by `fix`,
 // `demo` and `resume`; the caller decides how events are shown and how questions are answered.
+import { createEditAuthorizer, type ApprovalMode, type AskApproval } from '../../policy/approval.js';
 import type { EventSink, RunResult } from '../../policy/events.js';
 import type { GateSwitches } from '../../policy/gates.js';
 import { runLoop, type LoopState, type LoopTools } from '../../policy/loop.js';
@@ -16,6 +17,7 @@ import { resolveModel, splitSpec } from '../../runtime/model/resolve.js';
 import { samplingFor, type Sampling } from '../../runtime/model/sampling.js';
 import { SELECTION_SAMPLING } from '../../policy/prompt.js';
 import type { ChatModel } from '../../runtime/model/types.js';
+import { recordApproval } from '../../runtime/ledger/approvals.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Config } from '../config.js';
@@ -48,6 +50,8 @@ export interface FixInput {
   env?: { mode: EnvMode; trustRecipe: boolean };
   /** A new run's prompt boundary (a replay reuses the recorded run's); default: a fresh one. */
   promptBoundary?: string;
+  /** Who decides whether an edit is written (policy/approval.ts); default `auto`. */
+  approval?: { mode: ApprovalMode; ask?: AskApproval };
 }
 
 /** Resolves the configured model; a ModelError of kind `config` says what to set. */
@@ -68,6 +72,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   const model = new RefusalWatch(input.model ?? modelFor(config));
   const sampling = samplingOf(config, model);
   const arm: PolicyArm = config.policy ?? 'policy';
+  const approvalMode = input.approval?.mode ?? 'auto';
   // One live run per repository: another fix, resume or undo here refuses, naming this run.
   const lock =
     input.lock ?? RepoLock.acquire(input.repo, { command: 'fix', runId: input.resume?.runId ?? null });
@@ -121,11 +126,19 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         ...(session.sandbox.runtime ? { sandbox_runtime: session.sandbox.runtime } : {}),
         // Only an ablated run carries it, so the default run's record is unchanged.
         ...(input.gates ? { gates: input.gates } : {}),
+        // A resumed run keeps the approval mode it started with (cli/ledger/resume-plan.ts).
+        approval: approvalMode,
       },
     });
     lock.setRunId(runId);
     edited = editsForRun(session.ledger, runId).length > 0; // a resumed run may have edits already
     const embedder = config.retrieve === 'embed' ? embedderOf(config) : undefined;
+    const ledger = session.ledger;
+    const authorizeEdit = createEditAuthorizer({
+      mode: approvalMode,
+      ask: input.approval?.ask,
+      record: (decision) => recordApproval(ledger, { ...decision, runId: runId! }),
+    });
     const workspace = new Workspace({
       repoRoot: input.repo,
       index,
@@ -136,6 +149,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       owner: session.owner,
       embedder,
       retrieve: config.retrieve ?? 'lexical',
+      authorizeEdit,
     });
     const record = new RunRecord(session.ledger, runId, session.owner);
     emit({

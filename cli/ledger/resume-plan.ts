@@ -3,6 +3,7 @@
 // cap the flags do not raise), its own settings with the flags on top, its loop state, and the
 // model that continues it.
 import { existsSync } from 'node:fs';
+import { APPROVAL_MODES, type ApprovalMode } from '../../policy/approval.js';
 import { capReached } from '../../policy/caps.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { ownerAlive, parseOwner } from '../../runtime/sandbox/owner.js';
@@ -40,6 +41,12 @@ export function planResume(ledger: Ledger, runArg: string, values: ResumeValues)
     throw new CommandError(
       `the run's repository ${repo ?? '(none recorded)'} is not there`,
       'pass --repo DIR',
+    );
+  const startedWith = recordedApproval(run);
+  if (startedWith && values.approval !== undefined && values.approval !== startedWith)
+    throw new CommandError(
+      `run ${run.id} started with --approval ${startedWith}, and a resumed run keeps the approval policy it started with`,
+      `resume it without --approval, or start a new run with piper-agent fix --approval ${values.approval}`,
     );
   const effective = loadConfig({
     repo,
@@ -128,6 +135,7 @@ function recordedSettings(run: RunRow, ledgerFile: string): Config {
     maxCostUsd: num(c.maxCostUsd),
     maxWallS: num(c.maxWallS),
     image: typeof c.image === 'string' ? c.image : undefined,
+    approval: recordedApproval(run),
     test: typeof c.test === 'string' ? c.test : undefined,
     sampling: recordedSampling(c.sampling),
     ledger: ledgerFile,
@@ -142,4 +150,10 @@ function recordedSampling(value: unknown): Config['sampling'] {
   if (typeof maxCompletionTokens !== 'number') return undefined;
   if (temperature !== null && typeof temperature !== 'number') return undefined;
   return { temperature, maxCompletionTokens };
+}
+
+/** The approval mode the run started with; undefined for a run recorded before approvals existed. */
+function recordedApproval(run: RunRow): ApprovalMode | undefined {
+  const mode = run.config.approval;
+  return (APPROVAL_MODES as readonly unknown[]).includes(mode) ? (mode as ApprovalMode) : undefined;
 }

@@ -77,8 +77,23 @@ function needsTrust(key: ConfigKey, repo: Config, accepted: Config, ctx: Narrowi
     return limit === undefined || value <= limit ? null : `raises ${key} from ${limit} to ${value}`;
   }
   if (key === 'prices') return weakenedPrices(ctx.base.prices ?? {}, repo.prices ?? {});
+  if (key === 'approval') return loosenedApproval(repo.approval!, ctx.base.approval);
   if (key === 'model') return modelNeedsTrust(repo.model!, accepted, ctx);
   return null; // policy, output, test: what to run and how to show it, all inside the sandbox
+}
+
+/** Strictest first: a repository may ask for more approval, never for less. */
+const APPROVAL_STRICTNESS = ['read-only', 'ask', 'auto'] as const;
+
+/**
+ * The repository's approval mode needs trust when it is looser than the user's (or, with none set,
+ * than `ask`, the default where there is someone to ask): `auto` would write edits unseen.
+ */
+function loosenedApproval(repo: NonNullable<Config['approval']>, user: Config['approval']): string | null {
+  const base = user ?? 'ask';
+  return APPROVAL_STRICTNESS.indexOf(repo) > APPROVAL_STRICTNESS.indexOf(base)
+    ? `loosens approval from ${base} to ${repo} (edits would be written without asking you)`
+    : null;
 }
 
 /** A price the user set that the repository's table lowers or drops (the cost cap would fire later or never). */

@@ -2,6 +2,7 @@
 // events it is given and passes the engineer's answer back.
 import { Box, Static } from 'ink';
 import { useSyncExternalStore } from 'react';
+import { ApprovalPrompt } from './approval-prompt.js';
 import { Final, Footer, Header, Interrupted, Running, Thinking, TurnBlock } from './components.js';
 import { QuestionInput } from './question.js';
 import { useRawInput } from './raw-input.js';
@@ -9,6 +10,7 @@ import type { ViewStore } from './store.js';
 
 export function App({ store }: { store: ViewStore }) {
   const view = useSyncExternalStore(store.subscribe, store.get);
+  const approval = useSyncExternalStore(store.subscribe, store.pendingApproval);
   useRawInput((event) => {
     // Raw mode turns Ctrl-C into input; hand it to the process's SIGINT handler, which kills the
     // running container, marks the ledger and exits with a summary.
@@ -34,6 +36,9 @@ export function App({ store }: { store: ViewStore }) {
       {view.current ? <TurnBlock turn={view.current} /> : null}
       {live && view.thinking && view.init ? (
         <Thinking model={view.init.model} since={view.thinking.since} />
+      ) : null}
+      {live && approval && store.interactive ? (
+        <ApprovalPrompt key={approval.callId} request={approval} onDecide={store.decideApproval} />
       ) : null}
       {live && view.running ? <Running tool={view.running.tool} since={view.running.since} /> : null}
       {live && view.question !== null && store.interactive ? (

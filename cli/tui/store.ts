@@ -1,6 +1,8 @@
 // The bridge between the running agent and the screen: events go in, the folded view comes out,
 // and a question waits here for the engineer's answer.
+import type { UserVerdict } from '../../policy/approval.js';
 import type { LoopEvent } from '../../policy/events.js';
+import type { EditApprovalRequest } from '../../primitives/edit-approval.js';
 import { inert, inertDeep } from '../../runtime/text/inert.js';
 import { cleanText } from './input-keys.js';
 import { emptyDraft, type Draft } from './line-editor.js';
@@ -12,6 +14,7 @@ export class ViewStore {
   private pending: ((answer: string | null) => void) | null = null;
   /** The answer being typed: kept here so a redraw of the screen (a resize) keeps it. */
   draft: Draft = emptyDraft;
+  private approval: { request: EditApprovalRequest; resolve: (v: UserVerdict) => void } | null = null;
 
   constructor(readonly interactive = true) {}
 
@@ -57,5 +60,30 @@ export class ViewStore {
     this.draft = emptyDraft;
     const clean = answer === null ? null : cleanText(answer).trim();
     resolve?.(clean === '' ? null : clean);
+  };
+
+  /** The edit waiting for the engineer's decision, made inert for the screen; null when none. */
+  pendingApproval = (): EditApprovalRequest | null => this.approval?.request ?? null;
+
+  /** The authorization stage's AskApproval: resolves when the engineer decides. */
+  askApproval = (request: EditApprovalRequest): Promise<UserVerdict> =>
+    new Promise((resolve) => {
+      this.approval = {
+        request: {
+          ...request,
+          path: inert(request.path),
+          selector: inert(request.selector),
+          diff: inert(request.diff),
+        },
+        resolve,
+      };
+      for (const l of this.listeners) l();
+    });
+
+  decideApproval = (verdict: UserVerdict): void => {
+    const pending = this.approval;
+    this.approval = null;
+    for (const l of this.listeners) l();
+    pending?.resolve(verdict);
   };
 }

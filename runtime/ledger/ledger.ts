@@ -13,7 +13,7 @@ import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ledgerFailure, unwritableLedger } from './open-error.js';
 import { newPromptBoundary } from './prompts.js';
 
-export type CallStatus = 'validated' | 'dispatched' | 'completed' | 'failed' | 'not_executed';
+export type CallStatus = 'validated' | 'dispatched' | 'completed' | 'failed' | 'not_executed' | 'denied';
 export type CallOrigin = 'model' | 'trigger' | 'user';
 
 export interface CallRow {
@@ -279,8 +279,11 @@ export class Ledger {
       .run(tokensIn, tokensOut, costUsd, costUsd, runId);
   }
 
-  /** Ends a call that did not complete: `failed` when it may have run, `not_executed` when it surely did not. */
-  endCall(callId: string, status: 'failed' | 'not_executed', reason: string): void {
+  /**
+   * Ends a call that did not complete: `failed` when it may have run, `not_executed` when it surely
+   * did not, `denied` when the approval policy or the user refused it (it surely did not run).
+   */
+  endCall(callId: string, status: 'failed' | 'not_executed' | 'denied', reason: string): void {
     this.db.transaction(() => this.setStatus(callId, status, reason))();
   }
 
@@ -321,11 +324,22 @@ export class Ledger {
         'upgrade piper-agent, or point --ledger at another file',
       );
     }
-    for (let v = current; v < SCHEMA_VERSION; v++) {
-      this.db.transaction(() => {
-        this.db.exec(MIGRATIONS[v]!);
-        this.db.pragma(`user_version = ${v + 1}`);
-      })();
+    if (current === SCHEMA_VERSION) return;
+    // SQLite's procedure for a table rebuild (migration 6): foreign keys off outside the
+    // transaction, checked by hand before each migration commits, on again afterwards.
+    this.db.pragma('foreign_keys = OFF');
+    try {
+      for (let v = current; v < SCHEMA_VERSION; v++) {
+        this.db.transaction(() => {
+          this.db.exec(MIGRATIONS[v]!);
+          const broken = this.db.pragma('foreign_key_check') as unknown[];
+          if (broken.length)
+            throw new Error(`migration ${v + 1} would leave ${broken.length} broken reference(s)`);
+          this.db.pragma(`user_version = ${v + 1}`);
+        })();
+      }
+    } finally {
+      this.db.pragma('foreign_keys = ON');
     }
   }
 }

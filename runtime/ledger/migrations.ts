@@ -230,6 +230,60 @@ export const MIGRATIONS: string[] = [
     body BLOB NOT NULL                         -- the text, gzipped
   );
   `,
+  // 8: the authorization stage (docs/approval.md). A call the approval policy or the user refused
+  // ends with a terminal status of its own, `denied` (the calls table is rebuilt: SQLite cannot
+  // change a CHECK in place; Ledger.migrate turns foreign keys off around it and checks them), and
+  // every decision on an edit, approved or not, is an approvals row: subject (the run), operation,
+  // target (file and entity), scope, who decided, linked to the call it decided.
+  `
+  CREATE TABLE calls_v6 (
+    id TEXT PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs(id),
+    turn_id INTEGER REFERENCES turns(id),
+    origin TEXT NOT NULL CHECK (origin IN ('model', 'trigger', 'user')),
+    tool TEXT NOT NULL,
+    args TEXT NOT NULL,
+    verdict TEXT NOT NULL CHECK (verdict IN ('valid', 'rejected')),
+    reason TEXT,
+    status TEXT NOT NULL CHECK (status IN ('validated', 'dispatched', 'completed', 'failed', 'not_executed', 'denied')),
+    status_reason TEXT,
+    owner TEXT NOT NULL,
+    container_id TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+  );
+  INSERT INTO calls_v6 SELECT id, run_id, turn_id, origin, tool, args, verdict, reason, status,
+    status_reason, owner, container_id, created_at, updated_at FROM calls;
+  DROP TABLE calls;
+  ALTER TABLE calls_v6 RENAME TO calls;
+  CREATE INDEX calls_by_run ON calls(run_id);
+  CREATE INDEX calls_by_status ON calls(status);
+  CREATE TRIGGER calls_status_moves_forward BEFORE UPDATE OF status ON calls
+  WHEN NOT (
+    (OLD.status = 'validated' AND NEW.status IN ('dispatched', 'completed', 'failed', 'not_executed', 'denied')) OR
+    (OLD.status = 'dispatched' AND NEW.status IN ('completed', 'failed', 'not_executed', 'denied'))
+  )
+  BEGIN
+    SELECT RAISE(ABORT, 'call status only moves forward');
+  END;
+
+  CREATE TABLE approvals (
+    id INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL REFERENCES runs(id),       -- the subject: approvals never outlive their run
+    call_id TEXT NOT NULL REFERENCES calls(id),     -- the call this decision let through or stopped
+    operation TEXT NOT NULL,                        -- edit_entity
+    path TEXT NOT NULL,                             -- the target file, repository-relative
+    selector TEXT NOT NULL,                         -- the target entity
+    decision TEXT NOT NULL CHECK (decision IN ('approved', 'denied')),
+    scope TEXT NOT NULL CHECK (scope IN ('once', 'file')),  -- file: every later edit of path in this run
+    decided_by TEXT NOT NULL,                       -- user | policy:auto | policy:read-only
+    basis INTEGER REFERENCES approvals(id),         -- the earlier file-scoped approval this one reuses
+    reason TEXT,
+    diff_sha256 TEXT NOT NULL,                      -- the exact change that was decided on
+    created_at TEXT NOT NULL
+  );
+  CREATE INDEX approvals_by_run ON approvals(run_id);
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
