@@ -2,10 +2,14 @@
 // exact unified diff, and the engineer's decision. Enter applies it; `a` applies it and every later
 // edit of the same file in this run; `n` or Esc refuses it, then asks for an optional one-line
 // reason (Enter sends it, Esc sends none). Every string shown was made inert by the store.
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { UserVerdict } from '../../policy/approval.js';
 import type { EditApprovalRequest } from '../../primitives/edit-approval.js';
+import { actionsOf } from './input-keys.js';
+import { emptyDraft } from './line-editor.js';
+import { useRawInput } from './raw-input.js';
+import { TextInput } from './text-input.js';
 
 /** The longest diff shown in full; a longer one shows its head and says how much is left out. */
 const DIFF_LINES = 40;
@@ -17,24 +21,16 @@ export function ApprovalPrompt({
   request: EditApprovalRequest;
   onDecide: (verdict: UserVerdict) => void;
 }) {
-  const [reason, setReason] = useState<string | null>(null);
-  useInput((input, key) => {
-    if (reason === null) {
-      if (key.return) return onDecide({ verdict: 'once' });
-      if (input === 'a') return onDecide({ verdict: 'file' });
-      if (input === 'n' || key.escape) return setReason('');
-      return;
+  const [refusing, setRefusing] = useState(false);
+  // The decision keys; once refusing, the reason's text input has the keyboard.
+  useRawInput((event) => {
+    if (event === 'a') return onDecide({ verdict: 'file' });
+    if (event === 'n') return setRefusing(true);
+    for (const action of actionsOf(event, false)) {
+      if (action.kind === 'submit') return onDecide({ verdict: 'once' });
+      if (action.kind === 'decline') return setRefusing(true);
     }
-    if (key.return) return onDecide({ verdict: 'deny', reason });
-    if (key.escape) return onDecide({ verdict: 'deny', reason: '' });
-    if (key.backspace || key.delete) return setReason((r) => (r ?? '').slice(0, -1));
-    if (key.ctrl && input === 'u') return setReason('');
-    if (key.ctrl || key.meta || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow)
-      return;
-    // One line: a pasted newline or control character never reaches the reason.
-    // eslint-disable-next-line no-control-regex
-    setReason((r) => (r ?? '') + input.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' '));
-  });
+  }, !refusing);
   const lines = request.diff.replace(/\n$/, '').split('\n');
   const shown = lines.slice(0, DIFF_LINES);
   return (
@@ -55,17 +51,19 @@ export function ApprovalPrompt({
       {lines.length > DIFF_LINES ? (
         <Text dimColor>… {lines.length - DIFF_LINES} more diff line(s)</Text>
       ) : null}
-      {reason === null ? (
+      {!refusing ? (
         <Text dimColor wrap="wrap">
           Enter applies it · a applies it and every later edit of {request.path} in this run · n or Esc
           refuses it
         </Text>
       ) : (
         <>
-          <Text>
-            Why not? (optional) › {reason}
-            <Text inverse> </Text>
-          </Text>
+          <Text>Why not? (optional, one line; the model reads it)</Text>
+          <TextInput
+            initial={emptyDraft}
+            onSubmit={(reason) => onDecide({ verdict: 'deny', reason })}
+            onDecline={() => onDecide({ verdict: 'deny', reason: '' })}
+          />
           <Text dimColor wrap="truncate-end">
             Enter sends the reason to the model · Esc refuses without one
           </Text>
