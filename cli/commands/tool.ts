@@ -12,7 +12,7 @@ import { LintGate } from '../../primitives/lint/lint-gate.js';
 import { Workspace } from '../../primitives/workspace.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
-import { UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import { openSession } from '../session.js';
 
 export const TOOL_HELP = `Usage: piper-agent tool NAME 'ARGS_JSON' [--repo DIR] [--run RUN] [--policy policy|current] [--ledger PATH]
@@ -102,7 +102,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
         trust: 'trusted',
       });
       process.stdout.write(`${JSON.stringify(validation.rejection)}\n`);
-      return 4;
+      return EXIT.no;
     }
     const call = validation.call as { tool: ToolName; args: Record<string, unknown> };
     const exec = await workspace.run(call, 'model');
@@ -120,7 +120,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
     });
     process.stdout.write(`${renderForModel(row, arm)}\n`);
     process.stderr.write(`── run ${runId} · call ${exec.callId}\n`);
-    return 0;
+    return EXIT.ok;
   } finally {
     lint.close();
     await session.close();
