@@ -4,17 +4,19 @@
 // observations row — with the model's and the tools' own time subtracted (a zero-latency scripted
 // model; read-only tools on the sample repository; no sandbox call). Measured on turns whose
 // history already holds ≥ 20 entries, so the prompt shows a full 20-entry history.
-// Target: p50 ≤ 2 ms.
+// Target: p50 ≤ 2 ms. Beside it, the same turns over the in-memory record and tools the pure loop
+// test uses (policy/turn/in-memory.ts): the loop's own share, with no SQLite or code index.
 // Also: estimated tool-schema tokens per turn of the two arms over the piperbench issues (the
 // policy arm should need at least 30 % fewer than the baseline's six full schemas).
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runLoop, type LoopTools } from '../policy/loop.js';
+import { runLoop, type LoopDeps, type LoopTools } from '../policy/loop.js';
 import { buildSelectionPrompt } from '../policy/prompt.js';
 import { TOOL_NAMES } from '../policy/registry.js';
 import { retrieveByMap } from '../policy/retrieve.js';
+import { MemoryRecord, MemoryRun, MemoryTools } from '../policy/turn/in-memory.js';
 import { CodeIndex } from '../primitives/index/code-index.js';
 import { LintGate } from '../primitives/lint/lint-gate.js';
 import { Workspace } from '../primitives/workspace.js';
@@ -38,22 +40,7 @@ const SELECTORS = [
   'textstats.report.summary',
 ];
 
-async function overhead(turns: number): Promise<number[]> {
-  const repo = join(packageRoot(), 'test', 'fixtures', 'sample-repo');
-  const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-bench-loop-')), 'ledger.db'));
-  const index = await CodeIndex.open(repo, ledger);
-  const lint = new LintGate();
-  const runId = ledger.createRun({ kind: 'fix', repo, owner: 'bench' });
-  // The sandbox is never called: these turns use read-only tools.
-  const workspace = new Workspace({
-    repoRoot: repo,
-    index,
-    lint,
-    sandbox: new Sandbox(new DockerEngine(), { image: 'unused' }),
-    ledger,
-    runId,
-    owner: 'bench',
-  });
+function scriptedReplies(turns: number): string[] {
   const replies = Array.from({ length: turns }, (_, i) =>
     JSON.stringify({
       tool: i % 3 === 2 ? 'search_symbol' : 'read_entity',
@@ -61,28 +48,38 @@ async function overhead(turns: number): Promise<number[]> {
     }),
   );
   replies.push('{"tool": "stop", "args": {"reason": "done"}}');
-  const script = scriptModelFromReplies(replies);
+  return replies;
+}
+
+/**
+ * Per-turn harness time of the loop over the given tools and record: each turn's wall time minus
+ * the model's and the tools' own time, on turns ≥ 8 (which have ≥ 20 observations behind them).
+ */
+async function measureTurns(
+  turns: number,
+  effects: { tools: LoopTools; record: LoopDeps['record'] },
+): Promise<number[]> {
+  const script = scriptModelFromReplies(scriptedReplies(turns));
   let spent = 0; // model + tool time inside the current turn
+  const timed =
+    <A extends unknown[], R>(f: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      const t0 = performance.now();
+      const r = await f(...args);
+      spent += performance.now() - t0;
+      return r;
+    };
   const model: ChatModel = {
     id: script.id,
     protocol: script.protocol,
-    complete: async (req, signal) => {
-      const t0 = performance.now();
-      const reply = await script.complete(req, signal);
-      spent += performance.now() - t0;
-      return reply;
-    },
+    complete: timed((req, signal) => script.complete(req, signal)),
   };
-  const tools: LoopTools = {
-    selectorExists: (s) => workspace.selectorExists(s),
-    hasEvidence: (s) => workspace.hasEvidence(s),
-    run: async (call, origin, turnId) => {
-      const t0 = performance.now();
-      const r = await workspace.run(call, origin, turnId);
-      spent += performance.now() - t0;
-      return r;
-    },
-    lintFile: (selector, path, turnId) => workspace.lintFile(selector, path, turnId),
+  const { tools } = effects;
+  const timedTools: LoopTools = {
+    selectorExists: (s) => tools.selectorExists(s),
+    hasEvidence: (s) => tools.hasEvidence(s),
+    run: timed((call, origin, turnId) => tools.run(call, origin, turnId)),
+    lintFile: (selector, path, turnId) => tools.lintFile(selector, path, turnId),
   };
   const perTurn: number[] = [];
   let turnStart = 0;
@@ -90,12 +87,11 @@ async function overhead(turns: number): Promise<number[]> {
   await runLoop(
     {
       model,
-      tools,
-      record: new RunRecord(ledger, runId, 'bench'),
+      tools: timedTools,
+      record: effects.record,
       emit: (e) => {
         if (e.type !== 'turn' && e.type !== 'result') return;
         const now = performance.now();
-        // Turns ≥ 8 have ≥ 20 observations behind them (each turn adds one or more).
         if (turnNo >= 8) perTurn.push(now - turnStart - spent);
         turnStart = now;
         spent = 0;
@@ -109,9 +105,60 @@ async function overhead(turns: number): Promise<number[]> {
       budget: { maxTurns: turns + 5 },
     },
   );
-  lint.close();
-  ledger.close();
   return perTurn;
+}
+
+/** The real workspace and ledger on the sample repository; the sandbox is never called. */
+async function overhead(turns: number): Promise<number[]> {
+  const repo = join(packageRoot(), 'test', 'fixtures', 'sample-repo');
+  const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-bench-loop-')), 'ledger.db'));
+  const index = await CodeIndex.open(repo, ledger);
+  const lint = new LintGate();
+  const runId = ledger.createRun({ kind: 'fix', repo, owner: 'bench' });
+  const workspace = new Workspace({
+    repoRoot: repo,
+    index,
+    lint,
+    sandbox: new Sandbox(new DockerEngine(), { image: 'unused' }),
+    ledger,
+    runId,
+    owner: 'bench',
+  });
+  try {
+    return await measureTurns(turns, { tools: workspace, record: new RunRecord(ledger, runId, 'bench') });
+  } finally {
+    lint.close();
+    ledger.close();
+  }
+}
+
+/** The same turns over the in-memory record and tools: the loop's own time, no ledger writes. */
+async function pureOverhead(turns: number): Promise<number[]> {
+  const run = new MemoryRun();
+  const entity = (selector: string) => ({ selector, kind: 'function', signature: 'def f():', path: 'w.py' });
+  const tools = new MemoryTools(
+    {
+      selectors: SELECTORS,
+      answer: (tool, args) =>
+        tool === 'search_symbol'
+          ? {
+              result: {
+                ok: true,
+                error: null,
+                data: { matches: SELECTORS.map((s) => ({ ...entity(s), line: 1 })) },
+              },
+            }
+          : {
+              result: {
+                ok: true,
+                error: null,
+                data: { entity: entity(String(args.selector)), body: 'pass' },
+              },
+            },
+    },
+    run,
+  );
+  return measureTurns(turns, { tools, record: new MemoryRecord(run) });
 }
 
 function schemaTokens(): { tasks: number; policy: number; baseline: number; reduction: number } {
@@ -154,12 +201,15 @@ async function main(): Promise<void> {
     options: { json: { type: 'boolean', default: false }, turns: { type: 'string', default: '200' } },
   });
   const samples = await overhead(Number(values.turns));
+  const pure = await pureOverhead(Number(values.turns));
   const tokens = schemaTokens();
   const result = {
     turns_measured: samples.length,
     turn_overhead_p50_ms: percentile(samples, 50),
     turn_overhead_p95_ms: percentile(samples, 95),
     target_p50_ms: 2,
+    pure_loop_p50_ms: percentile(pure, 50),
+    pure_loop_p95_ms: percentile(pure, 95),
     schema_tokens_per_turn_policy: tokens.policy,
     schema_tokens_per_turn_baseline: tokens.baseline,
     schema_token_reduction_pct: tokens.reduction,
@@ -169,6 +219,10 @@ async function main(): Promise<void> {
     [
       'turn overhead p50 / p95 (ms)',
       `${result.turn_overhead_p50_ms} / ${result.turn_overhead_p95_ms} (target p50 ≤ 2)`,
+    ],
+    [
+      'pure loop (in-memory record, tools) p50 / p95 (ms)',
+      `${result.pure_loop_p50_ms} / ${result.pure_loop_p95_ms}`,
     ],
     [
       'tool-schema tokens per turn',

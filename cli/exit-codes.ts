@@ -1,8 +1,18 @@
-// The CLI's exit codes, documented in `piper-agent --help` and the README.
+// The CLI's exit codes, documented in `piper-agent --help` and the README. A run's outcome maps to
+// its code in the policy layer (OUTCOME_EXIT_CODES); the codes here extend that map, never restate it.
+import { OUTCOME_EXIT_CODES } from '../policy/events.js';
+
 export const EXIT = {
-  ok: 0,
-  failure: 1,
+  ok: OUTCOME_EXIT_CODES.resolved,
+  failure: OUTCOME_EXIT_CODES.error,
   usage: 2,
+  /** `fix`: the model asked the operator a question. */
+  needsInput: OUTCOME_EXIT_CODES.ask_user,
+  /**
+   * The command ran and its answer is no: `fix` did not resolve the issue, `run-test`'s tests failed,
+   * `tool` rejected the call, `replay` diverged.
+   */
+  no: OUTCOME_EXIT_CODES.stop,
   noEngine: 5,
   interrupted: 130,
 } as const;

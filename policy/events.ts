@@ -5,6 +5,18 @@ import type { TestFailure } from './test-failures.js';
 
 export type Outcome = 'resolved' | 'ask_user' | 'stop' | 'cap' | 'error';
 
+/**
+ * The process exit code of each run outcome; the CLI's own codes (cli/exit-codes.ts) extend these.
+ * Never 0 for an unverified fix: `resolved` already implies a verified repro test.
+ */
+export const OUTCOME_EXIT_CODES: Readonly<Record<Outcome, number>> = {
+  resolved: 0,
+  error: 1,
+  ask_user: 3,
+  stop: 4,
+  cap: 4,
+};
+
 export interface RunResult {
   run_id: string;
   outcome: Outcome;

@@ -12,6 +12,9 @@
 //   trust_round_trip_search_symbol trust.ts: off → search_symbol matches are not round-trip checked
 //   trust_gate                     trust.ts: off → no check at all, every result is trusted as captured
 
+import type { TriggerName } from './triggers.js';
+import type { TrustSkip } from './trust.js';
+
 /** In the spec's ablation order: its two weakest a-priori cases first, then every other gate. */
 export const GATE_NAMES = [
   'trust_round_trip_search_symbol',
@@ -40,4 +43,36 @@ export function gateOn(gates: GateSwitches | undefined, name: GateName): boolean
 /** Every gate on except `name`: one ablated variant. */
 export function withoutGate(name: GateName): GateSwitches {
   return { [name]: false };
+}
+
+/** The switches as each stage reads them: decoded once, so no stage re-interprets gate names. */
+export interface DecodedGates {
+  retrievalMap: boolean;
+  retrievalEmbedFallback: boolean;
+  evidenceGate: boolean;
+  /** The triggers switched off. */
+  triggersOff: TriggerName[];
+  /** What the trust gate skips: everything, the search_symbol round trip, or nothing. */
+  trustSkip: TrustSkip[];
+}
+
+const TRIGGER_GATES = [
+  ['post_edit_lint', 'trigger_post_edit_lint'],
+  ['post_patch_test', 'trigger_post_patch_test'],
+  ['symbol_token', 'trigger_symbol_token'],
+] as const satisfies ReadonlyArray<readonly [TriggerName, GateName]>;
+
+export function decodeGates(gates: GateSwitches | undefined): DecodedGates {
+  const on = (name: GateName) => gateOn(gates, name);
+  return {
+    retrievalMap: on('retrieval_map'),
+    retrievalEmbedFallback: on('retrieval_embed_fallback'),
+    evidenceGate: on('evidence_gate'),
+    triggersOff: TRIGGER_GATES.filter(([, gate]) => !on(gate)).map(([trigger]) => trigger),
+    trustSkip: !on('trust_gate')
+      ? ['all']
+      : !on('trust_round_trip_search_symbol')
+        ? ['search_symbol_round_trip']
+        : [],
+  };
 }

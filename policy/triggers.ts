@@ -96,7 +96,7 @@ export class TriggerGate {
     // Lazily, in order of appearance: a long text is scanned only as far as its first new tokens.
     for (const { token } of scanSymbols(text, this.options.symbolCamel === true)) {
       if (calls.length === SYMBOL_TRIGGERS_PER_TEXT) break;
-      const key = `symbol:${token}`;
+      const key = symbolKey(token);
       if (this.fired.has(key)) continue;
       this.fired.add(key);
       calls.push({
@@ -118,7 +118,7 @@ export class TriggerGate {
     }
     // Switched off, the lint never fires; the edit still counts toward the post-patch test above.
     if (this.isOff('post_edit_lint')) return [];
-    const key = `lint:${edit.selector}@${edit.editId}`;
+    const key = lintKey(edit.selector, edit.editId);
     if (this.fired.has(key)) return [];
     this.fired.add(key);
     return [
@@ -172,6 +172,16 @@ export class TriggerGate {
   }
 }
 
+/** The symbol trigger's key for one token. */
+export function symbolKey(token: string): string {
+  return `symbol:${token}`;
+}
+
+/** The post-edit lint's key for one committed edit. */
+export function lintKey(selector: string, editId: string): string {
+  return `lint:${selector}@${editId}`;
+}
+
 /** `test:` + sha256 of the sorted edit ids: the same set of edits is the same patch, in any order. */
 export function patchKey(editIds: readonly string[]): string {
   const ids = [...new Set(editIds)].sort();
@@ -186,4 +196,49 @@ export function symbolTokens(text: string, options: { camel?: boolean } = {}): s
   const seen = new Set<string>();
   for (const { token } of scanSymbols(text, options.camel === true)) seen.add(token);
   return [...seen];
+}
+
+/**
+ * What a trigger's observation records (the spec's shapes): a post-patch test only its verdict,
+ * `{passed, exit_code}`; a symbol search `{query, matches}`; a lint its result as produced.
+ */
+export function triggerObservation(call: TriggerCall, result: unknown): unknown {
+  switch (call.trigger) {
+    case 'post_patch_test': {
+      const r = result as { passed: boolean; exit_code: number };
+      return { passed: r.passed, exit_code: r.exit_code };
+    }
+    case 'symbol_token':
+      return {
+        query: call.args.query,
+        matches: (result as { data?: { matches?: unknown[] } }).data?.matches ?? [],
+      };
+    case 'post_edit_lint':
+      return result;
+  }
+}
+
+/** What a run's ledger rows show the triggers did: enough to restore their memory on resume. */
+export interface TriggerHistory {
+  /** The query of every search_symbol call the symbol trigger made. */
+  symbolQueries: readonly string[];
+  /** The run's committed edits in order, each with the selector it edited. */
+  edits: ReadonlyArray<{ editId: string; selector: string }>;
+  /** For each completed post-patch test, the ids of the edits committed before it. */
+  testedPatches: ReadonlyArray<readonly string[]>;
+  /** Committed edits made after the last completed post-patch test (all of them if none ran). */
+  untestedEdits: number;
+}
+
+/** The snapshot the trigger gate would hold after the history above, with its own key formats. */
+export function triggerSnapshotFrom(history: TriggerHistory): TriggerSnapshot {
+  const fired = new Set<string>();
+  for (const query of history.symbolQueries) fired.add(symbolKey(query));
+  for (const edit of history.edits) fired.add(lintKey(edit.selector, edit.editId));
+  for (const patch of history.testedPatches) fired.add(patchKey(patch));
+  return {
+    fired: [...fired],
+    committedEdits: history.edits.map((e) => e.editId),
+    untestedEdits: history.untestedEdits,
+  };
 }

@@ -76,7 +76,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
           ? `${JSON.stringify(report, null, 2)}\n`
           : `${renderReport(recorded, replayed, comparison, notes)}\n`,
       );
-      return comparison.divergence ? 4 : EXIT.ok;
+      return comparison.divergence ? EXIT.no : EXIT.ok;
     } finally {
       if (!values.keep) rmSync(scratch, { recursive: true, force: true });
     }

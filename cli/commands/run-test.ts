@@ -83,7 +83,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       const verdict = result.timed_out ? 'TIMED OUT' : result.passed ? 'PASSED' : 'FAILED';
       log(`── ${verdict} · exit ${result.exit_code}${counts} · run ${runId} · call ${callId}`);
     }
-    return result.passed ? EXIT.ok : 4;
+    return result.passed ? EXIT.ok : EXIT.no;
   } finally {
     await session.close();
   }

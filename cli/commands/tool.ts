@@ -14,7 +14,7 @@ import { gitRootAbove, repoRoot } from '../../runtime/host/git.js';
 import { IN_MEMORY_LEDGER } from '../../runtime/ledger/location.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { loadConfig } from '../config.js';
-import { UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../exit-codes.js';
 import { openSession } from '../session.js';
 
 export const TOOL_HELP = `Usage: piper-agent tool NAME 'ARGS_JSON' [--repo DIR] [--run RUN] [--policy policy|current] [--ledger PATH]
@@ -124,7 +124,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
       process.stdout.write(`${JSON.stringify(validation.rejection)}\n`);
       process.stderr.write(`── run ${runId} · call ${callId} (rejected)\n`);
       ending = { outcome: 'rejected', reason: validation.rejection.reason };
-      return 4;
+      return EXIT.no;
     }
     const call = validation.call as { tool: ToolName; args: Record<string, unknown> };
     const exec = await workspace.run(call, 'model');
@@ -143,7 +143,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${renderForModel(row, arm)}\n`);
     ending = { outcome: 'completed', reason: `${call.tool} ran (call ${exec.callId})` };
     process.stderr.write(`── run ${runId} · call ${exec.callId}\n`);
-    return 0;
+    return EXIT.ok;
   } catch (error) {
     ending = { outcome: 'failed', reason: (error as Error).message };
     throw error;

@@ -46,7 +46,9 @@ describe('piper-agent fix, headless (real sandbox)', () => {
     expect(readFileSync(join(repo, 'textstats', 'words.py'), 'utf8')).toContain('return ranked[:n]');
     const golden = join(packageRoot(), 'test', 'fixtures', 'golden', 'sample-fix.stream.jsonl');
     const actual = normalize(r.stdout, repo);
-    if (!existsSync(golden) || process.env.UPDATE_GOLDEN === '1') writeFileSync(golden, actual);
+    // A missing golden is a failure, not a fresh baseline: UPDATE_GOLDEN=1 writes it on purpose.
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(golden, actual);
+    expect(existsSync(golden), `${golden} is missing (UPDATE_GOLDEN=1 writes it)`).toBe(true);
     expect(actual).toBe(readFileSync(golden, 'utf8'));
     const runId = (events.at(-1) as unknown as { run_id: string }).run_id;
     expectTraceComplete(join(repo, '.piper', 'ledger.db'), runId);

@@ -128,7 +128,7 @@ describe('LintGate.check', () => {
     own.close();
   });
 
-  it('speed: p50 of one gate check on a 300-line file', async () => {
+  it('checks a clean 300-line file clean each time its content changes (no cached verdict)', async () => {
     const body = Array.from({ length: 50 }, (_, i) =>
       [
         `def function_${i}(a, b):`,
@@ -140,20 +140,13 @@ describe('LintGate.check', () => {
       ].join('\n'),
     ).join('\n');
     expect(body.split('\n')).toHaveLength(300);
-    const times: number[] = [];
-    for (let i = 0; i < 200; i++) {
-      const source = `${body}\n# variant ${i}\n`; // distinct content: no cache hit
-      const started = performance.now();
-      const report = await gate.check(source, 'big.py');
-      times.push(performance.now() - started);
+    // Its timing is bench/'s business (bench/policy-overhead.ts); here, only the verdicts.
+    for (let i = 0; i < 5; i++) {
+      const report = await gate.check(`${body}\n# variant ${i}\n`, 'big.py');
       expect(report.diagnostics).toEqual([]);
     }
-    const warm = times.slice(20).sort((a, b) => a - b);
-    const p50 = warm[Math.floor(warm.length / 2)]!;
-    console.log(
-      `lint gate check, 300-line file: p50 ${p50.toFixed(2)} ms, p90 ${warm[Math.floor(warm.length * 0.9)]!.toFixed(2)} ms (first, cold: ${times[0]!.toFixed(1)} ms)`,
-    );
-    expect(p50).toBeGreaterThan(0);
+    const broken = await gate.check(`${body}\ndef broken(:\n`, 'big.py');
+    expect(broken.diagnostics.length).toBeGreaterThan(0);
   });
 });
 

@@ -1,0 +1,80 @@
+// Acting on one accepted proposal: ask_user and stop end the turn (after the post-patch test a
+// formed patch owes); a tool call is validated — a rejection goes back to the model — then run,
+// gated and observed, and the triggers its result sets off run after it.
+import type { Proposal } from '../proposal.js';
+import { classifyProposal } from '../validate.js';
+import { CONTINUE, type StepResult, type TurnContext } from './context.js';
+import { execute, runTriggers } from './execute.js';
+
+/** An act ends the turn (or the run), or its proposal was rejected and the model may select again. */
+export type ActResult = StepResult | { kind: 'rejected' };
+
+export interface Selected {
+  turn: number;
+  turnId: number;
+  proposal: Proposal;
+  /** Whether a rejection here leaves the turn a re-selection. */
+  reselect: boolean;
+  /** The model's words beside its tool call, shown dimmed by the TUI. */
+  text?: string;
+}
+
+export async function act(ctx: TurnContext, s: Selected): Promise<ActResult> {
+  const { turn, turnId, proposal } = s;
+  const classified = classifyProposal(proposal);
+  ctx.journal.emit({
+    type: 'proposal',
+    turn,
+    tool: proposal.tool,
+    args: proposal.args,
+    origin: 'model',
+    ...(s.text ? { text: s.text } : {}),
+  });
+  if (classified.kind === 'stop') {
+    await runTriggers(ctx, ctx.arm.triggers.onModelAction({ kind: 'stop' }), turn, turnId);
+    ctx.journal.stopped(turnId, classified.reason);
+    return { kind: 'end', outcome: 'stop', reason: classified.reason || 'the model stopped' };
+  }
+  if (classified.kind === 'ask_user') return askUser(ctx, turn, turnId, classified.question);
+
+  const { tools } = ctx.deps;
+  const validation = ctx.arm.validate(proposal, {
+    selectorExists: (selector) => tools.selectorExists(selector),
+    hasEvidence: (selector) => tools.hasEvidence(selector),
+  });
+  if (!validation.ok) {
+    const row = ctx.journal.rejected(turn, turnId, proposal.args, validation.rejection, s.reselect);
+    ctx.latest = ctx.arm.render(row);
+    return { kind: 'rejected' };
+  }
+  const { call } = validation;
+  const triggers = ctx.arm.triggers;
+  await runTriggers(ctx, triggers.onModelAction({ kind: 'call', tool: call.tool }), turn, turnId);
+  const { exec, row } = await execute(ctx, turn, turnId, {
+    tool: call.tool,
+    args: call.args as Record<string, unknown>,
+    origin: 'model',
+  });
+  ctx.latest = ctx.arm.render(row);
+  // A denied call advances no trigger: nothing happened to the repository.
+  if (exec.kind === 'denied') return CONTINUE;
+  if (exec.edit) await runTriggers(ctx, triggers.onEditCommitted(exec.edit), turn, turnId);
+  await runTriggers(ctx, triggers.onText(ctx.latest), turn, turnId);
+  return CONTINUE;
+}
+
+/** The model's question: answered now (interactive), or the run ends with it for a later resume. */
+async function askUser(
+  ctx: TurnContext,
+  turn: number,
+  turnId: number,
+  question: string,
+): Promise<StepResult> {
+  await runTriggers(ctx, ctx.arm.triggers.onModelAction({ kind: 'ask_user' }), turn, turnId);
+  ctx.journal.asked(turn, turnId, question);
+  const answer = ctx.deps.askUser ? await ctx.deps.askUser(question) : null;
+  if (answer === null)
+    return { kind: 'end', outcome: 'ask_user', reason: 'the model asked the operator a question', question };
+  ctx.latest = ctx.arm.render(ctx.journal.answered(turn, turnId, answer));
+  return CONTINUE;
+}

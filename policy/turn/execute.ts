@@ -1,0 +1,75 @@
+// Running one call, the model's or a trigger's: the execution events around it, the trust gate's
+// verdict on what it captured, and its observation. Trigger calls chain: an edit a trigger commits
+// fires that edit's own triggers.
+import type { ExecutedLike, ObservationRowLike } from '../loop-types.js';
+import { triggerObservation, type TriggerCall } from '../triggers.js';
+import type { TurnContext } from './context.js';
+import { LOOP_TOOLS, type LoopToolName } from './tool-table.js';
+
+interface CallToRun {
+  tool: LoopToolName;
+  args: Record<string, unknown>;
+  origin: 'model' | 'trigger';
+  /** A trigger's call: its observation takes the trigger's shape. */
+  trigger?: TriggerCall;
+}
+
+export async function execute(
+  ctx: TurnContext,
+  turn: number,
+  turnId: number | undefined,
+  call: CallToRun,
+): Promise<{ exec: ExecutedLike; row: ObservationRowLike }> {
+  const { tool, args, origin } = call;
+  ctx.journal.emit({ type: 'execution', phase: 'started', turn, call_id: null, tool, origin });
+  const t0 = ctx.clock();
+  const entry = LOOP_TOOLS[tool];
+  const exec = await entry.run(ctx.deps.tools, args, origin, turnId);
+  ctx.journal.emit({
+    type: 'execution',
+    phase: 'finished',
+    turn,
+    call_id: exec.callId,
+    tool,
+    origin,
+    exit_code: exec.receipt?.exit_code ?? null,
+    timed_out: exec.receipt?.timed_out ?? false,
+    ms: ctx.clock() - t0,
+  });
+  if (exec.kind === 'denied') {
+    // The authorization stage refused it: the harness's own record of the decision, not a result.
+    const reason = (exec.result as { error: string }).error;
+    const row = ctx.journal.executed(turn, turnId, exec, { denied: true, reason }, { trust: 'trusted' });
+    return { exec, row };
+  }
+  const stored = call.trigger ? triggerObservation(call.trigger, exec.result) : exec.result;
+  const verdict = entry.verdict((c) => ctx.arm.gate(c), args, exec);
+  const row = ctx.journal.executed(turn, turnId, exec, stored, verdict);
+  return { exec, row };
+}
+
+/** Runs the triggers' calls in order; an edit one of them commits fires its own triggers first. */
+export async function runTriggers(
+  ctx: TurnContext,
+  calls: TriggerCall[],
+  turn: number,
+  turnId?: number,
+): Promise<void> {
+  for (const t of calls) {
+    ctx.journal.emit({
+      type: 'proposal',
+      turn,
+      tool: t.tool,
+      args: t.args,
+      origin: 'trigger',
+      trigger: t.trigger,
+    });
+    const { exec } = await execute(ctx, turn, turnId, {
+      tool: t.tool,
+      args: t.args,
+      origin: 'trigger',
+      trigger: t,
+    });
+    if (exec.edit) await runTriggers(ctx, ctx.arm.triggers.onEditCommitted(exec.edit), turn, turnId);
+  }
+}

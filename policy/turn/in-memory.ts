@@ -1,0 +1,218 @@
+// The loop's effects held in memory: a LoopRecord and LoopTools over plain arrays, with each tool's
+// result supplied by the caller. The loop runs over them with no SQLite, code index, lint process or
+// sandbox, so its own rules (phases, rejections, triggers, trust gate, caps) can be exercised and
+// timed alone: the pure loop test and bench/loop-overhead.ts both use them.
+import type { ExecutedLike, LoopRecord, LoopState, LoopTools, ObservationRowLike } from '../loop-types.js';
+import type { ToolName } from '../registry.js';
+
+type Trust = 'trusted' | 'unverified';
+type Receipt = { exit_code: number; timed_out: boolean };
+
+export interface MemoryTurn {
+  id: number;
+  toolset: string[];
+  rawOutput: string | null;
+  action: unknown;
+}
+
+export interface MemoryCall {
+  id: string;
+  tool: string;
+  args: Record<string, unknown>;
+  origin: 'model' | 'trigger';
+  turnId: number | undefined;
+  verdict: 'rejected' | 'executed';
+  receipt: Receipt | null;
+}
+
+/** What one run wrote: the in-memory ledger both the record and the tools below write to. */
+export class MemoryRun {
+  readonly turns: MemoryTurn[] = [];
+  readonly calls: MemoryCall[] = [];
+  readonly observations: Array<ObservationRowLike & { turnId: number | undefined; callId: string | null }> =
+    [];
+  readonly edits: Array<{ editId: string; selector: string; path: string; callIndex: number }> = [];
+  readonly evidence = new Set<string>();
+  tokens = 0;
+  costUsd: number | null = 0;
+  ending: { outcome: string; reason: string } | null = null;
+  saved: LoopState | null = null;
+
+  addCall(call: Omit<MemoryCall, 'id'>): string {
+    const id = `call-${this.calls.length + 1}`;
+    this.calls.push({ id, ...call });
+    return id;
+  }
+}
+
+export class MemoryRecord implements LoopRecord {
+  readonly runId = 'memory-run';
+  /** A fixed boundary: the in-memory loop's prompts are as deterministic as its clock. */
+  readonly promptBoundary = '0123456789abcdef0123456789abcdef';
+  constructor(readonly run: MemoryRun = new MemoryRun()) {}
+
+  startTurn(t: { toolset: string[] }): number {
+    const id = this.run.turns.length + 1;
+    this.run.turns.push({ id, toolset: t.toolset, rawOutput: null, action: null });
+    return id;
+  }
+
+  completeTurn(turnId: number, reply: { rawOutput: string | null; action: unknown }): void {
+    const turn = this.run.turns[turnId - 1]!;
+    turn.rawOutput = reply.rawOutput;
+    turn.action = reply.action;
+  }
+
+  rejected(r: { tool: string; args: unknown; origin: 'model' | 'trigger'; turnId?: number }): string {
+    const args = (r.args ?? {}) as Record<string, unknown>;
+    return this.run.addCall({ ...r, args, turnId: r.turnId, verdict: 'rejected', receipt: null });
+  }
+
+  observe(o: {
+    turnId?: number;
+    callId?: string;
+    kind: string;
+    target?: string;
+    result: unknown;
+    trust: Trust;
+    caveat?: string;
+  }): ObservationRowLike {
+    const row = {
+      id: this.run.observations.length + 1,
+      turnId: o.turnId,
+      callId: o.callId ?? null,
+      kind: o.kind,
+      target: o.target ?? null,
+      result: JSON.stringify(o.result),
+      trust: o.trust,
+      caveat: o.caveat ?? null,
+    };
+    this.run.observations.push(row);
+    return row;
+  }
+
+  recent(n: number): ObservationRowLike[] {
+    return this.run.observations.slice(-n);
+  }
+
+  usage(tokensIn: number, tokensOut: number, costUsd: number | null): void {
+    this.run.tokens += tokensIn + tokensOut;
+    this.run.costUsd = costUsd === null || this.run.costUsd === null ? null : this.run.costUsd + costUsd;
+  }
+
+  totals(): { tokens: number; costUsd: number | null } {
+    return { tokens: this.run.tokens, costUsd: this.run.costUsd };
+  }
+
+  end(outcome: string, reason: string): void {
+    this.run.ending = { outcome, reason };
+  }
+
+  /** As the ledger answers it: a run_test after the last committed edit, exit 0, on the repro target. */
+  verified(reproTarget: string | null): boolean {
+    const last = this.run.edits.at(-1);
+    if (!last) return false;
+    const tests = this.run.calls
+      .slice(last.callIndex + 1)
+      .filter((c) => c.tool === 'run_test' && c.receipt !== null)
+      .filter((c) => reproTarget === null || String(c.args.target).trim() === reproTarget.trim());
+    return tests.at(-1)?.receipt?.exit_code === 0;
+  }
+
+  diff(): string {
+    return this.run.edits.map((e) => `edit ${e.editId} of ${e.selector} in ${e.path}\n`).join('');
+  }
+
+  saveState(state: LoopState): void {
+    this.run.saved = state;
+  }
+}
+
+/** A tool's answer to one call: its result as captured, and the sandbox receipt for run_test/execute. */
+export interface ToolAnswer {
+  result: unknown;
+  receipt?: Receipt | null;
+}
+
+export interface MemoryWorld {
+  /** The selectors the code index holds. */
+  selectors: readonly string[];
+  /** The result of each executed call; what the primitives would have captured. */
+  answer(tool: ToolName, args: Record<string, unknown>): ToolAnswer;
+  /** The harness lint's verdict on a committed file (default `clean`). */
+  lint?(path: string): string;
+}
+
+const KIND: Record<ToolName, string> = {
+  read_entity: 'read',
+  search_symbol: 'search',
+  search_code: 'search',
+  edit_entity: 'edit',
+  run_test: 'test',
+  execute: 'execute',
+};
+
+export class MemoryTools implements LoopTools {
+  constructor(
+    readonly world: MemoryWorld,
+    readonly ledger: MemoryRun,
+  ) {}
+
+  selectorExists(selector: string): boolean {
+    return this.world.selectors.includes(selector);
+  }
+
+  hasEvidence(selector: string): boolean {
+    return this.ledger.evidence.has(selector);
+  }
+
+  run(
+    call: { tool: ToolName; args: Record<string, unknown> },
+    origin: 'model' | 'trigger',
+    turnId?: number,
+  ): Promise<ExecutedLike> {
+    const { result, receipt = null } = this.world.answer(call.tool, call.args);
+    const callId = this.ledger.addCall({ ...call, origin, turnId, verdict: 'executed', receipt });
+    const kind = origin === 'trigger' && call.tool === 'search_symbol' ? 'symbol' : KIND[call.tool];
+    const target = String(Object.values(call.args)[0] ?? '');
+    for (const selector of citedSelectors(call, result)) this.ledger.evidence.add(selector);
+    const exec: ExecutedLike = { callId, kind, target, result, receipt };
+    if (call.tool === 'edit_entity' && committed(result)) {
+      const selector = String(call.args.selector);
+      const editId = String(this.ledger.edits.length + 1);
+      const path = `${selector.split('.').slice(0, -1).join('/')}.py`;
+      this.ledger.edits.push({ editId, selector, path, callIndex: this.ledger.calls.length - 1 });
+      exec.edit = { editId, selector, path };
+    }
+    return Promise.resolve(exec);
+  }
+
+  lintFile(selector: string, path: string, turnId?: number): Promise<ExecutedLike> {
+    const callId = this.ledger.addCall({
+      tool: 'lint',
+      args: { selector, path },
+      origin: 'trigger',
+      turnId,
+      verdict: 'executed',
+      receipt: null,
+    });
+    const result = this.world.lint?.(path) ?? 'clean';
+    return Promise.resolve({ callId, kind: 'lint', target: selector, result, receipt: null });
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+function committed(result: unknown): boolean {
+  return isRecord(result) && isRecord(result.data) && result.data.committed === true;
+}
+
+/** The selectors a read or search result cites: what the evidence gate accepts for an edit. */
+function citedSelectors(call: { tool: ToolName; args: Record<string, unknown> }, result: unknown): string[] {
+  if (!isRecord(result) || result.ok !== true || !isRecord(result.data)) return [];
+  if (call.tool === 'read_entity') return [String(call.args.selector)];
+  const listed = result.data.matches ?? result.data.results;
+  return Array.isArray(listed) ? listed.flatMap((m) => (isRecord(m) ? [String(m.selector)] : [])) : [];
+}

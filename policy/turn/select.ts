@@ -1,0 +1,90 @@
+// Selection: the prompt from the ledger's recent rows and the latest observation, one model call,
+// and the reply parsed into one proposal. Each selection is one turn row, completed with the raw
+// reply and the parsed action (or the call's failure) before anything acts on it.
+import type { Attempt, ChatReply } from '../../runtime/model/types.js';
+import { buildSelectionPrompt, HISTORY_ENTRIES, SELECTION_SAMPLING, type LedgerEntry } from '../prompt.js';
+import { parseReply, type Proposal } from '../proposal.js';
+import type { ToolName } from '../registry.js';
+import type { TurnContext } from './context.js';
+
+export type Selection =
+  | { kind: 'failed'; message: string }
+  | { kind: 'noop'; turnId: number; reason: string }
+  | { kind: 'proposal'; turnId: number; proposal: Proposal; text?: string };
+
+export async function select(ctx: TurnContext, turn: number, toolset: ToolName[]): Promise<Selection> {
+  const { model, record } = ctx.deps;
+  const prompt = buildSelectionPrompt({
+    arm: ctx.arm.name,
+    protocol: model.protocol,
+    tools: toolset,
+    history: history(ctx),
+    latestObservation: ctx.latest,
+    issueText: ctx.opts.issueText,
+    boundary: record.promptBoundary,
+  });
+  const turnId = record.startTurn({
+    toolset,
+    promptDigest: prompt.digest,
+    promptTokens: prompt.tokens,
+    messages: prompt.messages,
+    tools: prompt.tools,
+  });
+  const sampling = ctx.opts.sampling ?? SELECTION_SAMPLING;
+  let reply: ChatReply;
+  try {
+    reply = await model.complete(
+      {
+        messages: prompt.messages,
+        ...(prompt.tools ? { tools: prompt.tools } : {}),
+        temperature: sampling.temperature,
+        maxTokens: sampling.maxTokens,
+      },
+      ctx.deps.signal,
+    );
+  } catch (error) {
+    const { message } = error as Error;
+    const attempts = attemptsOf(error);
+    record.completeTurn(turnId, {
+      rawOutput: null,
+      action: { error: message, attempts },
+      promptTokens: prompt.tokens,
+      completionTokens: 0,
+      attempts,
+    });
+    return { kind: 'failed', message };
+  }
+  ctx.journal.usage(turn, reply);
+  const parsed = parseReply(reply, model.protocol, sampling.maxTokens);
+  record.completeTurn(turnId, {
+    rawOutput: reply.toolCalls.length
+      ? JSON.stringify({ content: reply.text, tool_calls: reply.toolCalls })
+      : reply.text,
+    action: parsed.ok ? parsed.proposal : null,
+    promptTokens: reply.usage.promptTokens,
+    completionTokens: reply.usage.completionTokens,
+    attempts: reply.attempts,
+  });
+  // The model's words beside a native tool call (in the JSON protocol the text is the proposal).
+  const text = reply.toolCalls.length > 0 ? reply.text?.trim() : undefined;
+  return parsed.ok
+    ? { kind: 'proposal', turnId, proposal: parsed.proposal, ...(text ? { text } : {}) }
+    : { kind: 'noop', turnId, reason: parsed.reason };
+}
+
+/** The prompt's history: the ledger's latest observations, with the trust marks the arm shows. */
+function history(ctx: TurnContext): LedgerEntry[] {
+  return ctx.deps.record.recent(HISTORY_ENTRIES).map((o) => ({
+    kind: o.kind,
+    target: o.target ?? '',
+    result: JSON.parse(o.result) as unknown,
+    trust: ctx.arm.trustView(o.trust),
+    caveat: o.caveat,
+  }));
+}
+
+/** A failed model call's HTTP attempts, when the error carries them (the model clients' errors do). */
+function attemptsOf(error: unknown): Attempt[] {
+  if (typeof error !== 'object' || error === null || !('attempts' in error)) return [];
+  return Array.isArray(error.attempts) ? (error.attempts as Attempt[]) : [];
+}
