@@ -143,4 +143,20 @@ describe('anthropic:NAME through the CLI (fake Messages API, real sandbox)', () 
     expect(String(result.reason)).toContain(`the API key was refused by ${server.baseUrl}`);
     expect(String(result.reason)).toContain('check ANTHROPIC_API_KEY');
   });
+
+  it('doctor names a refused key with its fix (one GET /v1/models), exit 1', async () => {
+    const repo = sampleRepo();
+    server.enqueue(anthropic.error(401, 'authentication_error'));
+    const env = { ...userEnv(), PIPER_MODEL: `anthropic:${MODEL}` };
+    const r = await runCli(['doctor', '--json', '--repo', repo, '--ledger', join(repo, 'l.db')], { env });
+    expect(r.code, r.stderr).toBe(1);
+    const { checks } = JSON.parse(r.stdout) as { checks: Array<{ name: string }> };
+    expect(checks.find((c) => c.name === 'model')).toEqual({
+      name: 'model',
+      ok: false,
+      detail: `the API key was refused by ${server.baseUrl} (HTTP 401)`,
+      fix: 'check ANTHROPIC_API_KEY: the server did not accept it',
+    });
+    expect(server.requests.map((q) => [q.method, q.path])).toEqual([['GET', '/v1/models?limit=1000']]);
+  });
 });
