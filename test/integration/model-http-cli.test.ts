@@ -112,7 +112,16 @@ describe('anthropic:NAME through the CLI (fake Messages API, real sandbox)', () 
     ledger.close();
     expect(run.model).toBe(`anthropic:${MODEL}`);
     expect(JSON.parse(String(run.config)).sampling).toEqual({ temperature: null, maxCompletionTokens: 512 });
-  });
+    const runId = String(result.run_id);
+    const shown = await runCli(['ledger', 'show', runId, '--repo', repo], { env });
+    expect(shown.stdout).toContain('sampling: no temperature, 512 completion tokens');
+
+    // The recorded tool-use replies replay as the calls they were, with no request to the server.
+    const replay = await runCli(['replay', runId, '--repo', repo, '--json'], { env });
+    expect(replay.code, replay.stderr).toBe(0);
+    expect((JSON.parse(replay.stdout) as { divergence: unknown }).divergence).toBeNull();
+    expect(server.requests).toHaveLength(4);
+  }, 420_000); // a fix and its replay, each with sandbox runs, on a shared machine
 
   it('a reply cut at the token limit is a no-op saying which key raises the limit', async () => {
     const repo = sampleRepo();
