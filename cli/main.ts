@@ -164,7 +164,8 @@ function report(error: unknown, help: string): number {
     say(`piper-agent: ${(error as Error).message}\n\n${help}\n`);
     return EXIT.usage;
   }
-  if (isModelError(error, 'config')) {
+  // A refused API key is configuration too, wherever it surfaces outside a run's loop.
+  if (isModelError(error, 'config') || isModelError(error, 'auth')) {
     say(`piper-agent: ${error.message}\n`);
     if (error.fix) say(`  fix: ${error.fix}\n`);
     return EXIT.usage;

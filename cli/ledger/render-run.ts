@@ -48,13 +48,21 @@ function header(doc: RunDocument): string[] {
     lines.push(
       `  model ${r.model ?? '-'} · policy ${r.policy ?? '-'} · test ${typeof c.test === 'string' ? c.test : '(none)'} · image ${typeof c.image === 'string' ? c.image : '-'}`,
     );
-    lines.push(`  caps: ${caps.join(', ')}`);
+    lines.push(`  caps: ${caps.join(', ')}${samplingText(c.sampling)}`);
   }
   lines.push(
     `  started ${r.started_at} · ended ${r.ended_at ?? '-'}${state?.turnsUsed !== undefined ? ` · ${state.turnsUsed} turns` : ''} · ${r.tokens_in + r.tokens_out} tokens (in ${r.tokens_in}, out ${r.tokens_out}) · cost ${r.cost_usd === null ? 'unknown' : `$${r.cost_usd.toFixed(4)}`}${resumes ? ` · resumed ${resumes}×` : ''}`,
   );
   if (r.issue) lines.push('  issue:', ...r.issue.split('\n').map((l) => `    ${l}`));
   return lines;
+}
+
+/** The run's recorded sampling (runs before it was recorded show nothing). */
+function samplingText(value: unknown): string {
+  const s = value as { temperature?: unknown; maxCompletionTokens?: unknown } | undefined;
+  if (typeof s?.maxCompletionTokens !== 'number') return '';
+  const t = typeof s.temperature === 'number' ? `temperature ${s.temperature}` : 'no temperature';
+  return ` · sampling: ${t}, ${s.maxCompletionTokens} completion tokens`;
 }
 
 function actionText(turn: TurnView): string {

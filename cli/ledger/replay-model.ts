@@ -9,7 +9,8 @@ import type { RunDocument } from './run-document.js';
 
 export function replayModel(doc: RunDocument): ScriptModel {
   const turns = doc.turns.filter((t) => t.idx !== null && t.raw_output !== null);
-  const recordedTools = (doc.run.model ?? '').startsWith('openai-tools:');
+  // Both speak native tools, so their replies were recorded as tool-call envelopes.
+  const recordedTools = /^(openai-tools|anthropic):/.test(doc.run.model ?? '');
   const canCarryCalls = recordedTools || (doc.run.model ?? '').startsWith('script:');
   const entries: ScriptEntry[] = turns.map((t) => {
     const raw = t.raw_output!;

@@ -18,6 +18,8 @@ export type Behaviour =
       /** null: the body carries no usage at all. */
       usage?: FakeUsage | null;
       model?: string;
+      /** Default: tool_calls when there are calls, else stop. */
+      finishReason?: string;
     }
   | { kind: 'embeddings'; vectors: number[][]; reversed?: boolean }
   /** 200 with any JSON body, e.g. one that is not a chat completion. */
@@ -185,7 +187,13 @@ function completion(reply: Extract<Behaviour, { kind: 'reply' }>, model: string,
     object: 'chat.completion',
     created: 1_700_000_000,
     model: reply.model ?? model,
-    choices: [{ index: 0, message, finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop' }],
+    choices: [
+      {
+        index: 0,
+        message,
+        finish_reason: reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+      },
+    ],
   };
   if (reply.usage) {
     const { prompt_tokens, completion_tokens } = reply.usage;

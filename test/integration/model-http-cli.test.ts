@@ -112,7 +112,18 @@ describe('anthropic:NAME through the CLI (fake Messages API, real sandbox)', () 
     ledger.close();
     expect(run.model).toBe(`anthropic:${MODEL}`);
     expect(JSON.parse(String(run.config)).sampling).toEqual({ temperature: null, maxCompletionTokens: 512 });
-  });
+    const runId = String(result.run_id);
+    const shown = await runCli(['ledger', 'show', runId, '--repo', repo], { env });
+    expect(shown.stdout).toContain('sampling: no temperature, 512 completion tokens');
+
+    // The recorded tool-use replies replay as the calls they were, with no request to the server:
+    // replayed as text, turn 1's action would diverge (a no-op for the recorded read_entity). A
+    // later prompt may differ by the test run's duration in pytest's output ("4 passed in 0.04s").
+    const replay = await runCli(['replay', runId, '--repo', repo, '--json'], { env });
+    const report = JSON.parse(replay.stdout) as { divergence: { kind: string } | null };
+    expect(report.divergence === null || report.divergence.kind === 'prompt', replay.stdout).toBe(true);
+    expect(server.requests).toHaveLength(4);
+  }, 420_000); // a fix and its replay, each with sandbox runs, on a shared machine
 
   it('a reply cut at the token limit is a no-op saying which key raises the limit', async () => {
     const repo = sampleRepo();
@@ -142,5 +153,21 @@ describe('anthropic:NAME through the CLI (fake Messages API, real sandbox)', () 
     expect(result).toMatchObject({ type: 'result', outcome: 'error', exit_code: 2 });
     expect(String(result.reason)).toContain(`the API key was refused by ${server.baseUrl}`);
     expect(String(result.reason)).toContain('check ANTHROPIC_API_KEY');
+  });
+
+  it('doctor names a refused key with its fix (one GET /v1/models), exit 1', async () => {
+    const repo = sampleRepo();
+    server.enqueue(anthropic.error(401, 'authentication_error'));
+    const env = { ...userEnv(), PIPER_MODEL: `anthropic:${MODEL}` };
+    const r = await runCli(['doctor', '--json', '--repo', repo, '--ledger', join(repo, 'l.db')], { env });
+    expect(r.code, r.stderr).toBe(1);
+    const { checks } = JSON.parse(r.stdout) as { checks: Array<{ name: string }> };
+    expect(checks.find((c) => c.name === 'model')).toEqual({
+      name: 'model',
+      ok: false,
+      detail: `the API key was refused by ${server.baseUrl} (HTTP 401)`,
+      fix: 'check ANTHROPIC_API_KEY: the server did not accept it',
+    });
+    expect(server.requests.map((q) => [q.method, q.path])).toEqual([['GET', '/v1/models?limit=1000']]);
   });
 });

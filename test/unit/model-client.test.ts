@@ -240,6 +240,16 @@ describe('chat completions over HTTP', () => {
     expect((await failure(chat().complete(REQUEST))).message).toContain('no message');
   });
 
+  it('reads finish_reason (length: the reply was cut) and sends no temperature when it is null', async () => {
+    server.enqueue({ kind: 'reply', content: '{"tool": "re', finishReason: 'length' }, behave.text('{}'));
+    const cut = await chat().complete({ ...REQUEST, temperature: null, maxTokens: 16 });
+    expect(cut.finishReason).toBe('length');
+    const body = server.requests[0]?.body as Record<string, unknown>;
+    expect('temperature' in body).toBe(false);
+    expect(body.max_tokens).toBe(16);
+    expect((await chat().complete(REQUEST)).finishReason).toBe('stop');
+  });
+
   it('a 401 is a final auth error naming the key and the URL, with no retry', async () => {
     server.enqueue({ kind: 'status', status: 401, body: '{"error":{"message":"bad key"}}' });
     const error = await failure(chat().complete(REQUEST));

@@ -2,7 +2,14 @@
 // endpoint defaults to OpenAI's (Anthropic's) public one when only the key is set, and sampling is
 // configuration with the policy's greedy default. No test here contacts a public endpoint: the
 // resolved URL is asserted, never requested.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { planResume } from '../../cli/ledger/resume-plan.js';
+import { samplingOf } from '../../cli/fix/run-fix.js';
+import { Ledger } from '../../runtime/ledger/ledger.js';
+import { MODELS } from '../helpers/sample-repo.js';
 import { SELECTION_SAMPLING } from '../../policy/prompt.js';
 import { cutReason, parseReply } from '../../policy/proposal.js';
 import { modelEndpoint, resolveModel } from '../../runtime/model/resolve.js';
@@ -103,5 +110,25 @@ describe('a reply cut at the completion-token limit', () => {
     expect(parseReply(call, 'tools', 1024)).toMatchObject({ ok: false, reason: cutReason(1024) });
     // Not cut: read as before.
     expect(parseReply({ ...call, finishReason: 'tool_calls' }, 'tools', 1024).ok).toBe(true);
+  });
+});
+
+describe('resume keeps the sampling the run was recorded with', () => {
+  it('reads config.sampling from the run into the resumed configuration', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'piper-resume-sampling-'));
+    const ledger = Ledger.open(join(dir, 'ledger.db'));
+    const runId = ledger.createRun({
+      kind: 'fix',
+      repo: dir,
+      owner: 'test',
+      model: `script:${join(MODELS, 'sample-fix.jsonl')}`,
+      policy: 'policy',
+      config: { maxTurns: 30, sampling: { temperature: null, maxCompletionTokens: 700 } },
+    });
+    ledger.endRun(runId, 'stop', 'stopped');
+    const plan = planResume(ledger, runId, {});
+    ledger.close();
+    expect(plan.input.config.sampling).toEqual({ temperature: null, maxCompletionTokens: 700 });
+    expect(samplingOf(plan.input.config, plan.input.model!)).toEqual({ temperature: null, maxTokens: 700 });
   });
 });
