@@ -1,8 +1,9 @@
 // The selection prompt, spec/tool-calling-policy.md section 5, assembled deterministically in the
 // spec's order: (1) the policy preamble and the exact output schema (system message); then, in the
 // user message, (2) the candidate tools as `name — description — args` plus the two reserved lines,
-// (3) the last 20 ledger entries one line each plus the latest observation verbatim, (4) the issue
-// fenced. Same input, byte-identical messages and digest: no clock, no randomness, no map order.
+// (3) the last 20 ledger entries one line each plus the latest observation, (4) the issue; the
+// system message also says what the fences mean. Same input, byte-identical messages and digest:
+// no clock, no randomness, no map order (the run's boundary is an input).
 // The baseline arm (`current`) presents all six tools with their full JSON schemas every turn.
 // Both arms fence what did not come from the harness or the operator (policy/fence.ts): the issue,
 // the ledger's one-line results and a latest observation read from the repository or the sandbox
