@@ -1,8 +1,8 @@
 // How an observation row reads to the model (the latest one verbatim) and to a person (one line).
-// The policy arm shows the trust gate's mark as `check`: `verified` (the ledger holds the receipt the
-// gate asked for) or `unverified` with its caveat. It is named for what it means: a verified file
-// read is an accurate copy of the file, not text to obey (docs/provenance.md). The ledger column
-// and the event stream keep the names `trusted | unverified`. The baseline arm (`current`) shows
+// The policy arm shows the trust gate's mark as `"trust": "verified"` (the result passed the gate's
+// checks against the ledger) or the spec's `"trust": "unverified"` with its caveat. `verified`, not
+// `trusted`: a file read that passed is an accurate record, not text to obey (docs/provenance.md).
+// The ledger column and the event stream keep the names `trusted | unverified`. The baseline arm (`current`) shows
 // data only.
 import type { DataSource } from './fence.js';
 import type { PolicyArm } from './validate.js';
@@ -24,8 +24,8 @@ function modelValue(o: ObservationLike, arm: PolicyArm): unknown {
   if (o.kind === 'rejected' || o.kind === 'noop' || o.kind === 'user' || o.kind === 'denied') return data;
   const base: Record<string, unknown> = { kind: o.kind, target: o.target ?? '' };
   if (arm === 'current') return { ...base, data };
-  if (o.trust === 'unverified') return { ...base, ok: true, check: 'unverified', caveat: o.caveat, data };
-  return { ...base, ok: true, check: 'verified', data };
+  if (o.trust === 'unverified') return { ...base, ok: true, trust: 'unverified', caveat: o.caveat, data };
+  return { ...base, ok: true, trust: 'verified', data };
 }
 
 /** JSON with the three line breaks JSON.stringify leaves raw escaped: the value stays on one line. */

@@ -108,7 +108,7 @@ async function replay(recorded: RunDocument, source: string | null, scratch: str
     config: recordedConfig(run, ledgerFile),
     reproTarget: typeof run.config.test === 'string' ? run.config.test : null,
     model: replayModel(recorded),
-    // The recorded run's boundary, so each turn's prompt, and so its digest, is built again as it was.
+    // The recorded run's boundary: a turn whose inputs are the recorded ones gets the recorded prompt.
     ...(run.prompt_boundary ? { promptBoundary: run.prompt_boundary } : {}),
     emit: () => undefined,
     log: (line) => process.stderr.write(`${line}\n`),
@@ -172,7 +172,7 @@ function renderReport(
   const lines = [
     `replay of run ${recorded.run.id} (recorded: ${recorded.run.outcome ?? 'unfinished'}, ${turns(recorded)} turn records) at ${recorded.run.head?.slice(0, 12) ?? '?'}`,
     `  replay run ${replayed.run.id}: ${replayed.run.outcome ?? 'unfinished'}, ${turns(replayed)} turn records`,
-    `  compared ${c.turns} turn(s), ${c.calls} call(s), ${c.executions} sandbox execution(s), ${c.observations} observation(s)`,
+    `  compared ${c.turns} turn(s), ${c.calls} call(s), ${c.executions} sandbox execution(s), ${c.observations} observation(s); ${c.identical_prompts} of the ${c.turns} prompt(s) byte-identical`,
   ];
   if (!d) lines.push('no divergence');
   else {

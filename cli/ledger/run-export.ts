@@ -29,9 +29,11 @@ const schema = z.strictObject({
   run_id: z.string().min(1),
   schema_version: z.number().int().min(1),
   exported_at: z.string(),
-  tables: z.strictObject(
-    Object.fromEntries(RUN_TABLES.map((t) => [t, rows])) as Record<keyof RunRows, typeof rows>,
-  ),
+  tables: z.strictObject({
+    ...(Object.fromEntries(RUN_TABLES.map((t) => [t, rows])) as Record<keyof RunRows, typeof rows>),
+    // Exports written before the ledger kept prompts have none.
+    prompt_parts: rows.optional(),
+  }),
 });
 
 export function exportRun(ledger: Ledger, runId: string): RunExport {

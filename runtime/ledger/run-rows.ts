@@ -18,6 +18,7 @@ export const RUN_TABLES = [
   'evidence',
   'edits',
   'environments',
+  'prompt_parts',
 ] as const;
 export type RunTable = (typeof RUN_TABLES)[number];
 export type RunRows = Record<RunTable, Row[]>;
@@ -36,13 +37,31 @@ const SELECT: Record<RunTable, string> = {
       SELECT e.env_key FROM executions e JOIN calls c ON c.id = e.call_id WHERE c.run_id = @run
       UNION SELECT json_extract(config, '$.env_key') FROM runs WHERE id = @run AND json_valid(config)
     ) ORDER BY id`,
+  // The parts the run's turns' prompts are made of (runtime/ledger/prompts.ts), each once.
+  prompt_parts: `SELECT p.* FROM prompt_parts p WHERE p.sha256 IN (
+      SELECT j.value FROM turns t, json_tree(t.prompt) j
+      WHERE t.run_id = @run AND t.prompt IS NOT NULL AND j.type = 'text'
+    ) ORDER BY p.sha256`,
 };
+
+// A prompt part's gzipped body is a BLOB in the ledger and base64 text in a row copy (an export
+// is JSON); these two convert at the edge.
+const toCell = (table: RunTable, row: Record<string, unknown>): Row =>
+  table === 'prompt_parts' && Buffer.isBuffer(row.body)
+    ? ({ ...row, body: row.body.toString('base64') } as Row)
+    : (row as Row);
+const fromCell = (table: RunTable, name: string, value: Cell): Cell | Buffer =>
+  table === 'prompt_parts' && name === 'body' && typeof value === 'string'
+    ? Buffer.from(value, 'base64')
+    : value;
 
 /** The run's rows from every table it touches; `runs` holds exactly its one row. */
 export function runRows(ledger: Ledger, runId: string): RunRows {
   const rows = {} as RunRows;
   for (const table of RUN_TABLES)
-    rows[table] = ledger.database.prepare(SELECT[table]).all({ run: runId }) as Row[];
+    rows[table] = (
+      ledger.database.prepare(SELECT[table]).all({ run: runId }) as Array<Record<string, unknown>>
+    ).map((row) => toCell(table, row));
   if (rows.runs.length !== 1) throw new RuntimeError('ledger_error', `no run ${runId} in ${ledger.path}`);
   return rows;
 }
@@ -69,7 +88,8 @@ export function insertRunRows(ledger: Ledger, rows: RunRows): void {
   const db = ledger.database;
   db.transaction(() => {
     for (const table of RUN_TABLES) {
-      for (const row of rows[table]) {
+      // An export written before a table existed has no entry for it.
+      for (const row of rows[table] ?? []) {
         const names = Object.keys(row);
         const unknown = names.find((n) => !columns[table].has(n));
         if (unknown !== undefined)
@@ -78,7 +98,7 @@ export function insertRunRows(ledger: Ledger, rows: RunRows): void {
         try {
           db.prepare(
             `INSERT INTO ${table} (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
-          ).run(...names.map((n) => row[n]));
+          ).run(...names.map((n) => fromCell(table, n, row[n]!)));
         } catch (error) {
           throw new RuntimeError(
             'ledger_error',

@@ -269,6 +269,9 @@ describe('replay (real CLI, real sandbox)', () => {
     expect(report).toMatchObject({ run_id: fixRun, divergence: null });
     expect(report.replay_run_id).not.toBe(fixRun);
     expect(report.compared).toMatchObject({ turns: 5, calls: 10, executions: 2, observations: 11 });
+    // Rebuilt with the recorded boundary, a turn's prompt is the recorded one until sandbox output
+    // (pytest's timing line) enters it.
+    expect(report.compared.identical_prompts).toBeGreaterThan(0);
     const text = await cli(['replay', fixRun, '--repo', fixRepo]);
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('no divergence');

@@ -39,13 +39,13 @@ describe('piper-agent tool (real sandbox, real ledger)', () => {
       repo,
     ]);
     expect(read.code).toBe(0);
-    expect(JSON.parse(read.stdout)).toMatchObject({ kind: 'read', ok: true, trust: 'trusted' });
+    expect(JSON.parse(read.stdout)).toMatchObject({ kind: 'read', ok: true, trust: 'verified' });
     const runId = /run (r-\S+)/.exec(read.stderr)![1]!;
     const edit = await runCli(['tool', 'edit_entity', EDIT, '--repo', repo, '--run', runId]);
     expect(edit.code).toBe(0);
     expect(JSON.parse(edit.stdout)).toMatchObject({
       kind: 'edit',
-      trust: 'trusted',
+      trust: 'verified',
       data: { ok: true, data: { committed: true, lint_clean: true } },
     });
     const test = await runCli([
@@ -59,7 +59,7 @@ describe('piper-agent tool (real sandbox, real ledger)', () => {
     ]);
     expect(JSON.parse(test.stdout)).toMatchObject({
       kind: 'test',
-      trust: 'trusted',
+      trust: 'verified',
       data: { passed: true, exit_code: 0 },
     });
 

@@ -3,6 +3,7 @@ import { buildSelectionPrompt, promptDigest } from '../../policy/prompt.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { loadPrompt, promptParts, promptStorage } from '../../runtime/ledger/prompts.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
+import { insertRunRows, runRows } from '../../runtime/ledger/run-rows.js';
 
 const ISSUE = 'Calc.add returns a - b instead of a + b.\n\nSee src.calc.ops.Calc.add.\n'.repeat(20);
 
@@ -99,5 +100,25 @@ describe('the ledger keeps the prompts', () => {
     const r = record();
     const id = r.startTurn({ toolset: [], promptDigest: 'd', promptTokens: 1 });
     expect(loadPrompt(r.ledger, id)).toBeNull();
+  });
+
+  it('travels with the run in an export (parts as base64) and reads back the same elsewhere', () => {
+    const r = record();
+    const sent = [turn(r, 0), turn(r, 1)];
+    const copy = JSON.parse(JSON.stringify(runRows(r.ledger, r.runId))) as ReturnType<typeof runRows>;
+    expect(copy.prompt_parts.length).toBeGreaterThan(0);
+    const elsewhere = Ledger.open(':memory:');
+    try {
+      insertRunRows(elsewhere, copy);
+      for (const t of sent) expect(loadPrompt(elsewhere, t.id)!.messages).toEqual(t.prompt.messages);
+      const old = { ...copy } as Partial<typeof copy>;
+      delete old.prompt_parts;
+      const before = Ledger.open(':memory:');
+      insertRunRows(before, { ...(old as typeof copy), prompt_parts: undefined as never });
+      expect(() => loadPrompt(before, sent[0]!.id)).toThrow(/is missing/);
+      before.close();
+    } finally {
+      elsewhere.close();
+    }
   });
 });
