@@ -112,7 +112,7 @@ describe('the TUI with a model over HTTP, in tmux', () => {
     );
     model = await HeldModel.start(fake);
     const repo = sampleRepo();
-    const t = (terminal = tmuxSession(`piper-tui-model-${process.pid}-1`, 60_000));
+    const t = (terminal = tmuxSession(`piper-tui-model-${process.pid}-1`, 120_000));
     t.start(fixCommand(repo, model.baseUrl), 60, 60);
 
     // Item 5: while the reply is held, the spinner names the model and counts the time.
@@ -170,12 +170,12 @@ describe('the TUI with a model over HTTP, in tmux', () => {
     const runId = /run (r-\d{8}-\d{6}-[0-9a-f]+)/.exec(end)![1]!;
     expect(squash(end)).toContain(squash(`answer: piper-agent resume ${runId} --answer "..."`));
     expect(end).not.toContain('undo');
-  });
+  }, 300_000);
 
   it('Ctrl-C while the model thinks, with no edits, offers resume and not undo', async () => {
     model = await HeldModel.start(await FakeOpenAIServer.start());
     const repo = sampleRepo();
-    const t = (terminal = tmuxSession(`piper-tui-model-${process.pid}-2`, 60_000));
+    const t = (terminal = tmuxSession(`piper-tui-model-${process.pid}-2`, 120_000));
     t.start(fixCommand(repo, model.baseUrl), 60, 50);
     const thinking = await t.waitFor(/thinking \d+\.\d s/);
     const runId = /run (r-\d{8}-\d{6}-[0-9a-f]+)/.exec(thinking)![1]!;
@@ -187,5 +187,5 @@ describe('the TUI with a model over HTTP, in tmux', () => {
     expect(end).not.toContain('undo');
     // No duplicated block: the interrupted screen and the note are each there once.
     expect(end.split('interrupted: removing the running container')).toHaveLength(2);
-  });
+  }, 300_000);
 });
