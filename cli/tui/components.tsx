@@ -1,5 +1,7 @@
-// The TUI's pieces. Every line is cut to the terminal's width (truncate), so a 60-column tmux pane
-// shows a clean screen; colour is dropped under NO_COLOR.
+// The TUI's pieces. A transcript line is cut to the terminal's width (its whole record is in the
+// ledger); what the engineer must be able to copy or read in full — the header's facts, the
+// question, failed tests, the diff, the undo and resume commands — wraps instead. Colour is
+// dropped under NO_COLOR.
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import type { RunResult } from '../../policy/events.js';

@@ -39,6 +39,9 @@ export function openScreen(store: ViewStore, stdout: NodeJS.WriteStream = proces
 
   const onSignal = (signal: NodeJS.Signals) => {
     store.interrupt();
+    // A store change reaches the screen on React's schedule; the process may be gone by then.
+    // rerender commits it now, and unmount writes that frame.
+    app.rerender(<App store={store} />);
     release();
     // Before the run's session exists nothing else handles the signal: end here, as Node would.
     if (process.listenerCount(signal) === 0) process.exit(signal === 'SIGINT' ? EXIT.interrupted : 128 + 15);

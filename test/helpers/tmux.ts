@@ -1,33 +1,56 @@
-// A real terminal for TUI tests: one tmux session, its screen, waiting for text to appear on it,
-// and killing it at the end.
+// A real terminal for TUI tests: one tmux server of its own (its own socket, so no other tmux on
+// the machine, nor its environment, is involved), one session in it, its screen, keys and pastes
+// sent to it, waiting for text to appear, resizing it, and killing it at the end.
 import { execFileSync } from 'node:child_process';
 
 export interface TmuxSession {
   name: string;
   tmux: (...args: string[]) => string;
-  screen: () => string;
-  waitFor: (text: string, timeoutMs?: number) => Promise<string>;
+  /** Starts `command` (a shell string) in a detached session of the given size. */
+  start: (command: string, columns: number, rows: number) => void;
+  /** The visible screen; with `history`, the scrollback above it too. */
+  screen: (opts?: { history?: boolean }) => string;
+  waitFor: (text: string | RegExp, timeoutMs?: number) => Promise<string>;
+  /** Key names as tmux knows them (Enter, BSpace, DC, Left, Home, C-u, Escape…), in one write. */
+  keys: (...names: string[]) => void;
+  /** Literal text, as typed. */
+  type: (text: string) => void;
+  /** Text as a terminal pastes it: bracketed when the program asked for it. */
+  paste: (text: string) => void;
+  resize: (columns: number, rows: number) => void;
   kill: () => void;
 }
 
 export function tmuxSession(name: string, defaultTimeoutMs = 30_000): TmuxSession {
-  const tmux = (...args: string[]) => execFileSync('tmux', args, { encoding: 'utf8' });
-  const screen = () => tmux('capture-pane', '-t', name, '-p');
-  const waitFor = async (text: string, timeoutMs = defaultTimeoutMs): Promise<string> => {
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', name, ...args], { encoding: 'utf8' });
+  const start = (command: string, columns: number, rows: number) => {
+    tmux('new-session', '-d', '-s', name, '-x', String(columns), '-y', String(rows), command);
+  };
+  const screen = (opts: { history?: boolean } = {}) =>
+    tmux('capture-pane', '-t', name, '-p', ...(opts.history ? ['-S', '-'] : []));
+  const waitFor = async (text: string | RegExp, timeoutMs = defaultTimeoutMs): Promise<string> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const s = screen();
-      if (s.includes(text)) return s;
-      if (Date.now() > deadline) throw new Error(`"${text}" never appeared; the screen:\n${s}`);
+      if (typeof text === 'string' ? s.includes(text) : text.test(s)) return s;
+      if (Date.now() > deadline) throw new Error(`${String(text)} never appeared; the screen:\n${s}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   };
+  const keys = (...names: string[]) => void tmux('send-keys', '-t', name, ...names);
+  const type = (text: string) => void tmux('send-keys', '-t', name, '-l', text);
+  const paste = (text: string) => {
+    tmux('set-buffer', '-b', 'paste', text);
+    tmux('paste-buffer', '-p', '-d', '-b', 'paste', '-t', name);
+  };
+  const resize = (columns: number, rows: number) =>
+    void tmux('resize-window', '-t', name, '-x', String(columns), '-y', String(rows));
   const kill = () => {
     try {
-      tmux('kill-session', '-t', name);
+      tmux('kill-server');
     } catch {
       // already gone
     }
   };
-  return { name, tmux, screen, waitFor, kill };
+  return { name, tmux, start, screen, waitFor, keys, type, paste, resize, kill };
 }
