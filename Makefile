@@ -59,6 +59,7 @@ bench: image
 	node dist/bench/loop-overhead.js --json
 	node dist/bench/policy-overhead.js --json
 	node dist/bench/env.js --json
+	node dist/bench/startup.js --json
 
 clean:
 	rm -rf dist

@@ -24,3 +24,15 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+/**
+ * A configuration file, variable or flag value that is invalid: exit 2 like bad usage, but printed
+ * as its one line (with a "did you mean" when a key is misspelt), since the usage text would not
+ * help with a file.
+ */
+export class ConfigError extends UsageError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}

@@ -1,112 +1,12 @@
-// piper-agent's command line: picks the command, maps failures to documented exit codes, and
-// prints every error with what to do about it. No agent logic lives here.
+// piper-agent's command line: picks the command, loads only that command's module, maps failures
+// to documented exit codes, and prints every error with what to do about it. No agent logic lives
+// here, and nothing heavy is imported before a command is chosen (see commands/index.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENV_HELP, envCommand } from './commands/env.js';
-import { isEnvPlanError } from '../runtime/env/plan/errors.js';
-import { isRuntimeError } from '../runtime/errors.js';
-import { inert } from '../runtime/text/inert.js';
-import { RepoBusyError } from '../runtime/host/repo-lock.js';
-import { sqliteFailure } from '../runtime/ledger/open-error.js';
-import { isModelError } from '../runtime/model/types.js';
-import { IndexError } from '../primitives/index/index-error.js';
 import { packageRoot } from '../runtime/package-root.js';
-import { AB_HELP, abCommand } from './commands/ab.js';
-import { CI_IMAGE_HELP, ciImageCommand } from './commands/ci-image.js';
-import { CONFIG_HELP, configCommand } from './commands/config.js';
-import { LEDGER_HELP, ledgerCommand } from './commands/ledger.js';
-import { REPLAY_HELP, replayCommand } from './commands/replay.js';
-import { RESUME_HELP, resumeCommand } from './commands/resume.js';
-import { DEMO_HELP, demoCommand } from './commands/demo.js';
-import { DOCTOR_HELP, doctorCommand } from './commands/doctor.js';
-import { ENGINE_HELP, engineCommand } from './commands/engine.js';
-import { EXECUTE_HELP, executeCommand } from './commands/execute.js';
-import { FIX_HELP, fixCommand } from './commands/fix.js';
-import { IMAGE_HELP, imageCommand } from './commands/image.js';
-import { INDEX_HELP, indexCommand } from './commands/index-cmd.js';
-import { RUN_TEST_HELP, runTestCommand } from './commands/run-test.js';
-import { TOOL_HELP, toolCommand } from './commands/tool.js';
-import { TOOLS_HELP, toolsCommand } from './commands/tools.js';
-import { UNDO_HELP, undoCommand } from './commands/undo.js';
-import { EXIT, UsageError } from './exit-codes.js';
-
-const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> =
-  {
-    demo: {
-      run: demoCommand,
-      help: DEMO_HELP,
-      summary: 'fix the bundled sample repository with the scripted model',
-    },
-    fix: { run: fixCommand, help: FIX_HELP, summary: 'run the agent on an issue of a Python repository' },
-    execute: {
-      run: executeCommand,
-      help: EXECUTE_HELP,
-      summary: 'run Python in a fresh sandbox and record it',
-    },
-    'run-test': {
-      run: runTestCommand,
-      help: RUN_TEST_HELP,
-      summary: 'run tests on a repo snapshot in a fresh sandbox',
-    },
-    index: {
-      run: indexCommand,
-      help: INDEX_HELP,
-      summary: "list a repository's code entities (the code index)",
-    },
-    resume: {
-      run: resumeCommand,
-      help: RESUME_HELP,
-      summary: 'continue a run that asked a question (or was interrupted)',
-    },
-    replay: {
-      run: replayCommand,
-      help: REPLAY_HELP,
-      summary: "re-run a recorded run with its model's replies; report divergence",
-    },
-    ledger: {
-      run: ledgerCommand,
-      help: LEDGER_HELP,
-      summary: 'list runs, show one in full, or export it as JSON',
-    },
-    config: {
-      run: configCommand,
-      help: CONFIG_HELP,
-      summary: 'print the effective configuration and where each value came from',
-    },
-    ab: {
-      run: abCommand,
-      help: AB_HELP,
-      summary: 'A/B: the policy loop against the baseline loop on a task set',
-    },
-    undo: { run: undoCommand, help: UNDO_HELP, summary: 'restore every edit of a run, newest first' },
-    tool: {
-      run: toolCommand,
-      help: TOOL_HELP,
-      summary: 'send one call through validation, execution and the trust gate',
-    },
-    tools: { run: toolsCommand, help: TOOLS_HELP, summary: 'print the tool registry the model chooses from' },
-    doctor: {
-      run: doctorCommand,
-      help: DOCTOR_HELP,
-      summary: 'check engine, image, ledger and model set-up',
-    },
-    engine: {
-      run: engineCommand,
-      help: ENGINE_HELP,
-      summary: 'find, or install and start, the Docker engine',
-    },
-    'ci-image': {
-      run: ciImageCommand,
-      help: CI_IMAGE_HELP,
-      summary: 'build or list the image that runs piper-agent in CI',
-    },
-    image: { run: imageCommand, help: IMAGE_HELP, summary: 'build or list the sandbox image' },
-    env: {
-      run: envCommand,
-      help: ENV_HELP,
-      summary: "the project's environment: plan, build, ls, prune, shell",
-    },
-  };
+import { COMMANDS } from './commands/index.js';
+import { EXIT } from './exit-codes.js';
+import { didYouMean } from './suggest.js';
 
 const HELP = `piper-agent — a coding agent for Python repositories whose every command runs in a
 hardened Docker sandbox and whose every result is backed by a SQLite ledger.
@@ -126,7 +26,8 @@ async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' ? rest[0] : undefined;
-    process.stdout.write(`${topic && COMMANDS[topic] ? COMMANDS[topic].help : HELP}\n`);
+    const entry = topic === undefined ? undefined : COMMANDS[topic];
+    process.stdout.write(`${entry ? (await entry.load()).help : HELP}\n`);
     return EXIT.ok;
   }
   if (name === '--version' || name === '-V') {
@@ -134,11 +35,14 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${pkg.version}\n`);
     return EXIT.ok;
   }
-  const command = COMMANDS[name];
-  if (!command) {
-    process.stderr.write(`piper-agent: unknown command '${name}'\n\n${HELP}\n`);
+  const entry = COMMANDS[name];
+  if (!entry) {
+    // One line: the command that was meant, or where the commands are listed — not the whole help.
+    const hint = didYouMean(name, Object.keys(COMMANDS)) || '; piper-agent --help lists the commands';
+    process.stderr.write(`piper-agent: unknown command '${name}'${hint}\n`);
     return EXIT.usage;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(`${command.help}\n`);
     return EXIT.ok;
@@ -146,65 +50,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
-    return report(error, command.help);
+    const { reportError } = await import('./report-error.js');
+    return reportError(error, name, command.help);
   }
-}
-
-/**
- * Error text can quote what came from outside (an issue, a file, a build step's output): made
- * inert, like everything else piper writes to a terminal.
- */
-function say(text: string): void {
-  process.stderr.write(inert(text));
-}
-
-function report(error: unknown, help: string): number {
-  const code = (error as { code?: string }).code;
-  if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
-    say(`piper-agent: ${(error as Error).message}\n\n${help}\n`);
-    return EXIT.usage;
-  }
-  // A refused API key is configuration too, wherever it surfaces outside a run's loop.
-  if (isModelError(error, 'config') || isModelError(error, 'auth')) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    return EXIT.usage;
-  }
-  if (error instanceof IndexError) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    return error.kind === 'repo_unreadable' ? EXIT.usage : EXIT.failure;
-  }
-  if (isEnvPlanError(error)) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    return EXIT.usage;
-  }
-  if (error instanceof RepoBusyError) {
-    // Another run holds the repository (fix, resume, undo): the operator's to resolve, as a bad flag is.
-    say(`piper-agent: ${error.message}\n  fix: ${error.fix}\n`);
-    return EXIT.usage;
-  }
-  if (isRuntimeError(error)) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    if (error.kind === 'env_build_failed')
-      say('  or: run with `--env base` to go on in the bare sandbox image\n');
-    if (error.kind === 'engine_unreachable') return EXIT.noEngine;
-    // An environment that cannot be built, or a sandbox runtime the engine lacks, is set-up, as a
-    // bad flag is: exit 2.
-    return error.kind === 'env_build_failed' || error.kind === 'runtime_unavailable'
-      ? EXIT.usage
-      : EXIT.failure;
-  }
-  // A ledger that fails after it opened (a damaged page, a full disk): one line, not a stack.
-  const ledger = sqliteFailure(error);
-  if (ledger) {
-    say(`piper-agent: ${ledger.message}\n`);
-    return EXIT.failure;
-  }
-  say(`piper-agent: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-  return EXIT.failure;
 }
 
 process.exitCode = await main(process.argv.slice(2));

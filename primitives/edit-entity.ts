@@ -61,7 +61,9 @@ const fail = (error: string, data: EditResult | null = null): Envelope<EditResul
 });
 
 export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Envelope<EditResult>> {
-  const { selector, search, replace } = args;
+  const { search, replace } = args;
+  // The import form names the entity too; the edit is recorded under the selector the index has.
+  const selector = ctx.index.resolve(args.selector) ?? args.selector;
   if (search === '') return fail(`search string is empty; give the exact text to replace in ${selector}`);
   if ([...search].length > EDIT_CAPS.search) {
     return fail(`search string is longer than ${EDIT_CAPS.search} characters (${[...search].length})`);

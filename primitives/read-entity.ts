@@ -28,10 +28,12 @@ export async function readEntity(
   args: ReadEntityArgs,
 ): Promise<Envelope<ReadEntityResult>> {
   const fail = (error: string) => ({ ok: false, error, data: null });
-  const { selector } = args;
-  if (typeof selector !== 'string' || selector.trim() === '') {
+  if (typeof args.selector !== 'string' || args.selector.trim() === '') {
     return fail('invalid arg: selector (expected a non-empty str)');
   }
+  // The import form (`click.core.X` in a src layout) names the entity too; from here on, and in
+  // the evidence this read records, the selector is the one the index has.
+  const selector = ctx.index.resolve(args.selector) ?? args.selector;
   const window = args.window ?? 100;
   const windowError = intArg('window', window, 1, 100);
   if (windowError) return fail(windowError);

@@ -34,6 +34,8 @@ export interface Entity {
 /** Looking entities up by selector; implemented by the code index. */
 export interface EntityLookup {
   get(selector: string): Entity | undefined;
+  /** The indexed selector for a selector or its import form (CodeIndex.resolve); undefined: unknown. */
+  resolve(selector: string): string | undefined;
   /** Re-parses the given files (repo-relative paths) after they changed on disk. */
   refresh(paths: string[]): Promise<void>;
 }

@@ -63,12 +63,15 @@ export const OBSERVATION_KIND: Record<ToolCallName, string> = {
 export class Workspace {
   constructor(readonly options: WorkspaceOptions) {}
 
+  /** A selector or its import form (CodeIndex.resolve). */
   selectorExists(selector: string): boolean {
-    return this.options.index.get(selector) !== undefined;
+    return this.options.index.resolve(selector) !== undefined;
   }
 
+  /** Evidence is recorded under the indexed selector, so the import form finds it too. */
   hasEvidence(selector: string): boolean {
-    return hasEvidence(this.options.ledger, this.options.runId, selector);
+    const indexed = this.options.index.resolve(selector) ?? selector;
+    return hasEvidence(this.options.ledger, this.options.runId, indexed);
   }
 
   /** Runs one validated call; failures of the primitive come back as its result, never as a throw. */
@@ -124,7 +127,11 @@ export class Workspace {
           .filter((e) => e.call_id === callId)
           .at(-1);
         if (row)
-          executed.edit = { editId: String(row.id), selector: String(call.args.selector), path: row.path };
+          executed.edit = {
+            editId: String(row.id),
+            selector: o.index.resolve(String(call.args.selector)) ?? String(call.args.selector),
+            path: row.path,
+          };
       }
       return executed;
     } catch (error) {

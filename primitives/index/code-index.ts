@@ -16,6 +16,7 @@ import type { Entity, EntityLookup } from '../types.js';
 import { INDEXER_VERSION, pythonParser } from './python-parser.js';
 import { isIndexable, listPythonFiles, repoRelative, resolveRepoRoot } from './repo-files.js';
 import { compareStrings, entityOf, scanFiles } from './scan-files.js';
+import { importAliases } from './selector-alias.js';
 
 export interface IndexedFile {
   path: string;
@@ -70,6 +71,8 @@ export class CodeIndex implements EntityLookup {
   private readonly fileStates = new Map<string, FileState>();
   /** Per selector, every definition in source order; the last one wins. */
   private definitions = new Map<string, IndexRecord[]>();
+  /** Import form → the selectors that have it (selector-alias.ts). */
+  private aliases = new Map<string, string[]>();
   private lexicalIndex: LexicalIndex | undefined;
   /** Derived lists, rebuilt on first use after a change. */
   private views: { all?: Entity[]; visible?: Entity[] } = {};
@@ -106,6 +109,18 @@ export class CodeIndex implements EntityLookup {
   get(selector: string): Entity | undefined {
     const defs = this.definitions.get(selector);
     return defs?.[defs.length - 1]?.entity;
+  }
+
+  /**
+   * The selector an entity is indexed under for `selector` as given: the selector itself, or the
+   * one entity whose import form it is (`click.core.Context.invoke` → `src.click.core.Context.invoke`
+   * in a src layout). Every tool that takes a selector looks it up through here, so both forms
+   * work everywhere; undefined when neither names an entity (or the import form names two).
+   */
+  resolve(selector: string): string | undefined {
+    if (this.definitions.has(selector)) return selector;
+    const canonical = this.aliases.get(selector);
+    return canonical?.length === 1 ? canonical[0] : undefined;
   }
 
   /** Every definition, duplicates included, by path then position. */
@@ -274,6 +289,9 @@ export class CodeIndex implements EntityLookup {
       }
     }
     this.definitions = defs;
+    this.aliases = importAliases(
+      [...defs].map(([selector, records]) => ({ selector, path: records[records.length - 1]!.entity.path })),
+    );
   }
 
   private lexical(): LexicalIndex {

@@ -341,6 +341,7 @@ describe('edit_entity: the write and the record', () => {
       const entity = index.get(selector);
       return entity && { ...entity, path: link };
     },
+    resolve: (selector) => index.resolve(selector),
     refresh: async () => {},
   });
 

@@ -1,0 +1,155 @@
+// node dist/bench/startup.js [--json] [--rounds N] [--no-fix] [--cli PATH]
+// Start-up of the CLI against a bare `node -e 0`, measured side by side in this process, the
+// commands interleaved round by round so machine load hits all of them alike:
+//   --help, --version   spawn to exit        target: p50 within 100 ms of node -e 0's
+//   fix (headless)      spawn to its first stream-json event (`init`), on a fresh copy of the
+//                       sample repository per round, scripted model, `--env base` (an environment
+//                       build is not start-up)      target: p50 within 400 ms of node -e 0's
+// The fix process is stopped (SIGTERM, which it handles) once its first event is out. --cli PATH
+// measures another build's bin/piper-agent.js (a checkout before a change, say) the same way.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { probeEngine } from '../runtime/engine/bootstrap.js';
+import { DockerEngine } from '../runtime/engine/docker-engine.js';
+import { copyAsGitRepo } from '../runtime/host/git.js';
+import { loadRecipe } from '../runtime/images/recipe.js';
+import { packageRoot } from '../runtime/package-root.js';
+import { percentile, printTable } from './stats.js';
+
+const ROOT = packageRoot();
+const TARGETS = { help_ms: 100, version_ms: 100, fix_first_event_ms: 400 };
+
+/** Milliseconds from spawn to exit (or to the first stdout bytes with `untilOutput`). */
+function timed(args: string[], opts: { cwd?: string; untilOutput?: boolean } = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    // CI=true: headless, as a script or CI job runs it; PIP_* of the host do not reach a run.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIP_')));
+    const child = spawn(process.execPath, args, {
+      cwd: opts.cwd,
+      env: { ...env, CI: 'true', PIPER_LEDGER: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let elapsed: number | undefined;
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.stdout.on('data', () => {
+      if (!opts.untilOutput || elapsed !== undefined) return;
+      elapsed = performance.now() - t0;
+      child.kill('SIGTERM');
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (opts.untilOutput) {
+        if (elapsed === undefined) reject(new Error(`no event from ${args.join(' ')}: ${err.slice(-400)}`));
+        else resolve(elapsed);
+      } else if (code === 0) resolve(performance.now() - t0);
+      else reject(new Error(`${args.join(' ')} exited ${code ?? signal}: ${err.slice(-400)}`));
+    });
+  });
+}
+
+function fixArgs(cli: string, repo: string): string[] {
+  return [
+    cli,
+    'fix',
+    '--repo',
+    repo,
+    '--model',
+    `script:${join(ROOT, 'test', 'fixtures', 'models', 'sample-fix.jsonl')}`,
+    '--test',
+    'tests/test_words.py',
+    '--output',
+    'stream-json',
+    '--env',
+    'base',
+    join(repo, 'ISSUE.md'),
+  ];
+}
+
+async function fixAvailable(): Promise<string | null> {
+  const engine = new DockerEngine();
+  if (!(await probeEngine(engine).catch(() => null))) return 'no Docker engine answers';
+  if (!(await engine.imageId(loadRecipe().ref))) return `sandbox image ${loadRecipe().ref} is not built`;
+  return null;
+}
+
+function summary(samples: number[], base: number, target: number) {
+  const p50 = percentile(samples, 50);
+  const delta = Math.round((p50 - base) * 10) / 10;
+  return {
+    p50_ms: p50,
+    delta_vs_node_ms: delta,
+    ratio_vs_node: Math.round((p50 / base) * 100) / 100,
+    target_delta_ms: target,
+    met: delta <= target,
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      json: { type: 'boolean', default: false },
+      rounds: { type: 'string', default: '7' },
+      'no-fix': { type: 'boolean', default: false },
+      cli: { type: 'string', default: join(ROOT, 'bin', 'piper-agent.js') },
+    },
+  });
+  const cli = values.cli;
+  const rounds = Number(values.rounds);
+  const skipFix = values['no-fix'] ? '--no-fix' : await fixAvailable();
+  const work = mkdtempSync(join(tmpdir(), 'piper-bench-startup-'));
+  const samples = {
+    node: [] as number[],
+    help: [] as number[],
+    version: [] as number[],
+    fix: [] as number[],
+  };
+  try {
+    // One unmeasured round: the OS file cache warm for every command alike.
+    await timed(['-e', '0']);
+    await timed([cli, '--help']);
+    for (let i = 0; i < rounds; i++) {
+      samples.node.push(await timed(['-e', '0']));
+      samples.help.push(await timed([cli, '--help']));
+      samples.version.push(await timed([cli, '--version']));
+      if (!skipFix) {
+        const repo = copyAsGitRepo(
+          join(ROOT, 'test', 'fixtures', 'sample-repo'),
+          join(work, `r${i}`),
+          'sample',
+        );
+        samples.fix.push(await timed(fixArgs(cli, repo), { untilOutput: true }));
+      }
+      process.stderr.write(`\rround ${i + 1}/${rounds}`);
+    }
+    process.stderr.write('\n');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const base = percentile(samples.node, 50);
+  const result = {
+    cli,
+    rounds,
+    node_e0_p50_ms: base,
+    help: summary(samples.help, base, TARGETS.help_ms),
+    version: summary(samples.version, base, TARGETS.version_ms),
+    fix_first_event: skipFix ? { skipped: skipFix } : summary(samples.fix, base, TARGETS.fix_first_event_ms),
+  };
+  const row = (name: string, s: { p50_ms: number; delta_vs_node_ms: number; target_delta_ms: number }) =>
+    [name, `${s.p50_ms} ms (+${s.delta_vs_node_ms} ms; target ≤ +${s.target_delta_ms})`] as [string, string];
+  printTable([
+    ['node -e 0 p50', `${base} ms`],
+    row('--help p50', result.help),
+    row('--version p50', result.version),
+    'skipped' in result.fix_first_event
+      ? ['fix first event', `skipped: ${result.fix_first_event.skipped}`]
+      : row('fix first event p50', result.fix_first_event),
+  ]);
+  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+await main();
