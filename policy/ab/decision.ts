@@ -109,7 +109,23 @@ function clause(
 }
 
 export function decide(candidate: ArmMeasures, current: ArmMeasures): Decision {
-  const clauses: Clause[] = [
+  const clauses = clausesOf(candidate, current);
+  const failed = clauses.filter((c) => c.holds === false);
+  const unknown = clauses.filter((c) => c.holds === null);
+  const verdict: Verdict = failed.length > 0 ? 'not_adopted' : unknown.length > 0 ? 'undecided' : 'adopt';
+  return {
+    candidate: candidate.arm,
+    current: current.arm,
+    adopt: verdict === 'adopt',
+    verdict,
+    clauses,
+    reason: reasonOf(verdict, candidate.arm, current.arm, failed, unknown),
+  };
+}
+
+/** The rule's five clauses, in its order. */
+function clausesOf(candidate: ArmMeasures, current: ArmMeasures): Clause[] {
+  return [
     clause(
       'resolve',
       'resolve_candidate > resolve_current',
@@ -156,25 +172,22 @@ export function decide(candidate: ArmMeasures, current: ArmMeasures): Decision {
       (c, b) => c >= b - EPS,
     ),
   ];
-  const failed = clauses.filter((c) => c.holds === false);
-  const unknown = clauses.filter((c) => c.holds === null);
-  const verdict: Verdict = failed.length > 0 ? 'not_adopted' : unknown.length > 0 ? 'undecided' : 'adopt';
+}
+
+function reasonOf(
+  verdict: Verdict,
+  candidate: string,
+  current: string,
+  failed: Clause[],
+  unknown: Clause[],
+): string {
   const names = (list: Clause[]) => list.map((c) => c.name).join(', ');
-  const reason =
-    verdict === 'adopt'
-      ? `${candidate.arm} is adopted: all five clauses hold against ${current.arm}.`
-      : verdict === 'not_adopted'
-        ? `${candidate.arm} is not adopted: ${failed.map((c) => `${c.name} fails (${c.detail}; ${c.why})`).join('; ')}.` +
-          (unknown.length ? ` Not evaluable: ${names(unknown)}.` : '')
-        : `${candidate.arm} is not adopted yet: every evaluable clause holds, but ${names(unknown)} could not be evaluated (${unknown.map((c) => c.detail).join('; ')}); the rule adopts only on five clauses that hold.`;
-  return {
-    candidate: candidate.arm,
-    current: current.arm,
-    adopt: verdict === 'adopt',
-    verdict,
-    clauses,
-    reason,
-  };
+  return verdict === 'adopt'
+    ? `${candidate} is adopted: all five clauses hold against ${current}.`
+    : verdict === 'not_adopted'
+      ? `${candidate} is not adopted: ${failed.map((c) => `${c.name} fails (${c.detail}; ${c.why})`).join('; ')}.` +
+        (unknown.length ? ` Not evaluable: ${names(unknown)}.` : '')
+      : `${candidate} is not adopted yet: every evaluable clause holds, but ${names(unknown)} could not be evaluated (${unknown.map((c) => c.detail).join('; ')}); the rule adopts only on five clauses that hold.`;
 }
 
 export interface AblationDelta {

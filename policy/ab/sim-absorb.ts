@@ -30,9 +30,23 @@ export function absorb(m: SimMemory, task: SimTask, prompt: SimPrompt, draw: Dra
     return;
   }
   if (obs.type !== 'result') return;
-  const envelope = obs.data as { ok?: unknown; data?: Record<string, unknown> | null } | null;
-  const ok = envelope?.ok === true;
+  absorbResult(m, last, task, obs.data, draw, bump);
+}
 
+type Envelope = { ok?: unknown; data?: Record<string, unknown> | null } | null;
+type Intent = NonNullable<SimMemory['last']>;
+
+/** A tool result answering the action the model last intended. */
+function absorbResult(
+  m: SimMemory,
+  last: Intent,
+  task: SimTask,
+  data: unknown,
+  draw: Draw,
+  bump: () => void,
+): void {
+  const envelope = data as Envelope;
+  const ok = envelope?.ok === true;
   switch (last.tool) {
     case 'search_symbol':
     case 'search_code': {
@@ -47,38 +61,41 @@ export function absorb(m: SimMemory, task: SimTask, prompt: SimPrompt, draw: Dra
       else bump();
       return;
     }
-    case 'edit_entity': {
-      const j = last.edit?.index ?? 0;
-      const selector = String(last.args.selector);
-      m.located = true;
-      m.bodies.delete(selector); // the entity changed, or the edit did not apply: read it again
-      if (ok && envelope?.data?.committed === true) {
-        m.edits[j] = last.edit?.wrong ? 'wrong' : 'done';
-        m.untested = true;
-        const first = !m.committedAny;
-        m.committedAny = true;
-        if (first && draw('premature_stop') < SIM_RATES.prematureStop) m.stopNow = true;
-      } else {
-        m.editAttempts[j] = (m.editAttempts[j] ?? 0) + 1;
-        bump();
-      }
-      return;
-    }
-    case 'run_test': {
-      const passed = (obs.data as { passed?: unknown } | null)?.passed;
-      if (typeof passed !== 'boolean') return bump(); // no test result (e.g. the call was suppressed)
-      m.untested = false;
-      if (passed) {
-        m.testPassed = true;
-        return;
-      }
-      // A failing test: the edits the model knows were guesses get redone; otherwise it is stuck.
-      const wrong = m.edits.map((s, j) => (s === 'wrong' ? j : -1)).filter((j) => j >= 0);
-      if (m.misread || wrong.length === 0) m.giveUp = true;
-      else for (const j of wrong) m.edits[j] = 'redo';
-      return;
-    }
+    case 'edit_entity':
+      return absorbEdit(m, last, ok && envelope?.data?.committed === true, draw, bump);
+    case 'run_test':
+      return absorbTest(m, (data as { passed?: unknown } | null)?.passed, bump);
     default:
       return;
   }
+}
+
+function absorbEdit(m: SimMemory, last: Intent, committed: boolean, draw: Draw, bump: () => void): void {
+  const j = last.edit?.index ?? 0;
+  const selector = String(last.args.selector);
+  m.located = true;
+  m.bodies.delete(selector); // the entity changed, or the edit did not apply: read it again
+  if (committed) {
+    m.edits[j] = last.edit?.wrong ? 'wrong' : 'done';
+    m.untested = true;
+    const first = !m.committedAny;
+    m.committedAny = true;
+    if (first && draw('premature_stop') < SIM_RATES.prematureStop) m.stopNow = true;
+  } else {
+    m.editAttempts[j] = (m.editAttempts[j] ?? 0) + 1;
+    bump();
+  }
+}
+
+function absorbTest(m: SimMemory, passed: unknown, bump: () => void): void {
+  if (typeof passed !== 'boolean') return bump(); // no test result (e.g. the call was suppressed)
+  m.untested = false;
+  if (passed) {
+    m.testPassed = true;
+    return;
+  }
+  // A failing test: the edits the model knows were guesses get redone; otherwise it is stuck.
+  const wrong = m.edits.map((s, j) => (s === 'wrong' ? j : -1)).filter((j) => j >= 0);
+  if (m.misread || wrong.length === 0) m.giveUp = true;
+  else for (const j of wrong) m.edits[j] = 'redo';
 }
