@@ -1,11 +1,13 @@
 // The one question about a repository's .piper/config.json, asked before a run on a terminal: the
 // keys it sets that need trust, with their values, and y/N. Anything but y (or Y) is no, Enter
 // included: an untrusted file keeps only what narrows.
-import { Box, render, Text, useInput } from 'ink';
+import { Box, render, Text } from 'ink';
 import type { TrustQuestion } from '../trust/settle.js';
 import { shownValue } from '../trust/settle.js';
 import { EXIT } from '../exit-codes.js';
 import { inert } from '../../runtime/text/inert.js';
+import { actionsOf } from './input-keys.js';
+import { useRawInput } from './raw-input.js';
 
 export function TrustPrompt({
   question,
@@ -14,11 +16,15 @@ export function TrustPrompt({
   question: TrustQuestion;
   onAnswer: (trusted: boolean | 'interrupt') => void;
 }) {
-  useInput((input, key) => {
-    // Raw mode turns Ctrl-C into input: it stops piper-agent here, as it would anywhere else.
-    if (key.ctrl && input === 'c') return onAnswer('interrupt');
-    if (input === 'y' || input === 'Y') return onAnswer(true);
-    if (input === 'n' || input === 'N' || key.return || key.escape) return onAnswer(false);
+  // The raw input, as everywhere in the TUI: Ink's useInput throws on a pasted escape sequence.
+  useRawInput((event) => {
+    if (event === 'y' || event === 'Y') return onAnswer(true);
+    if (event === 'n' || event === 'N') return onAnswer(false);
+    for (const action of actionsOf(event, false)) {
+      // Raw mode turns Ctrl-C into input: it stops piper-agent here, as it would anywhere else.
+      if (action.kind === 'interrupt') return onAnswer('interrupt');
+      if (action.kind === 'submit' || action.kind === 'decline') return onAnswer(false);
+    }
   });
   return (
     <Box flexDirection="column" borderStyle="single" paddingX={1}>
