@@ -39,7 +39,7 @@ describe.each(['rootful', 'rootless'] as const)('Podman %s', (mode) => {
     podman = await startPodman(mode);
     identity = await podman.engine.identity();
     limitsHold = cgroupLimitsHold(identity);
-    env = { ...podman.env, ...(limitsHold ? {} : { [ACCEPT_UNENFORCED_ENV]: 'memory,pids,cpus' }) };
+    env = { ...podman.env, ...(limitsHold ? {} : { [ACCEPT_UNENFORCED_ENV]: 'memory,pids,cpus,ulimits' }) };
   }, 300_000);
 
   afterAll(async () => {
@@ -127,7 +127,7 @@ describe.each(['rootful', 'rootless'] as const)('Podman %s', (mode) => {
 
   describe('containment', () => {
     beforeAll(() => {
-      if (!limitsHold) process.env[ACCEPT_UNENFORCED_ENV] = 'memory,pids,cpus';
+      if (!limitsHold) process.env[ACCEPT_UNENFORCED_ENV] = 'memory,pids,cpus,ulimits';
       sandbox = new Sandbox(podman.engine, { image: IMAGE, concurrency: 4 });
     });
     // The cgroup cases run only where the limits hold (decided at collection: rootful always).
