@@ -3,7 +3,16 @@
 // and other tests' images are never touched. stop() empties the engine, kills what was started
 // (the service and, rootless, the user-namespace pause process) by pid, and removes the storage.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
@@ -102,6 +111,9 @@ export async function startPodman(mode: 'rootful' | 'rootless'): Promise<PodmanS
       }
     } finally {
       await stopPid(child.pid);
+      // Rootless Podman re-executes itself inside its user namespace: that process has another
+      // pid, found by the storage directory of this service in its command line.
+      for (const pid of pidsMentioning(root)) await stopPid(pid);
       // Rootless Podman keeps its user namespace open with a pause process of its own.
       const pause = join(xdg, 'libpod', 'tmp', 'pause.pid');
       if (xdg && existsSync(pause)) await stopPid(Number(readFileSync(pause, 'utf8').trim()) || undefined);
@@ -118,6 +130,20 @@ export async function startPodman(mode: 'rootful' | 'rootless'): Promise<PodmanS
     root,
     stop,
   };
+}
+
+/** Processes whose command line names `path` (this service's own temporary directory). */
+function pidsMentioning(path: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(path)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }
 
 function unmountUnder(root: string): void {
