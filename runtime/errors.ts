@@ -9,6 +9,7 @@ export type RuntimeErrorKind =
   | 'env_build_failed' // a project's environment image could not be built
   | 'bad_spec' // a run spec the runtime refuses
   | 'runtime_unavailable' // the sandbox runtime asked for (PIPER_SANDBOX_RUNTIME) is not offered by the engine
+  | 'hardening_unavailable' // the engine cannot apply a hardening setting of the sandbox, and it was not accepted
   | 'ledger_error'
   | 'interrupted';
 

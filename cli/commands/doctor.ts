@@ -4,12 +4,21 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { probeEngine } from '../../runtime/engine/bootstrap.js';
 import { DockerEngine, engineEndpoint } from '../../runtime/engine/docker-engine.js';
+import { describeEngine, type EngineIdentity } from '../../runtime/engine/engine-identity.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { isRuntimeError } from '../../runtime/errors.js';
 import { findImage } from '../../runtime/images/build.js';
 import { loadRecipe } from '../../runtime/images/recipe.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
+import {
+  ACCEPT_UNENFORCED_ENV,
+  enforcementFix,
+  probeHardening,
+  type HardeningReport,
+} from '../../runtime/sandbox/enforcement.js';
+import { LABEL } from '../../runtime/sandbox/hardening.js';
+import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { chooseRuntime, SANDBOX_RUNTIME_ENV } from '../../runtime/sandbox/sandbox-runtime.js';
 import { loadConfig } from '../config.js';
 import { checkModel } from '../doctor/model-check.js';
@@ -17,7 +26,10 @@ import { EXIT } from '../exit-codes.js';
 
 export const DOCTOR_HELP = `Usage: piper-agent doctor [--json] [--repo DIR] [--ledger PATH]
 
-Checks the Docker engine, the sandbox image, the sandbox runtime (the runtimes the engine offers and
+Checks the engine (Docker or Podman, rootful or rootless), the sandbox image, whether the engine
+applies every hardening setting of the sandbox (on any engine but rootful Docker: read back from a
+container created and removed for the purpose; a setting it cannot apply is listed, and refuses
+runs unless accepted in ${ACCEPT_UNENFORCED_ENV}), the sandbox runtime (the runtimes the engine offers and
 the one sandboxes use: PIPER_SANDBOX_RUNTIME or the sandboxRuntime key, else the engine's default),
 the ledger and the model (one cheap request: the models list, or a 1-token completion; a refused
 key, an unreachable URL and an unknown model are each named), and says for each whether it is ok
@@ -30,6 +42,10 @@ interface Check {
   fix?: string;
   /** runtime: what the engine offers and what sandboxes use (null: not usable). */
   runtimes?: { offered: string[]; default: string; sandboxes: string | null };
+  /** engine: which engine answers. */
+  identity?: EngineIdentity;
+  /** hardening: the settings the engine cannot apply, and those of them accepted. */
+  hardening?: { probed: boolean; unenforced: HardeningReport['unenforced']; accepted: string[] };
 }
 
 export async function doctorCommand(argv: string[]): Promise<number> {
@@ -44,12 +60,16 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const checks: Check[] = [];
   const engine = new DockerEngine();
   const info = await probeEngine(engine).catch(() => null);
+  const identity = info ? await engine.identity().catch(() => null) : null;
   checks.push(
     info
       ? {
           name: 'engine',
           ok: true,
-          detail: `Docker ${info.version}, API ${info.apiVersion} (${info.os}) at ${info.endpoint}`,
+          detail: identity
+            ? describeEngine(identity)
+            : `Docker ${info.version}, API ${info.apiVersion} (${info.os}) at ${info.endpoint}`,
+          ...(identity ? { identity } : {}),
         }
       : {
           name: 'engine',
@@ -81,6 +101,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   }
   const repo = values.repo ?? repoRoot();
   if (info) checks.push(await runtimeCheck(engine, repo));
+  if (info) checks.push(await hardeningCheck(engine, recipe.ref, wantedRuntime(repo)));
   checks.push(ledgerCheck(ledgerPath({ flag: values.ledger, repo })));
   checks.push(await checkModel({ repo }));
 
@@ -140,6 +161,52 @@ function nearestWritable(dir: string): boolean {
     }
     if (dirname(at) === at) return false;
   }
+}
+
+/** Which hardening settings the engine cannot apply (a probe container, created and removed). */
+async function hardeningCheck(
+  engine: DockerEngine,
+  image: string,
+  runtime: string | undefined,
+): Promise<Check> {
+  if (!(await engine.imageId(image)))
+    return {
+      name: 'hardening',
+      ok: false,
+      detail: 'unknown: the sandbox image is not built',
+      fix: 'build it first',
+    };
+  let report: HardeningReport;
+  try {
+    const owner = { [LABEL.owner]: formatOwner(currentOwner()) };
+    report = await probeHardening(engine, image, { runtime: runtime ?? null, labels: owner });
+  } catch (error) {
+    if (!isRuntimeError(error)) throw error;
+    return { name: 'hardening', ok: false, detail: error.message, ...(error.fix ? { fix: error.fix } : {}) };
+  }
+  const hardening = { probed: report.probed, unenforced: report.unenforced, accepted: report.accepted };
+  if (report.unenforced.length === 0)
+    return {
+      name: 'hardening',
+      ok: true,
+      detail: report.probed
+        ? 'every setting holds (read back from a probe container)'
+        : 'every setting holds (rootful Docker applies each one or refuses the container)',
+      hardening,
+    };
+  const refused = report.unenforced.filter((u) => !report.accepted.includes(u.setting));
+  const list = report.unenforced
+    .map((u) => `${u.setting}${report.accepted.includes(u.setting) ? ' [accepted]' : ''} (${u.why})`)
+    .join('; ');
+  return {
+    name: 'hardening',
+    ok: refused.length === 0,
+    detail: `the engine cannot apply: ${list}`,
+    ...(refused.length
+      ? { fix: `sandbox runs are refused until then: ${enforcementFix(report, refused)}` }
+      : {}),
+    hardening,
+  };
 }
 
 /** The runtimes the engine offers and the one sandbox containers would get. */

@@ -1,6 +1,7 @@
 // `piper-agent engine up|status`: find the Docker engine, and (as root) install and start one.
 import { ensureEngine, probeEngine } from '../../runtime/engine/bootstrap.js';
-import { engineEndpoint } from '../../runtime/engine/docker-engine.js';
+import { DockerEngine, engineEndpoint } from '../../runtime/engine/docker-engine.js';
+import { describeEngine } from '../../runtime/engine/engine-identity.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 
 export const ENGINE_HELP = `Usage: piper-agent engine up | status
@@ -9,7 +10,9 @@ export const ENGINE_HELP = `Usage: piper-agent engine up | status
            install Debian's docker.io and start dockerd --bridge=none --iptables=false in the
            background (pidfile /var/run/piper-agent/dockerd.pid, log /var/log/piper-agent/dockerd.log),
            then wait until it answers. Safe to run again.
-  status   say whether an engine answers (exit 0) or not (exit 5).`;
+  status   say whether an engine answers (exit 0: which one, Docker or Podman, rootful or
+           rootless) or not (exit 5). Podman answers through its Docker-compatible API:
+           DOCKER_HOST=unix:///run/podman/podman.sock (see the README, "Podman").`;
 
 export async function engineCommand(argv: string[]): Promise<number> {
   const [sub] = argv;
@@ -22,12 +25,13 @@ export async function engineCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (sub === 'status') {
-    const info = await probeEngine();
+    const engine = new DockerEngine();
+    const info = await probeEngine(engine);
     if (!info) {
       process.stdout.write(`no engine answers at ${engineEndpoint()}\n`);
       return EXIT.noEngine;
     }
-    process.stdout.write(`Docker ${info.version}, API ${info.apiVersion} at ${info.endpoint}\n`);
+    process.stdout.write(`${describeEngine(await engine.identity())}\n`);
     return EXIT.ok;
   }
   throw new UsageError(sub ? `unknown engine command '${sub}'` : 'engine needs a command: up or status');

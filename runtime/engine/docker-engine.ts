@@ -5,7 +5,18 @@ import Docker from 'dockerode';
 import type { Duplex, Readable } from 'node:stream';
 import { RuntimeError, isConnectionFailure } from '../errors.js';
 import { buildContainerBody, type BuildContainerConfig } from './build-container.js';
+import {
+  dockerIdentity,
+  kindOf,
+  podmanIdentity,
+  type DockerInfoBody,
+  type EngineIdentity,
+  type LibpodInfoBody,
+  type VersionBody,
+} from './engine-identity.js';
 import { drainExec } from './exec-stream.js';
+import { localCandidates, shortTag } from './image-names.js';
+import { podmanTmpfs } from './podman-compat.js';
 
 export interface EngineInfo {
   version: string;
@@ -59,6 +70,12 @@ export interface ImageSummary {
   created: number;
 }
 
+/** What an engine made of a created container's settings (GET /containers/{id}/json). */
+export interface AppliedSettings {
+  User: string;
+  HostConfig: Record<string, unknown>;
+}
+
 export type ProgressListener = (event: { status?: string; stream?: string; error?: string }) => void;
 
 export function engineEndpoint(): string {
@@ -67,6 +84,9 @@ export function engineEndpoint(): string {
 
 export class DockerEngine {
   private readonly docker: Docker;
+  private identityOnce: Promise<EngineIdentity> | null = null;
+  /** Short names the engine knows only under another name (Podman 5: `localhost/…`). */
+  private readonly localNames = new Map<string, string>();
 
   constructor(docker?: Docker) {
     // With no options dockerode reads DOCKER_HOST (and DOCKER_TLS_VERIFY / DOCKER_CERT_PATH) itself,
@@ -93,6 +113,38 @@ export class DockerEngine {
     };
   }
 
+  /** Docker or Podman, rootless or not, which cgroups: asked once per engine object. */
+  identity(): Promise<EngineIdentity> {
+    this.identityOnce ??= this.readIdentity();
+    this.identityOnce.catch(() => (this.identityOnce = null));
+    return this.identityOnce;
+  }
+
+  private async readIdentity(): Promise<EngineIdentity> {
+    const version = (await this.call('version', () => this.docker.version())) as unknown as VersionBody;
+    if (kindOf(version) === 'podman') {
+      // Podman's own API; any version at or above its minimum (4.0.0) is served.
+      const info = await this.call(
+        'podman info',
+        () =>
+          new Promise<LibpodInfoBody>((resolve, reject) =>
+            this.docker.modem.dial(
+              {
+                path: '/v4.0.0/libpod/info',
+                method: 'GET',
+                statusCodes: { 200: true, 404: 'no such endpoint', 500: 'server error' },
+                options: {},
+              },
+              (error, body) => (error ? reject(error) : resolve(body as LibpodInfoBody)),
+            ),
+          ),
+      );
+      return podmanIdentity(version, info, engineEndpoint());
+    }
+    const info = (await this.call('info', () => this.docker.info())) as DockerInfoBody;
+    return dockerIdentity(version, info, engineEndpoint());
+  }
+
   async runtimes(): Promise<EngineRuntimes> {
     const info = (await this.call('info', () => this.docker.info())) as {
       Runtimes?: Record<string, unknown> | null;
@@ -103,18 +155,54 @@ export class DockerEngine {
   }
 
   async createContainer(config: ContainerConfig): Promise<string> {
-    const container = await this.call('create container', () => this.docker.createContainer(config));
+    const body = { ...config, Image: this.localName(config.Image), HostConfig: await this.spelled(config) };
+    const container = await this.call('create container', () => this.docker.createContainer(body));
     return container.id;
   }
 
-  /** Hijacked attach: one duplex socket carrying stdin in and the multiplexed stdout/stderr out. */
+  /** The HostConfig in the engine's own spelling of the same settings (podman-compat.ts). */
+  private async spelled(config: { User: string; HostConfig: Record<string, unknown> }) {
+    const tmpfs = config.HostConfig.Tmpfs as Record<string, string> | undefined;
+    if (!tmpfs || (await this.identity()).kind !== 'podman') return config.HostConfig;
+    return { ...config.HostConfig, Tmpfs: podmanTmpfs(tmpfs, config.User) };
+  }
+
+  /** The user and HostConfig the engine recorded for a container: what it will really apply. */
+  async appliedSettings(id: string): Promise<AppliedSettings> {
+    const info = await this.call('inspect', () => this.docker.getContainer(id).inspect());
+    return {
+      User: info.Config?.User ?? '',
+      HostConfig: (info.HostConfig ?? {}) as unknown as Record<string, unknown>,
+    };
+  }
+
+  /**
+   * Hijacked attach: one duplex socket carrying stdin in and the multiplexed stdout/stderr out.
+   * The options go in the query and the request body is empty: Podman takes the body of this
+   * request as the start of the container's stdin (dockerode would send the options there as
+   * JSON). An empty body still has to be written, or the request's headers are never sent.
+   */
   async attach(id: string): Promise<Duplex> {
-    const stream = await this.call('attach', () =>
-      this.docker
-        .getContainer(id)
-        .attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true }),
+    const stream = await this.call(
+      'attach',
+      () =>
+        new Promise<Duplex>((resolve, reject) =>
+          this.docker.modem.dial(
+            {
+              path: `/containers/${encodeURIComponent(id)}/attach?`,
+              method: 'POST',
+              isStream: true,
+              hijack: true,
+              openStdin: true,
+              file: Buffer.alloc(0),
+              statusCodes: { 101: true, 200: true, 404: 'no such container', 500: 'server error' },
+              options: { stream: true, stdin: true, stdout: true, stderr: true },
+            },
+            (error, socket) => (error ? reject(error) : resolve(socket as Duplex)),
+          ),
+        ),
     );
-    return stream as unknown as Duplex;
+    return stream;
   }
 
   async start(id: string): Promise<void> {
@@ -169,7 +257,7 @@ export class DockerEngine {
     );
     return list.map((i) => ({
       id: i.Id,
-      tags: (i.RepoTags ?? []).filter((t) => t !== '<none>:<none>'),
+      tags: (i.RepoTags ?? []).filter((t) => t !== '<none>:<none>').map(shortTag),
       labels: i.Labels ?? {},
       size: i.Size,
       created: i.Created,
@@ -178,13 +266,26 @@ export class DockerEngine {
 
   /** The image's id (its content digest), or null when no such image exists. */
   async imageId(ref: string): Promise<string | null> {
-    try {
-      const info = await this.docker.getImage(ref).inspect();
-      return info.Id;
-    } catch (error) {
-      if ((error as { statusCode?: number }).statusCode === 404) return null;
-      throw this.wrap('inspect image', error);
+    return (await this.inspectRaw(ref))?.Id ?? null;
+  }
+
+  /** GET /images/{ref}/json under the names the engine may file a short name as; null: none. */
+  private async inspectRaw(ref: string): Promise<Docker.ImageInspectInfo | null> {
+    for (const name of localCandidates(ref)) {
+      try {
+        const info = await this.docker.getImage(name).inspect();
+        if (name !== ref) this.localNames.set(ref, name);
+        return info;
+      } catch (error) {
+        if ((error as { statusCode?: number }).statusCode !== 404) throw this.wrap('inspect image', error);
+      }
     }
+    return null;
+  }
+
+  /** The name to hand the engine for an image piper named `ref` (its local name, once seen). */
+  private localName(ref: string): string {
+    return this.localNames.get(ref) ?? ref;
   }
 
   async tagImage(id: string, repo: string, tag: string): Promise<void> {
@@ -192,7 +293,7 @@ export class DockerEngine {
   }
 
   async removeImage(ref: string): Promise<void> {
-    await this.call('remove image', () => this.docker.getImage(ref).remove({ force: true }));
+    await this.call('remove image', () => this.docker.getImage(this.localName(ref)).remove({ force: true }));
   }
 
   /** POST /images/create?fromSrc=- : a root filesystem tar becomes an image; `changes` are Dockerfile lines. */
@@ -201,8 +302,13 @@ export class DockerEngine {
     target: { repo: string; tag: string; changes: string[] },
     onProgress: ProgressListener,
   ): Promise<void> {
+    // `repo=name:tag` and no `tag`: Podman's compatible import drops a separate `tag` (the image
+    // would be `name:latest`); Docker reads a tag inside `repo` the same way.
     const response = await this.call('import image', () =>
-      this.docker.importImage(rootfsTar as unknown as string, target),
+      this.docker.importImage(rootfsTar as unknown as string, {
+        repo: `${target.repo}:${target.tag}`,
+        changes: target.changes,
+      }),
     );
     await this.followProgress(response as unknown as Readable, onProgress);
   }
@@ -229,9 +335,8 @@ export class DockerEngine {
    * (`host` where it has no bridge), default capabilities. Never used for a sandbox run.
    */
   async createBuildContainer(config: BuildContainerConfig): Promise<string> {
-    const container = await this.call('create build container', () =>
-      this.docker.createContainer(buildContainerBody(config)),
-    );
+    const body = buildContainerBody({ ...config, Image: this.localName(config.Image) });
+    const container = await this.call('create build container', () => this.docker.createContainer(body));
     return container.id;
   }
 
@@ -325,19 +430,15 @@ export class DockerEngine {
     labels: Record<string, string>;
     layers: string[];
   } | null> {
-    try {
-      const info = await this.docker.getImage(ref).inspect();
-      return {
-        id: info.Id,
-        size: info.Size,
-        created: info.Created,
-        labels: info.Config?.Labels ?? {},
-        layers: info.RootFS?.Layers ?? [],
-      };
-    } catch (error) {
-      if ((error as { statusCode?: number }).statusCode === 404) return null;
-      throw this.wrap('inspect image', error);
-    }
+    const info = await this.inspectRaw(ref);
+    if (!info) return null;
+    return {
+      id: info.Id,
+      size: info.Size,
+      created: info.Created,
+      labels: info.Config?.Labels ?? {},
+      layers: info.RootFS?.Layers ?? [],
+    };
   }
 
   private followProgress(stream: Readable, onProgress: ProgressListener): Promise<void> {

@@ -4,9 +4,21 @@
 // images. Both carry the recipe-hash label and tag, so either satisfies the other's skip check.
 // An existing image is reused only when it is the one piper recorded building (built-images.ts):
 // the label alone is inherited by every image built FROM the sandbox image.
+// The offline path keeps the packed root filesystem (rootfs-<recipe hash>.tar in the build
+// directory): a second engine on the same host (Podman next to Docker, a remote engine) imports
+// it in seconds instead of running debootstrap again; --force makes a fresh one.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+} from 'node:fs';
 import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { DockerEngine, ImageSummary } from '../engine/docker-engine.js';
 import { RuntimeError } from '../errors.js';
 import { aptInstall } from '../host/apt.js';
@@ -48,7 +60,7 @@ export async function ensureImage(
     }
   }
   if ((opts.path ?? 'offline') === 'dockerfile') await buildWithDockerfile(engine, recipe, opts.log);
-  else await buildOffline(engine, recipe, opts.log);
+  else await buildOffline(engine, recipe, opts.log, opts.force ?? false);
   const built = await engine.inspectImage(recipe.ref);
   if (!built)
     throw new RuntimeError('image_build_failed', `the build finished but ${recipe.ref} is not there`);
@@ -107,13 +119,37 @@ async function buildOffline(
   engine: DockerEngine,
   recipe: Recipe,
   log: (line: string) => void,
+  force: boolean,
 ): Promise<void> {
+  const rootfsTar = join(mkdirp(BUILD_ROOT), `rootfs-${recipe.hash}.tar`);
+  if (force || !existsSync(rootfsTar)) await makeRootfsTar(recipe, rootfsTar, log);
+  else log(`reusing the root filesystem debootstrap made for this recipe: ${rootfsTar}`);
+  log(`importing it into the engine as ${recipe.ref}`);
+  await engine.importImage(
+    createReadStream(rootfsTar),
+    {
+      repo: IMAGE_REPO,
+      tag: recipe.tag,
+      changes: [
+        `LABEL ${RECIPE_LABEL}=${recipe.hash}`,
+        `ENV ${recipe.env.map(quoteEnv).join(' ')}`,
+        'USER 1000:1000',
+        `WORKDIR ${recipe.workdir}`,
+        'CMD ["python3"]',
+      ],
+    },
+    (event) => event.status && log(`  ${event.status}`),
+  );
+}
+
+/** debootstrap the recipe's root filesystem and pack it into `dest` (written whole, then renamed). */
+async function makeRootfsTar(recipe: Recipe, dest: string, log: (line: string) => void): Promise<void> {
   if (!existsSync('/usr/sbin/debootstrap')) await aptInstall(['debootstrap'], log);
-  const work = mkdtempSync(join(mkdirp(BUILD_ROOT), `rootfs-${recipe.tag}-`));
+  const work = mkdtempSync(join(BUILD_ROOT, `rootfs-${recipe.tag}-`));
+  const partial = `${dest}.${process.pid}.partial`;
   try {
     log(`building the Debian ${recipe.suite} root filesystem in ${work} (debootstrap; about a minute)`);
     await runScript(join(recipe.dir, 'build-rootfs.sh'), [work, recipe.suite], log);
-    log(`importing it into the engine as ${recipe.ref}`);
     let lastMb = 0;
     const tar = packDirectory(work, (p) => {
       const mb = Math.floor(p.bytes / (1 << 20));
@@ -122,22 +158,10 @@ async function buildOffline(
         log(`  packed ${p.entries} entries, ${mb} MiB`);
       }
     });
-    await engine.importImage(
-      tar,
-      {
-        repo: IMAGE_REPO,
-        tag: recipe.tag,
-        changes: [
-          `LABEL ${RECIPE_LABEL}=${recipe.hash}`,
-          `ENV ${recipe.env.map(quoteEnv).join(' ')}`,
-          'USER 1000:1000',
-          `WORKDIR ${recipe.workdir}`,
-          'CMD ["python3"]',
-        ],
-      },
-      (event) => event.status && log(`  ${event.status}`),
-    );
+    await pipeline(tar, createWriteStream(partial, { mode: 0o600 }));
+    renameSync(partial, dest);
   } finally {
+    rmSync(partial, { force: true });
     rmSync(work, { recursive: true, force: true });
   }
 }

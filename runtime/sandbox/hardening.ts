@@ -1,9 +1,10 @@
 // The container every sandbox run gets (DESIGN.md section 4): no network, no capabilities, no
 // privilege gain, read-only root, size-capped tmpfs for the only writable paths, an unprivileged
-// user, bounded pids / memory (no swap) / CPU, an init process that reaps and forwards signals,
+// user, bounded pids / memory / open files (no swap) / CPU, an init process that reaps and forwards signals,
 // no logging (output is read from the attach stream), labels for the sweep. No host path, ever.
 // The OCI runtime is the engine's default unless one is named: `runsc` (gVisor) puts a user-space
 // kernel between the sandbox and the host's, which a container alone does not.
+import { CONTAINER_ULIMITS } from '../engine/build-container.js';
 import type { ContainerConfig } from '../engine/docker-engine.js';
 import type { Limits } from './spec.js';
 
@@ -61,6 +62,7 @@ export function containerConfig(opts: {
       ReadonlyRootfs: true,
       Tmpfs: { '/tmp': `${tmpfs},mode=1777`, [WORKDIR]: `${tmpfs},uid=1000,gid=1000,mode=0755` },
       PidsLimit: limits.pids,
+      Ulimits: CONTAINER_ULIMITS,
       Memory: memory,
       MemorySwap: memory,
       NanoCpus: Math.round(limits.cpus * 1e9),

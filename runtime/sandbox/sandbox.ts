@@ -10,6 +10,7 @@ import {
   startContainer,
   type PreparedContainer,
 } from './container-run.js';
+import { probeHardening, requireEnforced, type HardeningReport } from './enforcement.js';
 import { LABEL, containerConfig } from './hardening.js';
 import { Limiter } from './limiter.js';
 import { currentOwner, formatOwner, ownContainerId } from './owner.js';
@@ -47,6 +48,7 @@ export class Sandbox {
   private readonly ownerLabel = formatOwner(currentOwner());
   private readonly ownerLabels = ownerLabels(this.ownerLabel);
   private readonly imageDigests = new Map<string, string>();
+  private hardening: Promise<HardeningReport> | null = null;
   private closed = false;
 
   constructor(
@@ -218,8 +220,18 @@ export class Sandbox {
         'run `piper-agent image build` (or `make image`)',
       );
     }
+    await this.checkHardening(image);
     this.imageDigests.set(image, id);
     return id;
+  }
+
+  /** Once, before the first container: every hardening setting holds on this engine, or was accepted. */
+  private checkHardening(image: string): Promise<HardeningReport> {
+    this.hardening ??= probeHardening(this.engine, image, {
+      runtime: this.options.runtime ?? null,
+      labels: this.ownerLabels,
+    }).then(requireEnforced);
+    return this.hardening;
   }
 
   private removeLater(container: PreparedContainer): void {

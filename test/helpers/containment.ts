@@ -1,0 +1,94 @@
+// The containment cases of the sandbox, against any engine: the main Docker engine
+// (sandbox-faults.test.ts) and Podman (podman-engine.test.ts) run the same ones. The cgroup cases
+// (processes, memory) are left out where the engine cannot bound them and the run was accepted
+// without them (PIPER_ACCEPT_UNENFORCED).
+import { it, expect } from 'vitest';
+import type { Sandbox } from '../../runtime/sandbox/sandbox.js';
+import { python } from './sandbox.js';
+
+export function containmentCases(
+  sandboxOf: () => Sandbox,
+  opts: { cgroupLimits: boolean } = { cgroupLimits: true },
+): void {
+  const sandbox = { run: (...args: Parameters<Sandbox['run']>) => sandboxOf().run(...args) };
+  if (opts.cgroupLimits) {
+    it('contains a fork bomb with the pids limit and still gives a receipt', async () => {
+      const bomb = `
+import os, time
+n = 0
+for _ in range(10000):
+    try:
+        if os.fork() == 0:
+            time.sleep(30)
+            os._exit(0)
+        n += 1
+    except OSError as e:
+        print("fork refused after", n, "children:", e.strerror)
+        break
+os._exit(0)
+`;
+      const r = await sandbox.run(python(bomb, { pids: 64, timeoutS: 20 }));
+      expect(r.timed_out).toBe(false);
+      expect(r.stdout).toMatch(/fork refused after \d+ children: Resource temporarily unavailable/);
+      const refusedAfter = Number(/after (\d+)/.exec(r.stdout)![1]);
+      expect(refusedAfter).toBeLessThan(64);
+      expect(r.exit_code).toBe(0);
+    });
+    it('reports an out-of-memory kill', async () => {
+      const r = await sandbox.run(python('x = bytearray(2**31)\nprint("allocated")', { memoryMb: 256 }));
+      expect(r.oom_killed).toBe(true);
+      expect(r.exit_code).toBe(137);
+      expect(r.stdout).not.toContain('allocated');
+    });
+  }
+  it('has no network', async () => {
+    const code = `
+import socket
+for target in [("127.0.0.1", 80), ("10.0.0.1", 80), ("1.1.1.1", 53)]:
+    try:
+        socket.create_connection(target, timeout=1)
+        print("connected", target)
+    except OSError as e:
+        print("refused", target[0], type(e).__name__)
+print(sorted(name for _, name in socket.if_nameindex()))
+`;
+    const r = await sandbox.run(python(code));
+    expect(r.stdout).not.toContain('connected');
+    expect(r.stdout.match(/refused/g)).toHaveLength(3);
+    expect(r.stdout).toContain("['lo']");
+  });
+
+  it('keeps the root read-only and caps /tmp', async () => {
+    const code = `
+import os
+try:
+    open("/etc/piper", "w")
+    print("root writable")
+except OSError as e:
+    print("root:", e.strerror)
+written = 0
+try:
+    with open("/tmp/fill", "wb") as f:
+        while True:
+            f.write(b"x" * (1 << 20))
+            f.flush()
+            written += 1
+except OSError as e:
+    print("tmp full after", written, "MiB:", e.strerror)
+`;
+    const r = await sandbox.run(python(code, { tmpfsMb: 16 }));
+    expect(r.stdout).toContain('root: Read-only file system');
+    expect(r.stdout).toMatch(/tmp full after 1[56] MiB: No space left on device/);
+  });
+
+  it('runs unprivileged: uid 1000, no capabilities, no_new_privs', async () => {
+    const code = `
+import os
+status = open("/proc/self/status").read()
+fields = dict(line.split(":\\t", 1) for line in status.splitlines() if ":\\t" in line)
+print(os.getuid(), os.getgid(), fields["CapEff"].strip(), fields["CapBnd"].strip(), fields["NoNewPrivs"].strip())
+`;
+    const r = await sandbox.run(python(code));
+    expect(r.stdout.trim()).toBe('1000 1000 0000000000000000 0000000000000000 1');
+  });
+}

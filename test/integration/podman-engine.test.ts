@@ -1,0 +1,136 @@
+// Podman through its Docker-compatible API, rootful and rootless: a `podman system service` of
+// the test's own (test/helpers/podman.ts), the sandbox image built through it, `execute` (its
+// receipt in the ledger) and a headless `fix` run on it, the sandbox's containment cases run
+// against it, `doctor` naming the engine, and nothing left on it afterwards. Where the engine
+// cannot apply a hardening setting (rootless Podman on cgroup v1: no memory, pids or CPU limits)
+// runs are refused by default, and go on only with the settings accepted by name.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadRecipe } from '../../runtime/images/recipe.js';
+import { Ledger } from '../../runtime/ledger/ledger.js';
+import type { EngineIdentity } from '../../runtime/engine/engine-identity.js';
+import { ACCEPT_UNENFORCED_ENV } from '../../runtime/sandbox/enforcement.js';
+import { LABEL } from '../../runtime/sandbox/hardening.js';
+import { Sandbox } from '../../runtime/sandbox/sandbox.js';
+import { runCli } from '../helpers/cli.js';
+import { containmentCases } from '../helpers/containment.js';
+import { startPodman, type PodmanService } from '../helpers/podman.js';
+import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
+
+const IMAGE = loadRecipe().ref;
+
+/** Whether memory, pids and CPU limits can hold on this engine (the cgroup facts it reports). */
+function cgroupLimitsHold(id: EngineIdentity): boolean {
+  if (!id.rootless) return true;
+  if (id.cgroupVersion === '1') return false;
+  return ['memory', 'pids', 'cpu'].every((c) => id.cgroupControllers?.includes(c));
+}
+
+describe.each(['rootful', 'rootless'] as const)('Podman %s', (mode) => {
+  let podman: PodmanService;
+  let identity: EngineIdentity;
+  let limitsHold = true;
+  let sandbox: Sandbox | null = null;
+  /** The CLI's environment; with the cgroup settings accepted where the engine lacks them. */
+  let env: NodeJS.ProcessEnv = {};
+
+  beforeAll(async () => {
+    podman = await startPodman(mode);
+    identity = await podman.engine.identity();
+    limitsHold = cgroupLimitsHold(identity);
+    env = { ...podman.env, ...(limitsHold ? {} : { [ACCEPT_UNENFORCED_ENV]: 'memory,pids,cpus,ulimits' }) };
+  }, 300_000);
+
+  afterAll(async () => {
+    delete process.env[ACCEPT_UNENFORCED_ENV];
+    await sandbox?.close();
+    if (!podman) return;
+    const left = await podman.api.listContainers({ all: true, filters: { label: [LABEL.owner] } });
+    await podman.stop();
+    expect(left).toEqual([]);
+  }, 180_000);
+
+  it('is told apart from Docker, rootless or not', () => {
+    expect(identity.kind).toBe('podman');
+    expect(identity.rootless).toBe(mode === 'rootless');
+  });
+
+  it('builds the sandbox image through it and finds it under its short name', async () => {
+    const r = await runCli(['image', 'build'], { env: podman.env, cwd: podman.root });
+    expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toContain(IMAGE);
+    expect(await podman.engine.imageId(IMAGE)).toMatch(/^sha256:/);
+    const ls = await runCli(['image', 'ls'], { env: podman.env, cwd: podman.root });
+    expect(ls.stdout).toContain(`* ${IMAGE}`);
+    // A second build finds the recorded image: nothing is built again.
+    const again = await runCli(['image', 'build'], { env: podman.env, cwd: podman.root });
+    expect(again.stdout).toContain('up to date');
+  }, 900_000);
+
+  it('doctor names the engine and every hardening setting it cannot apply', async () => {
+    const r = await runCli(['doctor', '--json'], { env: podman.env, cwd: podman.root });
+    const checks = (JSON.parse(r.stdout) as { checks: Array<{ name: string; ok: boolean; detail: string }> })
+      .checks;
+    const engineCheck = checks.find((c) => c.name === 'engine')!;
+    expect(engineCheck.detail).toMatch(new RegExp(`^podman \\d+\\.\\d+\\S* \\(${mode}, cgroup v\\d\\)`));
+    const hardening = checks.find((c) => c.name === 'hardening')!;
+    if (limitsHold) {
+      expect(hardening).toMatchObject({ ok: true });
+      expect(hardening.detail).toContain('every setting holds');
+    } else {
+      expect(hardening.ok).toBe(false);
+      for (const setting of ['memory', 'pids', 'cpus']) expect(hardening.detail).toContain(setting);
+      const text = await runCli(['doctor'], { env: podman.env, cwd: podman.root });
+      expect(text.stdout).toContain(`engine  podman`);
+      expect(text.stdout).toContain(`(${mode}`);
+      expect(text.stdout).toContain(`${ACCEPT_UNENFORCED_ENV}=memory,pids,cpus`);
+    }
+  }, 120_000);
+
+  it('runs `execute` on it, the receipt in the ledger (refused first where limits cannot hold)', async () => {
+    const cwd = mkdtempSync(join(podman.root, 'execute-'));
+    const ledgerFile = join(cwd, 'ledger.db');
+    const args = ['execute', '--ledger', ledgerFile, '--repo', cwd, '--json', '--code'];
+    if (!limitsHold) {
+      const refused = await runCli([...args, 'print(1)'], { env: podman.env, cwd });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain("cannot apply the sandbox's memory");
+      expect(refused.stderr).toContain(`${ACCEPT_UNENFORCED_ENV}=memory,pids,cpus`);
+    }
+    const r = await runCli([...args, 'import sys\nprint(6*7)\nsys.exit(3)'], { env, cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const receipt = JSON.parse(r.stdout) as { stdout: string; exit_code: number; container_id: string };
+    expect(receipt).toMatchObject({ stdout: '42\n', exit_code: 3 });
+    const ledger = Ledger.open(ledgerFile);
+    try {
+      const row = ledger.database
+        .prepare('SELECT exit_code, stdout, image_digest FROM executions WHERE container_id = ?')
+        .get(receipt.container_id);
+      expect(row).toEqual({ exit_code: 3, stdout: '42\n', image_digest: await podman.engine.imageId(IMAGE) });
+    } finally {
+      ledger.close();
+    }
+  }, 120_000);
+
+  it('runs a headless `fix` on it to a verified resolution', async () => {
+    const repo = sampleRepo();
+    try {
+      const r = await runCli(sampleFixArgs(repo, 'sample-fix.jsonl', '--output', 'json'), { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'resolved', verified: true, exit_code: 0 });
+      expect(readFileSync(join(repo, 'textstats', 'words.py'), 'utf8')).toContain('return ranked[:n]');
+    } finally {
+      rmSync(join(repo, '..'), { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  describe('containment', () => {
+    beforeAll(() => {
+      if (!limitsHold) process.env[ACCEPT_UNENFORCED_ENV] = 'memory,pids,cpus,ulimits';
+      sandbox = new Sandbox(podman.engine, { image: IMAGE, concurrency: 4 });
+    });
+    // The cgroup cases run only where the limits hold (decided at collection: rootful always).
+    containmentCases(() => sandbox!, { cgroupLimits: mode === 'rootful' });
+  });
+});
