@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { APPROVAL_MODES } from '../policy/approval.js';
 import { PriceTableSchema } from '../runtime/model/pricing.js';
 import { SamplingConfigSchema } from '../runtime/model/sampling.js';
-import { UsageError } from './exit-codes.js';
+import { ConfigError } from './exit-codes.js';
 import { narrowRepoLayer, type IgnoredKey } from './trust/repo-narrowing.js';
 import { repoFileTrusted, TrustedReposSchema, userConfigPath } from './trust/trust-store.js';
 
@@ -163,7 +163,7 @@ function readRepoFile(path: string, repoRoot: string): Buffer | null {
   if (!existsSync(path)) return null;
   const rel = relative(realpathSync(repoRoot), realpathSync(path));
   if (rel.startsWith('..') || isAbsolute(rel))
-    throw new UsageError(`config file ${path} is a link to a file outside the repository; remove the link`);
+    throw new ConfigError(`config file ${path} is a link to a file outside the repository; remove the link`);
   return readFileSync(path);
 }
 
@@ -172,11 +172,11 @@ function parsed<T extends z.ZodType<Config>>(bytes: Buffer, path: string, schema
   try {
     raw = JSON.parse(bytes.toString('utf8'));
   } catch (error) {
-    throw new UsageError(`config file ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new ConfigError(`config file ${path} is not valid JSON: ${(error as Error).message}`);
   }
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
-  throw new UsageError(badConfig(path, result.error.issues[0]!));
+  throw new ConfigError(badConfig(path, result.error.issues[0]!));
 }
 
 function fromEnv(env: NodeJS.ProcessEnv): Config {
@@ -192,7 +192,7 @@ function fromEnv(env: NodeJS.ProcessEnv): Config {
 function checked(raw: unknown, where: string): Config {
   const result = ConfigSchema.safeParse(raw);
   if (result.success) return result.data;
-  throw new UsageError(badConfig(where, result.error.issues[0]!));
+  throw new ConfigError(badConfig(where, result.error.issues[0]!));
 }
 
 function badConfig(where: string, issue: z.core.$ZodIssue): string {

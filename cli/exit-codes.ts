@@ -14,3 +14,11 @@ export class UsageError extends Error {
     this.name = 'UsageError';
   }
 }
+
+/** Bad configuration (a config file, the environment, no model set): exit 2, like a bad flag. */
+export class ConfigError extends UsageError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}

@@ -25,10 +25,12 @@ import { FIX_HELP, fixCommand } from './commands/fix.js';
 import { IMAGE_HELP, imageCommand } from './commands/image.js';
 import { INDEX_HELP, indexCommand } from './commands/index-cmd.js';
 import { RUN_TEST_HELP, runTestCommand } from './commands/run-test.js';
+import { SCHEMA_HELP, schemaCommand } from './commands/schema.js';
 import { TOOL_HELP, toolCommand } from './commands/tool.js';
 import { TOOLS_HELP, toolsCommand } from './commands/tools.js';
 import { UNDO_HELP, undoCommand } from './commands/undo.js';
-import { EXIT, UsageError } from './exit-codes.js';
+import { ConfigError, EXIT, UsageError } from './exit-codes.js';
+import { errorEvent, jsonOutputRequested, type ErrorKind } from './render/error-output.js';
 
 const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help: string; summary: string }> =
   {
@@ -85,6 +87,11 @@ const COMMANDS: Record<string, { run: (argv: string[]) => Promise<number>; help:
       summary: 'send one call through validation, execution and the trust gate',
     },
     tools: { run: toolsCommand, help: TOOLS_HELP, summary: 'print the tool registry the model chooses from' },
+    schema: {
+      run: schemaCommand,
+      help: SCHEMA_HELP,
+      summary: 'print the JSON Schema of the headless output (stream-json, json)',
+    },
     doctor: {
       run: doctorCommand,
       help: DOCTOR_HELP,
@@ -146,7 +153,12 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
-    return report(error, command.help);
+    const failure = report(error, command.help);
+    if (jsonOutputRequested(rest)) {
+      const { kind, message, fix, code } = failure;
+      process.stdout.write(`${JSON.stringify(errorEvent(kind, message, code, fix))}\n`);
+    }
+    return failure.code;
   }
 }
 
@@ -158,52 +170,63 @@ function say(text: string): void {
   process.stderr.write(inert(text));
 }
 
-function report(error: unknown, help: string): number {
+interface Failure {
+  kind: ErrorKind;
+  message: string;
+  fix?: string;
+  code: number;
+}
+
+/** Says what failed and what to do on stderr; returns the same as data for the JSON formats. */
+function report(error: unknown, help: string): Failure {
+  const failure = classify(error);
+  const { kind, message, fix } = failure;
+  if (kind === 'usage') say(`piper-agent: ${message}\n\n${help}\n`);
+  else if (kind === 'internal')
+    say(`piper-agent: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+  else {
+    say(`piper-agent: ${message}\n`);
+    if (fix) say(`  fix: ${fix}\n`);
+    if (isRuntimeError(error) && error.kind === 'env_build_failed')
+      say('  or: run with `--env base` to go on in the bare sandbox image\n');
+  }
+  return failure;
+}
+
+function classify(error: unknown): Failure {
   const code = (error as { code?: string }).code;
-  if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
-    say(`piper-agent: ${(error as Error).message}\n\n${help}\n`);
-    return EXIT.usage;
-  }
-  if (isModelError(error, 'config')) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    return EXIT.usage;
-  }
+  if (error instanceof ConfigError) return { kind: 'config', message: error.message, code: EXIT.usage };
+  if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS'))
+    return { kind: 'usage', message: (error as Error).message, code: EXIT.usage };
+  if (isModelError(error, 'config'))
+    return { kind: 'config', message: error.message, fix: error.fix, code: EXIT.usage };
   if (error instanceof IndexError) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    return error.kind === 'repo_unreadable' ? EXIT.usage : EXIT.failure;
+    const exit = error.kind === 'repo_unreadable' ? EXIT.usage : EXIT.failure;
+    return { kind: 'setup', message: error.message, fix: error.fix, code: exit };
   }
-  if (isEnvPlanError(error)) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    return EXIT.usage;
-  }
+  if (isEnvPlanError(error))
+    return { kind: 'setup', message: error.message, fix: error.fix, code: EXIT.usage };
   if (error instanceof RepoBusyError) {
     // Another run holds the repository (fix, resume, undo): the operator's to resolve, as a bad flag is.
-    say(`piper-agent: ${error.message}\n  fix: ${error.fix}\n`);
-    return EXIT.usage;
+    return { kind: 'busy', message: error.message, fix: error.fix, code: EXIT.usage };
   }
   if (isRuntimeError(error)) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    if (error.kind === 'env_build_failed')
-      say('  or: run with `--env base` to go on in the bare sandbox image\n');
-    if (error.kind === 'engine_unreachable') return EXIT.noEngine;
+    if (error.kind === 'engine_unreachable')
+      return { kind: 'engine', message: error.message, fix: error.fix, code: EXIT.noEngine };
     // An environment that cannot be built, or a sandbox runtime the engine lacks, is set-up, as a
     // bad flag is: exit 2.
-    return error.kind === 'env_build_failed' || error.kind === 'runtime_unavailable'
-      ? EXIT.usage
-      : EXIT.failure;
+    const setup = error.kind === 'env_build_failed' || error.kind === 'runtime_unavailable';
+    return {
+      kind: setup ? 'setup' : 'engine',
+      message: error.message,
+      fix: error.fix,
+      code: setup ? EXIT.usage : EXIT.failure,
+    };
   }
   // A ledger that fails after it opened (a damaged page, a full disk): one line, not a stack.
   const ledger = sqliteFailure(error);
-  if (ledger) {
-    say(`piper-agent: ${ledger.message}\n`);
-    return EXIT.failure;
-  }
-  say(`piper-agent: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-  return EXIT.failure;
+  if (ledger) return { kind: 'ledger', message: ledger.message, code: EXIT.failure };
+  return { kind: 'internal', message: (error as Error)?.message ?? String(error), code: EXIT.failure };
 }
 
 process.exitCode = await main(process.argv.slice(2));
