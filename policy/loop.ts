@@ -116,12 +116,17 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
     origin: 'model' | 'trigger',
     trigger?: TriggerCall,
   ): Promise<{ exec: ExecutedLike; row: ObservationRowLike }> => {
-    emit({ type: 'execution', phase: 'started', turn, call_id: null, tool, origin });
+    let started = false; // `started` carries the call id the ledger row has, once it exists
+    const onDispatched = (callId: string) => {
+      if (!started) emit({ type: 'execution', phase: 'started', turn, call_id: callId, tool, origin });
+      started = true;
+    };
     const t0 = clock();
     const exec =
       tool === 'lint'
-        ? await tools.lintFile(String(args.selector), String(args.path), turnId)
-        : await tools.run({ tool: tool as ToolName, args }, origin, turnId);
+        ? await tools.lintFile(String(args.selector), String(args.path), turnId, onDispatched)
+        : await tools.run({ tool: tool as ToolName, args }, origin, turnId, onDispatched);
+    onDispatched(exec.callId); // tools that do not call the hook (a test's wrapper): still before finished
     emit({
       type: 'execution',
       phase: 'finished',

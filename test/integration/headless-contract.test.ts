@@ -43,6 +43,9 @@ describe('the headless contract (real CLI, real sandbox)', () => {
       const events = lines(r.stdout).map((e) => streamEventSchema.parse(e));
       expect(events[0]).toMatchObject({ type: 'init', schema: 'piper-stream/2' });
       expect(events.filter((e) => e.type === 'result')).toHaveLength(1);
+      // `started` names the ledger's call while it runs: the same id the interrupted row has.
+      const started = events.find((e) => e.type === 'execution' && e.tool === 'execute');
+      expect(started).toMatchObject({ phase: 'started', call_id: expect.stringMatching(/^c-[0-9a-f]{12}$/) });
       expect(events.at(-1)).toMatchObject({
         type: 'result',
         outcome: 'interrupted',
