@@ -51,7 +51,13 @@ async function main(argv: string[]): Promise<number> {
     return await command.run(rest);
   } catch (error) {
     const { reportError } = await import('./report-error.js');
-    return reportError(error, name, command.help);
+    const failure = reportError(error, name, command.help);
+    const { errorEvent, jsonOutputRequested } = await import('./render/error-output.js');
+    if (jsonOutputRequested(rest)) {
+      const { kind, message, fix, code } = failure;
+      process.stdout.write(`${JSON.stringify(errorEvent(kind, message, code, fix))}\n`);
+    }
+    return failure.code;
   }
 }
 

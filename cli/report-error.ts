@@ -9,6 +9,7 @@ import { isModelError } from '../runtime/model/types.js';
 import { inert } from '../runtime/text/inert.js';
 import { IndexError } from '../primitives/index/index-error.js';
 import { ConfigError, EXIT, UsageError } from './exit-codes.js';
+import type { ErrorKind } from './render/error-output.js';
 import { didYouMean } from './suggest.js';
 
 /**
@@ -19,65 +20,72 @@ function say(text: string): void {
   process.stderr.write(inert(text));
 }
 
-/** Prints the error of command `name` as the user should see it; returns the exit code. */
-export function reportError(error: unknown, name: string, help: string): number {
+/** What failed, as the JSON formats report it (cli/render/error-output.ts) and with its exit code. */
+export interface Failure {
+  kind: ErrorKind;
+  message: string;
+  fix?: string;
+  code: number;
+}
+
+/** Prints the error of command `name` as the user should see it; returns it classified. */
+export function reportError(error: unknown, name: string, help: string): Failure {
+  const failure = classify(error);
+  const { kind, message, fix } = failure;
   const code = (error as { code?: string }).code;
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     // One line, not the whole usage: the flag that was meant, or where the flags are listed.
     const option = /option '([^']+)'/i.exec((error as Error).message)?.[1] ?? '';
     const hint = didYouMean(option, optionsIn(help)) || `; piper-agent ${name} --help lists the options`;
     say(`piper-agent ${name}: unknown option ${option}${hint}\n`);
-    return EXIT.usage;
+  } else if (kind === 'usage') say(`piper-agent: ${message}\n\n${help}\n`);
+  else if (kind === 'internal')
+    say(`piper-agent: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+  else {
+    say(`piper-agent: ${message}\n`);
+    if (fix) say(`  fix: ${fix}\n`);
+    if (isRuntimeError(error) && error.kind === 'env_build_failed')
+      say('  or: run with `--env base` to go on in the bare sandbox image\n');
   }
-  if (error instanceof ConfigError) {
-    say(`piper-agent: ${error.message}\n`);
-    return EXIT.usage;
-  }
-  if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS')) {
-    say(`piper-agent: ${(error as Error).message}\n\n${help}\n`);
-    return EXIT.usage;
-  }
+  return failure;
+}
+
+function classify(error: unknown): Failure {
+  const code = (error as { code?: string }).code;
+  // A config file, variable or value: its one line (with a "did you mean"), no usage text.
+  if (error instanceof ConfigError) return { kind: 'config', message: error.message, code: EXIT.usage };
+  if (error instanceof UsageError || code?.startsWith('ERR_PARSE_ARGS'))
+    return { kind: 'usage', message: (error as Error).message, code: EXIT.usage };
   // A refused API key is configuration too, wherever it surfaces outside a run's loop.
-  if (isModelError(error, 'config') || isModelError(error, 'auth')) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    return EXIT.usage;
-  }
+  if (isModelError(error, 'config') || isModelError(error, 'auth'))
+    return { kind: 'config', message: error.message, fix: error.fix, code: EXIT.usage };
   if (error instanceof IndexError) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    return error.kind === 'repo_unreadable' ? EXIT.usage : EXIT.failure;
+    const exit = error.kind === 'repo_unreadable' ? EXIT.usage : EXIT.failure;
+    return { kind: 'setup', message: error.message, fix: error.fix, code: exit };
   }
-  if (isEnvPlanError(error)) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    return EXIT.usage;
-  }
+  if (isEnvPlanError(error))
+    return { kind: 'setup', message: error.message, fix: error.fix, code: EXIT.usage };
   if (error instanceof RepoBusyError) {
     // Another run holds the repository (fix, resume, undo): the operator's to resolve, as a bad flag is.
-    say(`piper-agent: ${error.message}\n  fix: ${error.fix}\n`);
-    return EXIT.usage;
+    return { kind: 'busy', message: error.message, fix: error.fix, code: EXIT.usage };
   }
   if (isRuntimeError(error)) {
-    say(`piper-agent: ${error.message}\n`);
-    if (error.fix) say(`  fix: ${error.fix}\n`);
-    if (error.kind === 'env_build_failed')
-      say('  or: run with `--env base` to go on in the bare sandbox image\n');
-    if (error.kind === 'engine_unreachable') return EXIT.noEngine;
+    if (error.kind === 'engine_unreachable')
+      return { kind: 'engine', message: error.message, fix: error.fix, code: EXIT.noEngine };
     // An environment that cannot be built, or a sandbox runtime the engine lacks, is set-up, as a
     // bad flag is: exit 2.
-    return error.kind === 'env_build_failed' || error.kind === 'runtime_unavailable'
-      ? EXIT.usage
-      : EXIT.failure;
+    const setup = error.kind === 'env_build_failed' || error.kind === 'runtime_unavailable';
+    return {
+      kind: setup ? 'setup' : 'engine',
+      message: error.message,
+      fix: error.fix,
+      code: setup ? EXIT.usage : EXIT.failure,
+    };
   }
   // A ledger that fails after it opened (a damaged page, a full disk): one line, not a stack.
   const ledger = sqliteFailure(error);
-  if (ledger) {
-    say(`piper-agent: ${ledger.message}\n`);
-    return EXIT.failure;
-  }
-  say(`piper-agent: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
-  return EXIT.failure;
+  if (ledger) return { kind: 'ledger', message: ledger.message, code: EXIT.failure };
+  return { kind: 'internal', message: (error as Error)?.message ?? String(error), code: EXIT.failure };
 }
 
 /** The long options a command's usage text names: every option is documented there. */

@@ -48,6 +48,11 @@ export async function openSession(opts: {
   log: (line: string) => void;
   /** A last word after an interrupt has cleaned up (e.g. the run id and how to undo). */
   onInterrupt?: (signal: string) => void;
+  /**
+   * Called once the interrupted calls are marked, while the ledger is still open: the moment to
+   * write the run's last record (the headless `result` with outcome `interrupted`).
+   */
+  onInterrupted?: (signal: string, exitCode: number) => void;
 }): Promise<Session> {
   const { engine, info } = await connectEngine();
   const runtime = await resolveSandboxRuntime(engine, opts.runtime ?? process.env[SANDBOX_RUNTIME_ENV]);
@@ -104,6 +109,11 @@ export async function openSession(opts: {
     opts.log(`\n${signal}: removing running containers`);
     // Our own unfinished calls are marked first, so the record is right even if removal is slow.
     sweepLedger(ledger, (o) => o !== owner, `was interrupted (${signal})`);
+    try {
+      opts.onInterrupted?.(signal, code);
+    } catch (error) {
+      opts.log(`${signal}: could not write the interrupted result: ${(error as Error).message}`);
+    }
     void close().finally(() => {
       opts.onInterrupt?.(signal);
       process.exit(code);

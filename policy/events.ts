@@ -1,9 +1,14 @@
 // The loop's typed event stream (DESIGN.md section 1: the core runs headless; the Ink app and the
 // JSONL renderer are two consumers of these events). `type` names are the stream-json names.
-import type { ToolName } from './registry.js';
-import type { TestFailure } from './test-failures.js';
+// Declared once as zod schemas: the TypeScript types are inferred from them, and `piper-agent
+// schema` prints the JSON Schema generated from them, so the documented contract cannot drift.
+import { z } from 'zod';
+import { TOOL_NAMES, type ToolName } from './registry.js';
 
-export type Outcome = 'resolved' | 'ask_user' | 'stop' | 'cap' | 'error';
+/** `interrupted`: SIGINT (exit 130) or SIGTERM (exit 143) stopped the run; written by the CLI, not the loop. */
+export const OUTCOMES = ['resolved', 'ask_user', 'stop', 'cap', 'error', 'interrupted'] as const;
+/** The loop's own outcomes; a result's outcome may also be `interrupted`. */
+export type Outcome = Exclude<(typeof OUTCOMES)[number], 'interrupted'>;
 
 /**
  * The process exit code of each run outcome; the CLI's own codes (cli/exit-codes.ts) extend these.
@@ -17,94 +22,141 @@ export const OUTCOME_EXIT_CODES: Readonly<Record<Outcome, number>> = {
   cap: 4,
 };
 
-export interface RunResult {
-  run_id: string;
-  outcome: Outcome;
-  reason: string;
-  /** The repro target passed in the sandbox after the last committed edit (read from the ledger). */
-  verified: boolean;
-  exit_code: number;
-  question?: string;
-  turns: number;
-  tokens: number;
-  cost_usd: number | null;
-  /** The run's committed edits as one unified diff (from the ledger). */
-  diff: string;
-}
+const origin = z.enum(['model', 'trigger']);
+const turn = z.number().int().min(0);
+/** A ledger call id (`c-` and 12 hex digits), or null where no call row exists. */
+const callId = z.string().nullable();
 
-export type LoopEvent =
-  | {
-      type: 'init';
-      run_id: string;
-      repo: string;
-      model: string;
-      policy: 'policy' | 'current';
-      test: string | null;
-      budget: {
-        max_turns: number;
-        max_tokens: number | null;
-        max_cost_usd: number | null;
-        max_wall_s: number | null;
-      };
-    }
-  | {
-      // The environment the run's sandboxes use, chosen before the first call (issue 9): `built`,
-      // reused (`hit`), the bare sandbox image (`base`), or a user-provided image (`user`).
-      type: 'environment';
-      status: 'built' | 'hit' | 'base' | 'user';
-      key: string | null;
-      image: string;
-      seconds: number;
-      sources: string[];
-    }
-  | { type: 'turn'; turn: number }
-  | { type: 'toolset'; turn: number; tools: ToolName[]; truncated: boolean; source: string }
-  | {
-      type: 'proposal';
-      turn: number;
-      tool: string;
-      args: Record<string, unknown>;
-      origin: 'model' | 'trigger';
-      trigger?: string;
-      /** The model's own words alongside its tool call (native tools), when it gave any. */
-      text?: string;
-    }
-  | { type: 'rejection'; turn: number; tool: string; reason: string; reselect: boolean }
-  | { type: 'noop'; turn: number; reason: string }
-  | {
-      type: 'execution';
-      phase: 'started' | 'finished';
-      turn: number;
-      call_id: string | null;
-      tool: string;
-      origin: 'model' | 'trigger';
-      exit_code?: number | null;
-      timed_out?: boolean;
-      ms?: number;
-    }
-  | {
-      type: 'observation';
-      turn: number;
-      call_id: string | null;
-      kind: string;
-      target: string;
-      trust: 'trusted' | 'unverified' | null;
-      caveat?: string;
-      summary: string;
-      /** A test that did not pass: which tests failed and their first assertion line. */
-      failures?: TestFailure[];
-    }
-  | {
-      type: 'usage';
-      turn: number;
-      tokens_in: number;
-      tokens_out: number;
-      cost_usd: number | null;
-      total_tokens: number;
-      total_cost_usd: number | null;
-    }
-  | { type: 'ask_user'; turn: number; question: string }
-  | { type: 'answer'; turn: number; answer: string }
-  | ({ type: 'result' } & RunResult);
+export const testFailureSchema = z.object({
+  test: z.string().describe('the pytest node id'),
+  line: z.string().optional().describe('the first line pytest marked with E'),
+});
+
+export const runResultSchema = z.object({
+  run_id: z.string(),
+  outcome: z.enum(OUTCOMES),
+  reason: z.string(),
+  verified: z
+    .boolean()
+    .describe('the repro target passed in the sandbox after the last committed edit (from the ledger)'),
+  exit_code: z.number().int(),
+  question: z.string().optional(),
+  turns: z.number().int().min(0),
+  tokens: z.number().int().min(0),
+  cost_usd: z.number().nullable(),
+  diff: z.string().describe("the run's committed edits as one unified diff (from the ledger)"),
+});
+export type RunResult = z.infer<typeof runResultSchema>;
+
+export const loopEventSchemas = {
+  init: z.object({
+    type: z.literal('init'),
+    run_id: z.string(),
+    repo: z.string(),
+    model: z.string(),
+    policy: z.enum(['policy', 'current']),
+    test: z.string().nullable(),
+    budget: z.object({
+      max_turns: z.number().int(),
+      max_tokens: z.number().nullable(),
+      max_cost_usd: z.number().nullable(),
+      max_wall_s: z.number().nullable(),
+    }),
+  }),
+  // The environment the run's sandboxes use, chosen before the first call: `built`, reused (`hit`),
+  // the bare sandbox image (`base`), or a user-provided image (`user`).
+  environment: z.object({
+    type: z.literal('environment'),
+    status: z.enum(['built', 'hit', 'base', 'user']),
+    key: z.string().nullable(),
+    image: z.string(),
+    seconds: z.number(),
+    sources: z.array(z.string()),
+  }),
+  turn: z.object({ type: z.literal('turn'), turn }),
+  toolset: z.object({
+    type: z.literal('toolset'),
+    turn,
+    tools: z.array(z.enum(TOOL_NAMES as [ToolName, ...ToolName[]])),
+    truncated: z.boolean(),
+    source: z.string(),
+  }),
+  proposal: z.object({
+    type: z.literal('proposal'),
+    turn,
+    tool: z.string(),
+    args: z.record(z.string(), z.unknown()),
+    origin,
+    trigger: z.string().optional(),
+    text: z
+      .string()
+      .optional()
+      .describe("the model's own words alongside its tool call (native tools), when it gave any"),
+  }),
+  rejection: z.object({
+    type: z.literal('rejection'),
+    turn,
+    tool: z.string(),
+    reason: z.string(),
+    reselect: z.boolean(),
+  }),
+  noop: z.object({ type: z.literal('noop'), turn, reason: z.string() }),
+  execution: z.object({
+    type: z.literal('execution'),
+    phase: z.enum(['started', 'finished']),
+    turn,
+    call_id: callId,
+    tool: z.string(),
+    origin,
+    exit_code: z.number().int().nullable().optional(),
+    timed_out: z.boolean().optional(),
+    ms: z.number().optional(),
+  }),
+  observation: z.object({
+    type: z.literal('observation'),
+    turn,
+    call_id: callId,
+    kind: z.string(),
+    target: z.string(),
+    trust: z.enum(['trusted', 'unverified']).nullable(),
+    caveat: z.string().optional(),
+    summary: z.string(),
+    failures: z
+      .array(testFailureSchema)
+      .optional()
+      .describe('a test that did not pass: which tests failed and their first assertion line'),
+  }),
+  usage: z.object({
+    type: z.literal('usage'),
+    turn,
+    tokens_in: z.number().int(),
+    tokens_out: z.number().int(),
+    cost_usd: z.number().nullable(),
+    total_tokens: z.number().int(),
+    total_cost_usd: z.number().nullable(),
+  }),
+  ask_user: z.object({ type: z.literal('ask_user'), turn, question: z.string() }),
+  answer: z.object({ type: z.literal('answer'), turn, answer: z.string() }),
+  result: runResultSchema.extend({ type: z.literal('result') }),
+} as const;
+
+const s = loopEventSchemas;
+export const loopEventSchema = z.discriminatedUnion('type', [
+  s.init,
+  s.environment,
+  s.turn,
+  s.toolset,
+  s.proposal,
+  s.rejection,
+  s.noop,
+  s.execution,
+  s.observation,
+  s.usage,
+  s.ask_user,
+  s.answer,
+  s.result,
+]);
+
+export type LoopEvent = z.infer<typeof loopEventSchema>;
 
 export type EventSink = (event: LoopEvent) => void;

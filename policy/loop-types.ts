@@ -20,8 +20,15 @@ export interface LoopTools {
     call: { tool: ToolName; args: Record<string, unknown> },
     origin: 'model' | 'trigger',
     turnId?: number,
+    /** Told the call's id as soon as its ledger row exists, before the call runs. */
+    onDispatched?: (callId: string) => void,
   ): Promise<ExecutedLike>;
-  lintFile(selector: string, path: string, turnId?: number): Promise<ExecutedLike>;
+  lintFile(
+    selector: string,
+    path: string,
+    turnId?: number,
+    onDispatched?: (callId: string) => void,
+  ): Promise<ExecutedLike>;
 }
 
 export interface ExecutedLike {

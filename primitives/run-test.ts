@@ -87,6 +87,7 @@ export async function runTest(
       owner: ctx.owner,
       turnId: ctx.turnId,
     });
+    ctx.onDispatched?.(callId);
     ctx.ledger.endCall(callId, 'not_executed', (error as Error).message);
     throw error;
   }
@@ -108,6 +109,7 @@ export async function runTest(
       workspace: snapshot.tar,
       limits: { ...RUN_TEST_LIMITS, ...sized, timeoutS: timeout },
     },
+    ctx.onDispatched,
   );
   // The tar has been read to its end by now (the command runs after the unpack), so the list of
   // skipped entries is complete; its note leads the output, where the tail cut never drops it.

@@ -10,4 +10,6 @@ export interface SandboxContext {
   owner: string;
   origin: CallOrigin;
   turnId?: number;
+  /** Told the call's id as soon as its ledger row exists (the stream's `execution started`). */
+  onDispatched?: (callId: string) => void;
 }

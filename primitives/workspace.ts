@@ -79,6 +79,7 @@ export class Workspace {
     call: { tool: ToolCallName; args: Record<string, unknown> },
     origin: CallOrigin,
     turnId?: number,
+    onDispatched?: (callId: string) => void,
   ): Promise<ExecutedCall> {
     const o = this.options;
     const target = targetOf(call.tool, call.args);
@@ -91,6 +92,7 @@ export class Workspace {
       owner: o.owner,
       origin,
       turnId,
+      onDispatched,
     };
     if (call.tool === 'run_test') {
       const { callId, result } = await runTest(
@@ -111,6 +113,7 @@ export class Workspace {
       owner: o.owner,
       turnId,
     });
+    onDispatched?.(callId);
     try {
       const result = await this.inProcess(call, callId);
       const denied = (result as { data?: EditResult | null }).data?.denied;
@@ -147,7 +150,12 @@ export class Workspace {
   }
 
   /** The post-edit lint trigger: the committed file, linted by the harness. */
-  async lintFile(selector: string, path: string, turnId?: number): Promise<ExecutedCall> {
+  async lintFile(
+    selector: string,
+    path: string,
+    turnId?: number,
+    onDispatched?: (callId: string) => void,
+  ): Promise<ExecutedCall> {
     const o = this.options;
     const callId = o.ledger.dispatchCall({
       runId: o.runId,
@@ -157,6 +165,7 @@ export class Workspace {
       owner: o.owner,
       turnId,
     });
+    onDispatched?.(callId);
     try {
       const bytes = readRepoFile(o.index.root, path);
       if (!Buffer.isBuffer(bytes)) throw new Error(bytes.error);

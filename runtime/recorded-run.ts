@@ -21,8 +21,11 @@ export async function runRecorded(
   sandbox: Sandbox,
   call: RecordedCall,
   spec: RunSpec,
+  /** Told the call's id as soon as its ledger row exists, before the sandbox starts. */
+  onDispatched?: (callId: string) => void,
 ): Promise<{ callId: string; receipt: Receipt }> {
   const callId = ledger.dispatchCall(call);
+  onDispatched?.(callId);
   let containerId: string | null = null;
   try {
     const receipt = await sandbox.run(

@@ -9,7 +9,7 @@ import { checkOutputFile } from '../ci/patch-out.js';
 import { writeRunOutputs } from '../ci/run-outputs.js';
 import { loadConfig, type Config } from '../config.js';
 import { ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-option.js';
-import { UsageError } from '../exit-codes.js';
+import { ConfigError, UsageError } from '../exit-codes.js';
 import { issueText } from '../fix/issue-text.js';
 import { modelFor, runFix, type FixInput } from '../fix/run-fix.js';
 import { numberOption } from '../options.js';
@@ -148,7 +148,7 @@ export async function fixCommand(argv: string[]): Promise<number> {
     log: (line) => process.stderr.write(`${line}\n`),
   });
   if (!config.model) {
-    throw new UsageError(
+    throw new ConfigError(
       'no model configured: pass --model NAME (OpenAI: OPENAI_API_KEY; another server: also OPENAI_BASE_URL), anthropic:NAME (ANTHROPIC_API_KEY) or script:FILE.jsonl, or set PIPER_MODEL',
     );
   }

@@ -26,6 +26,7 @@ import { envMode, recipeTrusted } from '../env/env-option.js';
 import { openSession } from '../session.js';
 import { RefusalWatch } from './model-refusal.js';
 import { interruptNote } from './interrupt-note.js';
+import { interruptedResult } from './interrupted-result.js';
 
 export interface FixInput {
   issue: string;
@@ -85,16 +86,24 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     environment: input.env ?? { mode: envMode(undefined), trustRecipe: recipeTrusted(input.repo, false) },
     log: input.log,
     onInterrupt: (signal) => process.stderr.write(interruptNote(signal, runId, edited)),
+    // The stream still ends with a result: the run's own record so far, outcome `interrupted`.
+    onInterrupted: (signal, exitCode) => {
+      if (runId !== undefined && record !== undefined)
+        input.emit(interruptedResult({ runId, signal, exitCode, turns: lastTurn, record }));
+    },
   }).catch((error: unknown) => {
     if (!input.lock) lock.release();
     throw error;
   });
   let runId: string | undefined = input.resume?.runId;
   let edited = false; // whether undo has anything to undo, for the interrupt note
+  let record: RunRecord | undefined;
+  let lastTurn = input.resume?.state.turnsUsed ?? 0;
   // After an interrupt the loop may still unwind; nothing it says then is the run's result.
   const emit: EventSink = (event) => {
     if (event.type === 'observation' && event.kind === 'edit')
       edited ||= event.summary.startsWith('committed');
+    if (event.type === 'turn') lastTurn = event.turn;
     if (!session.interrupted) input.emit(event.type === 'result' ? model.settle(event) : event);
   };
   const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
@@ -151,7 +160,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       retrieve: config.retrieve ?? 'lexical',
       authorizeEdit,
     });
-    const record = new RunRecord(session.ledger, runId, session.owner);
+    record = new RunRecord(session.ledger, runId, session.owner);
     emit({
       type: 'init',
       run_id: runId,

@@ -1,16 +1,26 @@
 // The headless renderers of the event stream: `stream-json` (one JSON object per line on stdout),
 // `json` (the result object alone), `text` (readable lines). Logs go to stderr in every mode, so
-// stdout stays machine-readable.
+// stdout stays machine-readable. The JSON formats follow the contract in stream-schema.ts.
 import type { EventSink, LoopEvent } from '../../policy/events.js';
 import { inert } from '../../runtime/text/inert.js';
+import { STREAM_SCHEMA_VERSION } from './stream-schema.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
+/**
+ * The one place every JSON line is stamped: `ts` (ISO 8601 UTC) on each event, and the schema
+ * version on `init` so a consumer can refuse a stream it does not understand.
+ */
+export function stamped(event: LoopEvent, now: Date = new Date()): Record<string, unknown> {
+  const ts = now.toISOString();
+  return event.type === 'init' ? { schema: STREAM_SCHEMA_VERSION, ...event, ts } : { ...event, ts };
+}
+
 export function headlessSink(format: OutputFormat, out: NodeJS.WritableStream = process.stdout): EventSink {
-  if (format === 'stream-json') return (event) => out.write(`${JSON.stringify(event)}\n`);
+  if (format === 'stream-json') return (event) => out.write(`${JSON.stringify(stamped(event))}\n`);
   if (format === 'json') {
     return (event) => {
-      if (event.type === 'result') out.write(`${JSON.stringify(event)}\n`);
+      if (event.type === 'result') out.write(`${JSON.stringify(stamped(event))}\n`);
     };
   }
   // Text is for a terminal: everything in it (paths, the issue, sandbox output, model text) is made

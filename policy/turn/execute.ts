@@ -21,10 +21,18 @@ export async function execute(
   call: CallToRun,
 ): Promise<{ exec: ExecutedLike; row: ObservationRowLike }> {
   const { tool, args, origin } = call;
-  ctx.journal.emit({ type: 'execution', phase: 'started', turn, call_id: null, tool, origin });
+  // `started` carries the id the ledger row has, so it is told once that row exists; a tool
+  // wrapper that does not pass the hook on gets it told just before `finished`.
+  let started = false;
+  const onDispatched = (callId: string) => {
+    if (!started)
+      ctx.journal.emit({ type: 'execution', phase: 'started', turn, call_id: callId, tool, origin });
+    started = true;
+  };
   const t0 = ctx.clock();
   const entry = LOOP_TOOLS[tool];
-  const exec = await entry.run(ctx.deps.tools, args, origin, turnId);
+  const exec = await entry.run(ctx.deps.tools, args, origin, turnId, onDispatched);
+  onDispatched(exec.callId);
   ctx.journal.emit({
     type: 'execution',
     phase: 'finished',

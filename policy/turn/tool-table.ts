@@ -14,6 +14,8 @@ interface LoopTool {
     args: Record<string, unknown>,
     origin: 'model' | 'trigger',
     turnId?: number,
+    /** Called with the call's ledger id as soon as its row is written, before it runs. */
+    onDispatched?: (callId: string) => void,
   ): Promise<ExecutedLike>;
   /** The trust verdict the call's observation is stored with. */
   verdict(gate: Arm['gate'], args: Record<string, unknown>, exec: ExecutedLike): Verdict;
@@ -22,14 +24,15 @@ interface LoopTool {
 type Verdict = { trust: Trust; caveat?: string };
 
 const registryTool = (tool: ToolName): LoopTool => ({
-  run: (tools, args, origin, turnId) => tools.run({ tool, args }, origin, turnId),
+  run: (tools, args, origin, turnId, onDispatched) => tools.run({ tool, args }, origin, turnId, onDispatched),
   verdict: (gate, args, exec) => gate({ tool, args, result: exec.result, receipt: exec.receipt }),
 });
 
 export const LOOP_TOOLS: Readonly<Record<LoopToolName, LoopTool>> = {
   ...(Object.fromEntries(TOOL_NAMES.map((tool) => [tool, registryTool(tool)])) as Record<ToolName, LoopTool>),
   lint: {
-    run: (tools, args, _origin, turnId) => tools.lintFile(String(args.selector), String(args.path), turnId),
+    run: (tools, args, _origin, turnId, onDispatched) =>
+      tools.lintFile(String(args.selector), String(args.path), turnId, onDispatched),
     verdict: () => ({ trust: 'trusted' }),
   },
 };

@@ -21,6 +21,7 @@ function normalize(stream: string, repo: string): string {
     .replaceAll(packageRoot(), '<pkg>')
     .replace(/r-\d{8}-\d{6}-[0-9a-f]{6}/g, '<run>')
     .replace(/c-[0-9a-f]{12}/g, '<call>')
+    .replace(/"ts":"[^"]+"/g, '"ts":"<ts>"')
     .replace(/"ms":\d+(\.\d+)?/g, '"ms":0')
     .replace(/"seconds":\d+(\.\d+)?/g, '"seconds":0')
     .replace(/piper-sandbox-python:[0-9a-f]{12}/g, 'piper-sandbox-python:<recipe>')
