@@ -1,6 +1,6 @@
 // The CLI's exit codes, documented in `piper-agent --help` and the README. A run's outcome maps to
 // its code in the policy layer (OUTCOME_EXIT_CODES); the codes here extend that map, never restate it.
-import { OUTCOME_EXIT_CODES } from '../policy/events.js';
+import { OUTCOME_EXIT_CODES } from '../policy/outcome-codes.js';
 
 export const EXIT = {
   ok: OUTCOME_EXIT_CODES.resolved,

@@ -10,18 +10,6 @@ export const OUTCOMES = ['resolved', 'ask_user', 'stop', 'cap', 'error', 'interr
 /** The loop's own outcomes; a result's outcome may also be `interrupted`. */
 export type Outcome = Exclude<(typeof OUTCOMES)[number], 'interrupted'>;
 
-/**
- * The process exit code of each run outcome; the CLI's own codes (cli/exit-codes.ts) extend these.
- * Never 0 for an unverified fix: `resolved` already implies a verified repro test.
- */
-export const OUTCOME_EXIT_CODES: Readonly<Record<Outcome, number>> = {
-  resolved: 0,
-  error: 1,
-  ask_user: 3,
-  stop: 4,
-  cap: 4,
-};
-
 const origin = z.enum(['model', 'trigger']);
 const turn = z.number().int().min(0);
 /** A ledger call id (`c-` and 12 hex digits), or null where no call row exists. */

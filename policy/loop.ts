@@ -4,7 +4,8 @@
 // Every proposal ends in exactly one terminal ledger record: executed, rejected, no-op, or a
 // reserved outcome; every run ends in exactly one `result` event.
 import { capReached } from './caps.js';
-import { OUTCOME_EXIT_CODES, type Outcome, type RunResult } from './events.js';
+import type { Outcome, RunResult } from './events.js';
+import { OUTCOME_EXIT_CODES } from './outcome-codes.js';
 import { decodeGates } from './gates.js';
 import type { LoopDeps, LoopOptions } from './loop-types.js';
 import { armFor } from './turn/arm.js';

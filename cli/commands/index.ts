@@ -140,4 +140,11 @@ export const COMMANDS: Record<string, CommandEntry> = {
       return { run: m.envCommand, help: m.ENV_HELP };
     },
   },
+  schema: {
+    summary: 'print the JSON Schema of the headless output (stream-json, json)',
+    load: async () => {
+      const m = await import('./schema.js');
+      return { run: m.schemaCommand, help: m.SCHEMA_HELP };
+    },
+  },
 };

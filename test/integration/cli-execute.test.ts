@@ -114,12 +114,15 @@ describe('piper-agent execute (real engine, real CLI)', () => {
       [],
       ['--code', 'x', '--timeout', 'soon'],
       ['--code', '1', '--memory', '0'],
-      ['--nope'],
     ]) {
       const r = await runCli(['execute', ...base, ...args]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toContain('Usage: piper-agent execute');
     }
+    // An unknown flag gets one line: the flag that was meant, not the whole usage.
+    const unknown = await runCli(['execute', ...base, '--cod', 'x']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('piper-agent execute: unknown option --cod; did you mean --code?\n');
   });
 
   it('exits 5 and says how to start an engine when none is reachable', async () => {

@@ -39,6 +39,9 @@ describe('trusting a repository config in the TUI', () => {
       script,
       '--test',
       'tests/test_words.py',
+      // About the config's trust, not the edits': applied unasked (approval-tmux tests asking).
+      '--approval',
+      'auto',
       join(repo, 'ISSUE.md'),
       '; echo EXIT=$?; sleep 120',
     ].join(' ');

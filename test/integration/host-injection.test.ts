@@ -64,7 +64,7 @@ describe('terminal injection and hostile replies (real CLI, real sandbox)', () =
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     // The duplicate-key reply: a no-op turn, and the run went on to execute and stop.
-    expect(events.filter((e) => e.type === 'noop')).toEqual([
+    expect(events.filter((e) => e.type === 'noop').map(({ ts: _ts, ...e }) => e)).toEqual([
       { type: 'noop', turn: 1, reason: 'malformed JSON: duplicate key "tool" in $' },
     ]);
     const execution = events.find((e) => e.type === 'execution' && e.phase === 'finished');
@@ -104,7 +104,12 @@ describe('one live run per repository (real CLI)', () => {
     const second = await runCli(fix(repo, join(MODELS, 'slow-test.jsonl'), '--output', 'json'));
     expect(second.code).toBe(2);
     expect(second.stderr).toContain(`another piper-agent run is live on ${repo}: run ${runId}`);
-    expect(second.stdout).toBe('');
+    // --output json: the refusal is also the one JSON error object on stdout, and nothing else.
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      type: 'error',
+      error: { kind: 'busy', exit_code: 2 },
+    });
+    expect(second.stdout.trim().split('\n')).toHaveLength(1);
     const undo = await runCli(['undo', runId, '--repo', repo]);
     expect(undo.code).toBe(2);
     expect(undo.stderr).toContain(`run ${runId}`);

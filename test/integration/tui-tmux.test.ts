@@ -33,6 +33,9 @@ describe('the TUI in tmux', () => {
       `script:${script}`,
       '--test',
       'tests/test_words.py',
+      // These tests are about the answer box: edits are applied unasked (approval-tmux tests asking).
+      '--approval',
+      'auto',
       join(repo, 'ISSUE.md'),
       '; echo EXIT=$?; sleep 120',
     ].join(' ');
@@ -96,6 +99,9 @@ describe('the TUI in tmux', () => {
           `script:${join(MODELS, 'ask-then-fix.jsonl')}`,
           '--test',
           'tests/test_words.py',
+          // These tests are about the answer box: edits are applied unasked (approval-tmux tests asking).
+          '--approval',
+          'auto',
           join(repo, 'ISSUE.md'),
           '; echo EXIT=$?; sleep 120',
         ].join(' '),
