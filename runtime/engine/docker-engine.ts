@@ -3,7 +3,7 @@
 // and not as a client library's quirks. Errors leave here as RuntimeError kinds.
 import Docker from 'dockerode';
 import type { Duplex, Readable } from 'node:stream';
-import { RuntimeError, isConnectionFailure } from '../errors.js';
+import { RuntimeError } from '../errors.js';
 import { buildContainerBody, type BuildContainerConfig } from './build-container.js';
 import {
   dockerIdentity,
@@ -14,73 +14,38 @@ import {
   type LibpodInfoBody,
   type VersionBody,
 } from './engine-identity.js';
-import { drainExec } from './exec-stream.js';
+import { engineEndpoint, engineFailure } from './engine-failure.js';
+import type {
+  AppliedSettings,
+  ContainerConfig,
+  ContainerState,
+  ContainerSummary,
+  EngineInfo,
+  EngineRuntimes,
+  ImageSummary,
+  ProgressListener,
+} from './engine-types.js';
+import {
+  execInContainer,
+  execWithTerminal,
+  type ExecOptions,
+  type InteractiveExec,
+  type InteractiveExecOptions,
+} from './container-exec.js';
 import { localCandidates, shortTag } from './image-names.js';
 import { podmanTmpfs } from './podman-compat.js';
 
-export interface EngineInfo {
-  version: string;
-  apiVersion: string;
-  os: string;
-  endpoint: string;
-}
-
-/** The body of POST /containers/create, as far as the sandbox uses it. */
-export interface ContainerConfig {
-  Image: string;
-  Cmd: string[];
-  User: string;
-  WorkingDir: string;
-  Env: string[];
-  Labels: Record<string, string>;
-  OpenStdin: boolean;
-  StdinOnce: boolean;
-  AttachStdin: boolean;
-  AttachStdout: boolean;
-  AttachStderr: boolean;
-  Tty: false;
-  NetworkDisabled: true;
-  HostConfig: Record<string, unknown>;
-}
-
-/** The OCI runtimes the engine can start containers with (GET /info `Runtimes`), and its default. */
-export interface EngineRuntimes {
-  names: string[];
-  default: string;
-}
-
-export interface ContainerState {
-  exitCode: number;
-  oomKilled: boolean;
-  running: boolean;
-  imageId: string;
-}
-
-export interface ContainerSummary {
-  id: string;
-  labels: Record<string, string>;
-  state: string;
-}
-
-export interface ImageSummary {
-  id: string;
-  tags: string[];
-  labels: Record<string, string>;
-  size: number;
-  created: number;
-}
-
-/** What an engine made of a created container's settings (GET /containers/{id}/json). */
-export interface AppliedSettings {
-  User: string;
-  HostConfig: Record<string, unknown>;
-}
-
-export type ProgressListener = (event: { status?: string; stream?: string; error?: string }) => void;
-
-export function engineEndpoint(): string {
-  return process.env.DOCKER_HOST || 'unix:///var/run/docker.sock';
-}
+export type {
+  AppliedSettings,
+  ContainerConfig,
+  ContainerState,
+  ContainerSummary,
+  EngineInfo,
+  EngineRuntimes,
+  ImageSummary,
+  ProgressListener,
+} from './engine-types.js';
+export { engineEndpoint } from './engine-failure.js';
 
 export class DockerEngine {
   private readonly docker: Docker;
@@ -221,7 +186,7 @@ export class DockerEngine {
     } catch (error) {
       // 409: not running any more; 404: already gone. Both mean the kill's goal holds.
       const status = (error as { statusCode?: number }).statusCode;
-      if (status !== 409 && status !== 404) throw this.wrap('kill', error);
+      if (status !== 409 && status !== 404) throw engineFailure('kill', error);
     }
   }
 
@@ -230,7 +195,7 @@ export class DockerEngine {
       await this.docker.getContainer(id).remove({ force: true, v: true });
     } catch (error) {
       const status = (error as { statusCode?: number }).statusCode;
-      if (status !== 404 && status !== 409) throw this.wrap('remove', error);
+      if (status !== 404 && status !== 409) throw engineFailure('remove', error);
     }
   }
 
@@ -277,7 +242,8 @@ export class DockerEngine {
         if (name !== ref) this.localNames.set(ref, name);
         return info;
       } catch (error) {
-        if ((error as { statusCode?: number }).statusCode !== 404) throw this.wrap('inspect image', error);
+        if ((error as { statusCode?: number }).statusCode !== 404)
+          throw engineFailure('inspect image', error);
       }
     }
     return null;
@@ -354,59 +320,15 @@ export class DockerEngine {
    */
   async exec(
     id: string,
-    opts: { cmd: string[]; env?: string[]; user?: string; workdir?: string; stdin?: Readable },
+    opts: ExecOptions,
     onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
   ): Promise<number> {
-    const exec = await this.call('exec', () =>
-      this.docker.getContainer(id).exec({
-        Cmd: opts.cmd,
-        Env: opts.env,
-        User: opts.user,
-        WorkingDir: opts.workdir,
-        AttachStdin: opts.stdin !== undefined,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: false,
-      }),
-    );
-    const stream = (await this.call('exec start', () =>
-      exec.start({ hijack: true, stdin: opts.stdin !== undefined }),
-    )) as unknown as Duplex;
-    await drainExec(stream, opts.stdin, onOutput);
-    const info = await this.call('exec inspect', () => exec.inspect());
-    return info.ExitCode ?? -1;
+    return execInContainer(this.docker.getContainer(id), opts, onOutput);
   }
 
   /** An interactive exec with a terminal: the caller pipes its own terminal to the socket. */
-  async execInteractive(
-    id: string,
-    opts: { cmd: string[]; env?: string[]; workdir?: string },
-  ): Promise<{
-    stream: Duplex;
-    resize: (rows: number, cols: number) => Promise<void>;
-    exitCode: () => Promise<number>;
-  }> {
-    const exec = await this.call('exec', () =>
-      this.docker.getContainer(id).exec({
-        Cmd: opts.cmd,
-        Env: opts.env,
-        WorkingDir: opts.workdir,
-        AttachStdin: true,
-        AttachStdout: true,
-        AttachStderr: true,
-        Tty: true,
-      }),
-    );
-    const stream = (await this.call('exec start', () =>
-      exec.start({ hijack: true, stdin: true, Tty: true }),
-    )) as unknown as Duplex;
-    return {
-      stream,
-      resize: async (h, w) => {
-        await exec.resize({ h, w }).catch(() => undefined);
-      },
-      exitCode: async () => (await exec.inspect()).ExitCode ?? -1,
-    };
+  execInteractive(id: string, opts: InteractiveExecOptions): Promise<InteractiveExec> {
+    return execWithTerminal(this.docker.getContainer(id), opts);
   }
 
   /** PUT /containers/{id}/archive: a tar stream unpacked at `path` (on the container's root fs). */
@@ -460,29 +382,7 @@ export class DockerEngine {
     try {
       return await fn();
     } catch (error) {
-      throw this.wrap(what, error);
+      throw engineFailure(what, error);
     }
-  }
-
-  private wrap(what: string, error: unknown): RuntimeError {
-    if (error instanceof RuntimeError) return error;
-    if (isConnectionFailure(error)) {
-      return new RuntimeError(
-        'engine_unreachable',
-        `no Docker engine answers at ${engineEndpoint()} (${(error as { code?: string }).code})`,
-        'run `piper-agent engine up` (as root it installs and starts one), start dockerd yourself, or set DOCKER_HOST',
-        { cause: error },
-      );
-    }
-    const status = (error as { statusCode?: number }).statusCode;
-    const detail = (error as { json?: { message?: string } }).json?.message ?? (error as Error).message;
-    return new RuntimeError(
-      'engine_error',
-      `${what}: ${detail}${status ? ` (HTTP ${status})` : ''}`,
-      undefined,
-      {
-        cause: error,
-      },
-    );
   }
 }

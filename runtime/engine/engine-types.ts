@@ -1,0 +1,61 @@
+// The shapes the engine adapter (docker-engine.ts) speaks in: what the sandbox sends to the engine
+// and what it reads back, as far as piper-agent uses them.
+export interface EngineInfo {
+  version: string;
+  apiVersion: string;
+  os: string;
+  endpoint: string;
+}
+
+/** The body of POST /containers/create, as far as the sandbox uses it. */
+export interface ContainerConfig {
+  Image: string;
+  Cmd: string[];
+  User: string;
+  WorkingDir: string;
+  Env: string[];
+  Labels: Record<string, string>;
+  OpenStdin: boolean;
+  StdinOnce: boolean;
+  AttachStdin: boolean;
+  AttachStdout: boolean;
+  AttachStderr: boolean;
+  Tty: false;
+  NetworkDisabled: true;
+  HostConfig: Record<string, unknown>;
+}
+
+/** The OCI runtimes the engine can start containers with (GET /info `Runtimes`), and its default. */
+export interface EngineRuntimes {
+  names: string[];
+  default: string;
+}
+
+export interface ContainerState {
+  exitCode: number;
+  oomKilled: boolean;
+  running: boolean;
+  imageId: string;
+}
+
+export interface ContainerSummary {
+  id: string;
+  labels: Record<string, string>;
+  state: string;
+}
+
+export interface ImageSummary {
+  id: string;
+  tags: string[];
+  labels: Record<string, string>;
+  size: number;
+  created: number;
+}
+
+/** What an engine made of a created container's settings (GET /containers/{id}/json). */
+export interface AppliedSettings {
+  User: string;
+  HostConfig: Record<string, unknown>;
+}
+
+export type ProgressListener = (event: { status?: string; stream?: string; error?: string }) => void;
