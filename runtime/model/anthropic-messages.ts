@@ -4,10 +4,11 @@
 // the policy layer's job, as for the OpenAI client). The system prompt travels in its own field, as
 // the API requires; retries, usage, prices and errors work as for the OpenAI-compatible client.
 import type { Dispatcher } from 'undici';
-import { checkBaseUrl, postJson, protocolFailure, type Endpoint } from './http-json.js';
-import { costUsd, estimateTokens, type PriceTable } from './pricing.js';
+import { completeOverHttp, type ParsedReply } from './http-completion.js';
+import { checkBaseUrl, type Endpoint } from './http-json.js';
+import { estimateTokens, type PriceTable } from './pricing.js';
 import { ANTHROPIC } from './provider.js';
-import { DEFAULT_RETRY, withRetries, type RetryEffects, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY, type RetryEffects, type RetryPolicy } from './retry.js';
 import {
   ModelError,
   type ChatMessage,
@@ -30,14 +31,6 @@ export interface AnthropicOptions {
   dispatcher?: Dispatcher;
   /** Injected sleep / randomness for tests. */
   effects?: RetryEffects;
-}
-
-interface ParsedMessage {
-  text: string | null;
-  toolCalls: ToolCall[];
-  usage: Usage | null;
-  model: string | null;
-  finishReason: FinishReason;
 }
 
 export class AnthropicMessagesModel implements ChatModel {
@@ -63,27 +56,22 @@ export class AnthropicMessagesModel implements ChatModel {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
   }
 
-  async complete(req: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
+  complete(req: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
     const body = this.requestBody(req);
-    const { value, attempts } = await withRetries(
-      this.retry,
-      async (attemptSignal) => {
-        const reply = await postJson(this.endpoint, 'v1/messages', body, attemptSignal);
-        if (!reply.ok) return reply;
-        const parsed = parseMessage(reply.value.json);
-        if (typeof parsed === 'string')
-          return protocolFailure(reply.status, parsed, reply.value.raw, ANTHROPIC);
-        return { ok: true, status: reply.status, value: { parsed, raw: reply.value.raw } };
+    return completeOverHttp(
+      {
+        endpoint: this.endpoint,
+        path: 'v1/messages',
+        body,
+        parse: parseMessage,
+        estimate: (parsed) => estimateUsage(body, parsed),
+        retry: this.retry,
+        effects: this.options.effects,
+        model: this.options.model,
+        prices: this.options.prices,
       },
       signal,
-      this.options.effects,
     );
-    const { parsed, raw } = value;
-    const model = parsed.model ?? this.options.model;
-    const usage = parsed.usage ?? estimateUsage(body, parsed);
-    const cost = costUsd(this.options.prices ?? {}, [this.options.model, model], usage);
-    const { text, toolCalls, finishReason } = parsed;
-    return { text, toolCalls, usage, costUsd: cost, raw, attempts, model, finishReason };
   }
 
   /** The JSON body sent to the API. */
@@ -129,7 +117,7 @@ function conversation(
 }
 
 /** Reads a Messages API reply; a string is the reason the body is unusable. */
-export function parseMessage(json: unknown): ParsedMessage | string {
+export function parseMessage(json: unknown): ParsedReply | string {
   if (!isObject(json)) return 'the message reply is not a JSON object';
   if (json.type === 'error' || isObject(json.error)) {
     const error = isObject(json.error) ? json.error : {};
@@ -182,7 +170,7 @@ function inputText(input: unknown): string {
 }
 
 /** For a compatible server that reports no usage, so token caps still bite. */
-function estimateUsage(body: Record<string, unknown>, parsed: ParsedMessage): Usage {
+function estimateUsage(body: Record<string, unknown>, parsed: ParsedReply): Usage {
   const completion = (parsed.text ?? '') + parsed.toolCalls.map((c) => c.name + c.arguments).join('');
   return { promptTokens: estimateTokens(JSON.stringify(body)), completionTokens: estimateTokens(completion) };
 }

@@ -4,9 +4,10 @@
 // functions and returns every call the model made — deciding that two calls in one reply is a
 // violation is the policy layer's job, not this client's.
 import type { Dispatcher } from 'undici';
-import { checkBaseUrl, postJson, protocolFailure, type Endpoint } from './http-json.js';
-import { costUsd, estimateTokens, type PriceTable } from './pricing.js';
-import { DEFAULT_RETRY, withRetries, type RetryEffects, type RetryPolicy } from './retry.js';
+import { completeOverHttp, type ParsedReply } from './http-completion.js';
+import { checkBaseUrl, type Endpoint } from './http-json.js';
+import { estimateTokens, type PriceTable } from './pricing.js';
+import { DEFAULT_RETRY, type RetryEffects, type RetryPolicy } from './retry.js';
 import {
   ModelError,
   type ChatModel,
@@ -31,15 +32,6 @@ export interface OpenAIChatOptions {
   effects?: RetryEffects;
 }
 
-/** What a chat completion body says, before usage and cost are settled. */
-interface ParsedCompletion {
-  text: string | null;
-  toolCalls: ToolCall[];
-  usage: Usage | null;
-  model: string | null;
-  finishReason: FinishReason;
-}
-
 export class OpenAIChatModel implements ChatModel {
   readonly id: string;
   readonly protocol: Protocol;
@@ -59,26 +51,21 @@ export class OpenAIChatModel implements ChatModel {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
   }
 
-  async complete(req: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
-    const body = this.requestBody(req);
-    const { value, attempts } = await withRetries(
-      this.retry,
-      async (attemptSignal) => {
-        const reply = await postJson(this.endpoint, 'chat/completions', body, attemptSignal);
-        if (!reply.ok) return reply;
-        const parsed = parseCompletion(reply.value.json);
-        if (typeof parsed === 'string') return protocolFailure(reply.status, parsed, reply.value.raw);
-        return { ok: true, status: reply.status, value: { parsed, raw: reply.value.raw } };
+  complete(req: ChatRequest, signal?: AbortSignal): Promise<ChatReply> {
+    return completeOverHttp(
+      {
+        endpoint: this.endpoint,
+        path: 'chat/completions',
+        body: this.requestBody(req),
+        parse: parseCompletion,
+        estimate: (parsed) => estimateUsage(req, parsed),
+        retry: this.retry,
+        effects: this.options.effects,
+        model: this.options.model,
+        prices: this.options.prices,
       },
       signal,
-      this.options.effects,
     );
-    const { parsed, raw } = value;
-    const usage = parsed.usage ?? estimateUsage(req, parsed);
-    const model = parsed.model ?? this.options.model;
-    const cost = costUsd(this.options.prices ?? {}, [this.options.model, model], usage);
-    const { text, toolCalls, finishReason } = parsed;
-    return { text, toolCalls, usage, costUsd: cost, raw, attempts, model, finishReason };
   }
 
   /** The JSON body sent to the server. */
@@ -102,7 +89,7 @@ export class OpenAIChatModel implements ChatModel {
 }
 
 /** Reads choices[0].message of a chat completion; a string is the reason the body is unusable. */
-export function parseCompletion(json: unknown): ParsedCompletion | string {
+export function parseCompletion(json: unknown): ParsedReply | string {
   if (!isObject(json)) return 'the chat completion is not a JSON object';
   if (isObject(json.error)) {
     const message = typeof json.error.message === 'string' ? json.error.message : JSON.stringify(json.error);
@@ -178,7 +165,7 @@ function parseUsage(usage: unknown): Usage | null {
 }
 
 /** For servers that report no usage, so token caps still bite. */
-function estimateUsage(req: ChatRequest, parsed: ParsedCompletion): Usage {
+function estimateUsage(req: ChatRequest, parsed: ParsedReply): Usage {
   const tools = req.tools && req.tools.length > 0 ? JSON.stringify(req.tools) : '';
   const prompt = req.messages.map((m) => m.content).join('\n') + tools;
   const completion = (parsed.text ?? '') + parsed.toolCalls.map((c) => c.name + c.arguments).join('');
