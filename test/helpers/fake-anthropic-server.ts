@@ -2,8 +2,8 @@
 // request gets the next scripted behaviour — a message (text and tool_use blocks, a stop_reason,
 // usage), any JSON body, a status with headers (429, 529 "overloaded", 401), a dropped connection
 // — and every request is recorded (method, path, headers, body) for assertions.
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { ScriptedHttpServer, sendJson as send, type ScriptedRequest } from './scripted-http-server.js';
 
 export type AnthropicBlock =
   { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: unknown };
@@ -43,88 +43,33 @@ export const anthropic = {
   }),
 };
 
-export interface RecordedAnthropicRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: unknown;
-}
-
-export class FakeAnthropicServer {
-  readonly requests: RecordedAnthropicRequest[] = [];
-  private readonly queue: AnthropicBehaviour[] = [];
-  private served = 0;
-  private readonly server: Server;
-  /** e.g. http://127.0.0.1:41234 — what ANTHROPIC_BASE_URL would be (no /v1). Set once listening. */
-  baseUrl = '';
-
-  private constructor() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => this.handle(req.method ?? '', req.url ?? '', req.headers, chunks, res));
-    });
+export class FakeAnthropicServer extends ScriptedHttpServer<AnthropicBehaviour> {
+  /** baseUrl is e.g. http://127.0.0.1:41234 — what ANTHROPIC_BASE_URL would be (no /v1). */
+  static start(): Promise<FakeAnthropicServer> {
+    return new FakeAnthropicServer().listen('');
   }
 
-  static async start(): Promise<FakeAnthropicServer> {
-    const fake = new FakeAnthropicServer();
-    await new Promise<void>((resolve, reject) => {
-      fake.server.once('error', reject);
-      fake.server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const { port } = fake.server.address() as AddressInfo;
-    fake.baseUrl = `http://127.0.0.1:${port}`;
-    return fake;
-  }
-
-  enqueue(...behaviours: AnthropicBehaviour[]): this {
-    this.queue.push(...behaviours);
-    return this;
-  }
-
-  get pending(): number {
-    return this.queue.length;
-  }
-
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private handle(
-    method: string,
-    path: string,
-    headers: IncomingHttpHeaders,
-    chunks: Buffer[],
+  protected respond(
+    behaviour: AnthropicBehaviour | undefined,
+    { model, n }: ScriptedRequest,
     res: ServerResponse,
   ): void {
-    const text = Buffer.concat(chunks).toString('utf8');
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // keep the raw text
-    }
-    this.requests.push({ method, path, headers, body });
-    const behaviour = this.queue.shift();
-    this.served++;
     if (!behaviour) {
       // 418 is not retryable, so a test that under-scripts fails at once with this reason.
       return send(res, 418, JSON.stringify({ type: 'error', error: { message: 'fake: nothing scripted' } }));
     }
-    const named = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
     switch (behaviour.kind) {
       case 'message':
         return send(
           res,
           200,
           JSON.stringify({
-            id: `msg_fake_${this.served}`,
+            id: `msg_fake_${n}`,
             type: 'message',
             role: 'assistant',
-            model: behaviour.model ?? (typeof named === 'string' ? named : ''),
+            model: behaviour.model ?? model,
             content: behaviour.content.map((block, i) =>
-              block.type === 'tool_use' ? { ...block, id: `toolu_${this.served}_${i}` } : block,
+              block.type === 'tool_use' ? { ...block, id: `toolu_${n}_${i}` } : block,
             ),
             stop_reason: behaviour.stopReason ?? 'end_turn',
             stop_sequence: null,
@@ -140,9 +85,4 @@ export class FakeAnthropicServer {
         return;
     }
   }
-}
-
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(body);
 }

@@ -2,8 +2,8 @@
 // answers each request with the next scripted behaviour — a normal reply, tool calls (one or
 // several), an embeddings reply, a body that is not JSON, a status with Retry-After, a hang, a
 // dropped connection — and records every request it received for assertions.
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { ServerResponse } from 'node:http';
+import { ScriptedHttpServer, sendJson as send, type ScriptedRequest } from './scripted-http-server.js';
 
 export interface FakeUsage {
   prompt_tokens: number;
@@ -66,75 +66,17 @@ export const behave = {
   }),
 };
 
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  headers: IncomingHttpHeaders;
-  /** The parsed JSON body, or the raw text when it is not JSON. */
-  body: unknown;
-}
-
-export class FakeOpenAIServer {
-  readonly requests: RecordedRequest[] = [];
-  private readonly queue: Behaviour[] = [];
-  private served = 0;
-
-  private readonly server: Server;
-  /** e.g. http://127.0.0.1:41234/v1 — what OPENAI_BASE_URL would be. Set once listening. */
-  baseUrl = '';
-
-  private constructor() {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => this.handle(req.method ?? '', req.url ?? '', req.headers, chunks, res));
-    });
+export class FakeOpenAIServer extends ScriptedHttpServer<Behaviour> {
+  /** baseUrl is e.g. http://127.0.0.1:41234/v1 — what OPENAI_BASE_URL would be. */
+  static start(): Promise<FakeOpenAIServer> {
+    return new FakeOpenAIServer().listen('/v1');
   }
 
-  static async start(): Promise<FakeOpenAIServer> {
-    const fake = new FakeOpenAIServer();
-    await new Promise<void>((resolve, reject) => {
-      fake.server.once('error', reject);
-      fake.server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const { port } = fake.server.address() as AddressInfo;
-    fake.baseUrl = `http://127.0.0.1:${port}/v1`;
-    return fake;
-  }
-
-  enqueue(...behaviours: Behaviour[]): this {
-    this.queue.push(...behaviours);
-    return this;
-  }
-
-  /** Behaviours not yet served. */
-  get pending(): number {
-    return this.queue.length;
-  }
-
-  /** Stops listening and cuts every open connection, hanging ones included. */
-  async close(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private handle(
-    method: string,
-    path: string,
-    headers: IncomingHttpHeaders,
-    chunks: Buffer[],
+  protected respond(
+    behaviour: Behaviour | undefined,
+    { model, n }: ScriptedRequest,
     res: ServerResponse,
   ): void {
-    const text = Buffer.concat(chunks).toString('utf8');
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // keep the raw text
-    }
-    this.requests.push({ method, path, headers, body });
-    const behaviour = this.queue.shift();
-    this.served++;
     if (!behaviour) {
       // 418 is not retryable, so a test that under-scripts fails at once with this reason.
       return send(
@@ -143,11 +85,9 @@ export class FakeOpenAIServer {
         JSON.stringify({ error: { message: 'fake server: no scripted behaviour left' } }),
       );
     }
-    const named = typeof body === 'object' && body !== null ? (body as { model?: unknown }).model : undefined;
-    const model = typeof named === 'string' ? named : '';
     switch (behaviour.kind) {
       case 'reply':
-        return send(res, 200, JSON.stringify(completion(behaviour, model, this.served)));
+        return send(res, 200, JSON.stringify(completion(behaviour, model, n)));
       case 'embeddings': {
         const data = behaviour.vectors.map((embedding, index) => ({ object: 'embedding', index, embedding }));
         if (behaviour.reversed) data.reverse();
@@ -200,9 +140,4 @@ function completion(reply: Extract<Behaviour, { kind: 'reply' }>, model: string,
     body.usage = { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
   }
   return body;
-}
-
-function send(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end(body);
 }
