@@ -41,7 +41,7 @@ export async function openSession(opts: {
    */
   runtime?: string;
   /**
-   * Build or reuse the project's environment before the first sandbox (issue 9). Without it the
+   * Build or reuse the project's environment before the first sandbox. Without it the
    * sandboxes run in `image` or the bare sandbox image.
    */
   environment?: { mode: EnvMode; trustRecipe: boolean };

@@ -1,4 +1,4 @@
-// A sandbox run with its ledger record around it (DESIGN.md section 3): the call is written as
+// A sandbox run with its ledger record around it (docs/ledger.md): the call is written as
 // `dispatched` before the container exists, the container id as soon as it does, and the receipt
 // with the call's completion in one transaction after. A run that throws ends its call as
 // `failed` (it may have started) or `not_executed` (no container), with the reason.

@@ -56,7 +56,7 @@ export interface GateReportInput {
 }
 
 export const ABLATION_RULE =
-  'A gate is deleted iff its removal changes none of the five measures beyond noise: Δresolve = 0 AND |Δcost| ≤ 5% AND |Δtokens| ≤ 5% AND Δcall_precision = 0 AND Δselection_accuracy = 0 (spec section 9). Each gate is removed alone, everything else held fixed; the two weakest a-priori cases first.';
+  'A gate is deleted iff its removal changes none of the five measures beyond noise: Δresolve = 0 AND |Δcost| ≤ 5% AND |Δtokens| ≤ 5% AND Δcall_precision = 0 AND Δselection_accuracy = 0 (docs/policy.md, "Gate ablation"). Each gate is removed alone, everything else held fixed; the two weakest a-priori cases first.';
 
 export function buildGateAblation(ledger: Ledger, input: GateReportInput): GateAblationReport {
   return {

@@ -1,4 +1,4 @@
-// `piper-agent env plan|build|ls|prune|shell`: the per-project environment (issue 9) — what would be
+// `piper-agent env plan|build|ls|prune|shell`: the per-project environment — what would be
 // installed and why, building it, the images on the engine, removing old ones, and a shell in a
 // network-less sandbox of it for a person debugging a failing test.
 import { parseArgs } from 'node:util';

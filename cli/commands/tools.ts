@@ -1,5 +1,5 @@
 // `piper-agent tools [--json]`: the tool registry (policy/registry.ts) as a table, or as the spec's
-// JSON view (spec/tool-calling-policy.md section 4.1).
+// JSON view (docs/policy.md, "The tool registry").
 import { parseArgs } from 'node:util';
 import { registryView } from '../../policy/registry.js';
 import { EXIT } from '../exit-codes.js';

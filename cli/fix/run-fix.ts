@@ -47,7 +47,7 @@ export interface FixInput {
   signal?: AbortSignal;
   /** The repository's run lock when the caller took it (resume); absent: taken and released here. */
   lock?: RepoLock;
-  /** The project environment (issue 9); default: built or reused, the recipe's trust as remembered. */
+  /** The project environment; default: built or reused, the recipe's trust as remembered. */
   env?: { mode: EnvMode; trustRecipe: boolean };
   /** A new run's prompt boundary (a replay reuses the recorded run's); default: a fresh one. */
   promptBoundary?: string;

@@ -1,5 +1,5 @@
-// Building a project environment (DESIGN.md section 4, issue 9): an image FROM the sandbox image
-// with the project's dependencies in a venv that sees Debian's packages, and the project importable
+// Building a project environment (docs/architecture.md, "Environments"): an image FROM the sandbox
+// image with the project's dependencies in a venv that sees Debian's packages, and the project importable
 // from the workspace and installed editable. Two containers, so the repository's own code never
 // runs with a network:
 //   1. network (the engine's bridge, or the host's where it has none): the venv, the recipe's apt

@@ -1,4 +1,4 @@
-// Files piper creates in a checkout belong to the checkout's owner (issue 14 item 1). In CI piper
+// Files piper creates in a checkout belong to the checkout's owner. In CI piper
 // often runs as root in a container on a checkout owned by the runner's uid (1000, say); a
 // root-owned `.piper/`, ledger or lock then breaks the job's next step (a `git commit` or a cache
 // upload as the runner user). So when piper runs as root, whatever it creates takes the owner of

@@ -1,6 +1,7 @@
-// Nothing is read or packed whose real location is outside the repository (DESIGN.md section 4):
-// a repository can replace `vendor/` with a symbolic link to any directory on the host, and git
-// still lists the files it tracked there. Every reader of a repository path asks here first.
+// Nothing is read or packed whose real location is outside the repository (docs/sandbox.md, "The
+// host side of the boundary"): a repository can replace `vendor/` with a symbolic link to any
+// directory on the host, and git still lists the files it tracked there. Every reader of a
+// repository path asks here first.
 import { closeSync, existsSync, lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { openRegular, readAt, realPathOf } from './open-regular.js';

@@ -1,4 +1,4 @@
-// One live run per repository (issue 10 item 5). Two runs on one checkout each read a file, each
+// One live run per repository. Two runs on one checkout each read a file, each
 // edit it, and each report `edit: committed` while only one edit survives. `fix`, `resume` and
 // `undo` therefore hold `<repo>/.piper/run.lock` while they work: a small JSON file naming the
 // owner (host, pid, process start time — a recycled pid is not the owner) and its run id.

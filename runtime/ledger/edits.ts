@@ -1,4 +1,4 @@
-// The edit records of the ledger (DESIGN.md section 3): one row per committed edit, holding what
+// The edit records of the ledger (docs/ledger.md): one row per committed edit, holding what
 // undo needs (the diff, and the file's sha256 before and after) so every edit of a run can be
 // reversed and checked byte for byte. Statements over the `edits` table of migrations.ts.
 import { RuntimeError } from '../errors.js';

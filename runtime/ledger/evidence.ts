@@ -1,5 +1,6 @@
 // Evidence: which selectors a run's reads and searches returned. The edit gate allows an edit of a
-// selector only when the run has seen it (spec §3.2, rule 3), so these rows are what it consults.
+// selector only when the run has seen it (docs/policy.md, "Validation and the
+// rejection strings"), so these rows are what it consults.
 import { RuntimeError } from '../errors.js';
 import type { Ledger } from './ledger.js';
 

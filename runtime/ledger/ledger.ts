@@ -1,4 +1,4 @@
-// The SQLite ledger (DESIGN.md section 3): the single record of what ran. better-sqlite3 is
+// The SQLite ledger (docs/ledger.md): the single record of what ran. better-sqlite3 is
 // imported here and nowhere else. WAL lets a reader (`piper-agent log`, a second run) look while a
 // run writes; every write that belongs to one call is one transaction.
 import Database from 'better-sqlite3';
@@ -57,7 +57,7 @@ export class Ledger {
     let created = false;
     try {
       if (path !== ':memory:') {
-        // Run as root on someone else's checkout, the ledger is theirs like its directory (issue 14).
+        // Run as root on someone else's checkout, the ledger is theirs like its directory.
         fileOwner = makeStateDirectory(dirname(path));
         created = !existsSync(path);
         // SQLite opens a file it may not write and fails only at the first write, mid-run.

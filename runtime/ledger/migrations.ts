@@ -1,5 +1,5 @@
 // The ledger's schema, as ordered migrations (PRAGMA user_version = how many have run).
-// Tables follow DESIGN.md section 3. A call's status only moves forward; a trigger enforces it so
+// Tables follow docs/ledger.md. A call's status only moves forward; a trigger enforces it so
 // no code path, present or future, can move a finished call back.
 
 export const MIGRATIONS: string[] = [
@@ -182,7 +182,7 @@ export const MIGRATIONS: string[] = [
   `
   ALTER TABLE turns ADD COLUMN attempts TEXT;  -- JSON: [{n, status, error, ms, retryInMs}]
   `,
-  // 5: per-project environments (issue 9): how each was built or reused, from what, with which
+  // 5: per-project environments: how each was built or reused, from what, with which
   // network, and what it resolved to; every execution names the environment it ran in.
   `
   CREATE TABLE environments (

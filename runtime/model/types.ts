@@ -1,4 +1,4 @@
-// The one interface the agent loop uses to talk to a model (DESIGN.md section 6), and the closed set
+// The one interface the agent loop uses to talk to a model (docs/architecture.md), and the closed set
 // of ways that talk can fail. Every client (OpenAI-compatible HTTP, the script model) implements
 // ChatModel; callers branch on ModelError.kind, never on message text.
 

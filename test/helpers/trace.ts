@@ -1,4 +1,4 @@
-// Trace completeness (DESIGN.md section 3): every model proposal — one turns row per model call —
+// Trace completeness (docs/ledger.md): every model proposal — one turns row per model call —
 // ends in exactly one terminal record: an executed or failed call, a rejected call, or the turn's
 // own no-op / stop / ask_user observation; and no call is left `dispatched`.
 import { expect } from 'vitest';

@@ -47,7 +47,7 @@ afterAll(async () => {
   await server.close();
 });
 
-describe('a hostile repository config (issue 10 item 2)', () => {
+describe('a hostile repository config', () => {
   it('cannot send the user key to its baseUrl; --trust-repo-config can', async () => {
     xdg = mkdtempSync(join(tmpdir(), 'piper-trust-xdg-'));
     const repo = sampleRepo();
@@ -134,7 +134,7 @@ describe('a hostile repository config (issue 10 item 2)', () => {
   });
 });
 
-describe('issue sources and --repo (issue 10 item 10)', () => {
+describe('issue sources and --repo', () => {
   it('refuses a non-GitHub URL without a request, a binary or empty file, and a missing --repo (exit 2)', async () => {
     xdg = mkdtempSync(join(tmpdir(), 'piper-trust-xdg-'));
     const repo = sampleRepo();
@@ -171,7 +171,7 @@ describe('issue sources and --repo (issue 10 item 10)', () => {
   });
 });
 
-describe('a ledger that cannot be used (issue 10 item 11)', () => {
+describe('a ledger that cannot be used', () => {
   const commands = (repo: string, ledger: string) => [
     ['fix', '--repo', repo, '--ledger', ledger, '--model', script(), join(repo, 'ISSUE.md')],
     ['run-test', '--repo', repo, '--ledger', ledger, 'tests/'],

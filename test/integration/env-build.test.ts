@@ -1,4 +1,4 @@
-// Project environments against the real engine, real pip and real apt (issue 9): a src-layout project
+// Project environments against the real engine, real pip and real apt: a src-layout project
 // with Debian-provided dependencies runs its whole suite through `run-test`; a second run and a README
 // edit reuse the image; its run containers still have no network; a wheelhouse and a local PEP 503
 // index with credentials go through pip without the credentials landing anywhere; a requirement

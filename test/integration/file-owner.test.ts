@@ -1,4 +1,4 @@
-// Files keep their owner (issue 14 item 1), through the real CLI and the real sandbox: piper-agent
+// Files keep their owner, through the real CLI and the real sandbox: piper-agent
 // run as root (as in a CI container) on a checkout owned by uid 1000 leaves the edited file 1000's
 // with its mode, `.piper/` and everything in it 1000's, nothing in the checkout root's, so the
 // job's next step as that user (git status, git commit) works; `undo` keeps the owner too.

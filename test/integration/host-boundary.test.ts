@@ -1,4 +1,4 @@
-// The host side of the boundary through the real CLI (issue 10 items 1, 6 and 7): a repository
+// The host side of the boundary through the real CLI: a repository
 // whose .git/config runs a command and moves the work tree, a `vendor/` link to a directory
 // outside, a FIFO and a submodule in the snapshot, a snapshot over the work-space cap, and a
 // ledger whose edit rows name paths outside the repository. Each attack worked before (the first

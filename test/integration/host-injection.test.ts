@@ -1,5 +1,5 @@
-// The host side of the boundary, through the real CLI and the real sandbox (issue 10 items 4, 5
-// and 9): escape sequences from the sandbox, the model and the issue never reach a terminal raw;
+// The host side of the boundary, through the real CLI and the real sandbox: escape sequences from
+// the sandbox, the model and the issue never reach a terminal raw;
 // one live run per repository; a reply with duplicate keys is a no-op turn and the run goes on.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The sandbox runtime option against the real engine and the real CLI (issue 10: gVisor `runsc`
+// The sandbox runtime option against the real engine and the real CLI (gVisor `runsc`
 // as the stronger option where the engine offers it). This engine has no runsc, so asking for it
 // must fail before any container, with the runtimes the engine does offer; asking for one it has
 // (runc) puts HostConfig.Runtime on the container; doctor names what the engine offers. Every

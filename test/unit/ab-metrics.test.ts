@@ -1,5 +1,5 @@
 // The A/B measures on hand-computed fixtures, and the edges of the spec's decision rule and
-// ablation rule (spec/tool-calling-policy.md section 9).
+// ablation rule (docs/policy.md, "Gate ablation").
 import { describe, expect, it } from 'vitest';
 import { ablationVerdict, decide } from '../../policy/ab/decision.js';
 import {

@@ -1,4 +1,4 @@
-// Issue sources (issue 10 item 10): an issue URL is fetched only when it names GitHub (or the host of
+// Issue sources: an issue URL is fetched only when it names GitHub (or the host of
 // GITHUB_API_URL) — any other host is refused before a request, so the user's token never goes out
 // for it — and an issue file must be text: empty, NUL bytes or invalid UTF-8 are usage errors.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';

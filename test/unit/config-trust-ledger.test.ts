@@ -1,4 +1,4 @@
-// A ledger that cannot be used (issue 10 item 11) is one line naming the file, the problem and the
+// A ledger that cannot be used is one line naming the file, the problem and the
 // fix — a RuntimeError of kind ledger_error — never a raw SQLite error or a stack trace.
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';

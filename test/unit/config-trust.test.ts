@@ -1,4 +1,4 @@
-// A repository's .piper/config.json may only narrow (issue 10 item 2): the keys that move the
+// A repository's .piper/config.json may only narrow: the keys that move the
 // credentials, the endpoint, the image or the ledger, lower a price or raise a cap are left out
 // until the user trusts exactly that file's bytes; trust lives in the user's own file only.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';

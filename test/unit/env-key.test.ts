@@ -1,4 +1,4 @@
-// The environment's content key (issue 9, item 6): stable under edits that cannot change the image,
+// The environment's content key: stable under edits that cannot change the image,
 // different under every edit that can — without an engine (the base image id is given).
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

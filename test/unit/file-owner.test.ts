@@ -1,4 +1,4 @@
-// Files keep their owner (issue 14 item 1), the parts without an engine: run as root on a
+// Files keep their owner, the parts without an engine: run as root on a
 // checkout owned by another uid, an atomic write keeps the file's owner and mode, and `.piper/`,
 // the ledger (with its -wal and -shm) and the run lock are created as the checkout owner's.
 // Needs root (as in the CI container); skipped otherwise.

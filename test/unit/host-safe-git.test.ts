@@ -1,4 +1,4 @@
-// git on a hostile repository (issue 10 item 1): a .git/config whose core.fsmonitor is a command
+// git on a hostile repository: a .git/config whose core.fsmonitor is a command
 // and whose core.worktree points elsewhere. Plain git runs the command (reproduced first); every
 // git call piper makes (file listings for the index and the snapshot, HEAD, the root) does not,
 // and lists the repository's own files.

@@ -1,4 +1,4 @@
-// Workspace snapshots of hostile trees (issue 10 items 6 and 7): submodules, nested repositories,
+// Workspace snapshots of hostile trees: submodules, nested repositories,
 // FIFOs, sockets, links out of the repository and files that vanish or change kind between the
 // listing and the packing are skipped and named, never opened, never fatal; and a 100,000-file
 // tree is planned and packed in seconds (measured, printed, not asserted).

@@ -1,4 +1,4 @@
-// Terminal injection (issue 10 item 4): untrusted text reaches a terminal with its control
+// Terminal injection: untrusted text reaches a terminal with its control
 // characters shown as visible escapes — in the text renderer, the TUI and `ledger runs` — while the
 // JSON formats keep the exact string.
 import { PassThrough } from 'node:stream';

@@ -1,4 +1,4 @@
-// A hostile model server (issue 10 item 9), over real HTTP: pre-parsed tool-call arguments nested a
+// A hostile model server, over real HTTP: pre-parsed tool-call arguments nested a
 // million deep become a no-op turn (not a stack overflow that ends the run), and a body past the
 // client's read cap is refused without being read into memory.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -27,7 +27,7 @@ import { packageRoot } from '../../runtime/package-root.js';
 const BENCH = join(packageRoot(), 'bench', 'piperbench');
 const tasks = loadTasks(BENCH);
 
-/** The file a selector lives in and its qualified name, by the selector rule of DESIGN.md section 5. */
+/** The file a selector lives in and its qualified name, by the selector rule of docs/architecture.md. */
 function resolveSelector(repoDir: string, selector: string): { file: string; qualified: string[] } | null {
   const parts = selector.split('.');
   for (let i = parts.length; i > 0; i--) {
@@ -71,7 +71,7 @@ function definedNames(task: Task): Set<string> {
   return names;
 }
 
-/** Identifiers the issue writes as code (inline or fenced) or as dotted names (spec 3.1's symbol regex). */
+/** Identifiers the issue writes as code (inline or fenced) or as dotted names (the symbol regex). */
 function codeIdentifiers(issue: string): string[] {
   const fenced = [...issue.matchAll(/```[^\n]*\n([\s\S]*?)```/g)].map((m) => m[1]!);
   const rest = issue.replace(/```[\s\S]*?```/g, '');

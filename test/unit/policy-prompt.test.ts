@@ -34,7 +34,7 @@ const input = (over: Partial<PromptInput> = {}): PromptInput => ({
   ...over,
 });
 
-describe('selection prompt (spec 5)', () => {
+describe('selection prompt', () => {
   it('same inputs → byte-identical messages and digest', () => {
     const a = buildSelectionPrompt(input());
     const b = buildSelectionPrompt(structuredClone(input()));

@@ -18,7 +18,7 @@ const SPEC_READ_ENTITY = JSON.parse(
   `{ "name": "read_entity", "description": "read a code entity's signature and optional windowed body", "args": { "selector": "str (required)", "body": "bool (default false)", "window": "int 1..100 (default 100)" }, "returns": "envelope {ok, error, data:{entity, body}}", "keywords": ["read", "view", "inspect", "signature", "body", "entity", "function", "class", "method"], "category": "read" }`,
 );
 
-describe('registry (spec 4.1)', () => {
+describe('registry', () => {
   it('has exactly the six executable tools in registry order and the two reserved names', () => {
     expect(TOOL_NAMES).toEqual([
       'read_entity',

@@ -10,7 +10,7 @@ import {
 
 const map = (issueText: string, latestObservation = '') => retrieveByMap({ issueText, latestObservation });
 
-describe('static relevance map (spec 4.2, phase-4 cases)', () => {
+describe('static relevance map (phase-4 cases)', () => {
   it('fix / patch → edit_entity is in the set', () => {
     expect(map('Please fix the rounding').tools).toContain('edit_entity');
     expect(map('needs a small PATCH').tools).toContain('edit_entity');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { patchKey, SYMBOL_REGEX, symbolTokens, TriggerGate } from '../../policy/triggers.js';
 
-describe('symbol regex (spec 3.1, exact)', () => {
+describe('symbol regex (exact)', () => {
   it('is the spec regex, character for character', () => {
     expect(SYMBOL_REGEX.source).toBe('[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)+');
   });

@@ -1,4 +1,4 @@
-// Lost updates (issue 10 item 5), the parts without an engine: the repository's run lock (one live
+// Lost updates, the parts without an engine: the repository's run lock (one live
 // run, taken over only from a dead owner, released on exit) and edit_entity's compare-and-swap.
 import { spawnSync } from 'node:child_process';
 import {

@@ -1,4 +1,4 @@
-// The sandbox's OCI runtime (issue 10: gVisor `runsc` as the stronger option): containerConfig sets
+// The sandbox's OCI runtime (gVisor `runsc` as the stronger option): containerConfig sets
 // HostConfig.Runtime only when one is named and changes nothing else; a runtime the engine does not
 // offer is a precise `runtime_unavailable` error; PIPER_SANDBOX_RUNTIME / `sandboxRuntime` is
 // configuration, and a repository's file may not change it without the user's trust.

@@ -1,4 +1,4 @@
-// Hostile model replies (issue 10 item 9): the strict reader behind both reply protocols, and the
+// Hostile model replies: the strict reader behind both reply protocols, and the
 // proposal parser's no-op turns for duplicate keys, deep nesting and oversize replies.
 import { describe, expect, it } from 'vitest';
 import { MAX_REPLY_BYTES, parseNativeCalls, parseProposal, parseReply } from '../../policy/proposal.js';

@@ -1,4 +1,4 @@
-// The symbol trigger's scan (issue 10 item 8): the same tokens as the spec's regexes, in linear
+// The symbol trigger's scan: the same tokens as the spec's regexes, in linear
 // time, with tokens over 256 characters skipped. A 10 MB issue used to stall for minutes.
 import { describe, expect, it } from 'vitest';
 import { camelWords, dottedSymbols, MAX_SYMBOL_TOKEN } from '../../policy/symbol-scan.js';
