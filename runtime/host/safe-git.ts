@@ -4,7 +4,8 @@
 // pagers, external diff tools and credential helpers are commands, and `core.worktree` moves the
 // work tree elsewhere. So git runs with no system or global configuration, a minimal environment,
 // `-c` overrides for every key that runs a command or redirects the work tree, and the git dir and
-// work tree given explicitly, as piper resolved them. Reading calls also take no optional locks, so they never write the index.
+// work tree given explicitly, as piper resolved them. Reading calls also take no optional locks,
+// so they never write the index.
 import { execFileSync } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
