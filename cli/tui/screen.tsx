@@ -1,8 +1,10 @@
 // The Ink app on the terminal, kept right through what Ink alone gets wrong:
 // - a resize: Ink erases its last frame by counting lines, but the terminal has re-flowed those
-//   lines to the new width, so the count is wrong and a block (the question) is left twice on the
-//   screen. On a width change the screen is cleared and the app drawn afresh: the transcript from
-//   the view, the answer being typed from the store.
+//   lines to the new width, so the count is wrong and the erase leaves part of the frame behind,
+//   with the new frame drawn below it. On a width change, before Ink's own handler runs, the screen
+//   and its scrollback are cleared and the app drawn afresh: the transcript (Static) from the view,
+//   the answer being typed from the store. The transcript is then on the terminal once, as drawn
+//   for the new width; the scrollback keeps no frame of the old width.
 // - Ctrl-C or a signal: the screen says the run is stopping and Ink draws its last frame before the
 //   session's interrupt handler writes its summary, so the two never overwrite each other.
 import { render, type Instance } from 'ink';
@@ -19,22 +21,27 @@ export interface Screen {
 }
 
 export function openScreen(store: ViewStore, stdout: NodeJS.WriteStream = process.stdout): Screen {
-  const mount = (): Instance => render(<App store={store} />, { exitOnCtrlC: false, patchConsole: false });
+  const mount = (): Instance =>
+    render(<App store={store} />, { stdout, exitOnCtrlC: false, patchConsole: false });
   let app = mount();
   let closed = false;
   let width = stdout.columns;
-  let redraw: NodeJS.Timeout | undefined;
 
   const onResize = () => {
-    // A window dragged to size sends many; draw once it settles.
-    clearTimeout(redraw);
-    redraw = setTimeout(() => {
-      if (closed || stdout.columns === width) return;
-      width = stdout.columns;
+    if (closed || stdout.columns === width) return;
+    width = stdout.columns;
+    // In the resize's own tick, ahead of Ink's handler: unmounted, this instance's handler draws
+    // nothing, and the new instance listens from the next resize on. Corked, the redraw reaches
+    // the terminal as one write (the frame the old instance may still flush, the clear, the new
+    // screen), so no state in between is ever shown.
+    stdout.cork();
+    try {
       app.unmount();
       stdout.write(CLEAR_TERMINAL);
       app = mount();
-    }, 50);
+    } finally {
+      stdout.uncork();
+    }
   };
 
   const onSignal = (signal: NodeJS.Signals) => {
@@ -50,14 +57,13 @@ export function openScreen(store: ViewStore, stdout: NodeJS.WriteStream = proces
   const release = () => {
     if (closed) return;
     closed = true;
-    clearTimeout(redraw);
     stdout.off('resize', onResize);
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     app.unmount();
   };
 
-  stdout.on('resize', onResize);
+  stdout.prependListener('resize', onResize);
   // First in line, ahead of the session's handler, which exits once the containers are gone.
   process.prependListener('SIGINT', onSignal);
   process.prependListener('SIGTERM', onSignal);
