@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
 import { behave, FakeOpenAIServer } from '../helpers/fake-openai-server.js';
 import { sampleRepo } from '../helpers/sample-repo.js';
+import { expectRedrawnOnce } from '../helpers/tmux-redraw.js';
 import { tmuxSession, type TmuxSession } from '../helpers/tmux.js';
 
 /**
@@ -70,38 +71,6 @@ const QUESTION = 'Should top_words return exactly n words?';
 
 /** The screen without whitespace: a narrow terminal breaks a long line anywhere, even mid-word. */
 const squash = (text: string) => text.replace(/\s+/g, '');
-
-/** How many times `what` occurs in `text`. */
-const occurrences = (text: string, what: string | RegExp): number =>
-  typeof what === 'string'
-    ? text.split(what).length - 1
-    : (text.match(new RegExp(what.source, 'g')) ?? []).length;
-
-/**
- * After a resize to `columns`, the first screen that shows `drawn` (a line only a frame for that
- * width has), watched as closely as tmux allows, and the pane with its scrollback hold each of
- * `once` exactly once and no line twice: no frame, not even for a moment, keeps anything of the
- * frames drawn for the old width. (Two lines cut short with … may look alike; no other two lines of
- * this run's screen do.)
- */
-async function expectRedrawnOnce(
-  t: TmuxSession,
-  columns: number,
-  drawn: RegExp,
-  once: Array<string | RegExp>,
-): Promise<void> {
-  const screen = await t.waitFor(drawn, undefined, 0);
-  for (const s of [screen, t.screen({ history: true })]) {
-    const lines = s.split('\n').filter((line) => line.trim() !== '');
-    const whole = lines.filter((line) => !line.endsWith('…'));
-    expect(
-      whole.filter((line, i) => whole.indexOf(line) !== i),
-      s,
-    ).toEqual([]);
-    for (const what of once) expect(occurrences(s, what), `${what} in\n${s}`).toBe(1);
-    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
-  }
-}
 
 const RUN_ID = /run r-\d{8}-\d{6}-[0-9a-f]+/;
 
