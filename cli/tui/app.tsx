@@ -38,7 +38,13 @@ export function App({ store }: { store: ViewStore }) {
         <Thinking model={view.init.model} since={view.thinking.since} />
       ) : null}
       {live && approval && store.interactive ? (
-        <ApprovalPrompt key={approval.callId} request={approval} onDecide={store.decideApproval} />
+        <ApprovalPrompt
+          key={approval.callId}
+          request={approval}
+          onDecide={store.decideApproval}
+          refusal={store.refusal}
+          onRefusal={(reason) => (store.refusal = reason)}
+        />
       ) : null}
       {live && view.running ? <Running tool={view.running.tool} since={view.running.since} /> : null}
       {live && view.question !== null && store.interactive ? (

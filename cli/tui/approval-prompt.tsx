@@ -7,7 +7,7 @@ import { useState } from 'react';
 import type { UserVerdict } from '../../policy/approval.js';
 import type { EditApprovalRequest } from '../../primitives/edit-approval.js';
 import { actionsOf } from './input-keys.js';
-import { emptyDraft } from './line-editor.js';
+import { emptyDraft, type Draft } from './line-editor.js';
 import { useRawInput } from './raw-input.js';
 import { TextInput } from './text-input.js';
 
@@ -17,18 +17,27 @@ const DIFF_LINES = 40;
 export function ApprovalPrompt({
   request,
   onDecide,
+  refusal,
+  onRefusal,
 }: {
   request: EditApprovalRequest;
   onDecide: (verdict: UserVerdict) => void;
+  /** The reason typed so far once refusing (null: not refusing), as a redraw of the screen found it. */
+  refusal: Draft | null;
+  onRefusal: (reason: Draft) => void;
 }) {
-  const [refusing, setRefusing] = useState(false);
+  const [refusing, setRefusing] = useState(refusal !== null);
+  const refuse = () => {
+    setRefusing(true);
+    onRefusal(emptyDraft);
+  };
   // The decision keys; once refusing, the reason's text input has the keyboard.
   useRawInput((event) => {
     if (event === 'a') return onDecide({ verdict: 'file' });
-    if (event === 'n') return setRefusing(true);
+    if (event === 'n') return refuse();
     for (const action of actionsOf(event, false)) {
       if (action.kind === 'submit') return onDecide({ verdict: 'once' });
-      if (action.kind === 'decline') return setRefusing(true);
+      if (action.kind === 'decline') return refuse();
     }
   }, !refusing);
   const lines = request.diff.replace(/\n$/, '').split('\n');
@@ -60,7 +69,8 @@ export function ApprovalPrompt({
         <>
           <Text>Why not? (optional, one line; the model reads it)</Text>
           <TextInput
-            initial={emptyDraft}
+            initial={refusal ?? emptyDraft}
+            onChange={onRefusal}
             onSubmit={(reason) => onDecide({ verdict: 'deny', reason })}
             onDecline={() => onDecide({ verdict: 'deny', reason: '' })}
           />

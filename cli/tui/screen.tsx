@@ -1,17 +1,13 @@
 // The Ink app on the terminal, kept right through what Ink alone gets wrong:
-// - a resize: Ink erases its last frame by counting lines, but the terminal has re-flowed those
-//   lines to the new width, so the count is wrong and a block (the question) is left twice on the
-//   screen. On a width change the screen is cleared and the app drawn afresh: the transcript from
-//   the view, the answer being typed from the store.
+// - a resize: Ink erases its last frame by counting lines, which the terminal's re-flow to the new
+//   width makes wrong; the app is drawn afresh instead (redraw-on-resize.ts).
 // - Ctrl-C or a signal: the screen says the run is stopping and Ink draws its last frame before the
 //   session's interrupt handler writes its summary, so the two never overwrite each other.
-import { render, type Instance } from 'ink';
+import { render } from 'ink';
 import { EXIT } from '../exit-codes.js';
 import { App } from './app.js';
+import { redrawOnResize } from './redraw-on-resize.js';
 import type { ViewStore } from './store.js';
-
-/** Clear the screen and its scrollback, cursor home: what Ink itself writes to redraw in full. */
-const CLEAR_TERMINAL = '\u001b[2J\u001b[3J\u001b[H';
 
 export interface Screen {
   /** Draws the last frame and lets go of the terminal. */
@@ -19,29 +15,17 @@ export interface Screen {
 }
 
 export function openScreen(store: ViewStore, stdout: NodeJS.WriteStream = process.stdout): Screen {
-  const mount = (): Instance => render(<App store={store} />, { exitOnCtrlC: false, patchConsole: false });
-  let app = mount();
+  const screen = redrawOnResize(
+    () => render(<App store={store} />, { stdout, exitOnCtrlC: false, patchConsole: false }),
+    stdout,
+  );
   let closed = false;
-  let width = stdout.columns;
-  let redraw: NodeJS.Timeout | undefined;
-
-  const onResize = () => {
-    // A window dragged to size sends many; draw once it settles.
-    clearTimeout(redraw);
-    redraw = setTimeout(() => {
-      if (closed || stdout.columns === width) return;
-      width = stdout.columns;
-      app.unmount();
-      stdout.write(CLEAR_TERMINAL);
-      app = mount();
-    }, 50);
-  };
 
   const onSignal = (signal: NodeJS.Signals) => {
     store.interrupt();
     // A store change reaches the screen on React's schedule; the process may be gone by then.
     // rerender commits it now, and unmount writes that frame.
-    app.rerender(<App store={store} />);
+    screen.app.rerender(<App store={store} />);
     release();
     // Before the run's session exists nothing else handles the signal: end here, as Node would.
     if (process.listenerCount(signal) === 0) process.exit(signal === 'SIGINT' ? EXIT.interrupted : 128 + 15);
@@ -50,21 +34,19 @@ export function openScreen(store: ViewStore, stdout: NodeJS.WriteStream = proces
   const release = () => {
     if (closed) return;
     closed = true;
-    clearTimeout(redraw);
-    stdout.off('resize', onResize);
+    screen.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    app.unmount();
+    screen.app.unmount();
   };
 
-  stdout.on('resize', onResize);
   // First in line, ahead of the session's handler, which exits once the containers are gone.
   process.prependListener('SIGINT', onSignal);
   process.prependListener('SIGTERM', onSignal);
 
   return {
     close: async () => {
-      const last = app;
+      const last = screen.app;
       release();
       await last.waitUntilExit().catch(() => undefined);
     },

@@ -15,6 +15,12 @@ export class ViewStore {
   /** The answer being typed: kept here so a redraw of the screen (a resize) keeps it. */
   draft: Draft = emptyDraft;
   private approval: { request: EditApprovalRequest; resolve: (v: UserVerdict) => void } | null = null;
+  /**
+   * The pending edit's refusal once `n` or Esc was pressed: the reason being typed (null: not
+   * refusing). Kept here so that a redraw of the screen keeps it, and Enter still sends the reason
+   * rather than applying the edit.
+   */
+  refusal: Draft | null = null;
 
   constructor(readonly interactive = true) {}
 
@@ -68,6 +74,7 @@ export class ViewStore {
   /** The authorization stage's AskApproval: resolves when the engineer decides. */
   askApproval = (request: EditApprovalRequest): Promise<UserVerdict> =>
     new Promise((resolve) => {
+      this.refusal = null;
       this.approval = {
         request: {
           ...request,
@@ -83,6 +90,7 @@ export class ViewStore {
   decideApproval = (verdict: UserVerdict): void => {
     const pending = this.approval;
     this.approval = null;
+    this.refusal = null;
     for (const l of this.listeners) l();
     pending?.resolve(verdict);
   };

@@ -8,6 +8,7 @@ import { EXIT } from '../exit-codes.js';
 import { inert } from '../../runtime/text/inert.js';
 import { actionsOf } from './input-keys.js';
 import { useRawInput } from './raw-input.js';
+import { redrawOnResize } from './redraw-on-resize.js';
 
 export function TrustPrompt({
   question,
@@ -45,15 +46,22 @@ export function TrustPrompt({
   );
 }
 
-/** Shows the prompt, waits for the answer, and clears it from the screen. */
+/** Shows the prompt (drawn afresh on a resize), waits for the answer, and clears it from the screen. */
 export async function askRepoTrust(question: TrustQuestion): Promise<boolean> {
   let answer!: (trusted: boolean | 'interrupt') => void;
   const answered = new Promise<boolean | 'interrupt'>((resolve) => (answer = resolve));
-  const app = render(<TrustPrompt question={question} onAnswer={(t) => answer(t)} />, {
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
+  const screen = redrawOnResize(
+    () =>
+      render(<TrustPrompt question={question} onAnswer={(t) => answer(t)} />, {
+        stdout: process.stdout,
+        exitOnCtrlC: false,
+        patchConsole: false,
+      }),
+    process.stdout,
+  );
   const result = await answered;
+  screen.stop();
+  const app = screen.app;
   app.clear();
   app.unmount();
   await app.waitUntilExit().catch(() => undefined);

@@ -10,7 +10,11 @@ export interface TmuxSession {
   start: (command: string, columns: number, rows: number) => void;
   /** The visible screen; with `history`, the scrollback above it too. */
   screen: (opts?: { history?: boolean }) => string;
-  waitFor: (text: string | RegExp, timeoutMs?: number) => Promise<string>;
+  /**
+   * The first screen that shows `text`. Every `pollMs` by default; 0 looks as often as tmux can
+   * answer, to catch a frame that is on the screen only for a moment.
+   */
+  waitFor: (text: string | RegExp, timeoutMs?: number, pollMs?: number) => Promise<string>;
   /** Key names as tmux knows them (Enter, BSpace, DC, Left, Home, C-u, Escape…), in one write. */
   keys: (...names: string[]) => void;
   /** Literal text, as typed. */
@@ -28,13 +32,17 @@ export function tmuxSession(name: string, defaultTimeoutMs = 30_000): TmuxSessio
   };
   const screen = (opts: { history?: boolean } = {}) =>
     tmux('capture-pane', '-t', name, '-p', ...(opts.history ? ['-S', '-'] : []));
-  const waitFor = async (text: string | RegExp, timeoutMs = defaultTimeoutMs): Promise<string> => {
+  const waitFor = async (
+    text: string | RegExp,
+    timeoutMs = defaultTimeoutMs,
+    pollMs = 100,
+  ): Promise<string> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const s = screen();
       if (typeof text === 'string' ? s.includes(text) : text.test(s)) return s;
       if (Date.now() > deadline) throw new Error(`${String(text)} never appeared; the screen:\n${s}`);
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, pollMs));
     }
   };
   const keys = (...names: string[]) => void tmux('send-keys', '-t', name, ...names);
@@ -47,7 +55,8 @@ export function tmuxSession(name: string, defaultTimeoutMs = 30_000): TmuxSessio
     void tmux('resize-window', '-t', name, '-x', String(columns), '-y', String(rows));
   const kill = () => {
     try {
-      tmux('kill-server');
+      // The session's own server (its own socket) exits with its last session.
+      tmux('kill-session', '-t', name);
     } catch {
       // already gone
     }

@@ -1,8 +1,8 @@
 // The TUI with a model over real HTTP (a fake OpenAI-compatible server on 127.0.0.1, native tool
 // calls) in a real terminal (tmux): the model thinking (its name and a running time) while its
 // reply is held back, its words beside the call, a failed test's names and first assertion line,
-// the answer box's editing keys, a resize during the question, Esc's resume hint, and Ctrl-C in a
-// run that made no edits.
+// the answer box's editing keys, resizes while it thinks and during the question (nothing left
+// twice, not even for a moment), Esc's resume hint, and Ctrl-C in a run that made no edits.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
 import { behave, FakeOpenAIServer } from '../helpers/fake-openai-server.js';
 import { sampleRepo } from '../helpers/sample-repo.js';
+import { expectRedrawnOnce } from '../helpers/tmux-redraw.js';
 import { tmuxSession, type TmuxSession } from '../helpers/tmux.js';
 
 /**
@@ -71,6 +72,8 @@ const QUESTION = 'Should top_words return exactly n words?';
 /** The screen without whitespace: a narrow terminal breaks a long line anywhere, even mid-word. */
 const squash = (text: string) => text.replace(/\s+/g, '');
 
+const RUN_ID = /run r-\d{8}-\d{6}-[0-9a-f]+/;
+
 function fixCommand(repo: string, baseUrl: string): string {
   return [
     `env -u CI NO_COLOR=1 OPENAI_BASE_URL=${baseUrl} OPENAI_API_KEY=test-key`,
@@ -121,7 +124,14 @@ describe('the TUI with a model over HTTP, in tmux', () => {
     // Item 5: while the reply is held, the spinner names the model and counts the time.
     const thinking = await t.waitFor(/thinking \d+\.\d s · openai-tools:slow-model/);
     expect(thinking).toContain('repro tests/test_words.py');
-    expect(thinking).toMatch(/run r-\d{8}-\d{6}-[0-9a-f]+/);
+    expect(thinking).toMatch(RUN_ID);
+    // Item 7 while the spinner redraws itself: narrower, then back. Drawn afresh in one piece with
+    // the transcript (whose lines are cut at the terminal's width), the header box spans the width.
+    const spinning = [/thinking \d+\.\d s/, RUN_ID, 'repro tests/test_words.py'];
+    t.resize(46, 60);
+    await expectRedrawnOnce(t, 46, /^╭─{44}╮$/m, spinning);
+    t.resize(60, 60);
+    await expectRedrawnOnce(t, 60, /^╭─{58}╮$/m, spinning);
     model.release();
 
     const failed = await t.waitFor('Enter answers · Esc declines');
@@ -153,16 +163,20 @@ describe('the TUI with a model over HTTP, in tmux', () => {
     t.type('exactly n, not n - 1');
     await t.waitFor('› exactly n, not n - 1');
 
-    // Item 7: a resize during the question leaves it on the screen once, the typed answer kept.
+    // Item 7: a resize during the question, narrower, then twice in a row (the last one wider),
+    // redraws the run once for the new width, the answer being typed kept.
+    const question = [
+      `? ${QUESTION}`,
+      'Enter answers · Esc declines',
+      '› exactly n, not n - 1',
+      RUN_ID,
+      'turn 1',
+    ];
     t.resize(50, 60);
-    const resized = await t.waitFor(/^┌─{48}┐$/m);
-    expect(resized).toContain('› exactly n, not n - 1');
-    // The question box once. (Known and open: the live turn block's last lines, re-flowed by the
-    // terminal before the redraw, can stay above it once more.)
-    for (const s of [resized, t.screen({ history: true })]) {
-      expect(s.split('Enter answers · Esc declines')).toHaveLength(2);
-    }
-    for (const line of resized.split('\n')) expect(line.length).toBeLessThanOrEqual(50);
+    await expectRedrawnOnce(t, 50, /^┌─{48}┐$/m, question);
+    t.resize(44, 60);
+    t.resize(70, 60);
+    await expectRedrawnOnce(t, 70, /^┌─{68}┐$/m, question);
 
     // Esc declines: the final screen says how to answer later, as headless does, and keeps the failures.
     t.keys('Escape');
