@@ -4,16 +4,12 @@
 // `trusted`: a file read that passed is an accurate record, not text to obey (docs/provenance.md).
 // The ledger column and the event stream keep the names `trusted | unverified`. The baseline arm (`current`) shows
 // data only.
+import type { ObservationRow } from '../runtime/ledger/observation-row.js';
 import type { DataSource } from './fence.js';
 import type { PolicyArm } from './validate.js';
 
-export interface ObservationLike {
-  kind: string;
-  target: string | null;
-  result: string; // JSON as stored in the ledger
-  trust: 'trusted' | 'unverified';
-  caveat: string | null;
-}
+/** What rendering reads of an observation row; `result` is the JSON the ledger stores. */
+export type ObservationLike = Pick<ObservationRow, 'kind' | 'target' | 'result' | 'trust' | 'caveat'>;
 
 export function renderForModel(o: ObservationLike, arm: PolicyArm): string {
   return oneLineJson(modelValue(o, arm));

@@ -3,13 +3,11 @@
 // of its section under FAILURES / ERRORS — the assertion as pytest explains it. The summary line's
 // own message is cut to the terminal's width inside the sandbox, so the section is the better source.
 // Shown to the engineer only (the event stream and the TUI); the model reads the output itself.
+import type { z } from 'zod';
+import type { testFailureSchema } from './events.js';
 
-export interface TestFailure {
-  /** The pytest node id, e.g. tests/test_words.py::test_top_words. */
-  test: string;
-  /** The first line pytest marked with `E`, e.g. `AssertionError: assert ['a'] == ['a', 'b']`. */
-  line?: string;
-}
+/** A node id (`tests/test_words.py::test_top_words`) and its first `E` line, as the event carries it. */
+export type TestFailure = z.output<typeof testFailureSchema>;
 
 /** At most this many failures are carried: a screen, not a report (the ledger keeps the output). */
 export const MAX_FAILURES = 10;

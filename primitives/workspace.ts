@@ -25,6 +25,12 @@ import { searchSymbol } from './search-symbol.js';
 
 export type { ToolCallName } from './results/tool-results.js';
 
+/** A call the policy validated, ready to run: the tool and its args as the registry decoded them. */
+export interface ValidatedCall {
+  tool: ToolCallName;
+  args: Record<string, unknown>;
+}
+
 export interface ExecutedCall {
   callId: string;
   /** Observation kind: read, search, symbol, edit, lint, test, execute. */
@@ -81,7 +87,7 @@ export class Workspace {
 
   /** Runs one validated call; failures of the primitive come back as its result, never as a throw. */
   async run(
-    call: { tool: ToolCallName; args: Record<string, unknown> },
+    call: ValidatedCall,
     origin: CallOrigin,
     turnId?: number,
     onDispatched?: (callId: string) => void,
@@ -228,10 +234,7 @@ export class Workspace {
     );
   }
 
-  private async read(
-    call: { tool: ToolCallName; args: Record<string, unknown> },
-    callId: string,
-  ): Promise<unknown> {
+  private async read(call: ValidatedCall, callId: string): Promise<unknown> {
     const o = this.options;
     const readCtx = {
       index: o.index,

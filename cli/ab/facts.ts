@@ -31,14 +31,7 @@ export function factsOfRun(
     const action = JSON.parse(turn.action) as { tool?: unknown };
     if (typeof action.tool === 'string') decisions.push(action.tool);
   }
-  const calls = callsOf(ledger, runId) as Array<{
-    id: string;
-    origin: string;
-    tool: string;
-    verdict: string;
-    status: string;
-    turn_id: number | null;
-  }>;
+  const calls = callsOf(ledger, runId);
   return {
     arm,
     taskId: task.id,
