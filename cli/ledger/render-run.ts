@@ -2,6 +2,7 @@
 // action, its calls (origin, status, reason) with their sandbox executions (exit code, timings),
 // the observations they produced (trust, caveat), and finally the run's edits with their diffs.
 import { summarize } from '../../policy/observation-text.js';
+import { symbolObservationSchema } from '../../policy/triggers.js';
 import { inert } from '../../runtime/text/inert.js';
 import { loopTurns } from './loop-turns.js';
 import type { CallView, ObservationView, RunDocument, TurnView } from './run-document.js';
@@ -115,10 +116,11 @@ function observationLine(o: ObservationView): string {
 
 /** The symbol trigger stores {query, matches} (the spec's shape), which summarize() does not know. */
 function resultText(o: ObservationView): string {
-  const r = o.result as { matches?: unknown } | null;
-  if (r && typeof r === 'object' && Array.isArray(r.matches)) {
-    const names = (r.matches as Array<{ selector?: string }>).slice(0, 3).map((m) => m.selector ?? '?');
-    return `${r.matches.length} match(es)${names.length ? `: ${names.join(', ')}` : ''}`;
+  const symbol = symbolObservationSchema.safeParse(o.result);
+  if (symbol.success) {
+    const { matches } = symbol.data;
+    const names = matches.slice(0, 3).map((m) => m.selector);
+    return `${matches.length} match(es)${names.length ? `: ${names.join(', ')}` : ''}`;
   }
   return summarize(o.kind, o.result);
 }

@@ -10,6 +10,7 @@ import type { RejectedProposal } from '../../runtime/ledger/run-record.js';
 import type { TurnReply, TurnStart } from '../../runtime/ledger/turns.js';
 import type { ExecutedLike, LoopRecord, LoopState, LoopTools, ObservationRowLike } from '../loop-types.js';
 import type { ToolName } from '../registry.js';
+import { isRecord } from '../../runtime/text/is-record.js';
 
 export interface MemoryTurn {
   id: number;
@@ -191,10 +192,6 @@ export class MemoryTools implements LoopTools {
     const result = this.world.lint?.(path) ?? 'clean';
     return Promise.resolve({ callId, kind: 'lint', target: selector, result, receipt: null });
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
 }
 
 function committed(result: unknown): boolean {
