@@ -11,8 +11,10 @@ import type { Budget } from './caps.js';
 import type { EventSink } from './events.js';
 import type { GateSwitches } from './gates.js';
 import type { Embedder, RetrievalMode } from './retrieve.js';
-import type { TriggerSnapshot } from './triggers.js';
+import type { LoopState } from './turn/loop-state.js';
 import type { PolicyArm } from './validate.js';
+
+export type { LoopState };
 
 /** What the loop needs of the workspace (primitives/workspace.ts implements it). */
 export interface LoopTools {
@@ -59,12 +61,6 @@ export interface LoopRecord {
   verified(reproTarget: string | null): boolean;
   diff(): string;
   saveState(state: LoopState): void;
-}
-
-/** What a later `resume` needs: turns used and the triggers' memory. */
-export interface LoopState {
-  turnsUsed: number;
-  triggers: TriggerSnapshot;
 }
 
 export interface LoopDeps {

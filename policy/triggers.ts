@@ -25,6 +25,7 @@ import { symbolMatchSchema } from '../primitives/results/read-results.js';
 import { runTestResultSchema } from '../primitives/results/sandbox-results.js';
 import { parseToolResult } from '../primitives/results/tool-results.js';
 import { toolArgs } from './registry.js';
+import type { TriggerSnapshot } from './turn/loop-state.js';
 import { scanSymbols } from './symbol-scan.js';
 
 /**
@@ -68,13 +69,6 @@ export interface TriggerOptions {
 }
 
 export type TriggerName = TriggerCall['trigger'];
-
-/** State carried across a resume: which keys fired, which edits were committed and which were tested. */
-export interface TriggerSnapshot {
-  fired: string[];
-  committedEdits: string[];
-  untestedEdits: number;
-}
 
 const defaultOf = (tool: 'run_test' | 'search_symbol', arg: string): number =>
   toolArgs(tool).find((a) => a.name === arg)!.schema.default as number;
