@@ -5,6 +5,7 @@ import type { Attempt, ChatMessage, ToolSpec } from '../model/types.js';
 import type { CallRow } from './call-row.js';
 import type { Ledger } from './ledger.js';
 import type { NewObservation, ObservationRow } from './observation-row.js';
+import type { TurnRow } from './turn-row.js';
 
 export interface TurnRecord {
   runId: string;
@@ -111,10 +112,8 @@ export function observationsOf(ledger: Ledger, runId: string): ObservationRow[] 
     .all(runId) as ObservationRow[];
 }
 
-export function turnsOf(ledger: Ledger, runId: string): Array<Record<string, unknown>> {
-  return ledger.database.prepare(`SELECT * FROM turns WHERE run_id = ? ORDER BY idx`).all(runId) as Array<
-    Record<string, unknown>
-  >;
+export function turnsOf(ledger: Ledger, runId: string): TurnRow[] {
+  return ledger.database.prepare(`SELECT * FROM turns WHERE run_id = ? ORDER BY idx`).all(runId) as TurnRow[];
 }
 
 export function callsOf(ledger: Ledger, runId: string): CallRow[] {
