@@ -17,7 +17,7 @@ import { describeDiagnostic } from './lint/diagnostic.js';
 import { readEntity } from './read-entity.js';
 import type { EditEnvelope } from './results/edit-result.js';
 import type { SandboxVerdict } from './results/sandbox-results.js';
-import type { ToolCallName } from './results/tool-results.js';
+import type { ToolCallName, ToolResultOf } from './results/tool-results.js';
 import type { Embedder } from './read-context.js';
 import { runTest } from './run-test.js';
 import { searchCode } from './search-code.js';
@@ -234,7 +234,11 @@ export class Workspace {
     );
   }
 
-  private async read(call: ValidatedCall, callId: string): Promise<unknown> {
+  /** Typed as the tools' schema outputs: a primitive whose return type drifts does not compile. */
+  private async read(
+    call: ValidatedCall,
+    callId: string,
+  ): Promise<ToolResultOf<'read_entity' | 'search_symbol' | 'search_code'>> {
     const o = this.options;
     const readCtx = {
       index: o.index,
