@@ -19,6 +19,7 @@ import { retrieveByMap } from '../policy/retrieve.js';
 import { MemoryRecord, MemoryRun, MemoryTools } from '../policy/turn/in-memory.js';
 import { CodeIndex } from '../primitives/index/code-index.js';
 import { LintGate } from '../primitives/lint/lint-gate.js';
+import type { Entity } from '../primitives/types.js';
 import { Workspace } from '../primitives/workspace.js';
 import { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
@@ -135,7 +136,27 @@ async function overhead(turns: number): Promise<number[]> {
 /** The same turns over the in-memory record and tools: the loop's own time, no ledger writes. */
 async function pureOverhead(turns: number): Promise<number[]> {
   const run = new MemoryRun();
-  const entity = (selector: string) => ({ selector, kind: 'function', signature: 'def f():', path: 'w.py' });
+  // Results as the primitives return them, whole: the trust gate checks every field of the shape.
+  const entity = (selector: string): Entity => ({
+    selector,
+    kind: 'function',
+    name: selector.split('.').at(-1) ?? selector,
+    path: 'w.py',
+    startLine: 1,
+    endLine: 2,
+    startByte: 0,
+    endByte: 20,
+    signature: 'def f():',
+    doc: null,
+    async: false,
+  });
+  const match = (selector: string) => ({
+    selector,
+    kind: 'function',
+    signature: 'def f():',
+    path: 'w.py',
+    line: 1,
+  });
   const tools = new MemoryTools(
     {
       selectors: SELECTORS,
@@ -145,7 +166,7 @@ async function pureOverhead(turns: number): Promise<number[]> {
               result: {
                 ok: true,
                 error: null,
-                data: { matches: SELECTORS.map((s) => ({ ...entity(s), line: 1 })) },
+                data: { matches: SELECTORS.map(match) },
               },
             }
           : {

@@ -3,6 +3,7 @@
 // Declared once as zod schemas: the TypeScript types are inferred from them, and `piper-agent
 // schema` prints the JSON Schema generated from them, so the documented contract cannot drift.
 import { z } from 'zod';
+import { trustSchema } from '../runtime/ledger/observation-row.js';
 import { TOOL_NAMES, type ToolName } from './registry.js';
 
 /** `interrupted`: SIGINT (exit 130) or SIGTERM (exit 143) stopped the run; written by the CLI, not the loop. */
@@ -106,7 +107,7 @@ export const loopEventSchemas = {
     call_id: callId,
     kind: z.string(),
     target: z.string(),
-    trust: z.enum(['trusted', 'unverified']).nullable(),
+    trust: trustSchema.nullable(),
     caveat: z.string().optional(),
     summary: z.string(),
     failures: z

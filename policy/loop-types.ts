@@ -1,23 +1,27 @@
 // The loop's injected effects and options: what it needs of the workspace, of the ledger, of the
 // model and of the operator. Implemented by primitives/workspace.ts, runtime/ledger/run-record.ts,
 // the model clients and the CLI; the loop itself sees only these shapes.
+import type { ExecutedCall, ValidatedCall } from '../primitives/workspace.js';
+import type { NewObservation, ObservationRow } from '../runtime/ledger/observation-row.js';
+import type { RejectedProposal } from '../runtime/ledger/run-record.js';
+import type { TurnReply, TurnStart } from '../runtime/ledger/turns.js';
 import type { Sampling } from '../runtime/model/sampling.js';
-import type { Attempt, ChatMessage, ChatModel, ToolSpec } from '../runtime/model/types.js';
+import type { ChatModel } from '../runtime/model/types.js';
 import type { Budget } from './caps.js';
 import type { EventSink } from './events.js';
 import type { GateSwitches } from './gates.js';
-import type { ObservationLike } from './observation-text.js';
-import type { ToolName } from './registry.js';
 import type { Embedder, RetrievalMode } from './retrieve.js';
-import type { TriggerSnapshot } from './triggers.js';
+import type { LoopState } from './turn/loop-state.js';
 import type { PolicyArm } from './validate.js';
+
+export type { LoopState };
 
 /** What the loop needs of the workspace (primitives/workspace.ts implements it). */
 export interface LoopTools {
   selectorExists(selector: string): boolean;
   hasEvidence(selector: string): boolean;
   run(
-    call: { tool: ToolName; args: Record<string, unknown> },
+    call: ValidatedCall,
     origin: 'model' | 'trigger',
     turnId?: number,
     /** Told the call's id as soon as its ledger row exists, before the call runs. */
@@ -31,16 +35,14 @@ export interface LoopTools {
   ): Promise<ExecutedLike>;
 }
 
-export interface ExecutedLike {
-  callId: string;
-  kind: string;
-  target: string;
-  result: unknown;
-  receipt: { exit_code: number; timed_out: boolean } | null;
-  edit?: { editId: string; selector: string; path: string };
-}
+/** One executed call as the workspace returns it (primitives/workspace.ts declares it). */
+export type ExecutedLike = ExecutedCall;
 
-export type ObservationRowLike = ObservationLike & { id: number };
+/** An observation row as much as the loop reads back of it (the in-memory record keeps no more). */
+export type ObservationRowLike = Pick<
+  ObservationRow,
+  'id' | 'kind' | 'target' | 'result' | 'trust' | 'caveat'
+>;
 
 /** What the loop needs of the ledger (runtime/ledger/run-record.ts implements it). */
 export interface LoopRecord {
@@ -48,40 +50,10 @@ export interface LoopRecord {
   /** The run's prompt boundary (policy/fence.ts), the same for every turn and every resume. */
   readonly promptBoundary: string;
   /** Writes the turn's row and keeps the exact prompt it sends (messages and native tool specs). */
-  startTurn(t: {
-    toolset: string[];
-    promptDigest: string;
-    promptTokens: number;
-    messages: readonly ChatMessage[];
-    tools: readonly ToolSpec[] | null;
-  }): number;
-  completeTurn(
-    turnId: number,
-    reply: {
-      rawOutput: string | null;
-      action: unknown;
-      promptTokens: number;
-      completionTokens: number;
-      /** The model call's HTTP attempts, retries included, for the record. */
-      attempts?: readonly Attempt[];
-    },
-  ): void;
-  rejected(r: {
-    tool: string;
-    args: unknown;
-    reason: string;
-    origin: 'model' | 'trigger';
-    turnId?: number;
-  }): string;
-  observe(o: {
-    turnId?: number;
-    callId?: string;
-    kind: string;
-    target?: string;
-    result: unknown;
-    trust: 'trusted' | 'unverified';
-    caveat?: string;
-  }): ObservationRowLike;
+  startTurn(t: TurnStart): number;
+  completeTurn(turnId: number, reply: TurnReply): void;
+  rejected(r: RejectedProposal): string;
+  observe(o: NewObservation): ObservationRowLike;
   recent(n: number): ObservationRowLike[];
   usage(tokensIn: number, tokensOut: number, costUsd: number | null): void;
   totals(): { tokens: number; costUsd: number | null };
@@ -89,12 +61,6 @@ export interface LoopRecord {
   verified(reproTarget: string | null): boolean;
   diff(): string;
   saveState(state: LoopState): void;
-}
-
-/** What a later `resume` needs: turns used and the triggers' memory. */
-export interface LoopState {
-  turnsUsed: number;
-  triggers: TriggerSnapshot;
 }
 
 export interface LoopDeps {

@@ -4,16 +4,16 @@
 // `trusted`: a file read that passed is an accurate record, not text to obey (docs/provenance.md).
 // The ledger column and the event stream keep the names `trusted | unverified`. The baseline arm (`current`) shows
 // data only.
+import { z } from 'zod';
+import { entitySchema } from '../runtime/ledger/code-entity.js';
+import { pytestCountsSchema } from '../primitives/results/sandbox-results.js';
+import type { ObservationRow } from '../runtime/ledger/observation-row.js';
 import type { DataSource } from './fence.js';
 import type { PolicyArm } from './validate.js';
+import { isRecord } from '../runtime/text/is-record.js';
 
-export interface ObservationLike {
-  kind: string;
-  target: string | null;
-  result: string; // JSON as stored in the ledger
-  trust: 'trusted' | 'unverified';
-  caveat: string | null;
-}
+/** What rendering reads of an observation row; `result` is the JSON the ledger stores. */
+export type ObservationLike = Pick<ObservationRow, 'kind' | 'target' | 'result' | 'trust' | 'caveat'>;
 
 export function renderForModel(o: ObservationLike, arm: PolicyArm): string {
   return oneLineJson(modelValue(o, arm));
@@ -58,47 +58,50 @@ export function observationSource(kind: string): ObservationSource {
 
 /** A short human summary of a result, for the event stream and the TUI. */
 export function summarize(kind: string, result: unknown): string {
-  const r = result as Record<string, unknown> | string | null;
-  if (typeof r === 'string') return oneLine(r);
-  if (!r || typeof r !== 'object') return String(r);
-  if ('rejected' in r) return `rejected: ${r.reason}`;
+  if (typeof result === 'string') return oneLine(result);
+  if (!isRecord(result)) return String(result);
+  const r = result;
+  if ('rejected' in r) return `rejected: ${String(r.reason)}`;
   if (kind === 'denied') return String(r.reason);
   if (kind === 'test' || 'passed' in r) {
-    const counts = r.counts as { passed: number; failed: number; errors: number } | undefined;
-    const c = counts ? ` (${counts.passed} passed, ${counts.failed} failed, ${counts.errors} errors)` : '';
-    return `${r.passed ? 'passed' : r.timed_out ? 'timed out' : 'failed'}, exit ${r.exit_code}${c}`;
+    // A run_test result, or the post-patch trigger's {passed, exit_code}.
+    const counts = pytestCountsSchema.safeParse(r.counts);
+    const c = counts.success
+      ? ` (${counts.data.passed} passed, ${counts.data.failed} failed, ${counts.data.errors} errors)`
+      : '';
+    return `${r.passed ? 'passed' : r.timed_out ? 'timed out' : 'failed'}, exit ${String(r.exit_code)}${c}`;
   }
   if (kind === 'execute')
-    return `exit ${r.exit_code}${r.timed_out ? ', timed out' : ''}: ${oneLine(String(r.stdout ?? ''))}`;
-  if ('ok' in r && r.ok === false) return `error: ${oneLine(String(r.error))}`;
-  const data = (r as { data?: Record<string, unknown> }).data ?? {};
-  if (Array.isArray(data.matches))
-    return `${data.matches.length} match(es)${
-      data.matches.length
-        ? `: ${(data.matches as Array<{ selector: string }>)
-            .slice(0, 3)
-            .map((m) => m.selector)
-            .join(', ')}`
-        : ''
-    }`;
-  if (Array.isArray(data.results))
-    return `${data.results.length} result(s)${
-      data.results.length
-        ? `: ${(data.results as Array<{ selector: string }>)
-            .slice(0, 3)
-            .map((m) => m.selector)
-            .join(', ')}`
-        : ''
-    }`;
+    return `exit ${String(r.exit_code)}${r.timed_out ? ', timed out' : ''}: ${oneLine(String(r.stdout ?? ''))}`;
+  if (r.ok === false) return `error: ${oneLine(String(r.error))}`;
+  return dataSummary(isRecord(r.data) ? r.data : {}) ?? oneLine(JSON.stringify(r));
+}
+
+const selectorsSchema = z.array(z.object({ selector: z.string() }));
+const signatureSchema = entitySchema.pick({ signature: true });
+
+/** An ok envelope's data, by what it holds: matches, results, an edit's verdict or an entity. */
+function dataSummary(data: Record<string, unknown>): string | null {
+  for (const [field, noun] of [
+    ['matches', 'match(es)'],
+    ['results', 'result(s)'],
+  ] as const) {
+    const listed = selectorsSchema.safeParse(data[field]);
+    if (!listed.success) continue;
+    const first = listed.data.slice(0, 3).map((m) => m.selector);
+    return `${listed.data.length} ${noun}${first.length ? `: ${first.join(', ')}` : ''}`;
+  }
   if ('committed' in data)
     return data.committed
       ? `committed${data.lint_clean ? ', lint clean' : ', lint findings remain'}`
       : 'not committed';
   if ('entity' in data) {
     const body = typeof data.body === 'string' ? data.body.split('\n').length : 0;
-    return `${(data.entity as { signature?: string }).signature?.split('\n').at(-1) ?? ''}${body ? ` (${body} lines)` : ''}`;
+    const entity = signatureSchema.safeParse(data.entity);
+    const header = entity.success ? (entity.data.signature.split('\n').at(-1) ?? '') : '';
+    return `${header}${body ? ` (${body} lines)` : ''}`;
   }
-  return oneLine(JSON.stringify(r));
+  return null;
 }
 
 function oneLine(text: string, max = 160): string {

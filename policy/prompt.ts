@@ -10,6 +10,7 @@
 // sit between marker lines carrying the run's boundary, and the system message says what the
 // markers mean. docs/provenance.md lists every source and its label.
 import { createHash } from 'node:crypto';
+import type { Trust } from '../runtime/ledger/observation-row.js';
 import type { ChatMessage, ToolSpec } from '../runtime/model/types.js';
 import { closeMarker, fenceData, isBoundary, openMarker } from './fence.js';
 import { observationSource } from './observation-text.js';
@@ -61,7 +62,7 @@ export interface LedgerEntry {
   target: string;
   /** A string as recorded, or any JSON value (rendered as compact JSON). */
   result: unknown;
-  trust?: 'trusted' | 'unverified' | null;
+  trust?: Trust | null;
   caveat?: string | null;
 }
 

@@ -7,16 +7,15 @@
 // over MAX_REPLY_BYTES, JSON nested deeper than MAX_JSON_DEPTH, and a duplicate key at any level
 // (`{"tool":"stop","tool":"execute"}` is malformed, not "the last key wins"). Both protocols read
 // their JSON through the strict reader of strict-json.ts.
+import { z } from 'zod';
 import { parseStrictJson, scanJson, type JsonScan } from './strict-json.js';
 
 /** A reply (text, or the text of one call's arguments) over this many UTF-8 bytes is a no-op. */
 export const MAX_REPLY_BYTES = 1024 * 1024;
 
 /** What the model asked for, before classification (reserved name or tool) and validation. */
-export interface Proposal {
-  tool: string;
-  args: Record<string, unknown>;
-}
+export const proposalSchema = z.object({ tool: z.string(), args: z.record(z.string(), z.unknown()) });
+export type Proposal = z.output<typeof proposalSchema>;
 
 export type ParsedReply =
   | { ok: true; proposal: Proposal; via: 'json' | 'native' }

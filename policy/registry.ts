@@ -3,6 +3,7 @@
 // declarations: the spec's JSON view (`"int 1..100 (default 100)"`), the JSON Schema offered for
 // native function calling, the validation rules and their "expected ..." phrases.
 import { z } from 'zod';
+import type { ToolCallName } from '../primitives/results/tool-results.js';
 import type { ToolSpec } from '../runtime/model/types.js';
 
 export type ToolCategory = 'read' | 'search' | 'edit' | 'execute';
@@ -81,8 +82,10 @@ const DECLARATIONS = {
     keywords: ['execute', 'compute', 'run', 'calculate', 'eval', 'script', 'code', 'sandbox'],
     category: 'execute',
   },
-} as const satisfies Record<string, ToolDeclaration>;
+} as const satisfies Record<ToolCallName, ToolDeclaration>;
 
+// The same names as the tools' result schemas (primitives/results): a tool declared here has a
+// declared result, and `satisfies` above refuses one that does not.
 export type ToolName = keyof typeof DECLARATIONS;
 
 /** The six executable tools, in registry order. */

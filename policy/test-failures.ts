@@ -3,13 +3,12 @@
 // of its section under FAILURES / ERRORS — the assertion as pytest explains it. The summary line's
 // own message is cut to the terminal's width inside the sandbox, so the section is the better source.
 // Shown to the engineer only (the event stream and the TUI); the model reads the output itself.
+import type { z } from 'zod';
+import { runTestResultSchema } from '../primitives/results/sandbox-results.js';
+import type { testFailureSchema } from './events.js';
 
-export interface TestFailure {
-  /** The pytest node id, e.g. tests/test_words.py::test_top_words. */
-  test: string;
-  /** The first line pytest marked with `E`, e.g. `AssertionError: assert ['a'] == ['a', 'b']`. */
-  line?: string;
-}
+/** A node id (`tests/test_words.py::test_top_words`) and its first `E` line, as the event carries it. */
+export type TestFailure = z.output<typeof testFailureSchema>;
 
 /** At most this many failures are carried: a screen, not a report (the ledger keeps the output). */
 export const MAX_FAILURES = 10;
@@ -49,11 +48,14 @@ function sectionName(nodeId: string): string {
   return nodeId.split('::').slice(1).join('.') || nodeId;
 }
 
+/** What the failures are read from: run_test's verdict and the tail of its output. */
+const testOutputSchema = runTestResultSchema.pick({ passed: true, output: true });
+
 /** The `failures` an observation event carries: only for a test that ran and did not pass. */
 export function failuresField(kind: string, result: unknown): { failures?: TestFailure[] } {
-  if (kind !== 'test' || result === null || typeof result !== 'object') return {};
-  const r = result as { passed?: unknown; output?: unknown };
-  if (r.passed !== false || typeof r.output !== 'string') return {};
-  const failures = testFailures(r.output);
+  if (kind !== 'test') return {};
+  const test = testOutputSchema.safeParse(result);
+  if (!test.success || test.data.passed) return {};
+  const failures = testFailures(test.data.output);
   return failures.length > 0 ? { failures } : {};
 }

@@ -20,7 +20,12 @@
 //                    that string not seen before (in order of appearance): search_symbol(token).
 //                    Key: `symbol:<token>`. Tokens past the first 3 stay unseen and may fire later.
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { symbolMatchSchema } from '../primitives/results/read-results.js';
+import { runTestResultSchema } from '../primitives/results/sandbox-results.js';
+import { parseToolResult } from '../primitives/results/tool-results.js';
 import { toolArgs } from './registry.js';
+import type { TriggerSnapshot } from './turn/loop-state.js';
 import { scanSymbols } from './symbol-scan.js';
 
 /**
@@ -64,13 +69,6 @@ export interface TriggerOptions {
 }
 
 export type TriggerName = TriggerCall['trigger'];
-
-/** State carried across a resume: which keys fired, which edits were committed and which were tested. */
-export interface TriggerSnapshot {
-  fired: string[];
-  committedEdits: string[];
-  untestedEdits: number;
-}
 
 const defaultOf = (tool: 'run_test' | 'search_symbol', arg: string): number =>
   toolArgs(tool).find((a) => a.name === arg)!.schema.default as number;
@@ -198,21 +196,28 @@ export function symbolTokens(text: string, options: { camel?: boolean } = {}): s
   return [...seen];
 }
 
+/** A post-patch test's observation: only the run_test verdict. */
+export const postPatchTestObservationSchema = runTestResultSchema.pick({ passed: true, exit_code: true });
+
+/** A symbol trigger's observation: its query and search_symbol's matches (none when it failed). */
+export const symbolObservationSchema = z.object({ query: z.string(), matches: z.array(symbolMatchSchema) });
+
 /**
  * What a trigger's observation records (the spec's shapes): a post-patch test only its verdict,
- * `{passed, exit_code}`; a symbol search `{query, matches}`; a lint its result as produced.
+ * `{passed, exit_code}`; a symbol search `{query, matches}`; a lint its result as produced. A result
+ * that does not have its tool's shape is stored as captured (the trust gate's caveat says why).
  */
 export function triggerObservation(call: TriggerCall, result: unknown): unknown {
   switch (call.trigger) {
     case 'post_patch_test': {
-      const r = result as { passed: boolean; exit_code: number };
-      return { passed: r.passed, exit_code: r.exit_code };
+      const verdict = postPatchTestObservationSchema.safeParse(result);
+      return verdict.success ? verdict.data : result;
     }
-    case 'symbol_token':
-      return {
-        query: call.args.query,
-        matches: (result as { data?: { matches?: unknown[] } }).data?.matches ?? [],
-      };
+    case 'symbol_token': {
+      const found = parseToolResult('search_symbol', result);
+      const matches = found.success ? (found.data.data?.matches ?? []) : [];
+      return { query: call.args.query, matches } satisfies z.output<typeof symbolObservationSchema>;
+    }
     case 'post_edit_lint':
       return result;
   }

@@ -10,7 +10,9 @@
 //                             signature; a committed edit's diff shows search → replace, once
 //   4. lint                   a committed edit carries the harness's own clean lint verdict
 // Each failed check adds `<check>: <detail>`; several are joined with "; ".
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { SandboxVerdict } from '../primitives/results/sandbox-results.js';
+import { parseToolResult, type ToolResultOf } from '../primitives/results/tool-results.js';
 import type { ToolName } from './registry.js';
 import type { PolicyArm } from './validate.js';
 
@@ -19,10 +21,10 @@ export interface RecordedCall {
   tool: ToolName;
   /** The validated args the call ran with. */
   args: Record<string, unknown>;
-  /** The tool's result as stored. */
+  /** The tool's result as stored: unchecked until this gate parses it with its tool's schema. */
   result: unknown;
   /** run_test / execute: the sandbox receipt's own fields from the executions row. */
-  receipt?: { exit_code: number; timed_out: boolean } | null;
+  receipt?: SandboxVerdict | null;
 }
 
 export type GatedObservation =
@@ -33,61 +35,6 @@ export type GatedObservation =
 
 /** The exit code a container killed at its time limit reports (128 + SIGKILL). */
 export const KILLED_EXIT_CODE = 137;
-
-// ok ⇒ data present, failed ⇒ error present: checked beside the schema (envelopeMismatch) because a
-// refinement inside this generic helper loses zod's inferred type.
-const envelope = <T extends z.ZodType>(data: T) =>
-  z.object({ ok: z.boolean(), error: z.string().nullable(), data: data.nullable() });
-
-const entityKind = z.enum(['module', 'class', 'function', 'method']);
-
-/** The result shape of each tool (registry `returns`); extra fields are allowed, declared ones must match. */
-export const RESULT_SCHEMAS = {
-  read_entity: envelope(
-    z.object({
-      entity: z.object({ selector: z.string(), kind: entityKind, signature: z.string(), path: z.string() }),
-      body: z.string().nullable(),
-    }),
-  ),
-  search_symbol: envelope(
-    z.object({
-      matches: z.array(
-        z.object({
-          selector: z.string(),
-          kind: entityKind,
-          signature: z.string(),
-          path: z.string(),
-          line: z.int(),
-        }),
-      ),
-    }),
-  ),
-  search_code: envelope(
-    z.object({
-      results: z.array(
-        z.object({
-          selector: z.string(),
-          signature: z.string(),
-          doc: z.string().nullable(),
-          score: z.number(),
-        }),
-      ),
-      retrieval: z.string(),
-      note: z.string().optional(),
-    }),
-  ),
-  edit_entity: envelope(z.object({ committed: z.boolean(), lint_clean: z.boolean(), diff: z.string() })),
-  run_test: z.object({
-    passed: z.boolean(),
-    exit_code: z.int(),
-    output: z.string(),
-    timed_out: z.boolean(),
-    counts: z.object({ passed: z.int(), failed: z.int(), errors: z.int() }).optional(),
-  }),
-  execute: z.object({ stdout: z.string(), stderr: z.string(), exit_code: z.int(), timed_out: z.boolean() }),
-} satisfies Record<ToolName, z.ZodType>;
-
-type Result<N extends ToolName> = z.output<(typeof RESULT_SCHEMAS)[N]>;
 
 /** Parts of the gate the ablation rule can remove: one check, or the whole gate. */
 export type TrustSkip = 'search_symbol_round_trip' | 'all';
@@ -107,7 +54,34 @@ export function trustGate(
 
 /** Every failed check as `<check>: <detail>`; empty when the result is trusted. */
 export function checkCall(call: RecordedCall, skip: readonly TrustSkip[] = []): string[] {
-  const parsed = RESULT_SCHEMAS[call.tool].safeParse(call.result);
+  // Schema conformance first, against the schema the tool's primitive is typed with (the other
+  // checks read the fields it guarantees); each case parses with its own tool's schema.
+  const tool = call.tool;
+  switch (tool) {
+    case 'run_test':
+    case 'execute':
+      return conforming(parseToolResult(tool, call.result), (result) =>
+        exitCodeChecks(tool, result, call.receipt),
+      );
+    case 'search_symbol':
+      return conforming(parseToolResult(tool, call.result), (result) =>
+        skip.includes('search_symbol_round_trip')
+          ? []
+          : symbolRoundTrip(String(call.args.query ?? ''), result),
+      );
+    case 'edit_entity':
+      return conforming(parseToolResult(tool, call.result), (result) => editChecks(call.args, result));
+    case 'read_entity':
+    case 'search_code':
+      return conforming(parseToolResult(tool, call.result), () => []);
+  }
+}
+
+/** The schema's verdict, the envelope's own consistency, then the tool's checks on the typed result. */
+function conforming<T extends object>(
+  parsed: z.ZodSafeParseResult<T>,
+  checks: (result: T) => string[],
+): string[] {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const where = issue.path.length ? issue.path.join('.') : 'result';
@@ -115,36 +89,19 @@ export function checkCall(call: RecordedCall, skip: readonly TrustSkip[] = []): 
   }
   const mismatch = envelopeMismatch(parsed.data);
   if (mismatch) return [`schema conformance: ${mismatch}`];
-  const caveats: string[] = [];
-  switch (call.tool) {
-    case 'run_test':
-    case 'execute':
-      caveats.push(
-        ...exitCodeChecks(call.tool, parsed.data as Result<'run_test'> | Result<'execute'>, call.receipt),
-      );
-      break;
-    case 'search_symbol':
-      if (skip.includes('search_symbol_round_trip')) break;
-      caveats.push(...symbolRoundTrip(String(call.args.query ?? ''), parsed.data as Result<'search_symbol'>));
-      break;
-    case 'edit_entity':
-      caveats.push(...editChecks(call.args, parsed.data as Result<'edit_entity'>));
-      break;
-  }
-  return caveats;
+  return checks(parsed.data);
 }
 
 function envelopeMismatch(result: object): string | null {
-  if (!('ok' in result) || !('data' in result)) return null;
-  const { ok, error, data } = result as { ok: boolean; error: string | null; data: unknown };
-  if (ok && data === null) return 'data: an ok envelope has no data';
-  if (!ok && error === null) return 'error: a failed envelope has no error';
+  if (!('ok' in result) || !('error' in result) || !('data' in result)) return null;
+  if (result.ok === true && result.data === null) return 'data: an ok envelope has no data';
+  if (result.ok === false && result.error === null) return 'error: a failed envelope has no error';
   return null;
 }
 
 function exitCodeChecks(
   tool: 'run_test' | 'execute',
-  result: Result<'run_test'> | Result<'execute'>,
+  result: ToolResultOf<'run_test'> | ToolResultOf<'execute'>,
   receipt: RecordedCall['receipt'],
 ): string[] {
   const failures: string[] = [];
@@ -176,7 +133,7 @@ export function lastQueryToken(query: string): string {
   );
 }
 
-function symbolRoundTrip(query: string, result: Result<'search_symbol'>): string[] {
+function symbolRoundTrip(query: string, result: ToolResultOf<'search_symbol'>): string[] {
   const token = lastQueryToken(query).toLowerCase();
   if (!result.ok || !result.data || token === '') return [];
   const lacking = result.data.matches.filter((match) => {
@@ -189,7 +146,7 @@ function symbolRoundTrip(query: string, result: Result<'search_symbol'>): string
   return [`round-trip: search_symbol match ${first}${more} lacks the query token "${lastQueryToken(query)}"`];
 }
 
-function editChecks(args: Record<string, unknown>, result: Result<'edit_entity'>): string[] {
+function editChecks(args: Record<string, unknown>, result: ToolResultOf<'edit_entity'>): string[] {
   if (!result.ok || !result.data || !result.data.committed) return [];
   const failures: string[] = [];
   const roundTrip = editRoundTrip(String(args.search ?? ''), String(args.replace ?? ''), result.data.diff);

@@ -11,6 +11,7 @@ import { deniedMessage, type EditAuthorizer } from './edit-approval.js';
 import { atomicWrite, FileChangedError, sha256, type AtomicWriteOptions } from './fs/atomic-write.js';
 import { addedDiagnostics, describeDiagnostic, type Diagnostic } from './lint/diagnostic.js';
 import type { LintGate } from './lint/lint-gate.js';
+import type { EditResult } from './results/edit-result.js';
 import type { Entity, EntityLookup, Envelope } from './types.js';
 
 /** The caps of the tool registry (spec 4.1), counted in characters (code points) as Python's len(). */
@@ -37,21 +38,6 @@ export interface EditArgs {
   selector: string;
   search: string;
   replace: string;
-}
-
-export interface EditResult {
-  committed: boolean;
-  /** The harness's verdict (spec 6.2): the file as it now stands has no finding at all. */
-  lint_clean: boolean;
-  diff: string;
-  /** On a refusal by the gate: the findings the edit would have added. */
-  new_diagnostics?: Diagnostic[];
-  /** Set when python3's compile() could not run, so the verdict is ruff's alone. */
-  lint_note?: string;
-  /** Set when the edit is committed but the code index could not re-read the file. */
-  index_note?: string;
-  /** Set when the authorization stage refused the edit: nothing was written. */
-  denied?: { by: 'user' | 'policy'; reason: string };
 }
 
 const fail = (error: string, data: EditResult | null = null): Envelope<EditResult> => ({

@@ -2,18 +2,12 @@
 // the warm pool when one is running. The result is the captured streams and the engine's exit code.
 import { runRecorded } from '../runtime/recorded-run.js';
 import { EXECUTE_ARGV } from '../runtime/sandbox/pool.js';
+import type { ExecuteResult } from './results/sandbox-results.js';
 import type { SandboxContext } from './sandbox-context.js';
 
 export interface ExecuteArgs {
   code: string;
   timeout?: number;
-}
-
-export interface ExecuteResult {
-  stdout: string;
-  stderr: string;
-  exit_code: number;
-  timed_out: boolean;
 }
 
 export async function execute(

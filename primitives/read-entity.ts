@@ -5,6 +5,7 @@ import { readRepoFile } from '../runtime/host/inside-repo.js';
 import { decodeSource } from './index/byte-offsets.js';
 import { citeEvidence, intArg, type ReadContext } from './read-context.js';
 import { FUZZY_LAST_TOKEN_ONLY, rankSymbols } from './search-symbol.js';
+import type { ReadEntityResult } from './results/read-results.js';
 import type { Entity, Envelope } from './types.js';
 
 export interface ReadEntityArgs {
@@ -13,14 +14,6 @@ export interface ReadEntityArgs {
   body?: boolean;
   /** At most this many lines of source, 1..100 (default 100). */
   window?: number;
-}
-
-export interface ReadEntityResult {
-  entity: Entity;
-  /** The entity's source lines (decorators included), or null when `body` was false. */
-  body: string | null;
-  /** Set when the selector is defined more than once: which definition this is. */
-  note?: string;
 }
 
 export async function readEntity(

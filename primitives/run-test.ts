@@ -5,26 +5,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runRecorded } from '../runtime/recorded-run.js';
 import { planSnapshot, skippedNote, snapshotTar } from '../runtime/workspace/snapshot.js';
+import type { PytestCounts, RunTestResult } from './results/sandbox-results.js';
 import type { SandboxContext } from './sandbox-context.js';
 import { workspaceCapMb, workspaceLimits } from './workspace-size.js';
 
 export interface RunTestArgs {
   target: string;
   timeout?: number;
-}
-
-export interface PytestCounts {
-  passed: number;
-  failed: number;
-  errors: number;
-}
-
-export interface RunTestResult {
-  passed: boolean;
-  exit_code: number;
-  output: string;
-  timed_out: boolean;
-  counts?: PytestCounts;
 }
 
 export const RUN_TEST_LIMITS = {

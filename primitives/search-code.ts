@@ -5,6 +5,7 @@
 // lexical results answer and a note says why.
 import type { CodeIndex } from './index/code-index.js';
 import { citeEvidence, intArg, type Embedder, type ReadContext } from './read-context.js';
+import type { CodeResult, SearchCodeResult } from './results/read-results.js';
 import type { Entity, Envelope } from './types.js';
 import { cosine } from './search/cosine.js';
 
@@ -12,19 +13,6 @@ export interface SearchCodeArgs {
   query: string;
   /** How many results, 1..8 (default 8). */
   cap?: number;
-}
-
-export interface CodeResult {
-  selector: string;
-  signature: string;
-  doc: string | null;
-  score: number;
-}
-
-export interface SearchCodeResult {
-  results: CodeResult[];
-  retrieval: 'lexical' | 'embed';
-  note?: string;
 }
 
 /** Texts per embeddings request: large enough to be quick, small enough for any server. */

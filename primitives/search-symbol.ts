@@ -7,7 +7,8 @@
 // gate's round-trip check.
 import { qualifiedName } from './index/selector.js';
 import { citeEvidence, intArg, type ReadContext } from './read-context.js';
-import type { Entity, EntityKind, Envelope } from './types.js';
+import type { SymbolMatch } from './results/read-results.js';
+import type { Entity, Envelope } from './types.js';
 
 export interface SearchSymbolArgs {
   query: string;
@@ -15,14 +16,6 @@ export interface SearchSymbolArgs {
   keywords?: string[];
   /** How many matches, 1..10 (default 10). */
   k?: number;
-}
-
-export interface SymbolMatch {
-  selector: string;
-  kind: EntityKind;
-  signature: string;
-  path: string;
-  line: number;
 }
 
 export type MatchTier = 'exact' | 'name' | 'suffix' | 'substring' | 'fuzzy';

@@ -9,29 +9,40 @@ import type { CallOrigin, Ledger } from '../runtime/ledger/ledger.js';
 import type { Sandbox } from '../runtime/sandbox/sandbox.js';
 import { callSubject } from './call-subject.js';
 import type { EditAuthorizer } from './edit-approval.js';
-import { editEntity, type EditResult } from './edit-entity.js';
+import { editEntity } from './edit-entity.js';
 import { execute } from './execute.js';
 import type { CodeIndex } from './index/code-index.js';
 import type { LintGate } from './lint/lint-gate.js';
 import { describeDiagnostic } from './lint/diagnostic.js';
 import { readEntity } from './read-entity.js';
+import type { EditEnvelope } from './results/edit-result.js';
+import type { SandboxVerdict } from './results/sandbox-results.js';
+import type { ToolCallName, ToolResultOf } from './results/tool-results.js';
 import type { Embedder } from './read-context.js';
 import { runTest } from './run-test.js';
 import { searchCode } from './search-code.js';
 import { searchSymbol } from './search-symbol.js';
 
-export type ToolCallName =
-  'read_entity' | 'search_symbol' | 'search_code' | 'edit_entity' | 'run_test' | 'execute';
+export type { ToolCallName } from './results/tool-results.js';
+
+/** A call the policy validated, ready to run: the tool and its args as the registry decoded them. */
+export interface ValidatedCall {
+  tool: ToolCallName;
+  args: Record<string, unknown>;
+}
 
 export interface ExecutedCall {
   callId: string;
   /** Observation kind: read, search, symbol, edit, lint, test, execute. */
   kind: string;
   target: string;
-  /** The primitive's result exactly as captured. */
+  /**
+   * The primitive's result exactly as captured. Typed unknown on purpose: what the loop trusts of it
+   * is what the trust gate's parse with the tool's schema (results/tool-results.ts) lets through.
+   */
   result: unknown;
   /** run_test / execute: the receipt fields the ledger recorded for this call. */
-  receipt: { exit_code: number; timed_out: boolean } | null;
+  receipt: SandboxVerdict | null;
   /** A committed edit: its ledger id, selector and file. */
   edit?: { editId: string; selector: string; path: string };
 }
@@ -76,7 +87,7 @@ export class Workspace {
 
   /** Runs one validated call; failures of the primitive come back as its result, never as a throw. */
   async run(
-    call: { tool: ToolCallName; args: Record<string, unknown> },
+    call: ValidatedCall,
     origin: CallOrigin,
     turnId?: number,
     onDispatched?: (callId: string) => void,
@@ -115,28 +126,12 @@ export class Workspace {
     });
     onDispatched?.(callId);
     try {
-      const result = await this.inProcess(call, callId);
-      const denied = (result as { data?: EditResult | null }).data?.denied;
-      if (call.tool === 'edit_entity' && denied) {
-        // A refusal is a terminal record of its own: the call never ran, and the model is told so.
-        o.ledger.endCall(callId, 'denied', denied.reason);
-        return { callId, kind: 'denied', target, result, receipt: null };
+      if (call.tool === 'edit_entity') {
+        return this.editRecorded(call.args, callId, target, await this.edit(call.args, callId));
       }
+      const result = await this.read(call, callId);
       o.ledger.markCompleted(callId);
-      const executed: ExecutedCall = { callId, kind, target, result, receipt: null };
-      const committed = (result as { data?: { committed?: boolean } }).data?.committed === true;
-      if (call.tool === 'edit_entity' && committed) {
-        const row = editsForRun(o.ledger, o.runId)
-          .filter((e) => e.call_id === callId)
-          .at(-1);
-        if (row)
-          executed.edit = {
-            editId: String(row.id),
-            selector: o.index.resolve(String(call.args.selector)) ?? String(call.args.selector),
-            path: row.path,
-          };
-      }
-      return executed;
+      return { callId, kind, target, result, receipt: null };
     } catch (error) {
       o.ledger.endCall(callId, 'failed', (error as Error).message);
       return {
@@ -187,10 +182,63 @@ export class Workspace {
     }
   }
 
-  private async inProcess(
-    call: { tool: ToolCallName; args: Record<string, unknown> },
+  /** An edit's terminal record: denied (it never ran), or completed with its ledger edit row. */
+  private editRecorded(
+    args: Record<string, unknown>,
     callId: string,
-  ): Promise<unknown> {
+    target: string,
+    result: EditEnvelope,
+  ): ExecutedCall {
+    const o = this.options;
+    const denied = result.data?.denied;
+    if (denied) {
+      // A refusal is a terminal record of its own: the call never ran, and the model is told so.
+      o.ledger.endCall(callId, 'denied', denied.reason);
+      return { callId, kind: 'denied', target, result, receipt: null };
+    }
+    o.ledger.markCompleted(callId);
+    const executed: ExecutedCall = {
+      callId,
+      kind: OBSERVATION_KIND.edit_entity,
+      target,
+      result,
+      receipt: null,
+    };
+    if (result.data?.committed === true) {
+      const row = editsForRun(o.ledger, o.runId)
+        .filter((e) => e.call_id === callId)
+        .at(-1);
+      if (row)
+        executed.edit = {
+          editId: String(row.id),
+          selector: o.index.resolve(String(args.selector)) ?? String(args.selector),
+          path: row.path,
+        };
+    }
+    return executed;
+  }
+
+  private edit(args: Record<string, unknown>, callId: string): Promise<EditEnvelope> {
+    const o = this.options;
+    return editEntity(
+      {
+        repoRoot: o.repoRoot,
+        index: o.index,
+        ledger: o.ledger,
+        runId: o.runId,
+        callId,
+        lint: o.lint,
+        authorize: o.authorizeEdit,
+      },
+      args as never,
+    );
+  }
+
+  /** Typed as the tools' schema outputs: a primitive whose return type drifts does not compile. */
+  private async read(
+    call: ValidatedCall,
+    callId: string,
+  ): Promise<ToolResultOf<'read_entity' | 'search_symbol' | 'search_code'>> {
     const o = this.options;
     const readCtx = {
       index: o.index,
@@ -207,25 +255,12 @@ export class Workspace {
         return searchSymbol(readCtx, call.args as never);
       case 'search_code':
         return searchCode(readCtx, call.args as never);
-      case 'edit_entity':
-        return editEntity(
-          {
-            repoRoot: o.repoRoot,
-            index: o.index,
-            ledger: o.ledger,
-            runId: o.runId,
-            callId,
-            lint: o.lint,
-            authorize: o.authorizeEdit,
-          },
-          call.args as never,
-        );
       default:
         throw new Error(`not an in-process tool: ${call.tool}`);
     }
   }
 
-  private receipt(callId: string): { exit_code: number; timed_out: boolean } | null {
+  private receipt(callId: string): SandboxVerdict | null {
     const row = this.options.ledger.getExecution(callId) as
       { exit_code: number; timed_out: number } | undefined;
     return row ? { exit_code: row.exit_code, timed_out: row.timed_out === 1 } : null;

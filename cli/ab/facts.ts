@@ -4,7 +4,10 @@
 import type { Arm, InstanceFacts } from '../../policy/ab/metrics.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
+import { savedTurnsUsed } from '../../policy/turn/loop-state.js';
+import { proposalSchema } from '../../policy/turn/turn-action.js';
 import { callsOf, turnsOf } from '../../runtime/ledger/turns.js';
+import { isRecord } from '../../runtime/text/is-record.js';
 import type { Task } from './tasks.js';
 
 interface RunRow {
@@ -24,21 +27,14 @@ export function factsOfRun(
 ): InstanceFacts {
   const run = ledger.getRun(runId) as RunRow | undefined;
   if (!run) throw new Error(`run ${runId} is not in the ledger`);
-  const config = run.config ? (JSON.parse(run.config) as { loop_state?: { turnsUsed?: number } }) : {};
+  const config: unknown = run.config ? JSON.parse(run.config) : {};
   const decisions: string[] = [];
   for (const turn of turnsOf(ledger, runId)) {
     if (typeof turn.action !== 'string') continue; // a no-op turn: nothing parsed, not a decision point
-    const action = JSON.parse(turn.action) as { tool?: unknown };
-    if (typeof action.tool === 'string') decisions.push(action.tool);
+    const proposal = proposalSchema.pick({ tool: true }).safeParse(JSON.parse(turn.action));
+    if (proposal.success) decisions.push(proposal.data.tool);
   }
-  const calls = callsOf(ledger, runId) as Array<{
-    id: string;
-    origin: string;
-    tool: string;
-    verdict: string;
-    status: string;
-    turn_id: number | null;
-  }>;
+  const calls = callsOf(ledger, runId);
   return {
     arm,
     taskId: task.id,
@@ -49,7 +45,7 @@ export function factsOfRun(
     outcome: run.outcome ?? 'unfinished',
     tokens: run.tokens_in + run.tokens_out,
     costUsd: run.cost_usd,
-    turns: config.loop_state?.turnsUsed ?? 0,
+    turns: (isRecord(config) ? savedTurnsUsed(config.loop_state) : undefined) ?? 0,
     decisions,
     // Ran (or was dispatched and failed): a rejected proposal never ran, a trigger is not the model's.
     modelCalls: calls

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { answerNoteSchema } from '../../policy/turn/harness-notes.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ownerAlive, parseOwner } from '../../runtime/sandbox/owner.js';
 import type { Config } from '../config.js';
@@ -101,7 +102,10 @@ async function replay(recorded: RunDocument, source: string | null, scratch: str
   const answers = recorded.turns
     .flatMap((t) => t.observations)
     .filter((o) => o.kind === 'user')
-    .map((o) => String((o.result as { answer?: unknown }).answer ?? ''));
+    .map((o) => {
+      const note = answerNoteSchema.safeParse(o.result);
+      return note.success ? note.data.answer : '';
+    });
   const result = await runFix({
     issue: run.issue ?? '',
     repo,

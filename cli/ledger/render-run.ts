@@ -2,6 +2,9 @@
 // action, its calls (origin, status, reason) with their sandbox executions (exit code, timings),
 // the observations they produced (trust, caveat), and finally the run's edits with their diffs.
 import { summarize } from '../../policy/observation-text.js';
+import { symbolObservationSchema } from '../../policy/triggers.js';
+import { savedTurnsUsed } from '../../policy/turn/loop-state.js';
+import { failedModelCallSchema, proposalSchema } from '../../policy/turn/turn-action.js';
 import { inert } from '../../runtime/text/inert.js';
 import { loopTurns } from './loop-turns.js';
 import type { CallView, ObservationView, RunDocument, TurnView } from './run-document.js';
@@ -38,7 +41,7 @@ function header(doc: RunDocument): string[] {
     `cost ${num(c.maxCostUsd) ?? '-'}`,
     `wall ${num(c.maxWallS) ?? '-'} s`,
   ];
-  const state = c.loop_state as { turnsUsed?: number } | undefined;
+  const turnsUsed = savedTurnsUsed(c.loop_state);
   const resumes = Array.isArray(c.resumes) ? c.resumes.length : 0;
   const lines = [
     `run ${r.id} · ${r.kind} · ${r.outcome ?? 'running (or its process died)'}${r.outcome_reason ? ` — ${r.outcome_reason}` : ''}`,
@@ -51,7 +54,7 @@ function header(doc: RunDocument): string[] {
     lines.push(`  caps: ${caps.join(', ')}${samplingText(c.sampling)}`);
   }
   lines.push(
-    `  started ${r.started_at} · ended ${r.ended_at ?? '-'}${state?.turnsUsed !== undefined ? ` · ${state.turnsUsed} turns` : ''} · ${r.tokens_in + r.tokens_out} tokens (in ${r.tokens_in}, out ${r.tokens_out}) · cost ${r.cost_usd === null ? 'unknown' : `$${r.cost_usd.toFixed(4)}`}${resumes ? ` · resumed ${resumes}×` : ''}`,
+    `  started ${r.started_at} · ended ${r.ended_at ?? '-'}${turnsUsed !== undefined ? ` · ${turnsUsed} turns` : ''} · ${r.tokens_in + r.tokens_out} tokens (in ${r.tokens_in}, out ${r.tokens_out}) · cost ${r.cost_usd === null ? 'unknown' : `$${r.cost_usd.toFixed(4)}`}${resumes ? ` · resumed ${resumes}×` : ''}`,
   );
   if (r.issue) lines.push('  issue:', ...r.issue.split('\n').map((l) => `    ${l}`));
   return lines;
@@ -66,9 +69,10 @@ function samplingText(value: unknown): string {
 }
 
 function actionText(turn: TurnView): string {
-  const a = turn.action as { tool?: string; args?: unknown; error?: string } | null;
-  if (a && typeof a.error === 'string') return `model call failed: ${a.error}`;
-  if (a && typeof a.tool === 'string') return `${a.tool} ${short(JSON.stringify(a.args ?? {}), 140)}`;
+  const failed = failedModelCallSchema.pick({ error: true }).safeParse(turn.action);
+  if (failed.success) return `model call failed: ${failed.data.error}`;
+  const proposal = proposalSchema.safeParse(turn.action);
+  if (proposal.success) return `${proposal.data.tool} ${short(JSON.stringify(proposal.data.args), 140)}`;
   if (turn.raw_output === null) return '(no reply recorded: the run stopped during the model call)';
   return `no-op (unparseable reply: ${short(JSON.stringify(turn.raw_output), 100)})`;
 }
@@ -115,10 +119,11 @@ function observationLine(o: ObservationView): string {
 
 /** The symbol trigger stores {query, matches} (the spec's shape), which summarize() does not know. */
 function resultText(o: ObservationView): string {
-  const r = o.result as { matches?: unknown } | null;
-  if (r && typeof r === 'object' && Array.isArray(r.matches)) {
-    const names = (r.matches as Array<{ selector?: string }>).slice(0, 3).map((m) => m.selector ?? '?');
-    return `${r.matches.length} match(es)${names.length ? `: ${names.join(', ')}` : ''}`;
+  const symbol = symbolObservationSchema.safeParse(o.result);
+  if (symbol.success) {
+    const { matches } = symbol.data;
+    const names = matches.slice(0, 3).map((m) => m.selector);
+    return `${matches.length} match(es)${names.length ? `: ${names.join(', ')}` : ''}`;
   }
   return summarize(o.kind, o.result);
 }

@@ -7,6 +7,7 @@
 // compared (they differ between any two runs).
 import { loopTurns } from './loop-turns.js';
 import type { CallView, RunDocument, TurnView } from './run-document.js';
+import { failedModelCallSchema } from '../../policy/turn/turn-action.js';
 
 export type DivergenceKind =
   | 'turn count'
@@ -135,8 +136,8 @@ function turnCount(doc: RunDocument): number {
 
 /** A failed model call is the same event whatever its message (the replay's script just ran out). */
 function actionOf(t: TurnView): unknown {
-  const a = t.action as { error?: unknown } | null;
-  return a && typeof a === 'object' && 'error' in a ? { error: 'the model call failed' } : a;
+  const failed = failedModelCallSchema.pick({ error: true }).safeParse(t.action);
+  return failed.success ? { error: 'the model call failed' } : t.action;
 }
 
 function callOf(c: CallView) {

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { APPROVAL_MODES, type ApprovalMode } from '../../policy/approval.js';
 import { capReached } from '../../policy/caps.js';
+import { askUserNoteSchema } from '../../policy/turn/harness-notes.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { ownerAlive, parseOwner } from '../../runtime/sandbox/owner.js';
 import { loadConfig, type Config } from '../config.js';
@@ -115,10 +116,11 @@ function refuseUnresumable(
       );
   }
   if (run.outcome === 'ask_user' && answer === undefined) {
-    const asked = observations.filter((o) => o.kind === 'ask_user').at(-1)?.result as
-      { question?: string } | undefined;
+    const asked = askUserNoteSchema.safeParse(
+      observations.filter((o) => o.kind === 'ask_user').at(-1)?.result,
+    );
     throw new CommandError(
-      `run ${run.id} is waiting for an answer to: ${asked?.question ?? '(question not recorded)'}`,
+      `run ${run.id} is waiting for an answer to: ${asked.success ? asked.data.question : '(question not recorded)'}`,
       `piper-agent resume ${run.id} --answer "..."`,
     );
   }

@@ -3,7 +3,10 @@
 // `replay` compares two of them. Rows without a turn (the triggers on the issue text before turn
 // one, the operator's answer recorded by `resume`) belong where they happened: after the row
 // before them in the same table, or in the group before the first turn.
+import { z } from 'zod';
+import type { CallRow } from '../../runtime/ledger/call-row.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
+import type { ObservationRow } from '../../runtime/ledger/observation-row.js';
 import { editsForRun, type EditRow } from '../../runtime/ledger/edits.js';
 import { callsOf, observationsOf, turnsOf } from '../../runtime/ledger/turns.js';
 import type { RunRow } from './find-run.js';
@@ -31,30 +34,14 @@ export interface ExecutionView {
   stderr_truncated: boolean;
 }
 
-export interface CallView {
-  id: string;
-  origin: string;
-  tool: string;
-  args: unknown;
-  verdict: string;
-  reason: string | null;
-  status: string;
-  status_reason: string | null;
-  container_id: string | null;
-  created_at: string;
-  execution: ExecutionView | null;
-}
+/** A calls row as the document shows it: its args parsed, its execution (if it ran in a sandbox) beside it. */
+export type CallView = Pick<
+  CallRow,
+  'id' | 'origin' | 'tool' | 'verdict' | 'reason' | 'status' | 'status_reason' | 'container_id' | 'created_at'
+> & { args: unknown; execution: ExecutionView | null };
 
-export interface ObservationView {
-  id: number;
-  call_id: string | null;
-  kind: string;
-  target: string | null;
-  result: unknown;
-  trust: string;
-  caveat: string | null;
-  created_at: string;
-}
+/** An observations row as the document shows it: its result parsed from the stored JSON. */
+export type ObservationView = Omit<ObservationRow, 'run_id' | 'turn_id' | 'result'> & { result: unknown };
 
 export interface TurnView {
   /** The turn row's index in the run; null for the group before the first turn. */
@@ -96,23 +83,23 @@ export function runDocument(ledger: Ledger, run: RunRow): RunDocument {
   const turns: TurnView[] = [start];
   for (const t of turnsOf(ledger, run.id)) {
     const view: TurnView = {
-      idx: Number(t.idx),
-      toolset: json(t.toolset, []) as string[],
-      prompt_digest: (t.prompt_digest as string | null) ?? null,
-      prompt_tokens: (t.prompt_tokens as number | null) ?? null,
-      completion_tokens: (t.completion_tokens as number | null) ?? null,
-      raw_output: (t.raw_output as string | null) ?? null,
+      idx: t.idx,
+      toolset: toolsetOf(t.toolset),
+      prompt_digest: t.prompt_digest,
+      prompt_tokens: t.prompt_tokens,
+      completion_tokens: t.completion_tokens,
+      raw_output: t.raw_output,
       action: json(t.action, null),
-      created_at: t.created_at as string,
+      created_at: t.created_at,
       calls: [],
       observations: [],
     };
-    byRowId.set(Number(t.id), view);
+    byRowId.set(t.id, view);
     turns.push(view);
   }
   let group = start;
   for (const c of callsOf(ledger, run.id)) {
-    group = (c.turn_id === null ? undefined : byRowId.get(Number(c.turn_id))) ?? group;
+    group = (c.turn_id === null ? undefined : byRowId.get(c.turn_id)) ?? group;
     group.calls.push(callView(ledger, c));
   }
   group = start;
@@ -138,21 +125,27 @@ export function runDocument(ledger: Ledger, run: RunRow): RunDocument {
   };
 }
 
-function callView(ledger: Ledger, c: Record<string, unknown>): CallView {
-  const e = ledger.getExecution(String(c.id));
+function callView(ledger: Ledger, c: CallRow): CallView {
+  const e = ledger.getExecution(c.id);
   return {
-    id: String(c.id),
-    origin: String(c.origin),
-    tool: String(c.tool),
+    id: c.id,
+    origin: c.origin,
+    tool: c.tool,
     args: json(c.args, c.args),
-    verdict: String(c.verdict),
-    reason: (c.reason as string | null) ?? null,
-    status: String(c.status),
-    status_reason: (c.status_reason as string | null) ?? null,
-    container_id: (c.container_id as string | null) ?? null,
-    created_at: String(c.created_at),
+    verdict: c.verdict,
+    reason: c.reason,
+    status: c.status,
+    status_reason: c.status_reason,
+    container_id: c.container_id,
+    created_at: c.created_at,
     execution: e ? executionView(e) : null,
   };
+}
+
+/** The turn's offered tools: a JSON list of names (none recorded: an empty list). */
+function toolsetOf(raw: string | null): string[] {
+  const names = z.array(z.string()).safeParse(json(raw, []));
+  return names.success ? names.data : [];
 }
 
 function executionView(e: Record<string, unknown>): ExecutionView {

@@ -33,16 +33,16 @@ export function runPrompts(ledger: Ledger, run: RunRow, only?: number): TurnProm
   rows.forEach((row, i) => {
     const n = numbers[i]!;
     if (only !== undefined && n.turn !== only) return;
-    const prompt = loadPrompt(ledger, Number(row.id));
-    const digest = (row.prompt_digest as string | null) ?? null;
+    const prompt = loadPrompt(ledger, row.id);
+    const digest = row.prompt_digest;
     out.push({
       turn: n.turn,
       reselection: n.reselection,
-      idx: Number(row.idx),
+      idx: row.idx,
       digest,
       digest_matches: prompt ? promptDigest(prompt.messages, prompt.tools) === digest : null,
       prompt,
-      reply: (row.raw_output as string | null) ?? null,
+      reply: row.raw_output,
     });
   });
   if (only !== undefined && out.length === 0)

@@ -1,7 +1,9 @@
 // `ledger runs`: one line per run — id, start, kind, outcome, turns, tokens, cost and the issue's
 // first line — as a table for people or as JSON objects for scripts.
 import type { RunSummaryRow } from '../../runtime/ledger/run-queries.js';
+import { savedTurnsUsed } from '../../policy/turn/loop-state.js';
 import { inert } from '../../runtime/text/inert.js';
+import { isRecord } from '../../runtime/text/is-record.js';
 
 export interface RunListEntry {
   id: string;
@@ -69,8 +71,8 @@ export function renderRunTable(entries: readonly RunListEntry[], width = 120): s
 function savedTurns(config: string | null): number | undefined {
   if (!config) return undefined;
   try {
-    const state = (JSON.parse(config) as { loop_state?: { turnsUsed?: unknown } }).loop_state;
-    return typeof state?.turnsUsed === 'number' ? state.turnsUsed : undefined;
+    const parsed: unknown = JSON.parse(config);
+    return isRecord(parsed) ? savedTurnsUsed(parsed.loop_state) : undefined;
   } catch {
     return undefined;
   }

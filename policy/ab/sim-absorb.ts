@@ -7,6 +7,7 @@
 import { SIM_RATES, type SimTask } from './sim-rates.js';
 import { intentKey, type Draw, type SimMemory } from './sim-plan.js';
 import { classifyObservation, type SimPrompt } from './sim-prompt.js';
+import { isRecord } from '../../runtime/text/is-record.js';
 
 export function absorb(m: SimMemory, task: SimTask, prompt: SimPrompt, draw: Draw): void {
   if (!m.located && task.goldEdits.some((e) => prompt.ledger.includes(e.selector))) m.located = true;
@@ -33,7 +34,6 @@ export function absorb(m: SimMemory, task: SimTask, prompt: SimPrompt, draw: Dra
   absorbResult(m, last, task, obs.data, draw, bump);
 }
 
-type Envelope = { ok?: unknown; data?: Record<string, unknown> | null } | null;
 type Intent = NonNullable<SimMemory['last']>;
 
 /** A tool result answering the action the model last intended. */
@@ -45,26 +45,28 @@ function absorbResult(
   draw: Draw,
   bump: () => void,
 ): void {
-  const envelope = data as Envelope;
-  const ok = envelope?.ok === true;
+  // The model reads what it was shown, not a checked result: any JSON, field by field.
+  const result = isRecord(data) ? data : null;
+  const inner = result && isRecord(result.data) ? result.data : null;
+  const ok = result?.ok === true;
   switch (last.tool) {
     case 'search_symbol':
     case 'search_code': {
       m.searches++;
-      const text = JSON.stringify(envelope ?? {});
+      const text = JSON.stringify(data ?? {});
       if (task.goldEdits.some((e) => text.includes(`"${e.selector}"`))) m.located = true;
       return;
     }
     case 'read_entity': {
-      const body = envelope?.data?.body;
+      const body = inner?.body;
       if (ok && typeof body === 'string') m.bodies.set(String(last.args.selector), body);
       else bump();
       return;
     }
     case 'edit_entity':
-      return absorbEdit(m, last, ok && envelope?.data?.committed === true, draw, bump);
+      return absorbEdit(m, last, ok && inner?.committed === true, draw, bump);
     case 'run_test':
-      return absorbTest(m, (data as { passed?: unknown } | null)?.passed, bump);
+      return absorbTest(m, result?.passed, bump);
     default:
       return;
   }

@@ -4,6 +4,7 @@
 //   triggers   policy: the trigger gate; current: none fire (their memory is still kept for resume)
 //   trustView  policy: the trust gate's marks; current: no marks shown (the data as captured)
 // Validation, the trust gate and the prompt take the arm's name and apply their own arm rules.
+import type { Trust } from '../../runtime/ledger/observation-row.js';
 import type { DecodedGates } from '../gates.js';
 import type { LoopDeps, LoopOptions } from '../loop-types.js';
 import { renderForModel, type ObservationLike } from '../observation-text.js';
@@ -13,7 +14,7 @@ import { TriggerGate } from '../triggers.js';
 import { trustGate, type RecordedCall } from '../trust.js';
 import { validateCall, type PolicyArm, type PreconditionChecks, type Validation } from '../validate.js';
 
-export type Trust = 'trusted' | 'unverified';
+export type { Trust };
 
 /** The trigger gate as the turn uses it. */
 export type Triggers = Pick<TriggerGate, 'onText' | 'onEditCommitted' | 'onModelAction' | 'snapshot'>;

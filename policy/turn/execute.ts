@@ -1,9 +1,11 @@
 // Running one call, the model's or a trigger's: the execution events around it, the trust gate's
 // verdict on what it captured, and its observation. Trigger calls chain: an edit a trigger commits
 // fires that edit's own triggers.
+import { parseToolResult } from '../../primitives/results/tool-results.js';
 import type { ExecutedLike, ObservationRowLike } from '../loop-types.js';
 import { triggerObservation, type TriggerCall } from '../triggers.js';
 import type { TurnContext } from './context.js';
+import type { DeniedNote } from './harness-notes.js';
 import { LOOP_TOOLS, type LoopToolName } from './tool-table.js';
 
 interface CallToRun {
@@ -46,8 +48,10 @@ export async function execute(
   });
   if (exec.kind === 'denied') {
     // The authorization stage refused it: the harness's own record of the decision, not a result.
-    const reason = (exec.result as { error: string }).error;
-    const row = ctx.journal.executed(turn, turnId, exec, { denied: true, reason }, { trust: 'trusted' });
+    const refused = parseToolResult('edit_entity', exec.result);
+    const reason = refused.success ? refused.data.error : null;
+    const note: DeniedNote = { denied: true, reason };
+    const row = ctx.journal.executed(turn, turnId, exec, note, { trust: 'trusted' });
     return { exec, row };
   }
   const stored = call.trigger ? triggerObservation(call.trigger, exec.result) : exec.result;

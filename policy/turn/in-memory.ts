@@ -2,11 +2,15 @@
 // result supplied by the caller. The loop runs over them with no SQLite, code index, lint process or
 // sandbox, so its own rules (phases, rejections, triggers, trust gate, caps) can be exercised and
 // timed alone: the pure loop test and bench/loop-overhead.ts both use them.
+import type { SandboxVerdict } from '../../primitives/results/sandbox-results.js';
+import type { ValidatedCall } from '../../primitives/workspace.js';
+import type { CallOrigin } from '../../runtime/ledger/call-row.js';
+import type { NewObservation } from '../../runtime/ledger/observation-row.js';
+import type { RejectedProposal } from '../../runtime/ledger/run-record.js';
+import type { TurnReply, TurnStart } from '../../runtime/ledger/turns.js';
 import type { ExecutedLike, LoopRecord, LoopState, LoopTools, ObservationRowLike } from '../loop-types.js';
 import type { ToolName } from '../registry.js';
-
-type Trust = 'trusted' | 'unverified';
-type Receipt = { exit_code: number; timed_out: boolean };
+import { isRecord } from '../../runtime/text/is-record.js';
 
 export interface MemoryTurn {
   id: number;
@@ -19,10 +23,10 @@ export interface MemoryCall {
   id: string;
   tool: string;
   args: Record<string, unknown>;
-  origin: 'model' | 'trigger';
+  origin: CallOrigin;
   turnId: number | undefined;
   verdict: 'rejected' | 'executed';
-  receipt: Receipt | null;
+  receipt: SandboxVerdict | null;
 }
 
 /** What one run wrote: the in-memory ledger both the record and the tools below write to. */
@@ -51,32 +55,25 @@ export class MemoryRecord implements LoopRecord {
   readonly promptBoundary = '0123456789abcdef0123456789abcdef';
   constructor(readonly run: MemoryRun = new MemoryRun()) {}
 
-  startTurn(t: { toolset: string[] }): number {
+  startTurn(t: TurnStart): number {
     const id = this.run.turns.length + 1;
     this.run.turns.push({ id, toolset: t.toolset, rawOutput: null, action: null });
     return id;
   }
 
-  completeTurn(turnId: number, reply: { rawOutput: string | null; action: unknown }): void {
+  completeTurn(turnId: number, reply: TurnReply): void {
     const turn = this.run.turns[turnId - 1]!;
     turn.rawOutput = reply.rawOutput;
     turn.action = reply.action;
   }
 
-  rejected(r: { tool: string; args: unknown; origin: 'model' | 'trigger'; turnId?: number }): string {
+  rejected(r: RejectedProposal): string {
     const args = (r.args ?? {}) as Record<string, unknown>;
-    return this.run.addCall({ ...r, args, turnId: r.turnId, verdict: 'rejected', receipt: null });
+    const { tool, origin, turnId } = r;
+    return this.run.addCall({ tool, args, origin, turnId, verdict: 'rejected', receipt: null });
   }
 
-  observe(o: {
-    turnId?: number;
-    callId?: string;
-    kind: string;
-    target?: string;
-    result: unknown;
-    trust: Trust;
-    caveat?: string;
-  }): ObservationRowLike {
+  observe(o: NewObservation): ObservationRowLike {
     const row = {
       id: this.run.observations.length + 1,
       turnId: o.turnId,
@@ -131,7 +128,7 @@ export class MemoryRecord implements LoopRecord {
 /** A tool's answer to one call: its result as captured, and the sandbox receipt for run_test/execute. */
 export interface ToolAnswer {
   result: unknown;
-  receipt?: Receipt | null;
+  receipt?: SandboxVerdict | null;
 }
 
 export interface MemoryWorld {
@@ -166,11 +163,7 @@ export class MemoryTools implements LoopTools {
     return this.ledger.evidence.has(selector);
   }
 
-  run(
-    call: { tool: ToolName; args: Record<string, unknown> },
-    origin: 'model' | 'trigger',
-    turnId?: number,
-  ): Promise<ExecutedLike> {
+  run(call: ValidatedCall, origin: 'model' | 'trigger', turnId?: number): Promise<ExecutedLike> {
     const { result, receipt = null } = this.world.answer(call.tool, call.args);
     const callId = this.ledger.addCall({ ...call, origin, turnId, verdict: 'executed', receipt });
     const kind = origin === 'trigger' && call.tool === 'search_symbol' ? 'symbol' : KIND[call.tool];
@@ -201,16 +194,12 @@ export class MemoryTools implements LoopTools {
   }
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
 function committed(result: unknown): boolean {
   return isRecord(result) && isRecord(result.data) && result.data.committed === true;
 }
 
 /** The selectors a read or search result cites: what the evidence gate accepts for an edit. */
-function citedSelectors(call: { tool: ToolName; args: Record<string, unknown> }, result: unknown): string[] {
+function citedSelectors(call: ValidatedCall, result: unknown): string[] {
   if (!isRecord(result) || result.ok !== true || !isRecord(result.data)) return [];
   if (call.tool === 'read_entity') return [String(call.args.selector)];
   const listed = result.data.matches ?? result.data.results;

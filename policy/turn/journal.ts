@@ -8,6 +8,7 @@ import { summarize } from '../observation-text.js';
 import { failuresField } from '../test-failures.js';
 import type { Rejection } from '../validate.js';
 import type { Arm, Trust } from './arm.js';
+import type { AnswerNote, AskUserNote, NoopNote, StopNote } from './harness-notes.js';
 
 export class Journal {
   constructor(
@@ -54,7 +55,7 @@ export class Journal {
 
   /** A reply that held no usable proposal: the turn passes with a no-op. */
   noop(turn: number, turnId: number, reason: string): ObservationRowLike {
-    const row = this.note(turnId, 'noop', { noop: true, reason });
+    const row = this.note(turnId, 'noop', { noop: true, reason } satisfies NoopNote);
     this.emit({ type: 'noop', turn, reason });
     return row;
   }
@@ -87,17 +88,17 @@ export class Journal {
   }
 
   stopped(turnId: number, reason: string): void {
-    this.note(turnId, 'stop', { reason });
+    this.note(turnId, 'stop', { reason } satisfies StopNote);
   }
 
   asked(turn: number, turnId: number, question: string): void {
-    this.note(turnId, 'ask_user', { question });
+    this.note(turnId, 'ask_user', { question } satisfies AskUserNote);
     this.emit({ type: 'ask_user', turn, question });
   }
 
   /** The operator's answer: in the turn that asked, or (on resume) before the first turn. */
   answered(turn: number, turnId: number | undefined, answer: string): ObservationRowLike {
-    const row = this.note(turnId, 'user', { answer });
+    const row = this.note(turnId, 'user', { answer } satisfies AnswerNote);
     this.emit({ type: 'answer', turn, answer });
     return row;
   }

@@ -6,6 +6,7 @@ import { buildSelectionPrompt, HISTORY_ENTRIES, SELECTION_SAMPLING, type LedgerE
 import { parseReply, type Proposal } from '../proposal.js';
 import type { ToolName } from '../registry.js';
 import type { TurnContext } from './context.js';
+import type { FailedModelCall } from './turn-action.js';
 
 export type Selection =
   | { kind: 'failed'; message: string }
@@ -47,7 +48,7 @@ export async function select(ctx: TurnContext, turn: number, toolset: ToolName[]
     const attempts = attemptsOf(error);
     record.completeTurn(turnId, {
       rawOutput: null,
-      action: { error: message, attempts },
+      action: { error: message, attempts } satisfies FailedModelCall,
       promptTokens: prompt.tokens,
       completionTokens: 0,
       attempts,

@@ -8,8 +8,8 @@ import {
   loadCodeNodes,
   saveCodeFiles,
   type CodeFileRow,
-  type CodeNodeRow,
 } from '../../runtime/ledger/code-nodes.js';
+import type { CodeNodeRow } from '../../runtime/ledger/code-entity.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { LexicalIndex } from '../search/lexical-index.js';
 import type { Entity, EntityLookup } from '../types.js';

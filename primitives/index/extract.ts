@@ -3,7 +3,7 @@
 // lexical search needs (the full docstring and the names used in the body). A file with a syntax
 // error yields whatever tree-sitter recovered, and the flag says so.
 import type { Node, Parser } from 'web-tree-sitter';
-import type { CodeNodeRow } from '../../runtime/ledger/code-nodes.js';
+import type { CodeNodeRow } from '../../runtime/ledger/code-entity.js';
 import { ByteOffsets } from './byte-offsets.js';
 import { parseWith } from './python-parser.js';
 import { moduleName, moduleSelector } from './selector.js';

@@ -3,7 +3,8 @@
 import { createHash } from 'node:crypto';
 import type { Parser } from 'web-tree-sitter';
 import { readRepoFile } from '../../runtime/host/inside-repo.js';
-import type { CodeNodeRow, StoredCodeFile } from '../../runtime/ledger/code-nodes.js';
+import type { CodeNodeRow } from '../../runtime/ledger/code-entity.js';
+import type { StoredCodeFile } from '../../runtime/ledger/code-nodes.js';
 import type { Entity } from '../types.js';
 import { decodeSource } from './byte-offsets.js';
 import { extractEntities } from './extract.js';

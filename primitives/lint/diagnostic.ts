@@ -1,15 +1,18 @@
 // One finding of the lint gate, and the rule that decides whether an edit added findings.
 // The gate compares the file before and after an edit: only what the edit ADDS blocks it, so a
 // repository with old warnings can still be edited, and an edit that removes one is welcome.
+// A refused edit's result carries its new findings, so the finding is a schema (results/edit-result.ts).
+import { z } from 'zod';
 
-export interface Diagnostic {
+export const diagnosticSchema = z.object({
   /** A ruff rule code (`F821`), `invalid-syntax` (ruff's parser) or `E999` (python3's compile()). */
-  code: string;
-  message: string;
+  code: z.string(),
+  message: z.string(),
   /** 1-based line and column of the finding in the checked content. */
-  line: number;
-  column: number;
-}
+  line: z.int(),
+  column: z.int(),
+});
+export type Diagnostic = z.output<typeof diagnosticSchema>;
 
 /** Codes that mean "the file does not parse": while one is present, ruff runs no other rule. */
 export function isSyntaxDiagnostic(d: Diagnostic): boolean {

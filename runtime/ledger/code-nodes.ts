@@ -2,10 +2,8 @@
 // itself lives in primitives/index; this module only stores and loads its rows, keyed by repo root
 // + path, so an unchanged file (same sha256, same indexer) is never parsed twice.
 import { RuntimeError } from '../errors.js';
+import type { CodeNodeRow, EntityKind } from './code-entity.js';
 import type { Ledger } from './ledger.js';
-
-/** Mirrors primitives' EntityKind (runtime may not import primitives). */
-export type CodeNodeKind = 'module' | 'class' | 'function' | 'method';
 
 export interface CodeFileRow {
   path: string;
@@ -13,24 +11,6 @@ export interface CodeFileRow {
   syntaxError: boolean;
   /** The extractor version that produced the nodes. */
   indexer: string;
-}
-
-export interface CodeNodeRow {
-  /** Definition order in the file; 0 is the module. */
-  seq: number;
-  selector: string;
-  kind: CodeNodeKind;
-  name: string;
-  path: string;
-  startLine: number;
-  endLine: number;
-  startByte: number;
-  endByte: number;
-  signature: string;
-  doc: string | null;
-  async: boolean;
-  /** Full docstring + names used in the body: what lexical search reads besides the signature. */
-  terms: string;
 }
 
 export interface StoredCodeFile extends CodeFileRow {
@@ -41,7 +21,7 @@ interface RawNode {
   path: string;
   seq: number;
   selector: string;
-  kind: CodeNodeKind;
+  kind: EntityKind;
   name: string;
   start_line: number;
   end_line: number;

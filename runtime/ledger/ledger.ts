@@ -9,25 +9,12 @@ import { RuntimeError } from '../errors.js';
 import { adoptOwner, type FileOwner } from '../host/checkout-owner.js';
 import { makeStateDirectory } from '../host/piper-directory.js';
 import type { Receipt } from '../sandbox/spec.js';
+import type { CallOrigin, CallRow, CallStatus } from './call-row.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ledgerFailure, unwritableLedger } from './open-error.js';
 import { newPromptBoundary } from './prompts.js';
 
-export type CallStatus = 'validated' | 'dispatched' | 'completed' | 'failed' | 'not_executed' | 'denied';
-export type CallOrigin = 'model' | 'trigger' | 'user';
-
-export interface CallRow {
-  id: string;
-  run_id: string;
-  origin: CallOrigin;
-  tool: string;
-  args: string;
-  verdict: string;
-  status: CallStatus;
-  status_reason: string | null;
-  owner: string;
-  container_id: string | null;
-}
+export type { CallOrigin, CallRow, CallStatus } from './call-row.js';
 
 export interface NewRun {
   /** `tool`: one `piper-agent tool` call, ended with it. */

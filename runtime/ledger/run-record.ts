@@ -1,9 +1,10 @@
 // One run's view of the ledger, for the loop: turns, rejections, observations, usage, the run's
 // outcome, and the two questions the final screen asks of the record — did the repro test pass in
 // the sandbox after the last edit, and what is the run's diff. Answers come from rows, not memory.
+import type { CallOrigin } from './call-row.js';
 import { editsForRun } from './edits.js';
-import type { CallOrigin, Ledger } from './ledger.js';
-import type { ChatMessage, ToolSpec } from '../model/types.js';
+import type { Ledger } from './ledger.js';
+import type { NewObservation, ObservationRow } from './observation-row.js';
 import { newPromptBoundary, storePrompt } from './prompts.js';
 import {
   completeTurn,
@@ -11,10 +12,18 @@ import {
   recentObservations,
   recordObservation,
   recordTurn,
-  type ObservationRow,
-  type Trust,
   type TurnReply,
+  type TurnStart,
 } from './turns.js';
+
+/** A proposal validation rejected, as the run records it: never executed, with the reason. */
+export interface RejectedProposal {
+  tool: string;
+  args: unknown;
+  reason: string;
+  origin: CallOrigin;
+  turnId?: number;
+}
 
 export class RunRecord {
   private boundary: string | null = null;
@@ -44,13 +53,7 @@ export class RunRecord {
   }
 
   /** The turn's row, written before the model call, with the prompt it sends when one is given. */
-  startTurn(t: {
-    toolset: string[];
-    promptDigest: string;
-    promptTokens: number;
-    messages?: readonly ChatMessage[];
-    tools?: readonly ToolSpec[] | null;
-  }): number {
+  startTurn(t: TurnStart): number {
     const turnId = recordTurn(this.ledger, {
       runId: this.runId,
       idx: nextTurnIndex(this.ledger, this.runId),
@@ -70,19 +73,11 @@ export class RunRecord {
     completeTurn(this.ledger, turnId, reply);
   }
 
-  rejected(r: { tool: string; args: unknown; reason: string; origin: CallOrigin; turnId?: number }): string {
+  rejected(r: RejectedProposal): string {
     return this.ledger.recordRejectedCall({ ...r, runId: this.runId, owner: this.owner });
   }
 
-  observe(o: {
-    turnId?: number;
-    callId?: string;
-    kind: string;
-    target?: string;
-    result: unknown;
-    trust: Trust;
-    caveat?: string;
-  }): ObservationRow {
+  observe(o: NewObservation): ObservationRow {
     return recordObservation(this.ledger, { ...o, runId: this.runId });
   }
 

@@ -1,7 +1,11 @@
 // Turns and observations of a run: what the model was shown and said, and what it observed.
 // The loop writes these; the prompt's history and the CLI's `ledger show` read them back, so what
 // the model sees is rendered from these rows, never from in-memory values.
+import type { Attempt, ChatMessage, ToolSpec } from '../model/types.js';
+import type { CallRow } from './call-row.js';
 import type { Ledger } from './ledger.js';
+import type { NewObservation, ObservationRow } from './observation-row.js';
+import type { TurnRow } from './turn-row.js';
 
 export interface TurnRecord {
   runId: string;
@@ -12,21 +16,6 @@ export interface TurnRecord {
   completionTokens: number;
   rawOutput: string | null;
   action: unknown;
-}
-
-export type Trust = 'trusted' | 'unverified';
-
-export interface ObservationRow {
-  id: number;
-  run_id: string;
-  turn_id: number | null;
-  call_id: string | null;
-  kind: string;
-  target: string | null;
-  result: string;
-  trust: Trust;
-  caveat: string | null;
-  created_at: string;
 }
 
 const now = () => new Date().toISOString();
@@ -51,6 +40,16 @@ export function recordTurn(ledger: Ledger, turn: TurnRecord): number {
   return Number(info.lastInsertRowid);
 }
 
+/** What a turn row starts with, before the model call: the retrieved tools and the prompt sent. */
+export interface TurnStart {
+  toolset: string[];
+  promptDigest: string;
+  promptTokens: number;
+  /** The exact prompt (messages and native tool specs), kept content-addressed (prompts.ts). */
+  messages?: readonly ChatMessage[];
+  tools?: readonly ToolSpec[] | null;
+}
+
 /** What a turn row gets once the model has answered. */
 export interface TurnReply {
   rawOutput: string | null;
@@ -58,7 +57,7 @@ export interface TurnReply {
   promptTokens: number;
   completionTokens: number;
   /** The model call's HTTP attempts, retries included. */
-  attempts?: readonly unknown[];
+  attempts?: readonly Attempt[];
 }
 
 /** A turn's model reply arrives after the row exists (the row is written before the model call). */
@@ -77,19 +76,7 @@ export function completeTurn(ledger: Ledger, turnId: number, reply: TurnReply): 
     );
 }
 
-export function recordObservation(
-  ledger: Ledger,
-  o: {
-    runId: string;
-    turnId?: number;
-    callId?: string;
-    kind: string;
-    target?: string;
-    result: unknown;
-    trust: Trust;
-    caveat?: string;
-  },
-): ObservationRow {
+export function recordObservation(ledger: Ledger, o: NewObservation & { runId: string }): ObservationRow {
   const info = ledger.database
     .prepare(
       `INSERT INTO observations (run_id, turn_id, call_id, kind, target, result, trust, caveat, created_at)
@@ -125,16 +112,14 @@ export function observationsOf(ledger: Ledger, runId: string): ObservationRow[] 
     .all(runId) as ObservationRow[];
 }
 
-export function turnsOf(ledger: Ledger, runId: string): Array<Record<string, unknown>> {
-  return ledger.database.prepare(`SELECT * FROM turns WHERE run_id = ? ORDER BY idx`).all(runId) as Array<
-    Record<string, unknown>
-  >;
+export function turnsOf(ledger: Ledger, runId: string): TurnRow[] {
+  return ledger.database.prepare(`SELECT * FROM turns WHERE run_id = ? ORDER BY idx`).all(runId) as TurnRow[];
 }
 
-export function callsOf(ledger: Ledger, runId: string): Array<Record<string, unknown>> {
+export function callsOf(ledger: Ledger, runId: string): CallRow[] {
   return ledger.database
     .prepare(`SELECT * FROM calls WHERE run_id = ? ORDER BY created_at, rowid`)
-    .all(runId) as Array<Record<string, unknown>>;
+    .all(runId) as CallRow[];
 }
 
 export function nextTurnIndex(ledger: Ledger, runId: string): number {

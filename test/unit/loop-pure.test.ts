@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { LoopEvent } from '../../policy/events.js';
 import { runLoop, type LoopOptions } from '../../policy/loop.js';
 import type { ToolName } from '../../policy/registry.js';
+import type { Entity } from '../../primitives/types.js';
 import { MemoryRecord, MemoryRun, MemoryTools, type ToolAnswer } from '../../policy/turn/in-memory.js';
 import { scriptModelFromReplies } from '../../runtime/model/script-model.js';
 
@@ -14,7 +15,21 @@ const STOP = call('stop', { reason: 'done' });
 const READ = call('read_entity', { selector: TOP });
 const EDIT = call('edit_entity', { selector: TOP, search: 'ranked[: n - 1]', replace: 'ranked[:n]' });
 const DIFF = '@@ -1,1 +1,1 @@\n-    return ranked[: n - 1]\n+    return ranked[:n]\n';
-const entity = { selector: TOP, kind: 'function', signature: 'def top_words(text, n):', path: 'w.py' };
+// An entity and a match as the primitives return them: the trust gate checks their whole shape.
+const entity: Entity = {
+  selector: TOP,
+  kind: 'function',
+  name: 'top_words',
+  path: 'w.py',
+  startLine: 3,
+  endLine: 5,
+  startByte: 20,
+  endByte: 90,
+  signature: 'def top_words(text, n):',
+  doc: null,
+  async: false,
+};
+const match = { selector: TOP, kind: 'function', signature: entity.signature, path: 'w.py', line: 3 };
 const ok = (data: unknown) => ({ ok: true, error: null, data });
 const test = (passed: boolean, exitCode = passed ? 0 : 1): ToolAnswer => ({
   result: { passed, exit_code: exitCode, output: '', timed_out: false },
@@ -27,7 +42,7 @@ function answer(tool: ToolName, args: Record<string, unknown>, testPasses: boole
     case 'read_entity':
       return { result: ok({ entity, body: 'def top_words(text, n): ...' }) };
     case 'search_symbol':
-      return { result: ok({ matches: [{ ...entity, line: 3 }] }) };
+      return { result: ok({ matches: [match] }) };
     case 'search_code':
       return { result: ok({ results: [], retrieval: 'lexical' }) };
     case 'edit_entity':
@@ -136,7 +151,7 @@ describe('the loop over in-memory effects', () => {
   it('fires the symbol trigger on the issue text, stored as {query, matches}', async () => {
     const { triggers, stored, of } = await run([STOP], { issueText: `\`${TOP}\` is off by one` });
     expect(triggers).toEqual(['symbol_token']);
-    expect(stored('symbol')).toEqual([{ query: TOP, matches: [{ ...entity, line: 3 }] }]);
+    expect(stored('symbol')).toEqual([{ query: TOP, matches: [match] }]);
     expect(of('observation')[0]).toMatchObject({ turn: 0, kind: 'symbol', trust: 'trusted' });
   });
 

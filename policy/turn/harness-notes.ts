@@ -1,0 +1,17 @@
+// The observations the harness writes of its own, with no tool call behind them (turn/journal.ts):
+// a no-op turn, a stop, the model's question, the operator's answer, a refused edit. Declared once
+// here: the journal writes these shapes and `resume`, `replay` and `ledger show` read them back.
+import { z } from 'zod';
+
+export const noopNoteSchema = z.object({ noop: z.literal(true), reason: z.string() });
+export const stopNoteSchema = z.object({ reason: z.string() });
+export const askUserNoteSchema = z.object({ question: z.string() });
+export const answerNoteSchema = z.object({ answer: z.string() });
+/** The authorization stage's refusal: its reason is the edit envelope's error. */
+export const deniedNoteSchema = z.object({ denied: z.literal(true), reason: z.string().nullable() });
+
+export type NoopNote = z.output<typeof noopNoteSchema>;
+export type StopNote = z.output<typeof stopNoteSchema>;
+export type AskUserNote = z.output<typeof askUserNoteSchema>;
+export type AnswerNote = z.output<typeof answerNoteSchema>;
+export type DeniedNote = z.output<typeof deniedNoteSchema>;

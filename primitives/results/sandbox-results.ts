@@ -1,0 +1,31 @@
+// What the two sandbox tools return: run_test's verdict (passed is exit_code == 0, never read from
+// the output) and execute's captured streams. Neither is an envelope: a sandbox run always has an
+// exit code. The exit code and timeout also sit on the sandbox receipt the ledger keeps, which the
+// trust gate compares them with.
+import { z } from 'zod';
+import type { Receipt } from '../../runtime/sandbox/spec.js';
+
+export const pytestCountsSchema = z.object({ passed: z.int(), failed: z.int(), errors: z.int() });
+export type PytestCounts = z.output<typeof pytestCountsSchema>;
+
+export const runTestResultSchema = z.object({
+  passed: z.boolean(),
+  exit_code: z.int(),
+  /** The end of stdout+stderr (where a traceback ends); the full streams stay in the ledger. */
+  output: z.string(),
+  timed_out: z.boolean(),
+  /** pytest's summary counts, when the output has its summary line. */
+  counts: pytestCountsSchema.optional(),
+});
+export type RunTestResult = z.output<typeof runTestResultSchema>;
+
+export const executeResultSchema = z.object({
+  stdout: z.string(),
+  stderr: z.string(),
+  exit_code: z.int(),
+  timed_out: z.boolean(),
+});
+export type ExecuteResult = z.output<typeof executeResultSchema>;
+
+/** The receipt's own verdict on a sandbox run, as the ledger's executions row holds it. */
+export type SandboxVerdict = Pick<Receipt, 'exit_code' | 'timed_out'>;
