@@ -3,6 +3,7 @@
 // waiting for an answer, and the result. Pure, so the screen is a function of the events.
 import type { LoopEvent, RunResult } from '../../policy/events.js';
 import type { TestFailure } from '../../policy/test-failures.js';
+import type { Trust } from '../../runtime/ledger/observation-row.js';
 
 export type Line =
   | { kind: 'toolset'; tools: string[] }
@@ -22,7 +23,7 @@ export type Line =
       kind: 'observation';
       what: string;
       summary: string;
-      trust: 'trusted' | 'unverified' | null;
+      trust: Trust | null;
       caveat?: string;
       /** A test's own mark, apart from the trust mark: true passed, false failed, null not a test. */
       passed: boolean | null;
