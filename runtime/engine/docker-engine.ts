@@ -3,7 +3,7 @@
 // and not as a client library's quirks. Errors leave here as RuntimeError kinds.
 import Docker from 'dockerode';
 import type { Duplex, Readable } from 'node:stream';
-import { RuntimeError } from '../errors.js';
+import { RuntimeError, isConnectionFailure } from '../errors.js';
 import { buildContainerBody, type BuildContainerConfig } from './build-container.js';
 import {
   dockerIdentity,
@@ -47,9 +47,13 @@ export type {
 } from './engine-types.js';
 export { engineEndpoint } from './engine-failure.js';
 
+/** The pause before a refused removal is tried again: long enough for a racing exit to settle. */
+const REMOVE_RETRY_MS = 250;
+
 export class DockerEngine {
   private readonly docker: Docker;
   private identityOnce: Promise<EngineIdentity> | null = null;
+  private versionOnce: Promise<VersionBody> | null = null;
   /** Short names the engine knows only under another name (Podman 5: `localhost/…`). */
   private readonly localNames = new Map<string, string>();
 
@@ -69,7 +73,7 @@ export class DockerEngine {
   }
 
   async info(): Promise<EngineInfo> {
-    const v = await this.call('version', () => this.docker.version());
+    const v = await this.version();
     return {
       version: v.Version,
       apiVersion: v.ApiVersion,
@@ -85,8 +89,18 @@ export class DockerEngine {
     return this.identityOnce;
   }
 
+  /**
+   * GET /version, asked once per engine object: info() and identity() both need it, and Podman
+   * answers it in seconds (it runs conmon and the OCI runtime to report their versions).
+   */
+  private version(): Promise<VersionBody> {
+    this.versionOnce ??= this.call('version', () => this.docker.version()) as Promise<VersionBody>;
+    this.versionOnce.catch(() => (this.versionOnce = null));
+    return this.versionOnce;
+  }
+
   private async readIdentity(): Promise<EngineIdentity> {
-    const version = (await this.call('version', () => this.docker.version())) as unknown as VersionBody;
+    const version = await this.version();
     if (kindOf(version) === 'podman') {
       // Podman's own API; any version at or above its minimum (4.0.0) is served.
       const info = await this.call(
@@ -190,12 +204,24 @@ export class DockerEngine {
     }
   }
 
+  /**
+   * Removes a container, running or not, and its anonymous volumes. 404 (already gone) and 409 (a
+   * removal already under way) are its goal holding. Anything else is tried once more after a
+   * moment: Podman refuses a forced removal that races the container's own exit ("could not be
+   * stopped … container state improper: stopped", HTTP 500), and the second finds it stopped.
+   * What fails twice is thrown, for the caller to report: a container is never left silently.
+   */
   async remove(id: string): Promise<void> {
-    try {
-      await this.docker.getContainer(id).remove({ force: true, v: true });
-    } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode;
-      if (status !== 404 && status !== 409) throw engineFailure('remove', error);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.docker.getContainer(id).remove({ force: true, v: true });
+        return;
+      } catch (error) {
+        const status = (error as { statusCode?: number }).statusCode;
+        if (status === 404 || status === 409) return;
+        if (attempt === 2 || isConnectionFailure(error)) throw engineFailure('remove', error);
+        await new Promise((resolve) => setTimeout(resolve, REMOVE_RETRY_MS));
+      }
     }
   }
 

@@ -9,6 +9,7 @@ import type { DockerEngine } from '../engine/docker-engine.js';
 import { AttachDemuxer } from './demux.js';
 import { LABEL, containerConfig } from './hardening.js';
 import { currentOwner, formatOwner, ownContainerId } from './owner.js';
+import { removeOrReport, reportToStderr } from './removal.js';
 import type { Limits } from './spec.js';
 
 export interface ServiceHandlers {
@@ -64,7 +65,7 @@ export async function openServiceContainer(
     stream.on('error', onEnd);
     await engine.start(id);
   } catch (error) {
-    await engine.remove(id).catch(() => undefined);
+    await removeOrReport(engine, id, reportToStderr);
     throw error;
   }
   // An idle service must not keep Node running (the caller's pending requests have timers).
@@ -77,7 +78,8 @@ export async function openServiceContainer(
     close: async () => {
       stream.end();
       stream.destroy();
-      await engine.remove(id).catch(() => undefined);
+      // Usually already going (AutoRemove once the program reads end of input): a 404 or 409 then.
+      await removeOrReport(engine, id, reportToStderr);
     },
   };
 }
