@@ -47,13 +47,28 @@ export type {
 } from './engine-types.js';
 export { engineEndpoint } from './engine-failure.js';
 
+/**
+ * What each engine says of itself, per endpoint, for this process: it does not change while the
+ * engine runs. A failed answer is forgotten, so the next call asks again.
+ */
+const versions = new Map<string, Promise<VersionBody>>();
+const identities = new Map<string, Promise<EngineIdentity>>();
+
+function once<T>(cache: Map<string, Promise<T>>, key: string, ask: () => Promise<T>): Promise<T> {
+  let answer = cache.get(key);
+  if (!answer) {
+    answer = ask();
+    cache.set(key, answer);
+    answer.catch(() => cache.delete(key));
+  }
+  return answer;
+}
+
 /** The pause before a refused removal is tried again: long enough for a racing exit to settle. */
 const REMOVE_RETRY_MS = 250;
 
 export class DockerEngine {
   private readonly docker: Docker;
-  private identityOnce: Promise<EngineIdentity> | null = null;
-  private versionOnce: Promise<VersionBody> | null = null;
   /** Short names the engine knows only under another name (Podman 5: `localhost/…`). */
   private readonly localNames = new Map<string, string>();
 
@@ -82,21 +97,33 @@ export class DockerEngine {
     };
   }
 
-  /** Docker or Podman, rootless or not, which cgroups: asked once per engine object. */
+  /** Docker or Podman, rootless or not, which cgroups: asked once per engine in this process. */
   identity(): Promise<EngineIdentity> {
-    this.identityOnce ??= this.readIdentity();
-    this.identityOnce.catch(() => (this.identityOnce = null));
-    return this.identityOnce;
+    return once(identities, this.endpointKey(), () => this.readIdentity());
   }
 
   /**
-   * GET /version, asked once per engine object: info() and identity() both need it, and Podman
-   * answers it in seconds (it runs conmon and the OCI runtime to report their versions).
+   * GET /version, asked once per engine in this process: info() and identity() need it, and so do
+   * the other DockerEngine objects of a run (the lint gate's), while Podman takes seconds to answer
+   * it (it runs conmon and the OCI runtime to report their versions).
    */
   private version(): Promise<VersionBody> {
-    this.versionOnce ??= this.call('version', () => this.docker.version()) as Promise<VersionBody>;
-    this.versionOnce.catch(() => (this.versionOnce = null));
-    return this.versionOnce;
+    return once(versions, this.endpointKey(), () =>
+      this.call('version', () => this.docker.version() as Promise<VersionBody>),
+    );
+  }
+
+  /** Which engine this object speaks to: its socket, or its URL. */
+  private endpointKey(): string {
+    const modem = this.docker.modem as {
+      socketPath?: unknown;
+      protocol?: string;
+      host?: string;
+      port?: unknown;
+    };
+    if (typeof modem.socketPath === 'string') return `unix://${modem.socketPath}`;
+    if (modem.host) return `${modem.protocol ?? 'http'}://${modem.host}:${String(modem.port ?? '')}`;
+    return 'default-socket';
   }
 
   private async readIdentity(): Promise<EngineIdentity> {

@@ -22,7 +22,7 @@ export interface ServiceHandlers {
 export interface ServiceContainer {
   id: string;
   write(data: string): void;
-  /** Ends the program's input (it exits on end of input) and removes the container. */
+  /** Removes the container (killing the program), then closes the stream. */
   close(): Promise<void>;
 }
 
@@ -76,10 +76,11 @@ export async function openServiceContainer(
       stream.write(data);
     },
     close: async () => {
+      // Removed before its input is closed: the program would exit on end of input, and Podman
+      // refuses a forced removal that races that exit (pool.ts discards the same way).
+      await removeOrReport(engine, id, reportToStderr);
       stream.end();
       stream.destroy();
-      // Usually already going (AutoRemove once the program reads end of input): a 404 or 409 then.
-      await removeOrReport(engine, id, reportToStderr);
     },
   };
 }
