@@ -8,7 +8,9 @@
 // "killed by SIGKILL" with the likely cause instead of claiming an OOM kill; doctor says so.
 // The image is built through each engine from the offline build's cached root filesystem (an
 // import of seconds; sandbox-rootfs.ts puts it back from the Docker engine's image if missing).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadRecipe } from '../../runtime/images/recipe.js';
@@ -16,8 +18,9 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import type { EngineIdentity } from '../../runtime/engine/engine-identity.js';
 import { UNREPORTED_KILL_REASON } from '../../runtime/sandbox/container-run.js';
 import { ACCEPT_UNENFORCED_ENV } from '../../runtime/sandbox/enforcement.js';
-import { LABEL } from '../../runtime/sandbox/hardening.js';
+import { LABEL, containerConfig } from '../../runtime/sandbox/hardening.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';
+import { DEFAULT_LIMITS } from '../../runtime/sandbox/spec.js';
 import { runCli } from '../helpers/cli.js';
 import { containmentCases } from '../helpers/containment.js';
 import { startPodman, type PodmanService } from '../helpers/podman.js';
@@ -126,7 +129,21 @@ describe.each(['rootful', 'rootless'] as const)('Podman %s', (mode) => {
     }
   }, 120_000);
 
-  it('runs `execute` on it, the receipt in the ledger (refused first where limits cannot hold)', async () => {
+  it('runs `execute` on it, the receipt in the ledger (refused first where limits cannot hold), after sweeping what a dead run left', async () => {
+    // A container a piper-agent left when it died (its owner process is gone): the next start removes it.
+    const deadPid = spawnSync('true').pid;
+    const orphan = await podman.engine.createContainer(
+      containerConfig({
+        image: IMAGE,
+        argv: ['true'],
+        limits: DEFAULT_LIMITS,
+        labels: {
+          [LABEL.owner]: `${hostname()}:${deadPid}:1`,
+          [LABEL.run]: 'orphan',
+          [LABEL.call]: 'orphan',
+        },
+      }),
+    );
     const cwd = mkdtempSync(join(podman.root, 'execute-'));
     const ledgerFile = join(cwd, 'ledger.db');
     const args = ['execute', '--ledger', ledgerFile, '--repo', cwd, '--json', '--code'];
@@ -137,6 +154,8 @@ describe.each(['rootful', 'rootless'] as const)('Podman %s', (mode) => {
       runCli([...args, 'import sys\nprint(6*7)\nsys.exit(3)'], { env, cwd }),
       limitsHold ? null : runCli([...refusedArgs, 'print(1)'], { env: podman.env, cwd: refusedCwd }),
     ]);
+    expect(`${r.stderr}\n${refused?.stderr ?? ''}`).toMatch(/start-up sweep: removed 1 orphan container/);
+    expect(await podman.api.listContainers({ all: true, filters: { id: [orphan] } })).toEqual([]);
     if (refused) {
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain("cannot apply the sandbox's memory");
