@@ -58,7 +58,7 @@ export async function openSession(opts: {
   const runtime = await resolveSandboxRuntime(engine, opts.runtime ?? process.env[SANDBOX_RUNTIME_ENV]);
   const repo = opts.repo ?? repoRoot();
   const ledger = Ledger.open(ledgerPath({ flag: opts.ledger, repo }));
-  const orphans = await removeOrphans(engine);
+  const orphans = await removeOrphans(engine, opts.log);
   const swept = sweepLedger(ledger, ownerTextAlive);
   if (orphans.length || swept.length) {
     opts.log(
@@ -91,6 +91,7 @@ export async function openSession(opts: {
     envKey: environment?.key ?? null,
     ...opts.sandbox,
     runtime,
+    log: opts.log,
   });
 
   let closing: Promise<void> | null = null;

@@ -22,6 +22,7 @@ import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { chooseRuntime, SANDBOX_RUNTIME_ENV } from '../../runtime/sandbox/sandbox-runtime.js';
 import { loadConfig } from '../config.js';
 import { checkModel } from '../doctor/model-check.js';
+import { oomCheck } from '../doctor/oom-check.js';
 import { EXIT } from '../exit-codes.js';
 
 export const DOCTOR_HELP = `Usage: piper-agent doctor [--json] [--repo DIR] [--ledger PATH]
@@ -31,7 +32,8 @@ applies every hardening setting of the sandbox (on any engine but rootful Docker
 container created and removed for the purpose; a setting it cannot apply is listed, and refuses
 runs unless accepted in ${ACCEPT_UNENFORCED_ENV}), the sandbox runtime (the runtimes the engine offers and
 the one sandboxes use: PIPER_SANDBOX_RUNTIME or the sandboxRuntime key, else the engine's default),
-the ledger and the model (one cheap request: the models list, or a 1-token completion; a refused
+whether the engine reports out-of-memory kills (Podman before 5.0 does not: such a run is reported
+as killed by SIGKILL, with the memory limit as the likely cause), the ledger and the model (one cheap request: the models list, or a 1-token completion; a refused
 key, an unreachable URL and an unknown model are each named), and says for each whether it is ok
 and, where not, how to fix it. Exit status 0 when all are ok, 1 otherwise.`;
 
@@ -46,6 +48,8 @@ interface Check {
   identity?: EngineIdentity;
   /** hardening: the settings the engine cannot apply, and those of them accepted. */
   hardening?: { probed: boolean; unenforced: HardeningReport['unenforced']; accepted: string[] };
+  /** oom: whether a memory kill is reported as one. */
+  reported?: boolean;
 }
 
 export async function doctorCommand(argv: string[]): Promise<number> {
@@ -102,6 +106,7 @@ export async function doctorCommand(argv: string[]): Promise<number> {
   const repo = values.repo ?? repoRoot();
   if (info) checks.push(await runtimeCheck(engine, repo));
   if (info) checks.push(await hardeningCheck(engine, recipe.ref, wantedRuntime(repo)));
+  if (identity) checks.push(oomCheck(identity));
   checks.push(ledgerCheck(ledgerPath({ flag: values.ledger, repo })));
   checks.push(await checkModel({ repo }));
 

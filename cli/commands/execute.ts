@@ -107,6 +107,7 @@ function printReceipt(r: Receipt, runId: string, callId: string): void {
   const flags = [
     r.timed_out ? `timed out after ${r.limits.timeoutS} s (container killed)` : '',
     r.oom_killed ? `killed: out of memory (limit ${r.limits.memoryMb} MB)` : '',
+    r.kill_reason ?? '',
     r.stdout_truncated
       ? `stdout truncated (${r.stdout_bytes} bytes in all, sha256 ${r.stdout_sha256.slice(0, 12)})`
       : '',

@@ -3,7 +3,7 @@
 // and not as a client library's quirks. Errors leave here as RuntimeError kinds.
 import Docker from 'dockerode';
 import type { Duplex, Readable } from 'node:stream';
-import { RuntimeError } from '../errors.js';
+import { RuntimeError, isConnectionFailure } from '../errors.js';
 import { buildContainerBody, type BuildContainerConfig } from './build-container.js';
 import {
   dockerIdentity,
@@ -47,9 +47,28 @@ export type {
 } from './engine-types.js';
 export { engineEndpoint } from './engine-failure.js';
 
+/**
+ * What each engine says of itself, per endpoint, for this process: it does not change while the
+ * engine runs. A failed answer is forgotten, so the next call asks again.
+ */
+const versions = new Map<string, Promise<VersionBody>>();
+const identities = new Map<string, Promise<EngineIdentity>>();
+
+function once<T>(cache: Map<string, Promise<T>>, key: string, ask: () => Promise<T>): Promise<T> {
+  let answer = cache.get(key);
+  if (!answer) {
+    answer = ask();
+    cache.set(key, answer);
+    answer.catch(() => cache.delete(key));
+  }
+  return answer;
+}
+
+/** The pause before a refused removal is tried again: long enough for a racing exit to settle. */
+const REMOVE_RETRY_MS = 250;
+
 export class DockerEngine {
   private readonly docker: Docker;
-  private identityOnce: Promise<EngineIdentity> | null = null;
   /** Short names the engine knows only under another name (Podman 5: `localhost/…`). */
   private readonly localNames = new Map<string, string>();
 
@@ -69,7 +88,7 @@ export class DockerEngine {
   }
 
   async info(): Promise<EngineInfo> {
-    const v = await this.call('version', () => this.docker.version());
+    const v = await this.version();
     return {
       version: v.Version,
       apiVersion: v.ApiVersion,
@@ -78,15 +97,37 @@ export class DockerEngine {
     };
   }
 
-  /** Docker or Podman, rootless or not, which cgroups: asked once per engine object. */
+  /** Docker or Podman, rootless or not, which cgroups: asked once per engine in this process. */
   identity(): Promise<EngineIdentity> {
-    this.identityOnce ??= this.readIdentity();
-    this.identityOnce.catch(() => (this.identityOnce = null));
-    return this.identityOnce;
+    return once(identities, this.endpointKey(), () => this.readIdentity());
+  }
+
+  /**
+   * GET /version, asked once per engine in this process: info() and identity() need it, and so do
+   * the other DockerEngine objects of a run (the lint gate's), while Podman takes seconds to answer
+   * it (it runs conmon and the OCI runtime to report their versions).
+   */
+  private version(): Promise<VersionBody> {
+    return once(versions, this.endpointKey(), () =>
+      this.call('version', () => this.docker.version() as Promise<VersionBody>),
+    );
+  }
+
+  /** Which engine this object speaks to: its socket, or its URL. */
+  private endpointKey(): string {
+    const modem = this.docker.modem as {
+      socketPath?: unknown;
+      protocol?: string;
+      host?: string;
+      port?: unknown;
+    };
+    if (typeof modem.socketPath === 'string') return `unix://${modem.socketPath}`;
+    if (modem.host) return `${modem.protocol ?? 'http'}://${modem.host}:${String(modem.port ?? '')}`;
+    return 'default-socket';
   }
 
   private async readIdentity(): Promise<EngineIdentity> {
-    const version = (await this.call('version', () => this.docker.version())) as unknown as VersionBody;
+    const version = await this.version();
     if (kindOf(version) === 'podman') {
       // Podman's own API; any version at or above its minimum (4.0.0) is served.
       const info = await this.call(
@@ -190,12 +231,24 @@ export class DockerEngine {
     }
   }
 
+  /**
+   * Removes a container, running or not, and its anonymous volumes. 404 (already gone) and 409 (a
+   * removal already under way) are its goal holding. Anything else is tried once more after a
+   * moment: Podman refuses a forced removal that races the container's own exit ("could not be
+   * stopped … container state improper: stopped", HTTP 500), and the second finds it stopped.
+   * What fails twice is thrown, for the caller to report: a container is never left silently.
+   */
   async remove(id: string): Promise<void> {
-    try {
-      await this.docker.getContainer(id).remove({ force: true, v: true });
-    } catch (error) {
-      const status = (error as { statusCode?: number }).statusCode;
-      if (status !== 404 && status !== 409) throw engineFailure('remove', error);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.docker.getContainer(id).remove({ force: true, v: true });
+        return;
+      } catch (error) {
+        const status = (error as { statusCode?: number }).statusCode;
+        if (status === 404 || status === 409) return;
+        if (attempt === 2 || isConnectionFailure(error)) throw engineFailure('remove', error);
+        await new Promise((resolve) => setTimeout(resolve, REMOVE_RETRY_MS));
+      }
     }
   }
 

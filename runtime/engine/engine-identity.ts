@@ -2,7 +2,8 @@
 // on which cgroup version. It decides what the sandbox's limits can rest on: a rootless engine on
 // cgroup v1, or on cgroup v2 without the controllers delegated to its user, cannot bound memory,
 // processes or CPU, and Podman's compatible /info says they are bounded all the same; only its
-// own /libpod/info tells the truth.
+// own /libpod/info tells the truth. It also decides what a run's end can tell: whether a container
+// killed at its memory limit is reported as such (State.OOMKilled), or only as a SIGKILL.
 
 export type EngineKind = 'docker' | 'podman';
 
@@ -21,7 +22,16 @@ export interface EngineIdentity {
   seccomp: boolean;
   /** The capabilities a container gets by default, without CAP_; null when the engine does not say. */
   defaultCapabilities: string[] | null;
+  /**
+   * Whether the engine says a container was killed for memory (State.OOMKilled). Podman before 5.0
+   * never does: its conmon notices the kill but leaves the marker file in its own working directory,
+   * not where Podman looks, so OOMKilled stays false and the run shows only exit 137 (SIGKILL).
+   */
+  reportsOomKills: boolean;
 }
+
+/** The first Podman whose State.OOMKilled is set by a memory kill (it reads conmon's marker where conmon writes it). */
+export const PODMAN_REPORTS_OOM_FROM = 5;
 
 /** GET /version, as far as telling engines apart needs it. */
 export interface VersionBody {
@@ -70,14 +80,16 @@ export function dockerIdentity(version: VersionBody, info: DockerInfoBody, endpo
     cgroupControllers: null,
     seccomp: options.some((o) => o.startsWith('name=seccomp') && !o.includes('profile=unconfined')),
     defaultCapabilities: null,
+    reportsOomKills: true,
   };
 }
 
 export function podmanIdentity(version: VersionBody, info: LibpodInfoBody, endpoint: string): EngineIdentity {
   const host = info.host ?? {};
+  const release = podmanVersion(version);
   return {
     kind: 'podman',
-    version: podmanVersion(version),
+    version: release,
     apiVersion: version.ApiVersion,
     os: `${version.Os}/${version.Arch}`,
     endpoint,
@@ -89,7 +101,14 @@ export function podmanIdentity(version: VersionBody, info: LibpodInfoBody, endpo
       .split(',')
       .map((c) => c.trim().replace(/^CAP_/, ''))
       .filter(Boolean),
+    reportsOomKills: majorVersion(release) >= PODMAN_REPORTS_OOM_FROM,
   };
+}
+
+/** 4 for "4.3.1", 5 for "v5.0.0-rc1"; 0 when the string names no version. */
+function majorVersion(version: string): number {
+  const match = /^v?(\d+)\./.exec(version.trim());
+  return match ? Number(match[1]) : 0;
 }
 
 /** One line for people: "podman 4.3.1 (rootless, cgroup v1), API 1.41 (linux/amd64) at unix://…". */

@@ -30,6 +30,8 @@ export interface RootlessUser {
   uid: number;
   gid: number;
   home: string;
+  /** Whether this call created the user (and so whoever asked may remove it again). */
+  created: boolean;
 }
 
 /**
@@ -37,9 +39,11 @@ export interface RootlessUser {
  * range (useradd gives one from /etc/login.defs). Root only.
  */
 export function ensureRootlessUser(name: string): RootlessUser {
-  if (!lookupUser(name)) execFileSync('useradd', ['--create-home', '--shell', '/usr/sbin/nologin', name]);
-  const user = lookupUser(name);
-  if (!user) throw new RuntimeError('engine_error', `useradd ${name} did not create the user`);
+  const created = !lookupUser(name);
+  if (created) execFileSync('useradd', ['--create-home', '--shell', '/usr/sbin/nologin', name]);
+  const found = lookupUser(name);
+  if (!found) throw new RuntimeError('engine_error', `useradd ${name} did not create the user`);
+  const user = { ...found, created };
   for (const file of ['/etc/subuid', '/etc/subgid']) {
     const has = readFileSync(file, 'utf8')
       .split('\n')
@@ -54,7 +58,7 @@ export function ensureRootlessUser(name: string): RootlessUser {
   return user;
 }
 
-function lookupUser(name: string): RootlessUser | null {
+function lookupUser(name: string): Omit<RootlessUser, 'created'> | null {
   const line = readFileSync('/etc/passwd', 'utf8')
     .split('\n')
     .find((l) => l.startsWith(`${name}:`));

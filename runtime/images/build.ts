@@ -121,7 +121,8 @@ async function buildOffline(
   log: (line: string) => void,
   force: boolean,
 ): Promise<void> {
-  const rootfsTar = join(mkdirp(BUILD_ROOT), `rootfs-${recipe.hash}.tar`);
+  mkdirp(BUILD_ROOT);
+  const rootfsTar = rootfsCachePath(recipe);
   if (force || !existsSync(rootfsTar)) await makeRootfsTar(recipe, rootfsTar, log);
   else log(`reusing the root filesystem debootstrap made for this recipe: ${rootfsTar}`);
   log(`importing it into the engine as ${recipe.ref}`);
@@ -140,6 +141,11 @@ async function buildOffline(
     },
     (event) => event.status && log(`  ${event.status}`),
   );
+}
+
+/** Where the offline build keeps the packed root filesystem of a recipe (it may not exist yet). */
+export function rootfsCachePath(recipe: Recipe): string {
+  return join(BUILD_ROOT, `rootfs-${recipe.hash}.tar`);
 }
 
 /** debootstrap the recipe's root filesystem and pack it into `dest` (written whole, then renamed). */

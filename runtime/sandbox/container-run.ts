@@ -5,6 +5,7 @@ import type { Duplex, Readable } from 'node:stream';
 import type { ContainerConfig, DockerEngine } from '../engine/docker-engine.js';
 import { StreamCapture } from './capture.js';
 import { AttachDemuxer } from './demux.js';
+import { removeOrReport, reportToStderr, type Report } from './removal.js';
 
 export interface PreparedContainer {
   id: string;
@@ -26,8 +27,18 @@ export interface Finished {
   exitCode: number;
   timedOut: boolean;
   oomKilled: boolean;
+  /** Why the container was killed, where the engine cannot tell and the receipt must not guess. */
+  killReason: string | null;
   runMs: number;
 }
+
+/**
+ * A SIGKILL nobody here sent, on an engine that never reports memory kills (EngineIdentity
+ * reportsOomKills): the receipt keeps oom_killed false, which is all the engine said, and names
+ * what is known instead of claiming an OOM kill.
+ */
+export const UNREPORTED_KILL_REASON =
+  'killed by SIGKILL (this engine does not report OOM kills; the memory limit is the likely cause)';
 
 /** After the container exits its output should end at once; this bounds a stuck stream. */
 const DRAIN_GRACE_MS = 10_000;
@@ -37,6 +48,7 @@ export async function prepareContainer(
   config: ContainerConfig,
   outputCapBytes: number,
   onCreated?: (id: string) => void,
+  report: Report = reportToStderr,
 ): Promise<PreparedContainer> {
   const t0 = performance.now();
   const id = await engine.createContainer(config);
@@ -46,7 +58,7 @@ export async function prepareContainer(
   try {
     stream = await engine.attach(id);
   } catch (error) {
-    await engine.remove(id).catch(() => undefined);
+    await removeOrReport(engine, id, report);
     throw error;
   }
   const prepared: PreparedContainer = {
@@ -112,8 +124,11 @@ export async function finishContainer(
   prepared.stream.destroy();
   // The kernel's OOM killer sends SIGKILL, which init reports as 137; only then is the (slower)
   // inspect needed to tell an OOM kill from an exit(137) or a kill of our own.
-  const oomKilled = exitCode === 137 && !timedOut ? (await engine.inspect(prepared.id)).oomKilled : false;
-  return { exitCode, timedOut, oomKilled, runMs };
+  const killed = exitCode === 137 && !timedOut;
+  const oomKilled = killed ? (await engine.inspect(prepared.id)).oomKilled : false;
+  const killReason =
+    killed && !oomKilled && !(await engine.identity()).reportsOomKills ? UNREPORTED_KILL_REASON : null;
+  return { exitCode, timedOut, oomKilled, killReason, runMs };
 }
 
 function feedStdin(

@@ -1,9 +1,11 @@
 // The start-up sweep of the engine: containers carrying our owner label whose owner process is
 // gone (killed, crashed) are removed. An owner that ran inside a container on this engine (the CI
 // image) is gone when that container is; owners on other hosts are left alone (see ownerAlive).
+// One the engine will not remove is reported and the sweep goes on: it is tried again next time.
 import type { DockerEngine } from '../engine/docker-engine.js';
 import { LABEL } from './hardening.js';
 import { ownContainerId, ownerAlive, parseOwner } from './owner.js';
+import { removeOrReport, reportToStderr, type Report } from './removal.js';
 
 export interface RemovedOrphan {
   containerId: string;
@@ -12,7 +14,10 @@ export interface RemovedOrphan {
   owner: string;
 }
 
-export async function removeOrphans(engine: DockerEngine): Promise<RemovedOrphan[]> {
+export async function removeOrphans(
+  engine: DockerEngine,
+  report: Report = reportToStderr,
+): Promise<RemovedOrphan[]> {
   const containers = await engine.listContainers([LABEL.owner]);
   const removed: RemovedOrphan[] = [];
   for (const c of containers) {
@@ -26,7 +31,7 @@ export async function removeOrphans(engine: DockerEngine): Promise<RemovedOrphan
         ? !(await runningContainer(engine, ownerContainer))
         : !ownerAlive(owner);
     if (!gone) continue;
-    await engine.remove(c.id);
+    if (!(await removeOrReport(engine, c.id, report))) continue;
     removed.push({
       containerId: c.id,
       run: c.labels[LABEL.run] ?? '',

@@ -6,6 +6,7 @@
 import type { DockerEngine } from '../engine/docker-engine.js';
 import { prepareContainer, startContainer, type PreparedContainer } from './container-run.js';
 import { LABEL, containerConfig } from './hardening.js';
+import { removeOrReport, reportToStderr, type Report } from './removal.js';
 import type { Limits } from './spec.js';
 
 export const EXECUTE_ARGV = ['python3', '/opt/piper/launch.py'];
@@ -23,10 +24,14 @@ export interface PoolOptions {
   /** HostConfig.Runtime of every pooled container; null: the engine's default. */
   runtime?: string | null;
   onError?: (error: unknown) => void;
+  /** Where a container the engine would not remove is reported (default: stderr). */
+  report?: Report;
 }
 
 export class WarmPool {
   private readonly ready: PreparedContainer[] = [];
+  /** Removals started outside close() (a dead pooled container dropped by take()); close() waits for them. */
+  private readonly discarding = new Set<Promise<void>>();
   private filling: Promise<void> | null = null;
   private closed = false;
   private failures = 0;
@@ -61,7 +66,8 @@ export class WarmPool {
       const container = this.ready.shift()!;
       // A pooled container whose launcher already exited cannot take a program; drop it.
       if (!container.exitedEarly) return container;
-      void this.discard(container);
+      const removal = this.discard(container).finally(() => this.discarding.delete(removal));
+      this.discarding.add(removal);
     }
     return null;
   }
@@ -120,9 +126,13 @@ export class WarmPool {
     return container;
   }
 
+  /**
+   * Removed first, the attach stream closed after: closing it first ends the program's stdin, and
+   * a forced removal racing that exit is refused by Podman (the container stays, exited).
+   */
   private async discard(container: PreparedContainer): Promise<void> {
+    await removeOrReport(this.engine, container.id, this.options.report ?? reportToStderr);
     container.stream.destroy();
-    await this.engine.remove(container.id).catch(() => undefined);
   }
 
   /** Removes every pooled container; the pool refills no more. */
@@ -130,6 +140,6 @@ export class WarmPool {
     this.closed = true;
     if (this.filling) await this.filling.catch(() => undefined);
     const all = this.ready.splice(0);
-    await Promise.all(all.map((c) => this.discard(c)));
+    await Promise.all([...all.map((c) => this.discard(c)), ...this.discarding]);
   }
 }

@@ -15,6 +15,7 @@ import { LABEL, containerConfig } from './hardening.js';
 import { Limiter } from './limiter.js';
 import { currentOwner, formatOwner, ownContainerId } from './owner.js';
 import { EXECUTE_ARGV, WORKSPACE_ARGV, WarmPool } from './pool.js';
+import { removeOrReport, reportToStderr, type Report } from './removal.js';
 import { resolveLimits, type Limits, type Receipt, type RunSpec } from './spec.js';
 
 export interface SandboxOptions {
@@ -32,6 +33,8 @@ export interface SandboxOptions {
   concurrency?: number;
   /** The OCI runtime every container gets (HostConfig.Runtime, e.g. `runsc`); absent: the engine's default. */
   runtime?: string | null;
+  /** Where a container the engine would not remove is reported (default: stderr). */
+  log?: Report;
 }
 
 export interface RunHooks {
@@ -48,6 +51,7 @@ export class Sandbox {
   private readonly ownerLabel = formatOwner(currentOwner());
   private readonly ownerLabels = ownerLabels(this.ownerLabel);
   private readonly imageDigests = new Map<string, string>();
+  private readonly report: Report;
   private hardening: Promise<HardeningReport> | null = null;
   private closed = false;
 
@@ -56,6 +60,7 @@ export class Sandbox {
     private readonly options: SandboxOptions,
   ) {
     this.limiter = new Limiter(options.concurrency ?? 4);
+    this.report = options.log ?? reportToStderr;
     this.pool =
       (options.poolSize ?? 0) > 0
         ? new WarmPool(engine, {
@@ -65,6 +70,7 @@ export class Sandbox {
             limits: resolveLimits(options.poolLimits),
             ownerLabels: this.ownerLabels,
             runtime: options.runtime ?? null,
+            report: this.report,
           })
         : null;
     this.workspacePool =
@@ -76,6 +82,7 @@ export class Sandbox {
             limits: resolveLimits(options.workspacePoolLimits),
             ownerLabels: this.ownerLabels,
             runtime: options.runtime ?? null,
+            report: this.report,
           })
         : null;
   }
@@ -129,6 +136,7 @@ export class Sandbox {
             this.active.add(id);
             hooks.onContainer?.(id);
           },
+          this.report,
         );
         await startContainer(this.engine, container);
       }
@@ -145,6 +153,7 @@ export class Sandbox {
         exit_code: finished.exitCode,
         timed_out: finished.timedOut,
         oom_killed: finished.oomKilled,
+        ...(finished.killReason ? { kill_reason: finished.killReason } : {}),
         stdout: out.text,
         stderr: err.text,
         stdout_bytes: out.bytes,
@@ -177,7 +186,7 @@ export class Sandbox {
   async close(): Promise<void> {
     this.closed = true;
     const running = [...this.active];
-    await Promise.all(running.map((id) => this.engine.remove(id).catch(() => undefined)));
+    await Promise.all(running.map((id) => removeOrReport(this.engine, id, this.report)));
     await Promise.all([this.pool?.close(), this.workspacePool?.close()]);
     await Promise.all([...this.removals]);
   }
@@ -236,9 +245,8 @@ export class Sandbox {
 
   private removeLater(container: PreparedContainer): void {
     container.stream.destroy();
-    const removal = this.engine
-      .remove(container.id)
-      .catch(() => undefined)
+    const removal = removeOrReport(this.engine, container.id, this.report)
+      .then(() => undefined)
       .finally(() => {
         this.active.delete(container.id);
         this.removals.delete(removal);

@@ -9,6 +9,7 @@ import type { DockerEngine } from '../engine/docker-engine.js';
 import { AttachDemuxer } from './demux.js';
 import { LABEL, containerConfig } from './hardening.js';
 import { currentOwner, formatOwner, ownContainerId } from './owner.js';
+import { removeOrReport, reportToStderr } from './removal.js';
 import type { Limits } from './spec.js';
 
 export interface ServiceHandlers {
@@ -21,7 +22,7 @@ export interface ServiceHandlers {
 export interface ServiceContainer {
   id: string;
   write(data: string): void;
-  /** Ends the program's input (it exits on end of input) and removes the container. */
+  /** Removes the container (killing the program), then closes the stream. */
   close(): Promise<void>;
 }
 
@@ -64,7 +65,7 @@ export async function openServiceContainer(
     stream.on('error', onEnd);
     await engine.start(id);
   } catch (error) {
-    await engine.remove(id).catch(() => undefined);
+    await removeOrReport(engine, id, reportToStderr);
     throw error;
   }
   // An idle service must not keep Node running (the caller's pending requests have timers).
@@ -75,9 +76,11 @@ export async function openServiceContainer(
       stream.write(data);
     },
     close: async () => {
+      // Removed before its input is closed: the program would exit on end of input, and Podman
+      // refuses a forced removal that races that exit (pool.ts discards the same way).
+      await removeOrReport(engine, id, reportToStderr);
       stream.end();
       stream.destroy();
-      await engine.remove(id).catch(() => undefined);
     },
   };
 }

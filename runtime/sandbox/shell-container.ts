@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import type { DockerEngine } from '../engine/docker-engine.js';
 import { LABEL, containerConfig } from './hardening.js';
 import { currentOwner, formatOwner } from './owner.js';
+import { removeOrReport, reportToStderr } from './removal.js';
 import { WORKSPACE_ARGV } from './pool.js';
 import { resolveLimits, type Limits } from './spec.js';
 
@@ -36,7 +37,7 @@ export async function startShellContainer(
     stream.end();
     return id;
   } catch (error) {
-    await engine.remove(id).catch(() => undefined);
+    await removeOrReport(engine, id, reportToStderr);
     throw error;
   }
 }

@@ -51,6 +51,11 @@ export const ReceiptSchema = z.object({
   exit_code: z.number().int(),
   timed_out: z.boolean(),
   oom_killed: z.boolean(),
+  /**
+   * Present only where the engine cannot say why a container was killed (Podman before 5.0 on a
+   * memory kill): what is known instead. Absent on Docker, whose receipts are unchanged.
+   */
+  kill_reason: z.string().optional(),
   stdout: z.string(),
   stderr: z.string(),
   stdout_bytes: z.number().int(),

@@ -1,7 +1,8 @@
 // A Podman service for a test: `podman system service` on a socket of its own, rootful (as root)
 // or rootless (as an unprivileged user with subordinate ids), with its own storage so the host's
 // and other tests' images are never touched. stop() empties the engine, kills what was started
-// (the service and, rootless, the user-namespace pause process) by pid, and removes the storage.
+// (the service and, rootless, the user-namespace pause process) by pid, removes the storage, and
+// removes the rootless user again when it was made for this service.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   chownSync,
@@ -66,12 +67,16 @@ export async function startPodman(mode: 'rootful' | 'rootless'): Promise<PodmanS
     `unix://${socket}`,
   ];
   const log = openSync(join(root, 'podman.log'), 'a');
+  // The service runs in its own directory: Podman 4's conmon drops an `oom` marker file into the
+  // working directory it inherits whenever a container is killed for memory.
   let child: ChildProcess;
   let xdg = '';
+  let madeUser = false;
   if (mode === 'rootful') {
-    child = spawn(PODMAN, serve, { stdio: ['ignore', log, log] });
+    child = spawn(PODMAN, serve, { stdio: ['ignore', log, log], cwd: root });
   } else {
     const user = ensureRootlessUser(ROOTLESS_USER);
+    madeUser = user.created;
     xdg = join(root, 'xdg');
     mkdirSync(xdg, { mode: 0o700 });
     for (const dir of [root, xdg]) chownSync(dir, user.uid, user.gid);
@@ -81,6 +86,7 @@ export async function startPodman(mode: 'rootful' | 'rootless'): Promise<PodmanS
       ['--reuid', String(user.uid), '--regid', String(user.gid), '--init-groups', PODMAN, ...serve],
       {
         stdio: ['ignore', log, log],
+        cwd: root,
         env: { HOME: user.home, XDG_RUNTIME_DIR: xdg, PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
       },
     );
@@ -119,6 +125,7 @@ export async function startPodman(mode: 'rootful' | 'rootless'): Promise<PodmanS
       if (xdg && existsSync(pause)) await stopPid(Number(readFileSync(pause, 'utf8').trim()) || undefined);
       unmountUnder(root);
       rmSync(root, { recursive: true, force: true });
+      if (madeUser) await removeUser(ROOTLESS_USER);
     }
   };
   return {
@@ -130,6 +137,41 @@ export async function startPodman(mode: 'rootful' | 'rootless'): Promise<PodmanS
     root,
     stop,
   };
+}
+
+/**
+ * The user made for this service, with its home and subordinate id ranges (userdel removes both).
+ * Any process still running as that user was started by this service: stopped first, by pid.
+ */
+async function removeUser(name: string): Promise<void> {
+  const uid = execFileSync('id', ['-u', name], { encoding: 'utf8' }).trim();
+  for (let i = 0; i < 20; i++) {
+    const left = pidsOfUser(uid);
+    if (left.length === 0) break;
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+    await sleep(250);
+  }
+  execFileSync('userdel', ['--remove', name], { stdio: 'ignore' });
+}
+
+function pidsOfUser(uid: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      if (new RegExp(`^Uid:\\s+${uid}\\s`, 'm').test(status)) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }
 
 /** Processes whose command line names `path` (this service's own temporary directory). */

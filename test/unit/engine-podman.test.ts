@@ -14,6 +14,7 @@ import { acceptedSettings, requireEnforced, unenforcedSettings } from '../../run
 import { containerConfig } from '../../runtime/sandbox/hardening.js';
 import { DEFAULT_LIMITS } from '../../runtime/sandbox/spec.js';
 import { isRuntimeError } from '../../runtime/errors.js';
+import { oomCheck } from '../../cli/doctor/oom-check.js';
 
 const podmanVersion = {
   Version: '4.3.1',
@@ -59,6 +60,36 @@ describe('engine identity', () => {
       'unix:///var/run/docker.sock',
     );
     expect(docker).toMatchObject({ kind: 'docker', rootless: true, cgroupVersion: '2', seccomp: true });
+  });
+
+  it('knows Podman reports memory kills from 5.0 on, and Docker always', () => {
+    const at = (v: string) =>
+      podmanIdentity(
+        { ...podmanVersion, Version: v, Components: [{ Name: 'Podman Engine', Version: v }] },
+        libpod(false, 'v2', ['memory', 'pids', 'cpu']),
+        'unix:///tmp/p.sock',
+      ).reportsOomKills;
+    expect([at('4.3.1'), at('4.9.4'), at('5.0.0'), at('v5.2.1'), at('6.0.0-dev')]).toEqual([
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
+    const docker = dockerIdentity(
+      { Version: '20.10.24', ApiVersion: '1.41', Os: 'linux', Arch: 'amd64' },
+      {},
+      'unix:///var/run/docker.sock',
+    );
+    expect(docker.reportsOomKills).toBe(true);
+    expect(oomCheck(docker)).toMatchObject({ name: 'oom', ok: true, reported: true });
+    const old = oomCheck(podmanIdentity(podmanVersion, libpod(false, 'v1', []), 'unix:///tmp/p.sock'));
+    expect(old).toMatchObject({ name: 'oom', ok: true, reported: false });
+    expect(old.detail).toBe(
+      'podman 4.3.1 does not report out-of-memory kills (Podman 5.0 and later do): a run killed at ' +
+        'its memory limit has oom_killed false, exit 137 and the reason "killed by SIGKILL (this engine ' +
+        'does not report OOM kills; the memory limit is the likely cause)"',
+    );
   });
 });
 
