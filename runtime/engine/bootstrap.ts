@@ -1,4 +1,4 @@
-// Finding a Docker engine, and starting one where none answers (DESIGN.md section 4).
+// Finding a Docker engine, and starting one where none answers (docs/sandbox.md).
 // Idempotent: an engine that answers is used as it is; a dockerd we started earlier is found by
 // its pidfile and waited for; only as root, and only for the local socket, do we install Debian's
 // docker.io and start `dockerd --bridge=none --iptables=false` (sandboxes have no network anyway).

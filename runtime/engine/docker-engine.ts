@@ -1,4 +1,4 @@
-// The one adapter over dockerode (DESIGN.md section 1): everything else in piper-agent speaks to
+// The one adapter over dockerode (docs/architecture.md): everything else in piper-agent speaks to
 // the engine through this small interface, so the sandbox logic reads as Docker Engine API calls
 // and not as a client library's quirks. Errors leave here as RuntimeError kinds.
 import Docker from 'dockerode';

@@ -1,4 +1,4 @@
-// Building the sandbox image, two paths with one result (DESIGN.md section 4):
+// Building the sandbox image, two paths with one result (docs/sandbox.md):
 // offline — debootstrap a Debian root filesystem from the mirror apt already uses, then import it
 // through the engine API as a tar stream; online — the Dockerfile, for machines that pull base
 // images. Both carry the recipe-hash label and tag, so either satisfies the other's skip check.

@@ -1,4 +1,4 @@
-// What piper itself built (issue 10 item 3): the sandbox image is identified by the id and layers
+// What piper itself built: the sandbox image is identified by the id and layers
 // recorded when piper built it, never by its recipe label alone — an image built FROM the sandbox
 // image inherits that label, and must never be taken (and re-tagged) as the sandbox image.
 // The record is a small JSON file in the user's state directory, keyed by recipe hash, replaced

@@ -1,4 +1,4 @@
-// The image that runs piper-agent itself in CI (docker/, DESIGN.md section 1). Offline by default,
+// The image that runs piper-agent itself in CI (docker/, docs/architecture.md). Offline by default,
 // in two images so no registry is ever needed and a new app build stays cheap:
 //   piper-agent-ci-base:<hash12> — the sandbox image's root filesystem (the sandbox image is built
 //                                  first when missing), this machine's node and git, node_modules;

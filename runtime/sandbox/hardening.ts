@@ -1,4 +1,4 @@
-// The container every sandbox run gets (DESIGN.md section 4): no network, no capabilities, no
+// The container every sandbox run gets (docs/sandbox.md): no network, no capabilities, no
 // privilege gain, read-only root, size-capped tmpfs for the only writable paths, an unprivileged
 // user, bounded pids / memory / open files (no swap) / CPU, an init process that reaps and forwards signals,
 // no logging (output is read from the attach stream), labels for the sweep. No host path, ever.

@@ -1,4 +1,4 @@
-// Pre-started single-use containers (DESIGN.md section 4): each already runs a Python entry point
+// Pre-started single-use containers (docs/sandbox.md): each already runs a Python entry point
 // blocked on stdin for its work — a program for `execute`, a command and a workspace tar for
 // `run_test` (with pytest already imported) — so a call skips create, start and the interpreter's
 // start-up. A container serves one call and is removed; the pool refills in the

@@ -1,4 +1,4 @@
-// The sandbox: one call = one fresh container (DESIGN.md section 4). It chooses a pooled
+// The sandbox: one call = one fresh container (docs/sandbox.md). It chooses a pooled
 // container when one fits, bounds concurrency, tracks what is running so an interrupt can kill it,
 // and removes every container after use (in the background, so removal is off the caller's path).
 import type { DockerEngine } from '../engine/docker-engine.js';

@@ -1,4 +1,4 @@
-// The fault list of issue 2, each against the real engine: time, processes, memory, output,
+// The sandbox fault list, each against the real engine: time, processes, memory, output,
 // network, filesystem, escaping children. What matters is the receipt and that nothing is left.
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The piperbench task set loads, is the mix issue 6 asks for, and its gold data points at code that
+// The piperbench task set loads, is the intended mix, and its gold data points at code that
 // exists: every gold edit's selector names a def/class in its file, and a task's first gold label
 // agrees with what its issue names (a symbol of the repo → search_symbol; only behaviour → search_code).
 import {

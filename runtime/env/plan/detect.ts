@@ -1,5 +1,5 @@
 // planEnvironment: what a project's sandbox environment holds, decided from its files alone (no
-// build, no network). Sources, in the order of issue 9: pyproject [project].dependencies; the
+// build, no network). Sources, in this order: pyproject [project].dependencies; the
 // project's extras and PEP 735 groups named test/tests/testing/dev (first found of each kind);
 // requirements*.txt (runtime, and test/dev-named first); setup.cfg; tox.ini [testenv] only when
 // nothing else gave test dependencies. `.piper/sandbox.toml` overrides the choices. Every choice
