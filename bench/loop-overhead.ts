@@ -79,8 +79,8 @@ async function measureTurns(
   const timedTools: LoopTools = {
     selectorExists: (s) => tools.selectorExists(s),
     hasEvidence: (s) => tools.hasEvidence(s),
-    run: timed((call, origin, turnId) => tools.run(call, origin, turnId)),
-    lintFile: (selector, path, turnId) => tools.lintFile(selector, path, turnId),
+    run: timed((call, origin, turnId, dispatch) => tools.run(call, origin, turnId, dispatch)),
+    lintFile: (selector, path, turnId, dispatch) => tools.lintFile(selector, path, turnId, dispatch),
   };
   const perTurn: number[] = [];
   let turnStart = 0;

@@ -73,6 +73,9 @@ export const loopEventSchemas = {
   proposal: z.object({
     type: z.literal('proposal'),
     turn,
+    call_id: callId.describe(
+      "the ledger id the call has once dispatched or rejected: the same id as its `execution` and `observation` events and its row in the ledger's calls table; null for ask_user and stop, which make no call row",
+    ),
     tool: z.string(),
     args: z.record(z.string(), z.unknown()),
     origin,

@@ -5,6 +5,7 @@ import type { ExecutedCall, ValidatedCall } from '../primitives/workspace.js';
 import type { NewObservation, ObservationRow } from '../runtime/ledger/observation-row.js';
 import type { RejectedProposal } from '../runtime/ledger/run-record.js';
 import type { TurnReply, TurnStart } from '../runtime/ledger/turns.js';
+import type { DispatchOptions } from '../runtime/ledger/dispatch.js';
 import type { Sampling } from '../runtime/model/sampling.js';
 import type { ChatModel } from '../runtime/model/types.js';
 import type { Budget } from './caps.js';
@@ -24,14 +25,14 @@ export interface LoopTools {
     call: ValidatedCall,
     origin: 'model' | 'trigger',
     turnId?: number,
-    /** Told the call's id as soon as its ledger row exists, before the call runs. */
-    onDispatched?: (callId: string) => void,
+    /** The id the call's proposal announced, and the hook told once its ledger row exists. */
+    dispatch?: DispatchOptions,
   ): Promise<ExecutedLike>;
   lintFile(
     selector: string,
     path: string,
     turnId?: number,
-    onDispatched?: (callId: string) => void,
+    dispatch?: DispatchOptions,
   ): Promise<ExecutedLike>;
 }
 
@@ -49,6 +50,8 @@ export interface LoopRecord {
   runId: string;
   /** The run's prompt boundary (policy/fence.ts), the same for every turn and every resume. */
   readonly promptBoundary: string;
+  /** A call id taken ahead of its row: the proposal event names the call before it is dispatched. */
+  newCallId(): string;
   /** Writes the turn's row and keeps the exact prompt it sends (messages and native tool specs). */
   startTurn(t: TurnStart): number;
   completeTurn(turnId: number, reply: TurnReply): void;

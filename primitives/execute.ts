@@ -27,7 +27,7 @@ export async function execute(
       turnId: ctx.turnId,
     },
     { image: ctx.sandbox.image, argv: EXECUTE_ARGV, stdin: args.code, limits: { timeoutS: timeout } },
-    ctx.onDispatched,
+    ctx.dispatch,
   );
   return {
     callId,

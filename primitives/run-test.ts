@@ -67,6 +67,7 @@ export async function runTest(
     );
   } catch (error) {
     const callId = ctx.ledger.dispatchCall({
+      id: ctx.dispatch?.callId,
       runId: ctx.runId,
       tool: 'run_test',
       args: { target: args.target, timeout },
@@ -74,7 +75,7 @@ export async function runTest(
       owner: ctx.owner,
       turnId: ctx.turnId,
     });
-    ctx.onDispatched?.(callId);
+    ctx.dispatch?.onDispatched?.(callId);
     ctx.ledger.endCall(callId, 'not_executed', (error as Error).message);
     throw error;
   }
@@ -96,7 +97,7 @@ export async function runTest(
       workspace: snapshot.tar,
       limits: { ...RUN_TEST_LIMITS, ...sized, timeoutS: timeout },
     },
-    ctx.onDispatched,
+    ctx.dispatch,
   );
   // The tar has been read to its end by now (the command runs after the unpack), so the list of
   // skipped entries is complete; its note leads the output, where the tail cut never drops it.

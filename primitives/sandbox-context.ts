@@ -1,5 +1,6 @@
 // What the two sandboxed primitives need: the sandbox, the ledger to record the call in, and who
 // is asking (a model proposal or a trigger), so every run has its ledger row before its container.
+import type { DispatchOptions } from '../runtime/ledger/dispatch.js';
 import type { CallOrigin, Ledger } from '../runtime/ledger/ledger.js';
 import type { Sandbox } from '../runtime/sandbox/sandbox.js';
 
@@ -10,6 +11,6 @@ export interface SandboxContext {
   owner: string;
   origin: CallOrigin;
   turnId?: number;
-  /** Told the call's id as soon as its ledger row exists (the stream's `execution started`). */
-  onDispatched?: (callId: string) => void;
+  /** The call's announced id and the hook told once its row exists (`execution started`). */
+  dispatch?: DispatchOptions;
 }

@@ -3,6 +3,7 @@
 // before it runs (`dispatched`) and a terminal status after; what it returns is what was captured,
 // and sandbox receipts are read back from the ledger's executions row, not from memory.
 import { readRepoFile } from '../runtime/host/inside-repo.js';
+import type { DispatchOptions } from '../runtime/ledger/dispatch.js';
 import { editsForRun } from '../runtime/ledger/edits.js';
 import { hasEvidence } from '../runtime/ledger/evidence.js';
 import type { CallOrigin, Ledger } from '../runtime/ledger/ledger.js';
@@ -90,7 +91,7 @@ export class Workspace {
     call: ValidatedCall,
     origin: CallOrigin,
     turnId?: number,
-    onDispatched?: (callId: string) => void,
+    dispatch: DispatchOptions = {},
   ): Promise<ExecutedCall> {
     const o = this.options;
     const target = targetOf(call.tool, call.args);
@@ -103,7 +104,7 @@ export class Workspace {
       owner: o.owner,
       origin,
       turnId,
-      onDispatched,
+      dispatch,
     };
     if (call.tool === 'run_test') {
       const { callId, result } = await runTest(
@@ -117,6 +118,7 @@ export class Workspace {
       return { callId, kind, target, result, receipt: this.receipt(callId) };
     }
     const callId = o.ledger.dispatchCall({
+      id: dispatch.callId,
       runId: o.runId,
       tool: call.tool,
       args: call.args,
@@ -124,7 +126,7 @@ export class Workspace {
       owner: o.owner,
       turnId,
     });
-    onDispatched?.(callId);
+    dispatch.onDispatched?.(callId);
     try {
       if (call.tool === 'edit_entity') {
         return this.editRecorded(call.args, callId, target, await this.edit(call.args, callId));
@@ -149,10 +151,11 @@ export class Workspace {
     selector: string,
     path: string,
     turnId?: number,
-    onDispatched?: (callId: string) => void,
+    dispatch: DispatchOptions = {},
   ): Promise<ExecutedCall> {
     const o = this.options;
     const callId = o.ledger.dispatchCall({
+      id: dispatch.callId,
       runId: o.runId,
       tool: 'lint',
       args: { selector, path },
@@ -160,7 +163,7 @@ export class Workspace {
       owner: o.owner,
       turnId,
     });
-    onDispatched?.(callId);
+    dispatch.onDispatched?.(callId);
     try {
       const bytes = readRepoFile(o.index.root, path);
       if (!Buffer.isBuffer(bytes)) throw new Error(bytes.error);

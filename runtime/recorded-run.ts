@@ -2,8 +2,8 @@
 // `dispatched` before the container exists, the container id as soon as it does, and the receipt
 // with the call's completion in one transaction after. A run that throws ends its call as
 // `failed` (it may have started) or `not_executed` (no container), with the reason.
-import type { Ledger } from './ledger/ledger.js';
-import type { CallOrigin } from './ledger/ledger.js';
+import type { DispatchOptions } from './ledger/dispatch.js';
+import type { CallOrigin, Ledger } from './ledger/ledger.js';
 import type { Sandbox } from './sandbox/sandbox.js';
 import type { Receipt, RunSpec } from './sandbox/spec.js';
 
@@ -21,11 +21,11 @@ export async function runRecorded(
   sandbox: Sandbox,
   call: RecordedCall,
   spec: RunSpec,
-  /** Told the call's id as soon as its ledger row exists, before the sandbox starts. */
-  onDispatched?: (callId: string) => void,
+  /** The call's announced id, and the hook told once its row exists (before the sandbox starts). */
+  dispatch: DispatchOptions = {},
 ): Promise<{ callId: string; receipt: Receipt }> {
-  const callId = ledger.dispatchCall(call);
-  onDispatched?.(callId);
+  const callId = ledger.dispatchCall({ ...call, id: dispatch.callId });
+  dispatch.onDispatched?.(callId);
   let containerId: string | null = null;
   try {
     const receipt = await sandbox.run(

@@ -51,15 +51,18 @@ export function suppressNth(
   const wrap = (tools: LoopTools): LoopTools => ({
     selectorExists: (s) => tools.selectorExists(s),
     hasEvidence: (s) => tools.hasEvidence(s),
-    lintFile: (selector, path, turnId) => tools.lintFile(selector, path, turnId),
-    run: async (call, origin, turnId): Promise<ExecutedLike> => {
-      if (origin !== 'model') return tools.run(call, origin, turnId);
+    // The dispatch options (the proposal's announced id, the `execution started` hook) go along,
+    // so a suppressed run's stream names the same call ids as its ledger.
+    lintFile: (selector, path, turnId, dispatch) => tools.lintFile(selector, path, turnId, dispatch),
+    run: async (call, origin, turnId, dispatch): Promise<ExecutedLike> => {
+      if (origin !== 'model') return tools.run(call, origin, turnId, dispatch);
       const key = canonical(call.tool, call.args);
-      if (seen++ !== index && key !== removed) return tools.run(call, origin, turnId);
+      if (seen++ !== index && key !== removed) return tools.run(call, origin, turnId, dispatch);
       removed ??= key;
       const run = runId();
       if (!run) throw new Error('the ablation wrapper ran before the run was created');
       const callId = ledger.dispatchCall({
+        id: dispatch?.callId,
         runId: run,
         tool: call.tool,
         args: call.args,
@@ -67,6 +70,7 @@ export function suppressNth(
         owner,
         turnId,
       });
+      dispatch?.onDispatched?.(callId);
       ledger.endCall(callId, 'not_executed', SUPPRESSED);
       const subject = callKey(call.tool, call.args);
       suppression.suppressed ??= { tool: call.tool, subject, callId };

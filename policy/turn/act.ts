@@ -22,28 +22,26 @@ export interface Selected {
 export async function act(ctx: TurnContext, s: Selected): Promise<ActResult> {
   const { turn, turnId, proposal } = s;
   const classified = classifyProposal(proposal);
-  ctx.journal.emit({
-    type: 'proposal',
-    turn,
-    tool: proposal.tool,
-    args: proposal.args,
-    origin: 'model',
-    ...(s.text ? { text: s.text } : {}),
-  });
   if (classified.kind === 'stop') {
+    announce(ctx, s, null);
     await runTriggers(ctx, ctx.arm.triggers.onModelAction({ kind: 'stop' }), turn, turnId);
     ctx.journal.stopped(turnId, classified.reason);
     return { kind: 'end', outcome: 'stop', reason: classified.reason || 'the model stopped' };
   }
-  if (classified.kind === 'ask_user') return askUser(ctx, turn, turnId, classified.question);
-
+  if (classified.kind === 'ask_user') {
+    announce(ctx, s, null);
+    return askUser(ctx, turn, turnId, classified.question);
+  }
+  // The id is taken now, so the proposal names the row the call will have, executed or rejected.
+  const callId = ctx.deps.record.newCallId();
+  announce(ctx, s, callId);
   const { tools } = ctx.deps;
   const validation = ctx.arm.validate(proposal, {
     selectorExists: (selector) => tools.selectorExists(selector),
     hasEvidence: (selector) => tools.hasEvidence(selector),
   });
   if (!validation.ok) {
-    const row = ctx.journal.rejected(turn, turnId, proposal.args, validation.rejection, s.reselect);
+    const row = ctx.journal.rejected(turn, turnId, callId, proposal.args, validation.rejection, s.reselect);
     ctx.latest = ctx.arm.render(row);
     return { kind: 'rejected' };
   }
@@ -51,6 +49,7 @@ export async function act(ctx: TurnContext, s: Selected): Promise<ActResult> {
   const triggers = ctx.arm.triggers;
   await runTriggers(ctx, triggers.onModelAction({ kind: 'call', tool: call.tool }), turn, turnId);
   const { exec, row } = await execute(ctx, turn, turnId, {
+    callId,
     tool: call.tool,
     args: call.args as Record<string, unknown>,
     origin: 'model',
@@ -61,6 +60,19 @@ export async function act(ctx: TurnContext, s: Selected): Promise<ActResult> {
   if (exec.edit) await runTriggers(ctx, triggers.onEditCommitted(exec.edit), turn, turnId);
   await runTriggers(ctx, triggers.onText(ctx.latest), turn, turnId);
   return CONTINUE;
+}
+
+/** The proposal event: `call_id` is null for ask_user and stop, which make no call row. */
+function announce(ctx: TurnContext, s: Selected, callId: string | null): void {
+  ctx.journal.emit({
+    type: 'proposal',
+    turn: s.turn,
+    call_id: callId,
+    tool: s.proposal.tool,
+    args: s.proposal.args,
+    origin: 'model',
+    ...(s.text ? { text: s.text } : {}),
+  });
 }
 
 /** The model's question: answered now (interactive), or the run ends with it for a later resume. */

@@ -9,6 +9,8 @@ import type { DeniedNote } from './harness-notes.js';
 import { LOOP_TOOLS, type LoopToolName } from './tool-table.js';
 
 interface CallToRun {
+  /** The id its proposal event announced; the ledger row is written with it. */
+  callId: string;
   tool: LoopToolName;
   args: Record<string, unknown>;
   origin: 'model' | 'trigger';
@@ -33,7 +35,7 @@ export async function execute(
   };
   const t0 = ctx.clock();
   const entry = LOOP_TOOLS[tool];
-  const exec = await entry.run(ctx.deps.tools, args, origin, turnId, onDispatched);
+  const exec = await entry.run(ctx.deps.tools, args, origin, turnId, { callId: call.callId, onDispatched });
   onDispatched(exec.callId);
   ctx.journal.emit({
     type: 'execution',
@@ -68,15 +70,18 @@ export async function runTriggers(
   turnId?: number,
 ): Promise<void> {
   for (const t of calls) {
+    const callId = ctx.deps.record.newCallId();
     ctx.journal.emit({
       type: 'proposal',
       turn,
+      call_id: callId,
       tool: t.tool,
       args: t.args,
       origin: 'trigger',
       trigger: t.trigger,
     });
     const { exec } = await execute(ctx, turn, turnId, {
+      callId,
       tool: t.tool,
       args: t.args,
       origin: 'trigger',

@@ -5,6 +5,7 @@
 import type { SandboxVerdict } from '../../primitives/results/sandbox-results.js';
 import type { ValidatedCall } from '../../primitives/workspace.js';
 import type { CallOrigin } from '../../runtime/ledger/call-row.js';
+import type { DispatchOptions } from '../../runtime/ledger/dispatch.js';
 import type { NewObservation } from '../../runtime/ledger/observation-row.js';
 import type { RejectedProposal } from '../../runtime/ledger/run-record.js';
 import type { TurnReply, TurnStart } from '../../runtime/ledger/turns.js';
@@ -41,9 +42,14 @@ export class MemoryRun {
   costUsd: number | null = 0;
   ending: { outcome: string; reason: string } | null = null;
   saved: LoopState | null = null;
+  private issued = 0;
 
-  addCall(call: Omit<MemoryCall, 'id'>): string {
-    const id = `call-${this.calls.length + 1}`;
+  /** Counted, not random: the in-memory run is deterministic. Taken ahead of its row, like the ledger's. */
+  newCallId(): string {
+    return `call-${++this.issued}`;
+  }
+
+  addCall(call: Omit<MemoryCall, 'id'>, id: string = this.newCallId()): string {
     this.calls.push({ id, ...call });
     return id;
   }
@@ -54,6 +60,10 @@ export class MemoryRecord implements LoopRecord {
   /** A fixed boundary: the in-memory loop's prompts are as deterministic as its clock. */
   readonly promptBoundary = '0123456789abcdef0123456789abcdef';
   constructor(readonly run: MemoryRun = new MemoryRun()) {}
+
+  newCallId(): string {
+    return this.run.newCallId();
+  }
 
   startTurn(t: TurnStart): number {
     const id = this.run.turns.length + 1;
@@ -69,8 +79,8 @@ export class MemoryRecord implements LoopRecord {
 
   rejected(r: RejectedProposal): string {
     const args = (r.args ?? {}) as Record<string, unknown>;
-    const { tool, origin, turnId } = r;
-    return this.run.addCall({ tool, args, origin, turnId, verdict: 'rejected', receipt: null });
+    const { callId, tool, origin, turnId } = r;
+    return this.run.addCall({ tool, args, origin, turnId, verdict: 'rejected', receipt: null }, callId);
   }
 
   observe(o: NewObservation): ObservationRowLike {
@@ -163,9 +173,18 @@ export class MemoryTools implements LoopTools {
     return this.ledger.evidence.has(selector);
   }
 
-  run(call: ValidatedCall, origin: 'model' | 'trigger', turnId?: number): Promise<ExecutedLike> {
+  run(
+    call: ValidatedCall,
+    origin: 'model' | 'trigger',
+    turnId?: number,
+    dispatch: DispatchOptions = {},
+  ): Promise<ExecutedLike> {
     const { result, receipt = null } = this.world.answer(call.tool, call.args);
-    const callId = this.ledger.addCall({ ...call, origin, turnId, verdict: 'executed', receipt });
+    const callId = this.ledger.addCall(
+      { ...call, origin, turnId, verdict: 'executed', receipt },
+      dispatch.callId,
+    );
+    dispatch.onDispatched?.(callId);
     const kind = origin === 'trigger' && call.tool === 'search_symbol' ? 'symbol' : KIND[call.tool];
     const target = String(Object.values(call.args)[0] ?? '');
     for (const selector of citedSelectors(call, result)) this.ledger.evidence.add(selector);
@@ -180,15 +199,24 @@ export class MemoryTools implements LoopTools {
     return Promise.resolve(exec);
   }
 
-  lintFile(selector: string, path: string, turnId?: number): Promise<ExecutedLike> {
-    const callId = this.ledger.addCall({
-      tool: 'lint',
-      args: { selector, path },
-      origin: 'trigger',
-      turnId,
-      verdict: 'executed',
-      receipt: null,
-    });
+  lintFile(
+    selector: string,
+    path: string,
+    turnId?: number,
+    dispatch: DispatchOptions = {},
+  ): Promise<ExecutedLike> {
+    const callId = this.ledger.addCall(
+      {
+        tool: 'lint',
+        args: { selector, path },
+        origin: 'trigger',
+        turnId,
+        verdict: 'executed',
+        receipt: null,
+      },
+      dispatch.callId,
+    );
+    dispatch.onDispatched?.(callId);
     const result = this.world.lint?.(path) ?? 'clean';
     return Promise.resolve({ callId, kind: 'lint', target: selector, result, receipt: null });
   }

@@ -64,11 +64,13 @@ export class Journal {
   rejected(
     turn: number,
     turnId: number,
+    callId: string,
     args: unknown,
     rejection: Rejection,
     reselect: boolean,
   ): ObservationRowLike {
-    const callId = this.record.rejected({
+    this.record.rejected({
+      callId,
       tool: rejection.tool,
       args,
       reason: rejection.reason,

@@ -140,8 +140,12 @@ export class Ledger {
     return this.db.prepare(`SELECT * FROM runs WHERE id = ?`).get(id) as Record<string, unknown> | undefined;
   }
 
-  /** Writes the call as dispatched: this row exists before any container does. */
+  /**
+   * Writes the call as dispatched: this row exists before any container does. `id` is one the
+   * caller took from newCallId() ahead of time (the stream names a proposal's call before it runs).
+   */
   dispatchCall(call: {
+    id?: string;
     runId: string;
     tool: string;
     args: unknown;
@@ -149,7 +153,7 @@ export class Ledger {
     owner: string;
     turnId?: number;
   }): string {
-    const id = `c-${randomBytes(6).toString('hex')}`;
+    const id = call.id ?? newCallId();
     const t = now();
     this.db.transaction(() => {
       this.db
@@ -226,6 +230,7 @@ export class Ledger {
 
   /** A proposal that failed validation: recorded with its reason, never executed. */
   recordRejectedCall(call: {
+    id?: string;
     runId: string;
     tool: string;
     args: unknown;
@@ -234,7 +239,7 @@ export class Ledger {
     reason: string;
     turnId?: number;
   }): string {
-    const id = `c-${randomBytes(6).toString('hex')}`;
+    const id = call.id ?? newCallId();
     const t = now();
     this.db
       .prepare(
@@ -329,6 +334,14 @@ export class Ledger {
       this.db.pragma('foreign_keys = ON');
     }
   }
+}
+
+/**
+ * A fresh call id: `c-` and 12 random hex digits. Random rather than counted, so an id can be taken
+ * before its row is written (the stream's proposal names it) without a gap or a race in any table.
+ */
+export function newCallId(): string {
+  return `c-${randomBytes(6).toString('hex')}`;
 }
 
 function newRunId(): string {

@@ -3,7 +3,7 @@
 // the sandbox after the last edit, and what is the run's diff. Answers come from rows, not memory.
 import type { CallOrigin } from './call-row.js';
 import { editsForRun } from './edits.js';
-import type { Ledger } from './ledger.js';
+import { newCallId, type Ledger } from './ledger.js';
 import type { NewObservation, ObservationRow } from './observation-row.js';
 import { newPromptBoundary, storePrompt } from './prompts.js';
 import {
@@ -18,6 +18,8 @@ import {
 
 /** A proposal validation rejected, as the run records it: never executed, with the reason. */
 export interface RejectedProposal {
+  /** The id its proposal announced (newCallId()); absent: a fresh one. */
+  callId?: string;
   tool: string;
   args: unknown;
   reason: string;
@@ -73,8 +75,13 @@ export class RunRecord {
     completeTurn(this.ledger, turnId, reply);
   }
 
+  newCallId(): string {
+    return newCallId();
+  }
+
   rejected(r: RejectedProposal): string {
-    return this.ledger.recordRejectedCall({ ...r, runId: this.runId, owner: this.owner });
+    const { callId, ...call } = r;
+    return this.ledger.recordRejectedCall({ ...call, id: callId, runId: this.runId, owner: this.owner });
   }
 
   observe(o: NewObservation): ObservationRow {

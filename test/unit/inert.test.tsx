@@ -49,7 +49,14 @@ const hostileEvents: LoopEvent[] = [
     budget: { max_turns: 30, max_tokens: null, max_cost_usd: null, max_wall_s: null },
   },
   { type: 'turn', turn: 1 },
-  { type: 'proposal', turn: 1, tool: 'execute', args: { code: HOSTILE, [HOSTILE]: 1 }, origin: 'model' },
+  {
+    type: 'proposal',
+    turn: 1,
+    call_id: 'c-000000000001',
+    tool: 'execute',
+    args: { code: HOSTILE, [HOSTILE]: 1 },
+    origin: 'model',
+  },
   { type: 'noop', turn: 1, reason: `malformed: ${HOSTILE}` },
   {
     type: 'observation',

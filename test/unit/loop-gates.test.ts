@@ -131,9 +131,9 @@ describe('loop gates: each switch turns off its own gate only', () => {
     const bogusMatch = (tools: LoopTools): LoopTools => ({
       selectorExists: (s) => tools.selectorExists(s),
       hasEvidence: (s) => tools.hasEvidence(s),
-      lintFile: (s, p, t) => tools.lintFile(s, p, t),
-      run: async (c, origin, turnId) => {
-        const exec = await tools.run(c, origin, turnId);
+      lintFile: (s, p, t, d) => tools.lintFile(s, p, t, d),
+      run: async (c, origin, turnId, dispatch) => {
+        const exec = await tools.run(c, origin, turnId, dispatch);
         if (c.tool !== 'search_symbol') return exec;
         const result = exec.result as { data: { matches: unknown[] } };
         const extra = {

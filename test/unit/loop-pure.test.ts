@@ -124,6 +124,21 @@ describe('the loop over in-memory effects', () => {
     expect(result.verified).toBe(false);
   });
 
+  it("names each call's id on its proposal: the executed or rejected row's id; null for stop", async () => {
+    const { of, ledger } = await run([call('frobnicate', {}), READ, EDIT, STOP], { reproTarget: 't' });
+    const proposals = of('proposal');
+    const byTool = (tool: string) => proposals.filter((p) => p.tool === tool);
+    expect(byTool('stop').map((p) => p.call_id)).toEqual([null]);
+    const withIds = proposals.filter((p) => p.tool !== 'stop');
+    // Every call made, model or trigger, executed or rejected, was announced with its row's id.
+    const ids = (list: Array<string | null>) => [...list].sort();
+    expect(ids(withIds.map((p) => p.call_id))).toEqual(ids(ledger.calls.map((c) => c.id)));
+    expect(withIds.map((p) => p.origin)).toContain('trigger');
+    const started = of('execution').filter((e) => e.phase === 'started');
+    for (const e of started) expect(withIds.find((p) => p.call_id === e.call_id)?.tool).toBe(e.tool);
+    expect(ledger.calls.find((c) => c.id === byTool('frobnicate')[0]!.call_id)?.verdict).toBe('rejected');
+  });
+
   it('rejects with the exact reasons, reselects once on the same turn, then the turn is spent', async () => {
     const { of, result, ledger } = await run([
       call('frobnicate', {}),

@@ -35,7 +35,14 @@ describe('TUI', () => {
       init,
       { type: 'turn', turn: 1 },
       { type: 'toolset', turn: 1, tools: ['read_entity', 'run_test'], truncated: false, source: 'map' },
-      { type: 'proposal', turn: 1, tool: 'run_test', args: { target: 'tests/' }, origin: 'model' },
+      {
+        type: 'proposal',
+        turn: 1,
+        call_id: 'c-000000000001',
+        tool: 'run_test',
+        args: { target: 'tests/' },
+        origin: 'model',
+      },
       {
         type: 'execution',
         phase: 'finished',
@@ -67,7 +74,7 @@ describe('TUI', () => {
         total_cost_usd: 0.01,
       },
       { type: 'turn', turn: 2 },
-      { type: 'proposal', turn: 2, tool: 'bash', args: {}, origin: 'model' },
+      { type: 'proposal', turn: 2, call_id: 'c-000000000002', tool: 'bash', args: {}, origin: 'model' },
       { type: 'rejection', turn: 2, tool: 'bash', reason: 'unknown tool: bash', reselect: true },
     ] as LoopEvent[])
       store.push(e);
@@ -158,6 +165,7 @@ describe('TUI', () => {
     store.push({
       type: 'proposal',
       turn: 1,
+      call_id: 'c-000000000001',
       tool: 'run_test',
       args: { target: 'tests/' },
       origin: 'model',
