@@ -1,4 +1,4 @@
-// node dist/bench/startup.js [--json] [--rounds N] [--no-fix] [--cli PATH]
+// node dist/bench/startup.js [--json] [--rounds N] [--no-fix] [--cli PATH] [--baseline PATH]
 // Start-up of the CLI against a bare `node -e 0`, measured side by side in this process, the
 // commands interleaved round by round so machine load hits all of them alike:
 //   --help, --version   spawn to exit        target: p50 within 100 ms of node -e 0's
@@ -6,7 +6,9 @@
 //                       sample repository per round, scripted model, `--env base` (an environment
 //                       build is not start-up)      target: p50 within 400 ms of node -e 0's
 // The fix process is stopped (SIGTERM, which it handles) once its first event is out. --cli PATH
-// measures another build's bin/piper-agent.js (a checkout before a change, say) the same way.
+// measures another build's bin/piper-agent.js (a checkout before a change, say) the same way;
+// --baseline PATH measures that build's headless fix too, in the same rounds, so a before/after
+// comparison sees the same machine load (its summary is `baseline_fix_first_event`).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
       rounds: { type: 'string', default: '7' },
       'no-fix': { type: 'boolean', default: false },
       cli: { type: 'string', default: join(ROOT, 'bin', 'piper-agent.js') },
+      baseline: { type: 'string' },
     },
   });
   const cli = values.cli;
@@ -107,6 +110,7 @@ async function main(): Promise<void> {
     help: [] as number[],
     version: [] as number[],
     fix: [] as number[],
+    baseline: [] as number[],
   };
   try {
     // One unmeasured round: the OS file cache warm for every command alike.
@@ -123,6 +127,14 @@ async function main(): Promise<void> {
           'sample',
         );
         samples.fix.push(await timed(fixArgs(cli, repo), { untilOutput: true }));
+        if (values.baseline) {
+          const copy = copyAsGitRepo(
+            join(ROOT, 'test', 'fixtures', 'sample-repo'),
+            join(work, `b${i}`),
+            'sample',
+          );
+          samples.baseline.push(await timed(fixArgs(values.baseline, copy), { untilOutput: true }));
+        }
       }
       process.stderr.write(`\rround ${i + 1}/${rounds}`);
     }
@@ -138,6 +150,12 @@ async function main(): Promise<void> {
     help: summary(samples.help, base, TARGETS.help_ms),
     version: summary(samples.version, base, TARGETS.version_ms),
     fix_first_event: skipFix ? { skipped: skipFix } : summary(samples.fix, base, TARGETS.fix_first_event_ms),
+    ...(values.baseline && !skipFix
+      ? {
+          baseline: values.baseline,
+          baseline_fix_first_event: summary(samples.baseline, base, TARGETS.fix_first_event_ms),
+        }
+      : {}),
   };
   const row = (name: string, s: { p50_ms: number; delta_vs_node_ms: number; target_delta_ms: number }) =>
     [name, `${s.p50_ms} ms (+${s.delta_vs_node_ms} ms; target ≤ +${s.target_delta_ms})`] as [string, string];
@@ -148,6 +166,9 @@ async function main(): Promise<void> {
     'skipped' in result.fix_first_event
       ? ['fix first event', `skipped: ${result.fix_first_event.skipped}`]
       : row('fix first event p50', result.fix_first_event),
+    ...(result.baseline_fix_first_event
+      ? [row('baseline fix first event p50', result.baseline_fix_first_event)]
+      : []),
   ]);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }

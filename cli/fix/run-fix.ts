@@ -1,15 +1,15 @@
-// One `fix` run, wired: the model, the engine and sandbox (with a warm pool for `execute`), the code
-// index, the lint gate, the workspace and the ledger record, then the loop. Shared by `fix`,
-// `demo` and `resume`; the caller decides how events are shown and how questions are answered.
-import { createEditAuthorizer, type ApprovalMode, type AskApproval } from '../../policy/approval.js';
+// One `fix` run, wired: the model, the engine and sandbox (with a warm pool for `execute`) and the
+// ledger record, then its `init` event, then the code index, the lint gate, the workspace and the
+// loop (run-agent.ts, loaded only then). Whatever can refuse the run (config, engine, image,
+// environment, lock) comes before `init`; the rest after it, so the first event is out early.
+// Shared by `fix`, `demo` and `resume`; the caller decides how events are shown and how questions
+// are answered.
+import type { ApprovalMode, AskApproval } from '../../policy/approval.js';
 import type { EventSink, RunResult } from '../../policy/events.js';
 import type { GateSwitches } from '../../policy/gates.js';
-import { runLoop, type LoopState, type LoopTools } from '../../policy/loop.js';
+import type { LoopOptions, LoopState, LoopTools } from '../../policy/loop.js';
 import type { PolicyArm } from '../../policy/validate.js';
-import { CodeIndex } from '../../primitives/index/code-index.js';
-import { LintGate } from '../../primitives/lint/lint-gate.js';
 import { RUN_TEST_LIMITS } from '../../primitives/run-test.js';
-import { Workspace } from '../../primitives/workspace.js';
 import { gitHead } from '../../runtime/host/git.js';
 import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { OpenAIEmbeddings } from '../../runtime/model/embeddings.js';
@@ -17,7 +17,6 @@ import { resolveModel, splitSpec } from '../../runtime/model/resolve.js';
 import { samplingFor, type Sampling } from '../../runtime/model/sampling.js';
 import { SELECTION_SAMPLING } from '../../policy/prompt.js';
 import type { ChatModel } from '../../runtime/model/types.js';
-import { recordApproval } from '../../runtime/ledger/approvals.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Config } from '../config.js';
@@ -27,6 +26,7 @@ import { openSession } from '../session.js';
 import { RefusalWatch } from './model-refusal.js';
 import { interruptNote } from './interrupt-note.js';
 import { interruptedResult } from './interrupted-result.js';
+import { failedResult } from './failed-result.js';
 
 export interface FixInput {
   issue: string;
@@ -106,13 +106,11 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     if (event.type === 'turn') lastTurn = event.turn;
     if (!session.interrupted) input.emit(event.type === 'result' ? model.settle(event) : event);
   };
-  const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
   try {
     // A missing sandbox image is a set-up problem: say so before any work, not at the first test.
     await session.sandbox.checkImage();
     // No --test / `test` config: the recipe's default test command, if it names one.
     const reproTarget = input.reproTarget ?? session.environment?.plan?.testCommand ?? null;
-    const index = await CodeIndex.open(input.repo, session.ledger);
     runId ??= session.ledger.createRun({
       kind: 'fix',
       issue: input.issue,
@@ -141,25 +139,6 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     });
     lock.setRunId(runId);
     edited = editsForRun(session.ledger, runId).length > 0; // a resumed run may have edits already
-    const embedder = config.retrieve === 'embed' ? embedderOf(config) : undefined;
-    const ledger = session.ledger;
-    const authorizeEdit = createEditAuthorizer({
-      mode: approvalMode,
-      ask: input.approval?.ask,
-      record: (decision) => recordApproval(ledger, { ...decision, runId: runId! }),
-    });
-    const workspace = new Workspace({
-      repoRoot: input.repo,
-      index,
-      lint,
-      sandbox: session.sandbox,
-      ledger: session.ledger,
-      runId,
-      owner: session.owner,
-      embedder,
-      retrieve: config.retrieve ?? 'lexical',
-      authorizeEdit,
-    });
     record = new RunRecord(session.ledger, runId, session.owner);
     emit({
       type: 'init',
@@ -187,36 +166,49 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       });
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);
-    const result = await runLoop(
-      {
-        model,
-        tools: input.wrapTools ? input.wrapTools(workspace) : workspace,
+    const loop: LoopOptions = {
+      issueText: input.issue,
+      arm,
+      reproTarget,
+      budget: {
+        maxTurns: config.maxTurns ?? 30,
+        maxTokens: config.maxTokens,
+        maxCostUsd: config.maxCostUsd,
+        maxWallS: config.maxWallS,
+      },
+      symbolCamel: config.symbolCamel === true,
+      retrieve: config.retrieve === 'embed' ? 'embed' : 'map',
+      sampling,
+      ...(input.gates ? { gates: input.gates } : {}),
+      ...(input.resume ? { resume: { state: input.resume.state, answer: input.resume.answer } } : {}),
+    };
+    try {
+      const { runAgent } = await import('./run-agent.js');
+      const result = await runAgent({
+        session,
+        repo: input.repo,
         record,
+        model,
         emit,
         askUser: input.askUser,
-        embedder,
         signal: input.signal,
-      },
-      {
-        issueText: input.issue,
-        arm,
-        reproTarget,
-        budget: {
-          maxTurns: config.maxTurns ?? 30,
-          maxTokens: config.maxTokens,
-          maxCostUsd: config.maxCostUsd,
-          maxWallS: config.maxWallS,
-        },
-        symbolCamel: config.symbolCamel === true,
-        retrieve: config.retrieve === 'embed' ? 'embed' : 'map',
-        sampling,
-        ...(input.gates ? { gates: input.gates } : {}),
-        ...(input.resume ? { resume: { state: input.resume.state, answer: input.resume.answer } } : {}),
-      },
-    );
-    return model.settle(result);
+        wrapTools: input.wrapTools,
+        embedder: config.retrieve === 'embed' ? embedderOf(config) : undefined,
+        retrieve: config.retrieve ?? 'lexical',
+        approval: { mode: approvalMode, ask: input.approval?.ask },
+        loop,
+      });
+      return model.settle(result);
+    } catch (error) {
+      // After `init` the stream owes a `result`: a step that failed after it (the code index, the
+      // lint gate) ends the run as an error, said on stderr with its fix as well.
+      if (session.interrupted) throw error;
+      const failure = failedResult({ runId, turns: lastTurn, record, reproTarget, error });
+      input.log(`piper-agent: ${failure.reason}`);
+      emit({ type: 'result', ...failure });
+      return model.settle(failure);
+    }
   } finally {
-    lint.close();
     await session.close();
     if (!input.lock) lock.release();
   }

@@ -1,6 +1,5 @@
 // Fetching a GitHub issue as the agent's issue text, over the REST API (undici). The API base is
 // overridable for GitHub Enterprise (GITHUB_API_URL, or --github-api); GITHUB_TOKEN is sent when set.
-import { request } from 'undici';
 import { RuntimeError } from '../errors.js';
 
 export interface IssueRef {
@@ -52,6 +51,8 @@ export async function fetchIssue(
 ): Promise<string> {
   const url = `${opts.apiBase.replace(/\/$/, '')}/repos/${ref.owner}/${ref.repo}/issues/${ref.number}`;
   let response;
+  // Loaded here, not at start-up: only an issue given as a GitHub URL needs an HTTP client.
+  const { request } = await import('undici');
   try {
     response = await request(url, {
       method: 'GET',

@@ -3,7 +3,7 @@
 // (honouring Retry-After), 401/403 is a refused key (kind `auth`, a configuration error), any
 // other status is final with a fix a person can apply, and a 2xx whose body is not JSON is a
 // protocol error. Transport failures are thrown and classified by withRetries.
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { OPENAI, type Provider } from './provider.js';
 import { isRetryableStatus, parseRetryAfter, type AttemptResult } from './retry.js';
 import { ModelError, excerpt } from './types.js';
@@ -76,6 +76,9 @@ async function requestJson(
   signal: AbortSignal,
 ): Promise<AttemptResult<JsonReply>> {
   const provider = endpoint.provider ?? OPENAI;
+  // undici is loaded on the first request, not at start-up: a run's first event does not wait
+  // for it, and a scripted model never loads it.
+  const { request } = await import('undici');
   const response = await request(endpointUrl(endpoint.baseUrl, path), {
     method,
     headers: {

@@ -1,0 +1,68 @@
+// The part of a `fix` run after its `init` event: the code index, the lint gate, the workspace and
+// the loop. run-fix.ts imports this module only once `init` is written, so a run's first event
+// waits neither for these modules (tree-sitter, the policy, the primitives) nor for the index build.
+import { createEditAuthorizer, type ApprovalMode, type AskApproval } from '../../policy/approval.js';
+import type { EventSink, RunResult } from '../../policy/events.js';
+import { runLoop, type LoopOptions, type LoopTools } from '../../policy/loop.js';
+import type { Embedder } from '../../policy/retrieve.js';
+import { CodeIndex } from '../../primitives/index/code-index.js';
+import { LintGate } from '../../primitives/lint/lint-gate.js';
+import { Workspace } from '../../primitives/workspace.js';
+import { recordApproval } from '../../runtime/ledger/approvals.js';
+import type { RunRecord } from '../../runtime/ledger/run-record.js';
+import type { ChatModel } from '../../runtime/model/types.js';
+import type { Session } from '../session.js';
+
+export interface AgentRun {
+  session: Session;
+  repo: string;
+  record: RunRecord;
+  model: ChatModel;
+  emit: EventSink;
+  askUser?: (question: string) => Promise<string | null>;
+  signal?: AbortSignal;
+  wrapTools?: (tools: LoopTools) => LoopTools;
+  embedder?: Embedder;
+  retrieve: 'lexical' | 'embed';
+  approval: { mode: ApprovalMode; ask?: AskApproval };
+  loop: LoopOptions;
+}
+
+export async function runAgent(run: AgentRun): Promise<RunResult> {
+  const { session, record } = run;
+  const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
+  try {
+    const index = await CodeIndex.open(run.repo, session.ledger);
+    const authorizeEdit = createEditAuthorizer({
+      mode: run.approval.mode,
+      ask: run.approval.ask,
+      record: (decision) => recordApproval(session.ledger, { ...decision, runId: record.runId }),
+    });
+    const workspace = new Workspace({
+      repoRoot: run.repo,
+      index,
+      lint,
+      sandbox: session.sandbox,
+      ledger: session.ledger,
+      runId: record.runId,
+      owner: session.owner,
+      embedder: run.embedder,
+      retrieve: run.retrieve,
+      authorizeEdit,
+    });
+    return await runLoop(
+      {
+        model: run.model,
+        tools: run.wrapTools ? run.wrapTools(workspace) : workspace,
+        record,
+        emit: run.emit,
+        askUser: run.askUser,
+        embedder: run.embedder,
+        signal: run.signal,
+      },
+      run.loop,
+    );
+  } finally {
+    lint.close();
+  }
+}
