@@ -26,8 +26,7 @@ import {
 } from './registry.js';
 import type { PolicyArm } from './validate.js';
 
-/** Sampling for the selection step (section 5): greedy, short. */
-export const SELECTION_SAMPLING = { temperature: 0, maxTokens: 256 } as const;
+export { SELECTION_SAMPLING } from './selection-sampling.js';
 
 /** How many ledger entries the state section shows. */
 export const HISTORY_ENTRIES = 20;

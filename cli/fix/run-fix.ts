@@ -15,7 +15,7 @@ import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { OpenAIEmbeddings } from '../../runtime/model/embeddings.js';
 import { resolveModel, splitSpec } from '../../runtime/model/resolve.js';
 import { samplingFor, type Sampling } from '../../runtime/model/sampling.js';
-import { SELECTION_SAMPLING } from '../../policy/prompt.js';
+import { SELECTION_SAMPLING } from '../../policy/selection-sampling.js';
 import type { ChatModel } from '../../runtime/model/types.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';

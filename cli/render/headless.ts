@@ -3,7 +3,7 @@
 // stdout stays machine-readable. The JSON formats follow the contract in stream-schema.ts.
 import type { EventSink, LoopEvent } from '../../policy/events.js';
 import { inert } from '../../runtime/text/inert.js';
-import { STREAM_SCHEMA_VERSION } from './stream-schema.js';
+import { STREAM_SCHEMA_VERSION } from './stream-version.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 

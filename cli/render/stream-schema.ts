@@ -5,9 +5,9 @@
 // object of a failure before the run started. `piper-agent schema` prints it as JSON Schema.
 import { z } from 'zod';
 import { loopEventSchemas } from '../../policy/events.js';
+import { STREAM_SCHEMA_VERSION } from './stream-version.js';
 
-/** Bumped when a field changes meaning or disappears; new optional fields keep it. */
-export const STREAM_SCHEMA_VERSION = 'piper-stream/2';
+export { STREAM_SCHEMA_VERSION };
 
 const ts = z.iso.datetime().describe('when the event was written, ISO 8601 UTC');
 
