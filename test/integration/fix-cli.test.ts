@@ -139,15 +139,29 @@ describe('piper-agent fix, headless (real sandbox)', () => {
   it('on Ctrl-C in a sandbox run: removes the container, marks the ledger, exits 130 with a summary', async () => {
     const repo = sampleRepo();
     const { child, done } = startCli(fix(repo, 'slow-test.jsonl', '--output', 'stream-json'));
+    // The call's container is the one its ledger row names: a fresh one, or a warm pool container
+    // (labelled `pool`) when the pool was ready first, as it is when the index build outlasts its start.
+    let seen = '';
+    const callId = await new Promise<string>((resolve) => {
+      child.stdout!.on('data', (c: Buffer) => {
+        seen += c.toString();
+        const started = /"phase":"started"[^\n]*"call_id":"(c-[0-9a-f]{12})","tool":"execute"/.exec(seen);
+        if (started) resolve(started[1]!);
+      });
+      child.on('close', () => resolve(''));
+    });
+    expect(callId, seen).not.toBe('');
+    const watch = Ledger.open(join(repo, '.piper', 'ledger.db'));
     let containerId = '';
-    for (let i = 0; i < 300 && !containerId; i++) {
-      const mine = (await engine.listContainers([LABEL.owner])).filter(
-        (c) =>
-          (c.labels[LABEL.owner] ?? '').split(':')[1] === String(child.pid) &&
-          c.labels[LABEL.call] !== 'pool',
-      );
-      containerId = mine.find((c) => c.state === 'running')?.id ?? '';
-      if (!containerId) await new Promise((r) => setTimeout(r, 50));
+    try {
+      for (let i = 0; i < 600 && !containerId; i++) {
+        const row = watch.getCall(callId);
+        const running = (await engine.listContainers([LABEL.owner])).filter((c) => c.state === 'running');
+        containerId = running.find((c) => c.id === row?.container_id)?.id ?? '';
+        if (!containerId) await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      watch.close();
     }
     expect(containerId).not.toBe('');
     child.kill('SIGINT');
