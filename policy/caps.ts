@@ -1,5 +1,5 @@
-// The loop's caps, checked in one place before every turn (spec section 10, invariant 7: a cap hit
-// is a deterministic halt, never a prompt). No-op turns count toward the turn cap.
+// The loop's caps, checked in one place before every turn (docs/policy.md, "Caps and outcomes": a
+// cap hit is a deterministic halt, never a prompt). No-op turns count toward the turn cap.
 export interface Budget {
   maxTurns: number;
   maxTokens?: number | null;

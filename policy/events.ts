@@ -1,4 +1,4 @@
-// The loop's typed event stream (DESIGN.md section 1: the core runs headless; the Ink app and the
+// The loop's typed event stream (docs/architecture.md: the core runs headless; the Ink app and the
 // JSONL renderer are two consumers of these events). `type` names are the stream-json names.
 // Declared once as zod schemas: the TypeScript types are inferred from them, and `piper-agent
 // schema` prints the JSON Schema generated from them, so the documented contract cannot drift.

@@ -1,5 +1,5 @@
 // The policy arm's gates as a closed set of names, each switchable off in isolation for the ablation
-// rule of spec/tool-calling-policy.md section 9: "each gate is removed in isolation, everything else
+// rule of docs/policy.md, "Gate ablation": "each gate is removed in isolation, everything else
 // held fixed, and the delta measured". Every gate is on unless a switch turns it off, so the default
 // loop is the spec's loop, unchanged. The switches are read by the modules that own each gate:
 //   retrieval_map                  retrieve.ts via the loop: off → all six tools, as the baseline

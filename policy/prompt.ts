@@ -1,4 +1,4 @@
-// The selection prompt, spec/tool-calling-policy.md section 5, assembled deterministically in the
+// The selection prompt, docs/policy.md, "The selection step", assembled deterministically in the
 // spec's order: (1) the policy preamble and the exact output schema (system message); then, in the
 // user message, (2) the candidate tools as `name — description — args` plus the two reserved lines,
 // (3) the last 20 ledger entries one line each plus the latest observation, (4) the issue; the

@@ -1,9 +1,9 @@
-// Turning a model reply into at most one proposal (spec/tool-calling-policy.md section 5): exactly one
+// Turning a model reply into at most one proposal (docs/policy.md, "The selection step"): exactly one
 // JSON object `{ "tool": ..., "args": {...} }`, or, on the native function-calling protocol, exactly
 // one tool call. Anything else is a no-op turn with a precise reason: recorded, never re-prompted,
 // never run. Nothing here throws.
 //
-// Hostile replies (issue 10 item 9) are no-op turns too, never exceptions and never a guess: a reply
+// Hostile replies are no-op turns too, never exceptions and never a guess: a reply
 // over MAX_REPLY_BYTES, JSON nested deeper than MAX_JSON_DEPTH, and a duplicate key at any level
 // (`{"tool":"stop","tool":"execute"}` is malformed, not "the last key wins"). Both protocols read
 // their JSON through the strict reader of strict-json.ts.

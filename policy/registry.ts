@@ -1,4 +1,4 @@
-// The tool registry of spec/tool-calling-policy.md section 4.1: the six executable tools, declared
+// The tool registry of docs/policy.md, "The tool registry": the six executable tools, declared
 // once here with zod, plus the two reserved non-tool names. Everything else is derived from these
 // declarations: the spec's JSON view (`"int 1..100 (default 100)"`), the JSON Schema offered for
 // native function calling, the validation rules and their "expected ..." phrases.

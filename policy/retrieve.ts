@@ -1,4 +1,4 @@
-// Retrieval, spec/tool-calling-policy.md section 4.2: which tools the selection prompt presents this
+// Retrieval, docs/policy.md, "Retrieval": which tools the selection prompt presents this
 // turn. Primary: the static relevance map. Each tool scores the number of its keywords found as a
 // case-insensitive substring of `issue_text + " " + latest_observation`; tools scoring ≥ 1 are kept,
 // ranked by score then registry order; none → the default 4 observe-only tools; at most 5, with a

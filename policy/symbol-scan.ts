@@ -1,10 +1,11 @@
-// The symbol-token trigger's matcher (spec 3.1), as a single left-to-right scan. The spec states
-// it as a regex, `[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+`, but a backtracking engine
-// runs that regex in quadratic time on a long identifier with no dot: every start position inside
-// it scans to its end and fails (a 10 MB issue stalled for minutes). The scan finds the same
-// matches in linear time: a match can only start at the first non-digit of a run of word
-// characters, and it exists iff that run is followed by `.` and an identifier start. Tokens longer
-// than MAX_SYMBOL_TOKEN are skipped: no selector is that long, and they are not searched for.
+// The symbol-token trigger's matcher (docs/policy.md, "Triggers"), as a single left-to-right scan.
+// The policy states it as a regex, `[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+`, but a
+// backtracking engine runs that regex in quadratic time on a long identifier with no dot: every
+// start position inside it scans to its end and fails (a 10 MB issue stalled for minutes). The scan
+// finds the same matches in linear time: a match can only start at the first non-digit of a run of
+// word characters, and it exists iff that run is followed by `.` and an identifier start. Tokens
+// longer than MAX_SYMBOL_TOKEN are skipped: no selector is that long, and they are not searched
+// for.
 
 /** The longest symbol token the trigger searches for; longer matches are skipped, not cut. */
 export const MAX_SYMBOL_TOKEN = 256;

@@ -1,4 +1,4 @@
-// The event-driven triggers of spec/tool-calling-policy.md section 3.1: tool calls the harness makes
+// The event-driven triggers of docs/policy.md, "Triggers": tool calls the harness makes
 // on a state transition, with no model involved, recorded like model calls but with origin `trigger`.
 // Each fires at most once per condition key, so a re-entrant state cannot loop it.
 //

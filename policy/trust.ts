@@ -1,4 +1,4 @@
-// The trust gate, spec/tool-calling-policy.md section 6.2: four deterministic checks over what the
+// The trust gate, docs/policy.md, "The trust gate": four deterministic checks over what the
 // ledger recorded for one call (never over what the model said about it). A result that passes is
 // `{ok: true, trust: 'trusted', data}`; one that fails is not dropped but routed back with a caveat,
 // exactly `{"ok": true, "trust": "unverified", "caveat": "<which check failed>", "data": ...}`.

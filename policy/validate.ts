@@ -1,5 +1,5 @@
-// Validation of a model-requested call, spec/tool-calling-policy.md section 3.2, rules in order with
-// their exact reason strings:
+// Validation of a model-requested call (docs/policy.md, "Validation and the rejection strings"):
+// the rules in order with their exact reason strings:
 //   1. registry      `unknown tool: <name>`
 //   2. args          `unknown arg: <name>` (every arg the proposal names that the tool does not declare,
 //                    in the proposal's order), then `missing required arg: <name>` (declaration order),

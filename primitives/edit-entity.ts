@@ -1,4 +1,4 @@
-// edit_entity (issue 3 item 5): replace one exact string inside one entity, but only if the lint
+// edit_entity: replace one exact string inside one entity, but only if the lint
 // gate finds nothing new in the resulting file; then write atomically, record the edit for undo,
 // and refresh the code index. Every failure is an envelope, and a refused edit leaves the file
 // byte-identical.
@@ -14,7 +14,7 @@ import type { LintGate } from './lint/lint-gate.js';
 import type { EditResult } from './results/edit-result.js';
 import type { Entity, EntityLookup, Envelope } from './types.js';
 
-/** The caps of the tool registry (spec 4.1), counted in characters (code points) as Python's len(). */
+/** The registry's caps (docs/policy.md, "The tool registry"), in code points as Python's len(). */
 export const EDIT_CAPS = { search: 400, replace: 2000 } as const;
 
 export interface EditContext {

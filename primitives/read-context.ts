@@ -35,7 +35,7 @@ export function citeEvidence(ctx: ReadContext, selectors: string[]): string | nu
   }
 }
 
-/** The registry's int ranges (spec 4.1): an out-of-range value is an error value, never clamped silently. */
+/** The registry's int ranges: an out-of-range value is an error value, never clamped silently. */
 export function intArg(name: string, value: unknown, min: number, max: number): string | null {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
     return `invalid arg: ${name} (expected int ${min}..${max}, got ${JSON.stringify(value) ?? String(value)})`;

@@ -1,6 +1,6 @@
-// read_entity (spec 4.1): an entity's signature and, on request, at most `window` lines of its
-// source, with a note when cut. The file is checked against the index first, so a span never
-// points into a file that changed since it was parsed.
+// read_entity (docs/policy.md, "The tool registry"): an entity's signature and, on request, at most
+// `window` lines of its source, with a note when cut. The file is checked against the index first,
+// so a span never points into a file that changed since it was parsed.
 import { readRepoFile } from '../runtime/host/inside-repo.js';
 import { decodeSource } from './index/byte-offsets.js';
 import { citeEvidence, intArg, type ReadContext } from './read-context.js';

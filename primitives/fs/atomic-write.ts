@@ -3,12 +3,12 @@
 // The file's permission bits and owner are kept; the directory is fsynced so the rename itself is
 // durable.
 //
-// Owner (issue 14 item 1): the temp file is created by whoever runs piper — root, in a CI container
+// Owner: the temp file is created by whoever runs piper — root, in a CI container
 // on a checkout owned by the runner's uid — and would replace the file with a root-owned one that
 // the job's next step (a `git commit` as the runner user) cannot write. So the temp file is given
 // the original's uid and gid before the rename. There are no new files here: the file must exist.
 //
-// Compare-and-swap (issue 10 item 5): with `expectSha256`, the file is re-read just before the
+// Compare-and-swap: with `expectSha256`, the file is re-read just before the
 // rename and the write happens only if it still has the hash the caller read, so a change made on
 // disk meanwhile (an editor, another process) is never overwritten. The check and the rename are
 // two steps; the repository's run lock (runtime/host/repo-lock.ts) keeps other piper-agent runs out

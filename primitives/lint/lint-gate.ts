@@ -1,5 +1,5 @@
-// The lint gate of edit_entity (issue 3 item 5; spec 6.2: `lint_clean` is the harness's verdict,
-// never the model's): ruff E9 + F in process, plus python3's compile(), over one file's content.
+// The lint gate of edit_entity (docs/policy.md, "The trust gate": `lint_clean` is the harness's
+// verdict, never the model's): ruff E9 + F in process, plus python3's compile(), over one file's content.
 // Both judge syntax as the sandbox's Python (3.13 on trixie): ruff through its target version, and
 // compile() by running in the sandbox image itself (python-compile.ts).
 import { createHash } from 'node:crypto';

@@ -1,5 +1,5 @@
 // The compile check: python3's own compile() (never exec) over a file's content, by the same
-// python3 the sandbox runs the code with (issue 9 item 7: a host python3 of another version
+// python3 the sandbox runs the code with (a host python3 of another version
 // rejects valid newer syntax, e.g. PEP 695). One long-lived server answers JSON lines — in a
 // hardened, network-less sandbox container, started on the first check — so an edit costs a round
 // trip, not an interpreter start. With no engine or image, a host python3 of the same version
