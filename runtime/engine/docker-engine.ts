@@ -1,7 +1,7 @@
 // The one adapter over dockerode (docs/architecture.md): everything else in piper-agent speaks to
 // the engine through this small interface, so the sandbox logic reads as Docker Engine API calls
 // and not as a client library's quirks. Errors leave here as RuntimeError kinds.
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import type { Duplex, Readable } from 'node:stream';
 import { RuntimeError, isConnectionFailure } from '../errors.js';
 import { buildContainerBody, type BuildContainerConfig } from './build-container.js';
@@ -14,6 +14,7 @@ import {
   type LibpodInfoBody,
   type VersionBody,
 } from './engine-identity.js';
+import { dockerode } from './dockerode-client.js';
 import { engineEndpoint, engineFailure } from './engine-failure.js';
 import type {
   AppliedSettings,
@@ -76,7 +77,7 @@ export class DockerEngine {
     // With no options dockerode reads DOCKER_HOST (and DOCKER_TLS_VERIFY / DOCKER_CERT_PATH) itself,
     // synchronously: a missing client certificate throws here, and is the engine's absence, not a crash.
     try {
-      this.docker = docker ?? new Docker();
+      this.docker = docker ?? new (dockerode())();
     } catch (error) {
       throw new RuntimeError(
         'engine_unreachable',
