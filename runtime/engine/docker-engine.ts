@@ -5,15 +5,8 @@ import type Docker from 'dockerode';
 import type { Duplex, Readable } from 'node:stream';
 import { RuntimeError, isConnectionFailure } from '../errors.js';
 import { buildContainerBody, type BuildContainerConfig } from './build-container.js';
-import {
-  dockerIdentity,
-  kindOf,
-  podmanIdentity,
-  type DockerInfoBody,
-  type EngineIdentity,
-  type LibpodInfoBody,
-  type VersionBody,
-} from './engine-identity.js';
+import type { EngineIdentity, VersionBody } from './engine-identity.js';
+import { askIdentity, askVersion } from './engine-self.js';
 import { dockerode } from './dockerode-client.js';
 import { engineEndpoint, engineFailure } from './engine-failure.js';
 import type {
@@ -47,23 +40,6 @@ export type {
   ProgressListener,
 } from './engine-types.js';
 export { engineEndpoint } from './engine-failure.js';
-
-/**
- * What each engine says of itself, per endpoint, for this process: it does not change while the
- * engine runs. A failed answer is forgotten, so the next call asks again.
- */
-const versions = new Map<string, Promise<VersionBody>>();
-const identities = new Map<string, Promise<EngineIdentity>>();
-
-function once<T>(cache: Map<string, Promise<T>>, key: string, ask: () => Promise<T>): Promise<T> {
-  let answer = cache.get(key);
-  if (!answer) {
-    answer = ask();
-    cache.set(key, answer);
-    answer.catch(() => cache.delete(key));
-  }
-  return answer;
-}
 
 /** The pause before a refused removal is tried again: long enough for a racing exit to settle. */
 const REMOVE_RETRY_MS = 250;
@@ -100,56 +76,11 @@ export class DockerEngine {
 
   /** Docker or Podman, rootless or not, which cgroups: asked once per engine in this process. */
   identity(): Promise<EngineIdentity> {
-    return once(identities, this.endpointKey(), () => this.readIdentity());
+    return askIdentity(this.docker);
   }
 
-  /**
-   * GET /version, asked once per engine in this process: info() and identity() need it, and so do
-   * the other DockerEngine objects of a run (the lint gate's), while Podman takes seconds to answer
-   * it (it runs conmon and the OCI runtime to report their versions).
-   */
   private version(): Promise<VersionBody> {
-    return once(versions, this.endpointKey(), () =>
-      this.call('version', () => this.docker.version() as Promise<VersionBody>),
-    );
-  }
-
-  /** Which engine this object speaks to: its socket, or its URL. */
-  private endpointKey(): string {
-    const modem = this.docker.modem as {
-      socketPath?: unknown;
-      protocol?: string;
-      host?: string;
-      port?: unknown;
-    };
-    if (typeof modem.socketPath === 'string') return `unix://${modem.socketPath}`;
-    if (modem.host) return `${modem.protocol ?? 'http'}://${modem.host}:${String(modem.port ?? '')}`;
-    return 'default-socket';
-  }
-
-  private async readIdentity(): Promise<EngineIdentity> {
-    const version = await this.version();
-    if (kindOf(version) === 'podman') {
-      // Podman's own API; any version at or above its minimum (4.0.0) is served.
-      const info = await this.call(
-        'podman info',
-        () =>
-          new Promise<LibpodInfoBody>((resolve, reject) =>
-            this.docker.modem.dial(
-              {
-                path: '/v4.0.0/libpod/info',
-                method: 'GET',
-                statusCodes: { 200: true, 404: 'no such endpoint', 500: 'server error' },
-                options: {},
-              },
-              (error, body) => (error ? reject(error) : resolve(body as LibpodInfoBody)),
-            ),
-          ),
-      );
-      return podmanIdentity(version, info, engineEndpoint());
-    }
-    const info = (await this.call('info', () => this.docker.info())) as DockerInfoBody;
-    return dockerIdentity(version, info, engineEndpoint());
+    return askVersion(this.docker);
   }
 
   async runtimes(): Promise<EngineRuntimes> {
