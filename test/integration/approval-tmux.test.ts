@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { approvalsForRun } from '../../runtime/ledger/approvals.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { callsOf, observationsOf } from '../../runtime/ledger/turns.js';
-import { CLI } from '../helpers/cli.js';
+import { tuiFixCommand } from '../helpers/tui-fix-command.js';
 import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
 import { tmuxSession } from '../helpers/tmux.js';
 
@@ -24,20 +24,11 @@ describe('approval ask in tmux', () => {
   it('applies what the user approves, refuses what they refuse, and records both with their scope', async () => {
     const repo = sampleRepo();
     const reportBefore = readFileSync(join(repo, 'textstats', 'report.py'));
-    const command = [
-      'env -u CI -u PIPER_APPROVAL NO_COLOR=1',
-      process.execPath,
-      CLI,
-      'fix',
-      '--repo',
+    const command = tuiFixCommand({
+      env: '-u CI -u PIPER_APPROVAL NO_COLOR=1',
       repo,
-      '--model',
-      `script:${join(MODELS, 'approval-ask.jsonl')}`,
-      '--test',
-      'tests/test_words.py',
-      join(repo, 'ISSUE.md'),
-      '; echo EXIT=$?; sleep 120',
-    ].join(' ');
+      model: `script:${join(MODELS, 'approval-ask.jsonl')}`,
+    });
     tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '50', command);
 
     const first = await waitFor('Apply this edit to textstats/words.py?');

@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadRecipe } from '../../runtime/images/recipe.js';
-import { CLI, runCli } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
 import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
+import { tuiFixCommand } from '../helpers/tui-fix-command.js';
 import { tmuxSession } from '../helpers/tmux.js';
 
 const terminal = tmuxSession(`piper-trust-${process.pid}`, 60_000);
@@ -28,23 +29,13 @@ describe('trusting a repository config in the TUI', () => {
     const image = loadRecipe().ref;
     writeFileSync(file, JSON.stringify({ image, maxTurns: 40 }));
     const script = `script:${join(MODELS, 'sample-fix.jsonl')}`;
-    const command = [
-      `env -u CI -u PIPER_IMAGE -u PIPER_MAX_TURNS NO_COLOR=1 XDG_CONFIG_HOME=${xdg}`,
-      process.execPath,
-      CLI,
-      'fix',
-      '--repo',
+    const command = tuiFixCommand({
+      env: `-u CI -u PIPER_IMAGE -u PIPER_MAX_TURNS NO_COLOR=1 XDG_CONFIG_HOME=${xdg}`,
       repo,
-      '--model',
-      script,
-      '--test',
-      'tests/test_words.py',
+      model: script,
       // About the config's trust, not the edits': applied unasked (approval-tmux tests asking).
-      '--approval',
-      'auto',
-      join(repo, 'ISSUE.md'),
-      '; echo EXIT=$?; sleep 120',
-    ].join(' ');
+      approval: 'auto',
+    });
     tmux('new-session', '-d', '-s', session, '-x', '100', '-y', '45', command);
     const asking = await waitFor('[y/N]');
     expect(asking).toContain(`image = ${image}`);

@@ -5,9 +5,8 @@
 // twice, not even for a moment), Esc's resume hint, and Ctrl-C in a run that made no edits.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { CLI } from '../helpers/cli.js';
+import { tuiFixCommand } from '../helpers/tui-fix-command.js';
 import { behave, FakeOpenAIServer } from '../helpers/fake-openai-server.js';
 import { sampleRepo } from '../helpers/sample-repo.js';
 import { expectRedrawnOnce } from '../helpers/tmux-redraw.js';
@@ -75,23 +74,13 @@ const squash = (text: string) => text.replace(/\s+/g, '');
 const RUN_ID = /run r-\d{8}-\d{6}-[0-9a-f]+/;
 
 function fixCommand(repo: string, baseUrl: string): string {
-  return [
-    `env -u CI NO_COLOR=1 OPENAI_BASE_URL=${baseUrl} OPENAI_API_KEY=test-key`,
-    process.execPath,
-    CLI,
-    'fix',
-    '--repo',
+  return tuiFixCommand({
+    env: `-u CI NO_COLOR=1 OPENAI_BASE_URL=${baseUrl} OPENAI_API_KEY=test-key`,
     repo,
-    '--model',
-    'openai-tools:slow-model',
-    '--test',
-    'tests/test_words.py',
+    model: 'openai-tools:slow-model',
     // These tests are about the answer box: edits are applied unasked (approval-tmux tests asking).
-    '--approval',
-    'auto',
-    join(repo, 'ISSUE.md'),
-    '; echo EXIT=$?; sleep 120',
-  ].join(' ');
+    approval: 'auto',
+  });
 }
 
 let terminal: TmuxSession | null = null;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { observationsOf } from '../../runtime/ledger/turns.js';
-import { CLI } from '../helpers/cli.js';
+import { tuiFixCommand } from '../helpers/tui-fix-command.js';
 import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
 import { tmuxSession } from '../helpers/tmux.js';
 
@@ -22,23 +22,13 @@ describe('the TUI in tmux', () => {
   it('asks inline, takes a pasted and edited answer, finishes on its own with exit 0 and records it clean', async () => {
     const repo = sampleRepo();
     const script = join(MODELS, 'ask-then-fix.jsonl');
-    const command = [
-      'env -u CI NO_COLOR=1',
-      process.execPath,
-      CLI,
-      'fix',
-      '--repo',
+    const command = tuiFixCommand({
+      env: '-u CI NO_COLOR=1',
       repo,
-      '--model',
-      `script:${script}`,
-      '--test',
-      'tests/test_words.py',
+      model: `script:${script}`,
       // These tests are about the answer box: edits are applied unasked (approval-tmux tests asking).
-      '--approval',
-      'auto',
-      join(repo, 'ISSUE.md'),
-      '; echo EXIT=$?; sleep 120',
-    ].join(' ');
+      approval: 'auto',
+    });
     terminal.start(command, 60, 60);
     const asking = await waitFor('Enter answers · Esc declines');
     expect(asking).toContain('Should top_words(text, n) return exactly n words?');
@@ -88,23 +78,12 @@ describe('the TUI in tmux', () => {
     const t = tmuxSession(`piper-tui-paste-${process.pid}`, 120_000);
     try {
       t.start(
-        [
-          'env -u CI NO_COLOR=1',
-          process.execPath,
-          CLI,
-          'fix',
-          '--repo',
+        tuiFixCommand({
+          env: '-u CI NO_COLOR=1',
           repo,
-          '--model',
-          `script:${join(MODELS, 'ask-then-fix.jsonl')}`,
-          '--test',
-          'tests/test_words.py',
-          // These tests are about the answer box: edits are applied unasked (approval-tmux tests asking).
-          '--approval',
-          'auto',
-          join(repo, 'ISSUE.md'),
-          '; echo EXIT=$?; sleep 120',
-        ].join(' '),
+          model: `script:${join(MODELS, 'ask-then-fix.jsonl')}`,
+          approval: 'auto',
+        }),
         60,
         60,
       );

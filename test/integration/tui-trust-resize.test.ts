@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadRecipe } from '../../runtime/images/recipe.js';
-import { CLI } from '../helpers/cli.js';
+import { tuiFixCommand } from '../helpers/tui-fix-command.js';
 import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
 import { expectRedrawnOnce } from '../helpers/tmux-redraw.js';
 import { tmuxSession } from '../helpers/tmux.js';
@@ -22,22 +22,12 @@ describe('the trust question through resizes', () => {
     mkdirSync(join(repo, '.piper'), { recursive: true });
     const image = loadRecipe().ref;
     writeFileSync(join(repo, '.piper', 'config.json'), JSON.stringify({ image, maxTurns: 40 }));
-    const command = [
-      `env -u CI -u PIPER_IMAGE -u PIPER_MAX_TURNS NO_COLOR=1 XDG_CONFIG_HOME=${xdg}`,
-      process.execPath,
-      CLI,
-      'fix',
-      '--repo',
+    const command = tuiFixCommand({
+      env: `-u CI -u PIPER_IMAGE -u PIPER_MAX_TURNS NO_COLOR=1 XDG_CONFIG_HOME=${xdg}`,
       repo,
-      '--model',
-      `script:${join(MODELS, 'sample-fix.jsonl')}`,
-      '--test',
-      'tests/test_words.py',
-      '--approval',
-      'auto',
-      join(repo, 'ISSUE.md'),
-      '; echo EXIT=$?; sleep 120',
-    ].join(' ');
+      model: `script:${join(MODELS, 'sample-fix.jsonl')}`,
+      approval: 'auto',
+    });
     terminal.start(command, 100, 45);
     await terminal.waitFor('[y/N]');
 
