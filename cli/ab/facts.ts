@@ -5,7 +5,7 @@ import type { Arm, InstanceFacts } from '../../policy/ab/metrics.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { savedTurnsUsed } from '../../policy/turn/loop-state.js';
-import { proposalSchema } from '../../policy/turn/turn-action.js';
+import { proposedToolSchema } from '../../policy/turn/turn-action.js';
 import { callsOf, turnsOf } from '../../runtime/ledger/turns.js';
 import { isRecord } from '../../runtime/text/is-record.js';
 import type { Task } from './tasks.js';
@@ -31,7 +31,7 @@ export function factsOfRun(
   const decisions: string[] = [];
   for (const turn of turnsOf(ledger, runId)) {
     if (typeof turn.action !== 'string') continue; // a no-op turn: nothing parsed, not a decision point
-    const proposal = proposalSchema.pick({ tool: true }).safeParse(JSON.parse(turn.action));
+    const proposal = proposedToolSchema.safeParse(JSON.parse(turn.action));
     if (proposal.success) decisions.push(proposal.data.tool);
   }
   const calls = callsOf(ledger, runId);

@@ -4,7 +4,7 @@
 import { summarize } from '../../policy/observation-text.js';
 import { symbolObservationSchema } from '../../policy/triggers.js';
 import { savedTurnsUsed } from '../../policy/turn/loop-state.js';
-import { failedModelCallSchema, proposalSchema } from '../../policy/turn/turn-action.js';
+import { failedModelCallErrorSchema, proposalSchema } from '../../policy/turn/turn-action.js';
 import { inert } from '../../runtime/text/inert.js';
 import { loopTurns } from './loop-turns.js';
 import type { CallView, ObservationView, RunDocument, TurnView } from './run-document.js';
@@ -69,7 +69,7 @@ function samplingText(value: unknown): string {
 }
 
 function actionText(turn: TurnView): string {
-  const failed = failedModelCallSchema.pick({ error: true }).safeParse(turn.action);
+  const failed = failedModelCallErrorSchema.safeParse(turn.action);
   if (failed.success) return `model call failed: ${failed.data.error}`;
   const proposal = proposalSchema.safeParse(turn.action);
   if (proposal.success) return `${proposal.data.tool} ${short(JSON.stringify(proposal.data.args), 140)}`;

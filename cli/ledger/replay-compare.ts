@@ -7,7 +7,7 @@
 // compared (they differ between any two runs).
 import { loopTurns } from './loop-turns.js';
 import type { CallView, RunDocument, TurnView } from './run-document.js';
-import { failedModelCallSchema } from '../../policy/turn/turn-action.js';
+import { failedModelCallErrorSchema } from '../../policy/turn/turn-action.js';
 
 export type DivergenceKind =
   | 'turn count'
@@ -136,7 +136,7 @@ function turnCount(doc: RunDocument): number {
 
 /** A failed model call is the same event whatever its message (the replay's script just ran out). */
 function actionOf(t: TurnView): unknown {
-  const failed = failedModelCallSchema.pick({ error: true }).safeParse(t.action);
+  const failed = failedModelCallErrorSchema.safeParse(t.action);
   return failed.success ? { error: 'the model call failed' } : t.action;
 }
 

@@ -11,4 +11,10 @@ export const failedModelCallSchema = z.object({
 });
 export type FailedModelCall = z.output<typeof failedModelCallSchema>;
 
+/** A failed call as the readers need it (its message), whatever its attempts hold. */
+export const failedModelCallErrorSchema = failedModelCallSchema.pick({ error: true });
+
+/** The tool a proposal named: all the A/B's decision count reads. */
+export const proposedToolSchema = proposalSchema.pick({ tool: true });
+
 export { proposalSchema };
