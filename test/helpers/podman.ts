@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import Docker from 'dockerode';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { PODMAN, ensurePodman, ensureRootlessUser } from '../../runtime/engine/podman-bootstrap.js';
+import { alive, sleep, stopProcess } from './process-stop.js';
 
 export const ROOTLESS_USER = 'piper-podman';
 
@@ -33,24 +34,8 @@ export interface PodmanService {
   stop(): Promise<void>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function alive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function stopPid(pid: number | undefined): Promise<void> {
-  if (!alive(pid)) return;
-  process.kill(pid!, 'SIGTERM');
-  for (let i = 0; i < 80 && alive(pid); i++) await sleep(250);
-  if (alive(pid)) process.kill(pid!, 'SIGKILL');
-}
+/** Podman's service exits within seconds of SIGTERM once its containers are gone. */
+const stopPid = (pid: number | undefined) => stopProcess(pid, 20_000);
 
 export async function startPodman(mode: 'rootful' | 'rootless'): Promise<PodmanService> {
   await ensurePodman((line) => process.stderr.write(`${line}\n`));

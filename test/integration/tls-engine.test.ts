@@ -24,6 +24,7 @@ import { loadRecipe } from '../../runtime/images/recipe.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { runCli } from '../helpers/cli.js';
 import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
+import { alive, sleep, stopProcess } from '../helpers/process-stop.js';
 
 const DOCKERD = '/usr/sbin/dockerd';
 const IMAGE = loadRecipe().ref;
@@ -115,26 +116,8 @@ function logTail(): string {
   return existsSync(log) ? readFileSync(log, 'utf8').split('\n').slice(-25).join('\n') : '(no log)';
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function alive(pid: number | undefined): boolean {
-  if (!pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** SIGTERM, a bounded wait, then SIGKILL: the process is gone when this returns. */
-async function stop(pid: number | undefined): Promise<void> {
-  if (!alive(pid)) return;
-  process.kill(pid!, 'SIGTERM');
-  for (let i = 0; i < 120 && alive(pid); i++) await sleep(250);
-  if (alive(pid)) process.kill(pid!, 'SIGKILL');
-  for (let i = 0; i < 40 && alive(pid); i++) await sleep(250);
-}
+/** dockerd stops its containerd and cleans its state first: it may take a while. */
+const stop = (pid: number | undefined) => stopProcess(pid, 30_000);
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'piper-tls-engine-'));
