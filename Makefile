@@ -20,8 +20,9 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch $@
 
-$(BUILD_STAMP): $(NODE_STAMP) $(TS_SOURCES) tsconfig.json tsconfig.build.json
+$(BUILD_STAMP): $(NODE_STAMP) $(TS_SOURCES) tsconfig.json tsconfig.build.json rolldown.config.mjs
 	npx tsc -p tsconfig.build.json
+	npx rolldown -c rolldown.config.mjs > /dev/null
 	@touch $@
 
 build: $(BUILD_STAMP)

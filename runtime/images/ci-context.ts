@@ -44,7 +44,10 @@ export const BASE_ARG = 'PIPER_CI_BASE';
 const SKIP_ALWAYS = new Set(['.git', '.piper', '__pycache__', '.pytest_cache']);
 // The demo's files (cli/commands/demo.ts), baked in so `piper-agent demo` works in the image.
 const DEMO_FILES = ['test/fixtures/sample-repo', 'test/fixtures/models/sample-fix.jsonl'];
-const DIST_DIRS = ['cli', 'runtime', 'primitives', 'policy', 'bench'];
+/** The TypeScript docker/Dockerfile compiles inside its build stage. */
+const SOURCE_DIRS = ['cli', 'runtime', 'primitives', 'policy', 'bench'];
+/** What the installed command runs (bin/piper-agent.js): the bundle, nothing else of dist/. */
+const BUNDLE = join('dist', 'bundle');
 // Fixed, so the same files give the same tar (the build cache and the hash see contents only).
 const MTIME = new Date('2000-01-01T00:00:00Z');
 
@@ -83,21 +86,18 @@ export function offlineBaseContext(root: string, sandboxRef: string): CiContext 
 
 /** docker/Dockerfile.offline: the compiled app, FROM the base image `baseRef`. A few MiB. */
 export function offlineContext(root: string, baseRef: string): CiContext {
-  if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
+  if (!existsSync(join(root, BUNDLE, 'main.js'))) {
     throw new RuntimeError(
       'image_build_failed',
-      `${join(root, 'dist')} is not built`,
+      `${join(root, BUNDLE)} is not built`,
       'run `make build` first',
     );
   }
   const entries: ContextEntry[] = [dockerfileEntry(root, 'Dockerfile.offline', BASE_ARG, baseRef)];
   for (const file of ['package.json', 'package-lock.json']) addFile(entries, root, file, `app/${file}`);
   addTree(entries, join(root, 'bin'), 'app/bin');
-  for (const dir of DIST_DIRS) {
-    const full = join(root, 'dist', dir);
-    // Source maps point at .ts files the image does not have.
-    if (existsSync(full)) addTree(entries, full, `app/dist/${dir}`, (name) => name.endsWith('.map'));
-  }
+  // Source maps point at files the image does not have.
+  addTree(entries, join(root, BUNDLE), 'app/dist/bundle', (name) => name.endsWith('.map'));
   addTree(entries, join(root, 'sandbox-images'), 'app/sandbox-images');
   // Debian's PyPI → Debian name map, read by the environment plan at run time.
   addTree(entries, join(root, 'runtime', 'env', 'data'), 'app/runtime/env/data');
@@ -110,10 +110,16 @@ export function offlineContext(root: string, baseRef: string): CiContext {
 export function onlineContext(root: string): CiContext {
   const entries: ContextEntry[] = [];
   addFile(entries, root, 'docker/Dockerfile', 'Dockerfile');
-  for (const file of ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']) {
+  for (const file of [
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.build.json',
+    'rolldown.config.mjs',
+  ]) {
     addFile(entries, root, file, file);
   }
-  for (const dir of [...DIST_DIRS, 'bin', 'sandbox-images']) {
+  for (const dir of [...SOURCE_DIRS, 'bin', 'sandbox-images']) {
     if (existsSync(join(root, dir))) addTree(entries, join(root, dir), dir);
   }
   for (const path of DEMO_FILES) addPath(entries, root, path, path);

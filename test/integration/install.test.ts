@@ -44,9 +44,7 @@ describe('install', () => {
       'package.json',
       'README.md',
       'bin/piper-agent.js',
-      'dist/cli/main.js',
-      'dist/cli/commands/fix.js',
-      'dist/runtime/ledger/migrations.js',
+      'dist/bundle/main.js',
       'sandbox-images/python/recipe.json',
       'runtime/env/data/cpython3_fallback',
       'test/fixtures/sample-repo/ISSUE.md',
@@ -54,6 +52,9 @@ describe('install', () => {
     ])
       expect(files, needed).toContain(needed);
     expect(files.filter((f) => f.startsWith('test/integration/') || f.startsWith('dist/bench/'))).toEqual([]);
+    // The bundle is the whole app: tsc's per-module output is not shipped.
+    expect(files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/bundle/'))).toEqual([]);
+    expect(files.filter((f) => /^dist\/bundle\/fix-.*\.js$/.test(f))).toHaveLength(1);
   });
 
   it('the README says how to install, and links nothing outside the project', () => {

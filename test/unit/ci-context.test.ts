@@ -47,9 +47,10 @@ beforeEach(() => {
   put('node_modules/devonly/index.js');
   mkdirSync(join(root, 'node_modules/.bin'));
   symlinkSync('../devonly/index.js', join(root, 'node_modules/.bin/devonly'));
+  put('dist/bundle/main.js');
+  put('dist/bundle/main.js.map', '{}');
+  put('dist/bundle/fix-abc123.js');
   put('dist/cli/main.js');
-  put('dist/cli/main.js.map', '{}');
-  put('dist/runtime/errors.js');
   put('bin/piper-agent.js', '#!/usr/bin/env node\n', 0o755);
   put('sandbox-images/python/recipe.json', '{}');
   put('runtime/env/data/cpython3_fallback', 'attrs python3-attr\n');
@@ -59,6 +60,7 @@ beforeEach(() => {
   put('test/fixtures/models/other.jsonl', '{}\n');
   put('tsconfig.json', '{}');
   put('tsconfig.build.json', '{}');
+  put('rolldown.config.mjs', 'export default {};\n');
   put('cli/main.ts');
   mkdirSync(join(root, 'docker'));
   for (const file of ['Dockerfile', 'Dockerfile.offline', 'Dockerfile.offline-base', 'finish-ci-image.sh']) {
@@ -94,8 +96,8 @@ describe('offlineBaseContext and offlineContext', () => {
     expect(names(app)).toEqual([
       'Dockerfile',
       'app/bin/piper-agent.js',
-      'app/dist/cli/main.js',
-      'app/dist/runtime/errors.js',
+      'app/dist/bundle/fix-abc123.js',
+      'app/dist/bundle/main.js',
       'app/docker/finish-ci-image.sh',
       'app/package-lock.json',
       'app/package.json',
@@ -155,6 +157,7 @@ describe('onlineContext', () => {
         'Dockerfile',
         'package-lock.json',
         'tsconfig.build.json',
+        'rolldown.config.mjs',
         'cli/main.ts',
         'bin/piper-agent.js',
       ]),
@@ -172,7 +175,7 @@ describe('contextHash', () => {
     expect(await contextHash(offlineContext(root, 'base:1'), ['sha256:other', '9.9.9'])).not.toBe(first);
     expect(await contextHash(offlineContext(root, 'base:1'), ['sha256:base', '9.9.10'])).not.toBe(first);
     expect(await contextHash(offlineContext(root, 'base:2'), ['sha256:base', '9.9.9'])).not.toBe(first);
-    put('dist/cli/main.js', '// changed\n');
+    put('dist/bundle/main.js', '// changed\n');
     expect(await contextHash(offlineContext(root, 'base:1'), ['sha256:base', '9.9.9'])).not.toBe(first);
 
     const base = await contextHash(offlineBaseContext(root, 'sandbox:1'), ['sha256:sandbox']);
