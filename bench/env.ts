@@ -238,7 +238,8 @@ async function main(): Promise<void> {
   // The user's pip configuration would enter the key and the sources; Debian's packages serve here.
   Object.assign(process.env, { PIP_INDEX_URL: '', PIP_EXTRA_INDEX_URL: '', PIP_FIND_LINKS: '' });
 
-  const { engine, info } = await connectEngine();
+  const { engine } = await connectEngine();
+  const info = await engine.info();
   const scratch = mkdtempSync(join(tmpdir(), 'piper-bench-env-'));
   const repos: string[] = [];
   const sandboxes: Sandbox[] = [];

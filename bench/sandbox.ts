@@ -41,7 +41,8 @@ async function main(): Promise<void> {
     options: { json: { type: 'boolean', default: false }, rounds: { type: 'string', default: '25' } },
   });
   const rounds = Number(values.rounds);
-  const { engine, info } = await connectEngine();
+  const { engine } = await connectEngine();
+  const info = await engine.info();
   const image = loadRecipe().ref;
   const cold = new Sandbox(engine, { image });
   const warm = new Sandbox(engine, { image, poolSize: 2 });

@@ -2,7 +2,7 @@
 // (orphan containers of dead piper-agent processes, their ledger rows), the ledger, and the
 // SIGINT/SIGTERM handling that removes running containers and marks their calls before exiting.
 import { connectEngine } from '../runtime/engine/bootstrap.js';
-import type { DockerEngine, EngineInfo } from '../runtime/engine/docker-engine.js';
+import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment, type EnvironmentChoice, type EnvMode } from '../runtime/env/ensure.js';
 import { repoRoot } from '../runtime/host/git.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
@@ -18,7 +18,6 @@ import { EXIT } from './exit-codes.js';
 
 export interface Session {
   engine: DockerEngine;
-  info: EngineInfo;
   ledger: Ledger;
   sandbox: Sandbox;
   owner: string;
@@ -54,7 +53,7 @@ export async function openSession(opts: {
    */
   onInterrupted?: (signal: string, exitCode: number) => void;
 }): Promise<Session> {
-  const { engine, info } = await connectEngine();
+  const { engine } = await connectEngine();
   const runtime = await resolveSandboxRuntime(engine, opts.runtime ?? process.env[SANDBOX_RUNTIME_ENV]);
   const repo = opts.repo ?? repoRoot();
   const ledger = Ledger.open(ledgerPath({ flag: opts.ledger, repo }));
@@ -127,7 +126,6 @@ export async function openSession(opts: {
 
   return {
     engine,
-    info,
     ledger,
     sandbox,
     owner,

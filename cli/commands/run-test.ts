@@ -49,7 +49,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
     const runId = session.ledger.createRun({
       kind: 'run_test',
       repo: session.repo,
-      head: gitHead(session.repo),
+      head: await gitHead(session.repo),
       owner: session.owner,
     });
     if (!values.json) log(`running ${target} in the sandbox (timeout ${timeout} s) ...`);

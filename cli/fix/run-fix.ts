@@ -77,6 +77,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   // One live run per repository: another fix, resume or undo here refuses, naming this run.
   const lock =
     input.lock ?? RepoLock.acquire(input.repo, { command: 'fix', runId: input.resume?.runId ?? null });
+  const head = gitHead(input.repo); // read by git while the session opens; it never rejects
   const session = await openSession({
     repo: input.repo,
     ledger: config.ledger,
@@ -115,7 +116,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       kind: 'fix',
       issue: input.issue,
       repo: input.repo,
-      head: gitHead(input.repo),
+      head: await head,
       model: model.id,
       policy: arm,
       owner: session.owner,

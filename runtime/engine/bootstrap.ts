@@ -27,11 +27,18 @@ export async function probeEngine(engine = new DockerEngine()): Promise<EngineIn
   }
 }
 
-/** An engine that answers, or a RuntimeError('engine_unreachable') saying how to get one. */
-export async function connectEngine(): Promise<{ engine: DockerEngine; info: EngineInfo }> {
+/**
+ * An engine that answers, or a RuntimeError('engine_unreachable') saying how to get one. What it
+ * is (its version, Docker or Podman, rootless or not) is asked now but not awaited: the engine
+ * spends some 60 ms answering /version and /info, time in which a run opens its ledger and sweeps
+ * orphans; the sandbox's first check awaits the answer (engine.info(), engine.identity(): asked
+ * once per engine in this process). A failed answer is not kept: whoever needs it asks again.
+ */
+export async function connectEngine(): Promise<{ engine: DockerEngine }> {
   const engine = new DockerEngine();
-  const info = await engine.info();
-  return { engine, info };
+  await engine.ping();
+  engine.identity().catch(() => undefined);
+  return { engine };
 }
 
 export async function ensureEngine(log: (line: string) => void, timeoutMs = 60_000): Promise<EngineUp> {

@@ -64,6 +64,11 @@ export class DockerEngine {
     }
   }
 
+  /** Whether the engine answers: GET /_ping, a few ms (GET /version takes ~40: dockerd asks runc). */
+  async ping(): Promise<void> {
+    await this.call('ping', () => this.docker.ping());
+  }
+
   async info(): Promise<EngineInfo> {
     const v = await this.version();
     return {

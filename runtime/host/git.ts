@@ -2,7 +2,7 @@
 // git call goes through safe-git.ts (the repository's own config never runs a command here).
 import { cpSync, existsSync, lstatSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { gitInOwnRepo, gitReadText, gitRepoAt } from './safe-git.js';
+import { gitInOwnRepo, gitReadAsync, gitRepoAt } from './safe-git.js';
 
 /**
  * The nearest directory at or above `dir` holding a `.git` (a directory, or a `gitdir:` file as in
@@ -27,11 +27,16 @@ export function gitRootAbove(dir = process.cwd()): string | undefined {
   }
 }
 
-/** HEAD's commit, or undefined outside a repository (a `.git` file counts as outside). */
-export function gitHead(dir: string): string | undefined {
+/**
+ * HEAD's commit, or undefined outside a repository (a `.git` file counts as outside). Async: a run
+ * asks it first and awaits it last, so git runs while the engine and the ledger are set up.
+ */
+export async function gitHead(dir: string): Promise<string | undefined> {
   const repo = gitRepoAt(dir);
   if (!repo) return undefined;
-  const head = gitReadText(repo, ['rev-parse', '--verify', '-q', 'HEAD^{commit}'])?.trim();
+  const head = (await gitReadAsync(repo, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']))
+    ?.toString('utf8')
+    .trim();
   return head && /^[0-9a-f]{40,64}$/.test(head) ? head : undefined;
 }
 

@@ -6,7 +6,7 @@
 // `-c` overrides for every key that runs a command or redirects the work tree, and the git dir and
 // work tree given explicitly, as piper resolved them. Reading calls also take no optional locks,
 // so they never write the index.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -97,22 +97,34 @@ export interface GitRunOptions {
  * git does no discovery and a repository's `core.worktree` cannot redirect the call.
  */
 export function gitRead(repo: GitRepo, args: string[], options: GitRunOptions = {}): Buffer | null {
-  return run(
-    [
-      '--no-optional-locks',
-      `--git-dir=${repo.gitDir}`,
-      `--work-tree=${repo.root}`,
-      // Explicit --git-dir skips git's ownership check today; these keep a checkout owned by another
-      // user (a CI runner's, mounted into a container) readable should that change. Only this exact
-      // repository is named, never '*'.
-      '-c',
-      `safe.directory=${repo.root}`,
-      ...gitOverrides(),
-      ...args,
-    ],
-    repo.root,
-    options,
-  );
+  return run(readArgv(repo, args), repo.root, options);
+}
+
+/** gitRead without blocking: the same call in a child process the caller awaits. */
+export function gitReadAsync(repo: GitRepo, args: string[]): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    execFile(
+      'git',
+      readArgv(repo, args),
+      { cwd: repo.root, env: gitEnv(), encoding: 'buffer', maxBuffer: 256 << 20, timeout: TIMEOUT_MS },
+      (error, stdout) => resolve(error ? null : stdout),
+    ).stdin?.end();
+  });
+}
+
+function readArgv(repo: GitRepo, args: string[]): string[] {
+  return [
+    '--no-optional-locks',
+    `--git-dir=${repo.gitDir}`,
+    `--work-tree=${repo.root}`,
+    // Explicit --git-dir skips git's ownership check today; these keep a checkout owned by another
+    // user (a CI runner's, mounted into a container) readable should that change. Only this exact
+    // repository is named, never '*'.
+    '-c',
+    `safe.directory=${repo.root}`,
+    ...gitOverrides(),
+    ...args,
+  ];
 }
 
 /** gitRead as text (UTF-8), or null. */

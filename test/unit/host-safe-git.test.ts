@@ -44,7 +44,7 @@ describe('git on a repository with a hostile .git/config', () => {
     rmSync(marker);
   });
 
-  it("piper's listings, HEAD and root never run it and stay in the repository", () => {
+  it("piper's listings, HEAD and root never run it and stay in the repository", async () => {
     const indexed = listPythonFiles(repo);
     expect(indexed.mode).toBe('git');
     expect(indexed.paths).toContain('textstats/words.py');
@@ -52,30 +52,30 @@ describe('git on a repository with a hostile .git/config', () => {
     const packed = snapshotFiles(repo);
     expect(packed).toContain('tests/test_words.py');
     expect(packed).not.toContain('planted.py');
-    expect(gitHead(repo)).toMatch(/^[0-9a-f]{40}$/);
+    expect(await gitHead(repo)).toMatch(/^[0-9a-f]{40}$/);
     expect(repoRoot(join(repo, 'textstats'))).toBe(repo);
     expect(existsSync(marker)).toBe(false);
   });
 
-  it("git's environment has nothing of the caller's GIT_* and no system or global config", () => {
+  it("git's environment has nothing of the caller's GIT_* and no system or global config", async () => {
     process.env.GIT_DIR = join(work, 'elsewhere');
     try {
       const env = gitEnv();
       expect(env.GIT_DIR).toBeUndefined();
       expect(env).toMatchObject({ GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' });
-      expect(gitHead(repo)).toMatch(/^[0-9a-f]{40}$/);
+      expect(await gitHead(repo)).toMatch(/^[0-9a-f]{40}$/);
     } finally {
       delete process.env.GIT_DIR;
     }
   });
 
-  it('a .git file (gitdir: anywhere) is not a repository: listings walk the tree', () => {
+  it('a .git file (gitdir: anywhere) is not a repository: listings walk the tree', async () => {
     const dir = join(work, 'linked');
     mkdirSync(join(dir, 'pkg'), { recursive: true });
     writeFileSync(join(dir, '.git'), `gitdir: ${join(repo, '.git')}\n`);
     writeFileSync(join(dir, 'pkg', 'mod.py'), 'X = 1\n');
     expect(gitRepoAt(dir)).toBeNull();
-    expect(gitHead(dir)).toBeUndefined();
+    expect(await gitHead(dir)).toBeUndefined();
     expect(listPythonFiles(dir)).toEqual({ paths: ['pkg/mod.py'], mode: 'walk' });
     expect(existsSync(marker)).toBe(false);
   });
