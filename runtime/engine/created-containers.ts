@@ -18,12 +18,12 @@ export class CreatedContainers {
 
   /** Sends one creation (`create` resolves with the id) and records its container until `removed`. */
   create(create: () => Promise<string>, remove: Remove): Promise<string> {
-    if (this.removingAll) return Promise.reject(shuttingDown());
+    if (this.removingAll) return Promise.reject(shuttingDown('no new container is created'));
     // Recorded in the same reaction that yields the id, so removeAll's wait sees it as soon as it is known.
     const creation = create().then((id) => {
       this.live.set(id, remove);
       // Created while everything is being removed: removeAll takes it; the caller stops here.
-      if (this.removingAll) throw shuttingDown();
+      if (this.removingAll) throw shuttingDown(`container ${id.slice(0, 12)}, created meanwhile, is removed`);
       return id;
     });
     this.inFlight.add(creation);
@@ -55,8 +55,8 @@ export class CreatedContainers {
   }
 }
 
-function shuttingDown(): RuntimeError {
-  return new RuntimeError('interrupted', 'the process is shutting down: no new container is created');
+function shuttingDown(what: string): RuntimeError {
+  return new RuntimeError('interrupted', `the process is shutting down: ${what}`);
 }
 
 /** The process's one record: containers belong to the process (their owner label names its pid). */
