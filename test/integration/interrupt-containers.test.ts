@@ -1,7 +1,7 @@
-// An interrupted `fix` leaves no container behind: SIGTERM at three moments of the scripted sample
-// run — right after `init` (the loop goes on while the process cleans up, so the lint gate's compile
-// server is created after the interrupt began), while the edit's lint check starts that server (its
-// creation in flight), and once it has answered (the server up and idle) — and after the exit no
+// A `fix` leaves no container behind, run to its end or interrupted. SIGTERM at three moments of
+// the scripted sample run: right after `init` (the loop goes on while the process cleans up, up to
+// the edit whose lint check starts the compile server), while that check starts the server (its
+// creation in flight), and once it has answered (the server up and idle). After the exit no
 // container carries the dead process's owner label. Real CLI, real engine.
 import { describe, expect, it } from 'vitest';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
@@ -34,7 +34,17 @@ async function ownedBy(pid: number) {
     .map((c) => ({ state: c.state, call: c.labels[LABEL.call] ?? '', run: c.labels[LABEL.run] ?? '' }));
 }
 
-describe('an interrupted fix removes every container it made (real CLI, real engine)', () => {
+describe('a fix removes every container it made (real CLI, real engine)', () => {
+  it('a run to its end leaves none', async () => {
+    const { child, done } = startCli(
+      sampleFixArgs(sampleRepo(), 'sample-fix.jsonl', '--output', 'stream-json'),
+    );
+    const result = await done;
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('"kind":"lint"'); // the compile server was started
+    expect(await ownedBy(child.pid!)).toEqual([]);
+  });
+
   it.each([
     ['right after init', /"type":"init"/],
     ['while the edit starts the lint service', /"phase":"started"[^\n]*"tool":"edit_entity"/],
