@@ -128,7 +128,7 @@ async function overhead(turns: number): Promise<number[]> {
   try {
     return await measureTurns(turns, { tools: workspace, record: new RunRecord(ledger, runId, 'bench') });
   } finally {
-    lint.close();
+    await lint.close();
     ledger.close();
   }
 }

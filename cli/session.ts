@@ -1,6 +1,7 @@
 // What a command that runs sandboxes sets up first: an engine that answers, the start-up sweeps
 // (orphan containers of dead piper-agent processes, their ledger rows), the ledger, and the
-// SIGINT/SIGTERM handling that removes running containers and marks their calls before exiting.
+// SIGINT/SIGTERM handling that marks the running calls and removes every container the process
+// made or is making before exiting.
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment, type EnvironmentChoice, type EnvMode } from '../runtime/env/ensure.js';
@@ -10,6 +11,7 @@ import { Ledger } from '../runtime/ledger/ledger.js';
 import { ledgerPath } from '../runtime/ledger/location.js';
 import { sweepLedger } from '../runtime/ledger/sweep.js';
 import { ownerTextAlive, removeOrphans } from '../runtime/sandbox/orphans.js';
+import { removeEveryContainer } from '../runtime/sandbox/removal.js';
 import { resolveSandboxRuntime, SANDBOX_RUNTIME_ENV } from '../runtime/sandbox/sandbox-runtime.js';
 import { currentOwner, formatOwner } from '../runtime/sandbox/owner.js';
 import { Sandbox, type SandboxOptions } from '../runtime/sandbox/sandbox.js';
@@ -114,7 +116,9 @@ export async function openSession(opts: {
     } catch (error) {
       opts.log(`${signal}: could not write the interrupted result: ${(error as Error).message}`);
     }
-    void close().finally(() => {
+    // Not only the sandbox's containers: any this process made or is making (the lint gate's
+    // compile server is one), including a creation in flight, are removed before the exit.
+    void Promise.allSettled([close(), removeEveryContainer(opts.log)]).finally(() => {
       opts.onInterrupt?.(signal);
       process.exit(code);
     });

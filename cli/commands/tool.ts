@@ -149,7 +149,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
     throw error;
   } finally {
     if (ownRun && runId !== undefined) session.ledger.endRun(runId, ending.outcome, ending.reason);
-    lint.close();
+    await lint.close();
     await session.close();
   }
 }

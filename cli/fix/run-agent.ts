@@ -63,6 +63,6 @@ export async function runAgent(run: AgentRun): Promise<RunResult> {
       run.loop,
     );
   } finally {
-    lint.close();
+    await lint.close();
   }
 }

@@ -16,10 +16,10 @@ export interface CompileChannel {
   /** Where the server runs, for messages: `python3 in piper-sandbox-python:…` or the host path. */
   where: string;
   send(line: string): void;
-  /** Lets the server exit on end of input. */
-  end(): void;
-  /** For a server that hangs or misbehaves. */
-  kill(): void;
+  /** Lets the server exit on end of input; resolves once its container, if it has one, is removed. */
+  end(): Promise<void>;
+  /** For a server that hangs or misbehaves; resolves as `end` does. */
+  kill(): Promise<void>;
 }
 
 /** -I: ignore PYTHON* variables and the user's site-packages; -S: no site import (faster start). */
@@ -58,8 +58,11 @@ export function openHostChannel(python: string, script: string, handlers: Channe
   return {
     where: python,
     send: (line) => child.stdin.write(line),
-    end: () => child.stdin.end(),
-    kill: () => {
+    // A host interpreter leaves nothing to remove: it exits on end of input, or at once when killed.
+    end: async () => {
+      child.stdin.end();
+    },
+    kill: async () => {
       child.stdin.end();
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
@@ -98,8 +101,8 @@ export async function openSandboxChannel(
   return {
     where,
     send: (line) => service.write(line),
-    end: () => void service.close(),
-    kill: () => void service.close(),
+    end: () => service.close(),
+    kill: () => service.close(),
   };
 }
 

@@ -52,9 +52,12 @@ export class LintGate {
     return report;
   }
 
-  /** Lets the compile server exit (its sandbox container is removed). The gate can still be used: it starts a new one. */
-  close(): void {
-    this.python.close();
+  /**
+   * Lets the compile server exit and resolves once its sandbox container is removed (one still
+   * being created included). The gate can still be used: it starts a new one.
+   */
+  close(): Promise<void> {
+    return this.python.close();
   }
 
   private remember(key: string, report: LintReport): void {

@@ -80,6 +80,8 @@ export class PythonCompiler {
   private engine: DockerEngine | undefined;
   /** Counts close() calls, so a server that finishes starting after one is ended, not used. */
   private generation = 0;
+  /** Servers being ended (a sandbox one until its container is removed): close() waits for them. */
+  private readonly ending = new Set<Promise<void>>();
   private lastStop = 'the compile server stopped';
 
   constructor(private readonly options: PythonCompilerOptions = {}) {}
@@ -108,11 +110,18 @@ export class PythonCompiler {
     });
   }
 
-  /** Ends the server (it exits on end of input; a sandbox container is removed); pending checks answer "unavailable". */
-  close(): void {
+  /**
+   * Ends the server (it exits on end of input; a sandbox container is removed); pending checks
+   * answer "unavailable". Resolves once it is gone, a server still starting included: that one is
+   * ended as soon as it is up, and waited for.
+   */
+  async close(): Promise<void> {
+    const opening = this.opening;
     this.opening = undefined;
     this.generation++; // a server still starting is ended once it is up
     this.stop('the compile check was closed', false);
+    await opening?.catch(() => undefined);
+    await Promise.all([...this.ending]);
   }
 
   private get timeoutMs(): number {
@@ -129,7 +138,7 @@ export class PythonCompiler {
         if ('reason' in started) return started;
         if (started.closed !== undefined) return { reason: started.closed }; // died while starting
         if (generation !== this.generation) {
-          started.channel.end(); // closed while it started
+          this.ended(started.channel.end()); // closed while it started
           return { reason: 'the compile check was closed' };
         }
         this.channel = started.channel;
@@ -185,6 +194,13 @@ export class PythonCompiler {
     }
   }
 
+  /** Keeps a server's ending until it is done, for close() to wait on. */
+  private ended(ending: Promise<void>): void {
+    this.ending.add(ending);
+    const done = () => void this.ending.delete(ending);
+    ending.then(done, done);
+  }
+
   private onStdout(chunk: string): void {
     this.stdoutBuffer += chunk;
     let newline: number;
@@ -220,10 +236,7 @@ export class PythonCompiler {
     this.lastStop = reason;
     const channel = this.channel;
     this.channel = undefined;
-    if (channel) {
-      if (kill) channel.kill();
-      else channel.end();
-    }
+    if (channel) this.ended(kill ? channel.kill() : channel.end());
     for (const [id, waiting] of this.pending) {
       clearTimeout(waiting.timer);
       waiting.resolve({ available: false, reason });

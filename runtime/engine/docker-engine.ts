@@ -4,6 +4,7 @@
 import type Docker from 'dockerode';
 import type { Duplex, Readable } from 'node:stream';
 import { RuntimeError, isConnectionFailure } from '../errors.js';
+import { createdContainers } from './created-containers.js';
 import { buildContainerBody, type BuildContainerConfig } from './build-container.js';
 import type { EngineIdentity, VersionBody } from './engine-identity.js';
 import { askIdentity, askVersion } from './engine-self.js';
@@ -48,6 +49,8 @@ export class DockerEngine {
   private readonly docker: Docker;
   /** Short names the engine knows only under another name (Podman 5: `localhost/…`). */
   private readonly localNames = new Map<string, string>();
+  /** `remove` bound to this engine: how createdContainers removes what this engine created. */
+  private readonly removeContainer = (id: string): Promise<void> => this.remove(id);
 
   constructor(docker?: Docker) {
     // With no options dockerode reads DOCKER_HOST (and DOCKER_TLS_VERIFY / DOCKER_CERT_PATH) itself,
@@ -97,10 +100,13 @@ export class DockerEngine {
     return { names, default: info.DefaultRuntime || 'runc' };
   }
 
-  async createContainer(config: ContainerConfig): Promise<string> {
-    const body = { ...config, Image: this.localName(config.Image), HostConfig: await this.spelled(config) };
-    const container = await this.call('create container', () => this.docker.createContainer(body));
-    return container.id;
+  /** Recorded in createdContainers until removed, so an interrupt can remove it wherever it came from. */
+  createContainer(config: ContainerConfig): Promise<string> {
+    return createdContainers.create(async () => {
+      const body = { ...config, Image: this.localName(config.Image), HostConfig: await this.spelled(config) };
+      const container = await this.call('create container', () => this.docker.createContainer(body));
+      return container.id;
+    }, this.removeContainer);
   }
 
   /** The HostConfig in the engine's own spelling of the same settings (podman-compat.ts). */
@@ -179,10 +185,14 @@ export class DockerEngine {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.docker.getContainer(id).remove({ force: true, v: true });
+        createdContainers.removed(id);
         return;
       } catch (error) {
         const status = (error as { statusCode?: number }).statusCode;
-        if (status === 404 || status === 409) return;
+        if (status === 404 || status === 409) {
+          createdContainers.removed(id);
+          return;
+        }
         if (attempt === 2 || isConnectionFailure(error)) throw engineFailure('remove', error);
         await new Promise((resolve) => setTimeout(resolve, REMOVE_RETRY_MS));
       }
@@ -290,10 +300,12 @@ export class DockerEngine {
    * A container for a build step (a project environment): root, the network the engine gives
    * (`host` where it has no bridge), default capabilities. Never used for a sandbox run.
    */
-  async createBuildContainer(config: BuildContainerConfig): Promise<string> {
-    const body = buildContainerBody({ ...config, Image: this.localName(config.Image) });
-    const container = await this.call('create build container', () => this.docker.createContainer(body));
-    return container.id;
+  createBuildContainer(config: BuildContainerConfig): Promise<string> {
+    return createdContainers.create(async () => {
+      const body = buildContainerBody({ ...config, Image: this.localName(config.Image) });
+      const container = await this.call('create build container', () => this.docker.createContainer(body));
+      return container.id;
+    }, this.removeContainer);
   }
 
   /** Whether the engine has a bridge network (dockerd --bridge=none has only host and none). */

@@ -45,14 +45,14 @@ describe('the lint gate compiles with the sandbox image', () => {
         { code: 'E999', message: "SyntaxError: no binding for nonlocal 'zz' found", line: 2, column: 5 },
       ]);
     } finally {
-      gate.close();
+      await gate.close();
     }
     // The host's own python3 (3.11 here) is what used to judge, and would have refused it.
     if (hostPythonVersion() !== '3.13') {
       const host = new LintGate({ python: 'python3' });
       const report = await host.check(PEP695, 'pairs.py');
       expect(report.diagnostics.map((d) => d.code)).toContain('E999');
-      host.close();
+      await host.close();
     }
   });
 
@@ -85,8 +85,17 @@ describe('the lint gate compiles with the sandbox image', () => {
     expect(restarted).toBeDefined();
     expect(restarted).not.toBe(id);
 
-    gate.close();
-    await expectNoContainersLeft();
+    // close() resolves once the container is gone, not merely asked to go.
+    await gate.close();
+    expect(await engine.listContainers(mine)).toEqual([]);
+  });
+
+  it('close() while the server is still being created waits for it and removes it', async () => {
+    const gate = new LintGate();
+    const check = gate.check('a = 1\n');
+    await gate.close();
+    expect((await check).compileCheck).toEqual({ ran: false, reason: 'the compile check was closed' });
+    expect(await engine.listContainers(mine)).toEqual([]);
   });
 
   it('without the sandbox image, reports the check as not run (the host python3 is another version)', async () => {
@@ -100,7 +109,7 @@ describe('the lint gate compiles with the sandbox image', () => {
       ),
     });
     expect(report.diagnostics).toEqual([]); // ruff (target 3.13) accepts it
-    gate.close();
+    await gate.close();
   });
 });
 

@@ -29,7 +29,7 @@ const gate = new LintGate();
 
 afterAll(async () => {
   await sandbox.close();
-  gate.close();
+  await gate.close();
   ledger.close();
   await expectNoContainersLeft();
 });

@@ -61,7 +61,7 @@ describe('LintGate.check', () => {
     // PEP 758 (unparenthesized except) is 3.14 syntax.
     const pep758 = await ruffOnly.check('try:\n    pass\nexcept ValueError, TypeError:\n    pass\n');
     expect(pep758.diagnostics.find((d) => d.code === 'invalid-syntax')?.message).toMatch(/Python 3\.13/);
-    ruffOnly.close();
+    await ruffOnly.close();
   });
 
   it('answers concurrent checks each with its own result', async () => {
@@ -94,7 +94,7 @@ describe('LintGate.check', () => {
       reason: expect.stringContaining("not found; compile check skipped, ruff's parser only"),
     });
     expect(report.diagnostics).toEqual([{ code: 'F821', message: 'Undefined name `y`', line: 1, column: 5 }]);
-    noPython.close();
+    await noPython.close();
   });
 
   it('kills an interpreter that does not answer in time, and says why', async () => {
@@ -105,7 +105,7 @@ describe('LintGate.check', () => {
       reason: expect.stringMatching(/took longer than 300 ms$/),
     });
     expect(report.diagnostics).toEqual([]);
-    hung.close();
+    await hung.close();
   });
 
   it('reports an interpreter that dies, with its last stderr line', async () => {
@@ -115,17 +115,17 @@ describe('LintGate.check', () => {
       ran: false,
       reason: expect.stringMatching(/exited \(code 3\): boom: broken interpreter$/),
     });
-    dying.close();
+    await dying.close();
   });
 
   it('starts a new interpreter after close()', async () => {
     const own = new LintGate({ python: 'python3' });
     expect((await own.check('def f():\n    await g\n')).diagnostics.map((d) => d.code)).toContain('E999');
-    own.close();
+    await own.close();
     const again = await own.check('def f():\n    await h\n');
     expect(again.compileCheck).toEqual({ ran: true });
     expect(again.diagnostics.map((d) => d.code)).toContain('E999');
-    own.close();
+    await own.close();
   });
 
   it('checks a clean 300-line file clean each time its content changes (no cached verdict)', async () => {

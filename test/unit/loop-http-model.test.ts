@@ -27,7 +27,7 @@ beforeAll(async () => {
   server = await FakeOpenAIServer.start();
 });
 afterAll(async () => {
-  lint.close();
+  await lint.close();
   await server.close();
 });
 
