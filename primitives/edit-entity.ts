@@ -135,7 +135,8 @@ export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Enve
     if (ctx.signal?.aborted) return fail(`edit not written: the run was stopped; the file is unchanged`);
     return fail(`cannot write ${entity.path}: ${(error as Error).message}; the file is unchanged`);
   }
-  // Stopped while the new bytes were being written: the stop's record says the edit did not happen.
+  // Stopped while the new bytes were being renamed into place: they are put back, unrecorded, so
+  // the file has the bytes it had when the run stopped (the stop marks the call, outcome unknown).
   if (ctx.signal?.aborted) {
     const restored = await atomicWrite(realPath, before).then(
       () => 'the file is unchanged',
