@@ -152,11 +152,14 @@ describe('an interrupted fix stops its loop (real CLI, real engine)', () => {
     expect(['failed', 'not_executed']).toContain(execute.status);
     expect(execute.status_reason).toMatch(/was interrupted \(SIGTERM\)/);
 
-    // What the clean-up had not removed yet is the next start-up sweep's: the owner is gone.
+    // What the clean-up had not removed yet is the next start-up sweep's: the owner is gone. A
+    // removal the process had sent before it exited may still be under way in the engine.
     await removeOrphans(engine, () => undefined);
-    const left = (await engine.listContainers([LABEL.owner])).filter(
-      (c) => (c.labels[LABEL.owner] ?? '').split(':')[1] === String(pid),
-    );
-    expect(left).toEqual([]);
+    const left = async () =>
+      (await engine.listContainers([LABEL.owner])).filter(
+        (c) => (c.labels[LABEL.owner] ?? '').split(':')[1] === String(pid),
+      );
+    for (let i = 0; i < 100 && (await left()).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await left()).toEqual([]);
   });
 });
