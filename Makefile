@@ -61,6 +61,7 @@ bench: image
 	node dist/bench/policy-overhead.js --json
 	node dist/bench/env.js --json
 	node dist/bench/startup.js --json
+	node dist/bench/interrupt.js --json
 
 clean:
 	rm -rf dist

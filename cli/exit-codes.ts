@@ -36,3 +36,18 @@ export class ConfigError extends UsageError {
     this.name = 'ConfigError';
   }
 }
+
+/**
+ * A command that SIGINT/SIGTERM stopped: the session's interrupt handler has written the record and
+ * says the last word, so the command exits with the signal's code and prints nothing more (a JSON
+ * stream already ended with its `result`).
+ */
+export class InterruptedRun extends Error {
+  constructor(
+    readonly signal: string,
+    readonly exitCode: number,
+  ) {
+    super(`${signal}: the run was interrupted`);
+    this.name = 'InterruptedRun';
+  }
+}

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../runtime/package-root.js';
 import { COMMANDS } from './commands/index.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, InterruptedRun } from './exit-codes.js';
 import { didYouMean } from './suggest.js';
 
 const HELP = `piper-agent — a coding agent for Python repositories whose every command runs in a
@@ -50,6 +50,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await command.run(rest);
   } catch (error) {
+    // The interrupt handler has said everything and exits the process once its clean-up is done.
+    if (error instanceof InterruptedRun) return error.exitCode;
     const { reportError } = await import('./report-error.js');
     const failure = reportError(error, name, command.help);
     const { errorEvent, jsonOutputRequested } = await import('./render/error-output.js');

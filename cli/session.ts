@@ -1,7 +1,7 @@
 // What a command that runs sandboxes sets up first: an engine that answers, the start-up sweeps
 // (orphan containers of dead piper-agent processes, their ledger rows), the ledger, and the
-// SIGINT/SIGTERM handling that marks the running calls and removes every container the process
-// made or is making before exiting.
+// SIGINT/SIGTERM handling: it stops the work done on the session's behalf (`interruption`), marks
+// the running calls, and removes every container the process made or is making before exiting.
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment, type EnvironmentChoice, type EnvMode } from '../runtime/env/ensure.js';
@@ -16,7 +16,7 @@ import { resolveSandboxRuntime, SANDBOX_RUNTIME_ENV } from '../runtime/sandbox/s
 import { currentOwner, formatOwner } from '../runtime/sandbox/owner.js';
 import { Sandbox, type SandboxOptions } from '../runtime/sandbox/sandbox.js';
 import { environmentFlags } from './env/env-option.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, InterruptedRun } from './exit-codes.js';
 
 export interface Session {
   engine: DockerEngine;
@@ -28,6 +28,12 @@ export interface Session {
   environment: EnvironmentChoice | null;
   /** True once SIGINT/SIGTERM arrived: the process is cleaning up and about to exit. */
   readonly interrupted: boolean;
+  /**
+   * Aborted the moment SIGINT/SIGTERM arrives, before anything is marked, with an InterruptedRun
+   * as its reason: work done on the session's behalf (a fix run's loop) stops at its next step,
+   * so nothing it does lands in the record after the interrupted marks.
+   */
+  readonly interruption: AbortSignal;
   close(): Promise<void>;
 }
 
@@ -98,16 +104,19 @@ export async function openSession(opts: {
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
-      process.off('SIGINT', onSigint);
-      process.off('SIGTERM', onSigterm);
+      // An interrupt keeps its handlers to the exit: a second signal meanwhile is answered below.
+      if (!interrupted) stopHandling();
       await sandbox.close();
       ledger.close();
     })();
     return closing;
   };
   let interrupted = false;
+  const interruption = new AbortController();
   const interrupt = (signal: string, code: number) => {
+    if (interrupted) return again(signal);
     interrupted = true;
+    interruption.abort(new InterruptedRun(signal, code));
     opts.log(`\n${signal}: removing running containers`);
     // Our own unfinished calls are marked first, so the record is right even if removal is slow.
     sweepLedger(ledger, (o) => o !== owner, `was interrupted (${signal})`);
@@ -123,8 +132,23 @@ export async function openSession(opts: {
       process.exit(code);
     });
   };
+  // A second signal while the containers are being removed: the record (the marks, the result)
+  // was written before the removal began, so nothing is lost by ending now, as the operator asks.
+  // A container not removed yet keeps its owner label: the next start-up sweep removes it.
+  // Said on stderr itself: a TUI's log is shown only after the run, and there is no after.
+  const again = (signal: string) => {
+    process.stderr.write(
+      `${signal} again: exiting now; the run's record is written, and a container not removed yet is removed by the next piper-agent start\n`,
+    );
+    // The first signal's code: the one the written result names.
+    process.exit((interruption.signal.reason as InterruptedRun).exitCode);
+  };
   const onSigint = () => interrupt('SIGINT', EXIT.interrupted);
   const onSigterm = () => interrupt('SIGTERM', 143);
+  const stopHandling = () => {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+  };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
 
@@ -138,6 +162,7 @@ export async function openSession(opts: {
     get interrupted() {
       return interrupted;
     },
+    interruption: interruption.signal,
     close,
   };
 }

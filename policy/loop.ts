@@ -2,7 +2,9 @@
 // observe → triggers → retrieve → select → validate → execute → trust gate → observe. The model and
 // every effect are injected; the stages between the model call and the tool are deterministic.
 // Every proposal ends in exactly one terminal ledger record: executed, rejected, no-op, or a
-// reserved outcome; every run ends in exactly one `result` event.
+// reserved outcome; every run ends in exactly one `result` event. A stopped run (`deps.signal`, an
+// interrupt) is the exception: whoever stopped it writes its ending, and the loop, at its next
+// step, throws the signal's reason with nothing more written (turn/stop.ts).
 import { capReached } from './caps.js';
 import type { Outcome, RunResult } from './events.js';
 import { OUTCOME_EXIT_CODES } from './outcome-codes.js';
@@ -13,6 +15,7 @@ import type { TurnContext } from './turn/context.js';
 import { runTriggers } from './turn/execute.js';
 import { Journal } from './turn/journal.js';
 import { step } from './turn/step.js';
+import { stopIfAborted } from './turn/stop.js';
 
 export type { ExecutedLike, LoopDeps, LoopOptions, LoopRecord, LoopState, LoopTools } from './loop-types.js';
 
@@ -31,8 +34,10 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
   // A turn counts once it ends; a turn that throws is not counted.
   let turns = opts.resume?.state.turnsUsed ?? 0;
   try {
+    stopIfAborted(ctx);
     await begin(ctx, turns);
     for (;;) {
+      stopIfAborted(ctx);
       const totals = deps.record.totals();
       const cap = capReached(opts.budget, {
         turns,
@@ -47,6 +52,8 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
       if (result.kind === 'end') return finish(ctx, turns, result);
     }
   } catch (error) {
+    // Whatever failed once the run was stopped (a removed container, a closed ledger) is the stop.
+    if (deps.signal?.aborted) throw deps.signal.reason;
     return finish(ctx, turns, { outcome: 'error', reason: (error as Error).message });
   }
 }

@@ -32,6 +32,11 @@ export interface EditContext {
   authorize?: EditAuthorizer;
   /** Test hook: runs between the new content's write and the compare-and-swap check. */
   beforeSwap?: AtomicWriteOptions['beforeSwap'];
+  /**
+   * The run was stopped (an interrupt): an edit not written yet is not written, and one written
+   * meanwhile is put back, unrecorded; the file keeps the bytes it had when the run stopped.
+   */
+  signal?: AbortSignal;
 }
 
 export interface EditArgs {
@@ -119,11 +124,25 @@ export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Enve
   try {
     // Compare-and-swap: the lint gate (and the user's decision) took time, and the file may have changed meanwhile (an
     // editor, another process). Written only if it still has the bytes this edit was made from.
-    await atomicWrite(realPath, after, { expectSha256: sha256(before), beforeSwap: ctx.beforeSwap });
+    await atomicWrite(realPath, after, {
+      expectSha256: sha256(before),
+      beforeSwap: ctx.beforeSwap,
+      signal: ctx.signal,
+    });
   } catch (error) {
     if (error instanceof FileChangedError)
       return fail(`precondition failed: ${entity.path} changed on disk since it was read`);
+    if (ctx.signal?.aborted) return fail(`edit not written: the run was stopped; the file is unchanged`);
     return fail(`cannot write ${entity.path}: ${(error as Error).message}; the file is unchanged`);
+  }
+  // Stopped while the new bytes were being renamed into place: they are put back, unrecorded, so
+  // the file has the bytes it had when the run stopped (the stop marks the call, outcome unknown).
+  if (ctx.signal?.aborted) {
+    const restored = await atomicWrite(realPath, before).then(
+      () => 'the file is unchanged',
+      (undoError: Error) => `and restoring ${entity.path} failed: ${undoError.message}`,
+    );
+    return fail(`edit not committed: the run was stopped while it was written; ${restored}`);
   }
   if (ctx.ledger && ctx.runId) {
     try {

@@ -60,6 +60,11 @@ export interface WorkspaceOptions {
   retrieve?: 'lexical' | 'embed';
   /** The run's authorization stage for edits (policy/approval.ts); absent: edits are not asked about. */
   authorizeEdit?: EditAuthorizer;
+  /**
+   * The run was stopped (an interrupt): no call is dispatched from then on, and an edit in flight
+   * writes nothing; each throws the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /** The observation kind of each tool's result (a trigger's search_symbol is `symbol`). */
@@ -86,7 +91,10 @@ export class Workspace {
     return hasEvidence(this.options.ledger, this.options.runId, indexed);
   }
 
-  /** Runs one validated call; failures of the primitive come back as its result, never as a throw. */
+  /**
+   * Runs one validated call; failures of the primitive come back as its result, never as a throw.
+   * The one throw is a stopped run's (`signal`): its calls were marked by whoever stopped it.
+   */
   async run(
     call: ValidatedCall,
     origin: CallOrigin,
@@ -94,6 +102,7 @@ export class Workspace {
     dispatch: DispatchOptions = {},
   ): Promise<ExecutedCall> {
     const o = this.options;
+    o.signal?.throwIfAborted();
     const target = targetOf(call.tool, call.args);
     const kind =
       origin === 'trigger' && call.tool === 'search_symbol' ? 'symbol' : OBSERVATION_KIND[call.tool];
@@ -129,12 +138,16 @@ export class Workspace {
     dispatch.onDispatched?.(callId);
     try {
       if (call.tool === 'edit_entity') {
-        return this.editRecorded(call.args, callId, target, await this.edit(call.args, callId));
+        const edited = await this.edit(call.args, callId);
+        o.signal?.throwIfAborted();
+        return this.editRecorded(call.args, callId, target, edited);
       }
       const result = await this.read(call, callId);
+      o.signal?.throwIfAborted();
       o.ledger.markCompleted(callId);
       return { callId, kind, target, result, receipt: null };
     } catch (error) {
+      if (o.signal?.aborted) throw o.signal.reason;
       o.ledger.endCall(callId, 'failed', (error as Error).message);
       return {
         callId,
@@ -154,6 +167,7 @@ export class Workspace {
     dispatch: DispatchOptions = {},
   ): Promise<ExecutedCall> {
     const o = this.options;
+    o.signal?.throwIfAborted();
     const callId = o.ledger.dispatchCall({
       id: dispatch.callId,
       runId: o.runId,
@@ -169,11 +183,13 @@ export class Workspace {
       if (!Buffer.isBuffer(bytes)) throw new Error(bytes.error);
       const source = bytes.toString('utf8');
       const report = await o.lint.check(source, path);
+      o.signal?.throwIfAborted();
       o.ledger.markCompleted(callId);
       const result =
         report.diagnostics.length === 0 ? 'clean' : report.diagnostics.map(describeDiagnostic).join('; ');
       return { callId, kind: 'lint', target: selector, result, receipt: null };
     } catch (error) {
+      if (o.signal?.aborted) throw o.signal.reason;
       o.ledger.endCall(callId, 'failed', (error as Error).message);
       return {
         callId,
@@ -232,6 +248,7 @@ export class Workspace {
         callId,
         lint: o.lint,
         authorize: o.authorizeEdit,
+        signal: o.signal,
       },
       args as never,
     );

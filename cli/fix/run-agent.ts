@@ -20,6 +20,7 @@ export interface AgentRun {
   model: ChatModel;
   emit: EventSink;
   askUser?: (question: string) => Promise<string | null>;
+  /** Aborted: the loop stops at its next step and the workspace dispatches and writes nothing more. */
   signal?: AbortSignal;
   wrapTools?: (tools: LoopTools) => LoopTools;
   embedder?: Embedder;
@@ -49,6 +50,7 @@ export async function runAgent(run: AgentRun): Promise<RunResult> {
       embedder: run.embedder,
       retrieve: run.retrieve,
       authorizeEdit,
+      signal: run.signal,
     });
     return await runLoop(
       {

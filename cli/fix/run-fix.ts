@@ -87,9 +87,10 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     environment: input.env ?? { mode: envMode(undefined), trustRecipe: recipeTrusted(input.repo, false) },
     log: input.log,
     onInterrupt: (signal) => process.stderr.write(interruptNote(signal, runId, edited)),
-    // The stream still ends with a result: the run's own record so far, outcome `interrupted`.
+    // The stream still ends with a result: the run's own record so far, outcome `interrupted`;
+    // unless the run's own result is out already (it ended just before the signal).
     onInterrupted: (signal, exitCode) => {
-      if (runId !== undefined && record !== undefined)
+      if (runId !== undefined && record !== undefined && !resulted)
         input.emit(interruptedResult({ runId, signal, exitCode, turns: lastTurn, record }));
     },
   }).catch((error: unknown) => {
@@ -100,18 +101,25 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   let edited = false; // whether undo has anything to undo, for the interrupt note
   let record: RunRecord | undefined;
   let lastTurn = input.resume?.state.turnsUsed ?? 0;
-  // After an interrupt the loop may still unwind; nothing it says then is the run's result.
+  let resulted = false;
+  // After an interrupt the loop stops at its next step; nothing it says then is the run's result.
   const emit: EventSink = (event) => {
+    if (session.interrupted) return;
     if (event.type === 'observation' && event.kind === 'edit')
       edited ||= event.summary.startsWith('committed');
     if (event.type === 'turn') lastTurn = event.turn;
-    if (!session.interrupted) input.emit(event.type === 'result' ? model.settle(event) : event);
+    resulted ||= event.type === 'result';
+    input.emit(event.type === 'result' ? model.settle(event) : event);
   };
+  // The loop stops on the caller's signal and on the interrupt, whichever comes first.
+  const signal = input.signal ? AbortSignal.any([input.signal, session.interruption]) : session.interruption;
   try {
     // A missing sandbox image is a set-up problem: say so before any work, not at the first test.
     await session.sandbox.checkImage();
     // No --test / `test` config: the recipe's default test command, if it names one.
     const reproTarget = input.reproTarget ?? session.environment?.plan?.testCommand ?? null;
+    // Interrupted while the image was checked: no run is started after the interrupt.
+    session.interruption.throwIfAborted();
     runId ??= session.ledger.createRun({
       kind: 'fix',
       issue: input.issue,
@@ -192,7 +200,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         model,
         emit,
         askUser: input.askUser,
-        signal: input.signal,
+        signal,
         wrapTools: input.wrapTools,
         embedder: config.retrieve === 'embed' ? embedderOf(config) : undefined,
         retrieve: config.retrieve ?? 'lexical',
@@ -202,8 +210,9 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       return model.settle(result);
     } catch (error) {
       // After `init` the stream owes a `result`: a step that failed after it (the code index, the
-      // lint gate) ends the run as an error, said on stderr with its fix as well.
-      if (session.interrupted) throw error;
+      // lint gate) ends the run as an error, said on stderr with its fix as well. An interrupted
+      // run's result was written by the interrupt; the command only exits with its code.
+      if (session.interrupted) throw session.interruption.reason;
       const failure = failedResult({ runId, turns: lastTurn, record, reproTarget, error });
       input.log(`piper-agent: ${failure.reason}`);
       emit({ type: 'result', ...failure });

@@ -5,6 +5,7 @@ import type { Proposal } from '../proposal.js';
 import { classifyProposal } from '../validate.js';
 import { CONTINUE, type StepResult, type TurnContext } from './context.js';
 import { execute, runTriggers } from './execute.js';
+import { stopIfAborted } from './stop.js';
 
 /** An act ends the turn (or the run), or its proposal was rejected and the model may select again. */
 export type ActResult = StepResult | { kind: 'rejected' };
@@ -85,6 +86,7 @@ async function askUser(
   await runTriggers(ctx, ctx.arm.triggers.onModelAction({ kind: 'ask_user' }), turn, turnId);
   ctx.journal.asked(turn, turnId, question);
   const answer = ctx.deps.askUser ? await ctx.deps.askUser(question) : null;
+  stopIfAborted(ctx); // the run was stopped while the operator was asked
   if (answer === null)
     return { kind: 'end', outcome: 'ask_user', reason: 'the model asked the operator a question', question };
   ctx.latest = ctx.arm.render(ctx.journal.answered(turn, turnId, answer));

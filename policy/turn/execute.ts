@@ -6,6 +6,7 @@ import type { ExecutedLike, ObservationRowLike } from '../loop-types.js';
 import { triggerObservation, type TriggerCall } from '../triggers.js';
 import type { TurnContext } from './context.js';
 import type { DeniedNote } from './harness-notes.js';
+import { stopIfAborted } from './stop.js';
 import { LOOP_TOOLS, type LoopToolName } from './tool-table.js';
 
 interface CallToRun {
@@ -33,9 +34,12 @@ export async function execute(
       ctx.journal.emit({ type: 'execution', phase: 'started', turn, call_id: callId, tool, origin });
     started = true;
   };
+  stopIfAborted(ctx);
   const t0 = ctx.clock();
   const entry = LOOP_TOOLS[tool];
   const exec = await entry.run(ctx.deps.tools, args, origin, turnId, { callId: call.callId, onDispatched });
+  // Stopped while it ran: the stop marked the call; its result is not observed.
+  stopIfAborted(ctx);
   onDispatched(exec.callId);
   ctx.journal.emit({
     type: 'execution',

@@ -6,6 +6,7 @@ import { buildSelectionPrompt, HISTORY_ENTRIES, SELECTION_SAMPLING, type LedgerE
 import { parseReply, type Proposal } from '../proposal.js';
 import type { ToolName } from '../registry.js';
 import type { TurnContext } from './context.js';
+import { stopIfAborted } from './stop.js';
 import type { FailedModelCall } from './turn-action.js';
 
 export type Selection =
@@ -15,6 +16,7 @@ export type Selection =
 
 export async function select(ctx: TurnContext, turn: number, toolset: ToolName[]): Promise<Selection> {
   const { model, record } = ctx.deps;
+  stopIfAborted(ctx);
   const prompt = buildSelectionPrompt({
     arm: ctx.arm.name,
     protocol: model.protocol,
@@ -44,6 +46,7 @@ export async function select(ctx: TurnContext, turn: number, toolset: ToolName[]
       ctx.deps.signal,
     );
   } catch (error) {
+    stopIfAborted(ctx); // a call cut short by the stop is the stop, not a failed turn
     const { message } = error as Error;
     const attempts = attemptsOf(error);
     record.completeTurn(turnId, {
@@ -55,6 +58,7 @@ export async function select(ctx: TurnContext, turn: number, toolset: ToolName[]
     });
     return { kind: 'failed', message };
   }
+  stopIfAborted(ctx);
   ctx.journal.usage(turn, reply);
   const parsed = parseReply(reply, model.protocol, sampling.maxTokens);
   record.completeTurn(turnId, {

@@ -35,6 +35,8 @@ export interface AtomicWriteOptions {
   expectSha256?: string;
   /** Runs after the new content is on disk beside the file, before the check: tests race here. */
   beforeSwap?: () => Promise<void> | void;
+  /** Aborted before the rename: nothing is written (the temp file is removed), its reason thrown. */
+  signal?: AbortSignal;
 }
 
 export async function atomicWrite(
@@ -62,6 +64,7 @@ export async function atomicWrite(
       const now = await readFile(path).then(sha256, () => null);
       if (now !== options.expectSha256) throw new FileChangedError(path, options.expectSha256, now);
     }
+    options.signal?.throwIfAborted();
     await rename(temp, path);
   } catch (error) {
     await unlink(temp).catch(() => {});

@@ -2,6 +2,7 @@
 // The WASM module (~20 MB) is loaded on the first check, not at import, so commands that never
 // edit pay nothing for it.
 import type { Diagnostic } from './diagnostic.js';
+import { liftoffOnly } from './liftoff-only.js';
 
 /** Where ruff reports a finding. Its syntax errors come with the code `invalid-syntax`. */
 interface RuffFinding {
@@ -40,6 +41,7 @@ export class RuffChecker {
   }
 
   private load(): Promise<RuffWorkspace> {
+    liftoffOnly();
     this.workspace ??= import('@astral-sh/ruff-wasm-nodejs').then(
       (ruff) =>
         // Utf32 = columns counted in code points, as python3's compile() counts them.

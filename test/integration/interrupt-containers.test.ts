@@ -1,6 +1,6 @@
 // A `fix` leaves no container behind, run to its end or interrupted. SIGTERM at three moments of
-// the scripted sample run: right after `init` (the loop goes on while the process cleans up, up to
-// the edit whose lint check starts the compile server), while that check starts the server (its
+// the scripted sample run: right after `init` (the pool's first container starting; the loop
+// stops at its first step), while the edit's lint check starts the compile server (its
 // creation in flight), and once it has answered (the server up and idle). After the exit no
 // container carries the dead process's owner label. Real CLI, real engine.
 import { describe, expect, it } from 'vitest';

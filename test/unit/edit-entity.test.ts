@@ -401,4 +401,40 @@ describe('edit_entity: the write and the record', () => {
     );
     expect(repo.read('src/calc/ops.py').equals(before)).toBe(true);
   });
+
+  it.each([
+    ['while the operator is asked', 'authorize'],
+    ['while the new bytes are written beside the file', 'beforeSwap'],
+  ] as const)(
+    'writes nothing when the run is stopped %s: the file unchanged, no temp file, nothing recorded',
+    async (_when, hook) => {
+      const before = repo.read('src/calc/ops.py');
+      const dirBefore = readdirSync(join(repo.root, 'src/calc')).sort();
+      const stop = new AbortController();
+      const ctx: EditContext = {
+        ...repo.ctx,
+        signal: stop.signal,
+        ...(hook === 'authorize'
+          ? {
+              authorize: () => (
+                stop.abort(new Error('SIGTERM')),
+                Promise.resolve({ approved: true as const })
+              ),
+            }
+          : { beforeSwap: () => stop.abort(new Error('SIGTERM')) }),
+      };
+      const result = await editEntity(ctx, {
+        selector: 'src.calc.ops.double',
+        search: 'x * 2',
+        replace: 'x + x',
+      });
+      expect(result).toMatchObject({
+        ok: false,
+        error: 'edit not written: the run was stopped; the file is unchanged',
+      });
+      expect(repo.read('src/calc/ops.py').equals(before)).toBe(true);
+      expect(readdirSync(join(repo.root, 'src/calc')).sort()).toEqual(dirBefore);
+      expect(editsForRun(repo.ledger, repo.runId)).toEqual([]);
+    },
+  );
 });
