@@ -20,6 +20,7 @@ import { copyAsGitRepo } from '../runtime/host/git.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
 import { packageRoot } from '../runtime/package-root.js';
 import { percentile, printTable } from './stats.js';
+import { headlessEnv, headlessFixArgs } from './headless-fix.js';
 
 const ROOT = packageRoot();
 
@@ -47,29 +48,11 @@ interface AfterInterrupt {
   strayChange: boolean;
 }
 
-function fixArgs(cli: string, repo: string): string[] {
-  return [
-    cli,
-    'fix',
-    '--repo',
-    repo,
-    '--model',
-    `script:${join(ROOT, 'test', 'fixtures', 'models', 'sample-fix.jsonl')}`,
-    '--test',
-    'tests/test_words.py',
-    '--non-interactive',
-    '--output',
-    'stream-json',
-    join(repo, 'ISSUE.md'),
-  ];
-}
-
 /** One run, sent SIGTERM once its stdout matches the moment; null when it ended before that. */
 function terminatedAt(cli: string, repo: string, moment: RegExp): Promise<Omit<Sample, 'after'> | null> {
   return new Promise((resolve, reject) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIP_')));
-    const child = spawn(process.execPath, fixArgs(cli, repo), {
-      env: { ...env, CI: 'true', PIPER_LEDGER: '' },
+    const child = spawn(process.execPath, headlessFixArgs(cli, repo, ['--non-interactive']), {
+      env: headlessEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -20,6 +20,7 @@ import { copyAsGitRepo } from '../runtime/host/git.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
 import { packageRoot } from '../runtime/package-root.js';
 import { percentile, printTable } from './stats.js';
+import { headlessEnv, headlessFixArgs } from './headless-fix.js';
 
 const ROOT = packageRoot();
 const TARGETS = { help_ms: 100, version_ms: 100, fix_first_event_ms: 400 };
@@ -28,11 +29,9 @@ const TARGETS = { help_ms: 100, version_ms: 100, fix_first_event_ms: 400 };
 function timed(args: string[], opts: { cwd?: string; untilOutput?: boolean } = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    // CI=true: headless, as a script or CI job runs it; PIP_* of the host do not reach a run.
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIP_')));
     const child = spawn(process.execPath, args, {
       cwd: opts.cwd,
-      env: { ...env, CI: 'true', PIPER_LEDGER: '' },
+      env: headlessEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let elapsed: number | undefined;
@@ -52,24 +51,6 @@ function timed(args: string[], opts: { cwd?: string; untilOutput?: boolean } = {
       else reject(new Error(`${args.join(' ')} exited ${code ?? signal}: ${err.slice(-400)}`));
     });
   });
-}
-
-function fixArgs(cli: string, repo: string): string[] {
-  return [
-    cli,
-    'fix',
-    '--repo',
-    repo,
-    '--model',
-    `script:${join(ROOT, 'test', 'fixtures', 'models', 'sample-fix.jsonl')}`,
-    '--test',
-    'tests/test_words.py',
-    '--output',
-    'stream-json',
-    '--env',
-    'base',
-    join(repo, 'ISSUE.md'),
-  ];
 }
 
 async function fixAvailable(): Promise<string | null> {
@@ -126,14 +107,16 @@ async function main(): Promise<void> {
           join(work, `r${i}`),
           'sample',
         );
-        samples.fix.push(await timed(fixArgs(cli, repo), { untilOutput: true }));
+        samples.fix.push(await timed(headlessFixArgs(cli, repo, ['--env', 'base']), { untilOutput: true }));
         if (values.baseline) {
           const copy = copyAsGitRepo(
             join(ROOT, 'test', 'fixtures', 'sample-repo'),
             join(work, `b${i}`),
             'sample',
           );
-          samples.baseline.push(await timed(fixArgs(values.baseline, copy), { untilOutput: true }));
+          samples.baseline.push(
+            await timed(headlessFixArgs(values.baseline, copy, ['--env', 'base']), { untilOutput: true }),
+          );
         }
       }
       process.stderr.write(`\rround ${i + 1}/${rounds}`);
