@@ -112,10 +112,12 @@ export async function openSession(opts: {
     return closing;
   };
   let interrupted = false;
+  let firstExitCode = 0;
   const interruption = new AbortController();
   const interrupt = (signal: string, code: number) => {
     if (interrupted) return again(signal);
     interrupted = true;
+    firstExitCode = code;
     interruption.abort(new InterruptedRun(signal, code));
     opts.log(`\n${signal}: removing running containers`);
     // Our own unfinished calls are marked first, so the record is right even if removal is slow.
@@ -141,7 +143,7 @@ export async function openSession(opts: {
       `${signal} again: exiting now; the run's record is written, and a container not removed yet is removed by the next piper-agent start\n`,
     );
     // The first signal's code: the one the written result names.
-    process.exit((interruption.signal.reason as InterruptedRun).exitCode);
+    process.exit(firstExitCode);
   };
   const onSigint = () => interrupt('SIGINT', EXIT.interrupted);
   const onSigterm = () => interrupt('SIGTERM', 143);

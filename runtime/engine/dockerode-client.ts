@@ -7,8 +7,8 @@
 // tar streams). Together they were ~70% of dockerode's import time, paid before a headless run's
 // first event. For the duration of this one require each is replaced by a stand-in that loads the
 // real module on first use, so all still work: a function for a module that is a function (it
-// forwards calls, and `new` too: a constructor returning an object gives that object), a proxy for
-// a module that is an object (its properties read through). Node's Module._load is internal but
+// forwards calls; `new HttpDuplex(…)` works through it because HttpDuplex, called as a plain function,
+// returns its own `new`), a proxy for a module that is an object (its properties read through). Node's Module._load is internal but
 // stable, and it is the hook that sees a CommonJS module's own requires; it is restored at once.
 import Module, { createRequire } from 'node:module';
 
