@@ -281,8 +281,7 @@ export class Workspace {
   }
 
   private receipt(callId: string): SandboxVerdict | null {
-    const row = this.options.ledger.getExecution(callId) as
-      { exit_code: number; timed_out: number } | undefined;
+    const row = this.options.ledger.getExecution(callId);
     return row ? { exit_code: row.exit_code, timed_out: row.timed_out === 1 } : null;
   }
 }

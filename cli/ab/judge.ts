@@ -55,7 +55,7 @@ export async function judgeRun(
     { sandbox: ctx.sandbox, ledger: ctx.ledger, runId, owner: ctx.owner, origin: 'user', repoRoot: repoDir },
     { target: `${ids.join(' ')} -rA -p no:cacheprovider`, timeout: JUDGE_TIMEOUT_S },
   );
-  const stdout = String((ctx.ledger.getExecution(callId) as { stdout?: string } | undefined)?.stdout ?? '');
+  const stdout = ctx.ledger.getExecution(callId)?.stdout ?? '';
   const reported = reportedStatuses(stdout);
   const tests: Record<string, TestStatus> = {};
   for (const id of ids) tests[id] = reported.get(id) ?? 'missing';

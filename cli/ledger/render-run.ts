@@ -101,7 +101,7 @@ function callLines(call: CallView): string[] {
   ];
   const e = call.execution;
   if (e) {
-    const flags = [e.timed_out ? 'timed out' : '', e.oom_killed ? 'out of memory' : '']
+    const flags = [e.timed_out ? 'timed out' : '', e.oom_killed ? 'out of memory' : '', e.kill_reason ?? '']
       .filter(Boolean)
       .join(', ');
     lines.push(

@@ -5,34 +5,25 @@
 // before them in the same table, or in the group before the first turn.
 import { z } from 'zod';
 import type { CallRow } from '../../runtime/ledger/call-row.js';
+import type { ExecutionRow } from '../../runtime/ledger/execution-row.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { ObservationRow } from '../../runtime/ledger/observation-row.js';
 import { editsForRun, type EditRow } from '../../runtime/ledger/edits.js';
 import { callsOf, observationsOf, turnsOf } from '../../runtime/ledger/turns.js';
 import type { RunRow } from './find-run.js';
 
-export interface ExecutionView {
-  image: string;
-  image_digest: string;
-  container_id: string;
+/** An executions row as the document shows it: its flags as booleans, its limits parsed. */
+export type ExecutionView = Omit<
+  ExecutionRow,
+  'warm' | 'limits' | 'timed_out' | 'oom_killed' | 'stdout_truncated' | 'stderr_truncated'
+> & {
   warm: boolean;
   limits: unknown;
-  create_ms: number | null;
-  start_ms: number | null;
-  run_ms: number | null;
-  total_ms: number | null;
-  exit_code: number;
   timed_out: boolean;
   oom_killed: boolean;
-  stdout: string;
-  stderr: string;
-  stdout_bytes: number;
-  stderr_bytes: number;
-  stdout_sha256: string;
-  stderr_sha256: string;
   stdout_truncated: boolean;
   stderr_truncated: boolean;
-}
+};
 
 /** A calls row as the document shows it: its args parsed, its execution (if it ran in a sandbox) beside it. */
 export type CallView = Pick<
@@ -148,9 +139,9 @@ function toolsetOf(raw: string | null): string[] {
   return names.success ? names.data : [];
 }
 
-function executionView(e: Record<string, unknown>): ExecutionView {
+function executionView(e: ExecutionRow): ExecutionView {
   return {
-    ...(e as unknown as ExecutionView),
+    ...e,
     limits: json(e.limits, e.limits),
     warm: Boolean(e.warm),
     timed_out: Boolean(e.timed_out),

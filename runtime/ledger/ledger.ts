@@ -10,6 +10,7 @@ import { adoptOwner, type FileOwner } from '../host/checkout-owner.js';
 import { makeStateDirectory } from '../host/piper-directory.js';
 import type { Receipt } from '../sandbox/spec.js';
 import type { CallOrigin, CallRow, CallStatus } from './call-row.js';
+import type { ExecutionRow } from './execution-row.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ledgerFailure, unwritableLedger } from './open-error.js';
 import { newPromptBoundary } from './prompts.js';
@@ -190,8 +191,8 @@ export class Ledger {
         .prepare(
           `INSERT INTO executions (call_id, image, image_digest, container_id, warm, limits, create_ms, start_ms,
              run_ms, total_ms, exit_code, timed_out, oom_killed, stdout, stderr, stdout_bytes, stderr_bytes,
-             stdout_sha256, stderr_sha256, stdout_truncated, stderr_truncated, created_at, env_key)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             stdout_sha256, stderr_sha256, stdout_truncated, stderr_truncated, created_at, env_key, kill_reason)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           callId,
@@ -217,6 +218,7 @@ export class Ledger {
           Number(receipt.stderr_truncated),
           now(),
           envKey,
+          receipt.kill_reason ?? null,
         );
       this.db.prepare(`UPDATE calls SET container_id = ? WHERE id = ?`).run(receipt.container_id, callId);
       this.setStatus(callId, 'completed', null);
@@ -283,9 +285,9 @@ export class Ledger {
     return this.db.prepare(`SELECT * FROM calls WHERE id = ?`).get(id) as CallRow | undefined;
   }
 
-  getExecution(callId: string): Record<string, unknown> | undefined {
+  getExecution(callId: string): ExecutionRow | undefined {
     return this.db.prepare(`SELECT * FROM executions WHERE call_id = ?`).get(callId) as
-      Record<string, unknown> | undefined;
+      ExecutionRow | undefined;
   }
 
   /** Calls still `dispatched` (or `validated`) and runs without an outcome, of any owner. */

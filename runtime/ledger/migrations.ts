@@ -284,6 +284,10 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX approvals_by_run ON approvals(run_id);
   `,
+  // Why a program was killed when the engine cannot say (Podman before 5 reports no OOM kill).
+  `
+  ALTER TABLE executions ADD COLUMN kill_reason TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

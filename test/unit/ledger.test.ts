@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { SCHEMA_VERSION } from '../../runtime/ledger/migrations.js';
+import { findRun } from '../../cli/ledger/find-run.js';
+import { renderRun } from '../../cli/ledger/render-run.js';
+import { runDocument } from '../../cli/ledger/run-document.js';
 import { sweepLedger } from '../../runtime/ledger/sweep.js';
 import type { Receipt } from '../../runtime/sandbox/spec.js';
 
@@ -66,6 +69,21 @@ describe('Ledger', () => {
     expect(l.getExecution(call)).toMatchObject({ exit_code: 0, stdout: 'hi\n', warm: 0 });
     expect(() => l.endCall(call, 'failed', 'late')).toThrow(/only moves forward/);
     expect(l.getCall(call)?.status).toBe('completed');
+  });
+
+  it("keeps a receipt's kill reason (an engine that reports no OOM kill), null when there is none", () => {
+    const l = Ledger.open(file());
+    const run = l.createRun({ kind: 'execute', repo: '/r', owner: 'h:1:1' });
+    const killed = l.dispatchCall({ runId: run, tool: 'execute', args: {}, origin: 'user', owner: 'h:1:1' });
+    const reason =
+      'killed by SIGKILL (this engine does not report OOM kills; the memory limit is the likely cause)';
+    l.completeCall(killed, { ...receipt, exit_code: 137, kill_reason: reason });
+    expect(l.getExecution(killed)).toMatchObject({ exit_code: 137, oom_killed: 0, kill_reason: reason });
+    const plain = l.dispatchCall({ runId: run, tool: 'execute', args: {}, origin: 'user', owner: 'h:1:1' });
+    l.completeCall(plain, receipt);
+    expect(l.getExecution(plain)?.kill_reason).toBeNull();
+    // `ledger show` says it beside the exit code.
+    expect(renderRun(runDocument(l, findRun(l, run)))).toContain(`sandbox: exit 137 (${reason})`);
   });
 
   it('keeps one call one transaction: a failing completion leaves no execution row', () => {
