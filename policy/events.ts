@@ -88,6 +88,9 @@ export const loopEventSchemas = {
   rejection: z.object({
     type: z.literal('rejection'),
     turn,
+    call_id: z
+      .string()
+      .describe("the rejected call's ledger id: the same as its `proposal` event's and its calls row's"),
     tool: z.string(),
     reason: z.string(),
     reselect: z.boolean(),

@@ -85,7 +85,14 @@ export class Journal {
       result: rejection,
       trust: 'trusted',
     });
-    this.emit({ type: 'rejection', turn, tool: rejection.tool, reason: rejection.reason, reselect });
+    this.emit({
+      type: 'rejection',
+      turn,
+      call_id: callId,
+      tool: rejection.tool,
+      reason: rejection.reason,
+      reselect,
+    });
     return row;
   }
 

@@ -14,6 +14,7 @@ const RESERVED = ['ask_user', 'stop'];
 
 type Proposal = Extract<LoopEvent, { type: 'proposal' }>;
 type Execution = Extract<LoopEvent, { type: 'execution' }>;
+type Rejection = Extract<LoopEvent, { type: 'rejection' }>;
 
 async function streamAndCalls(script: string) {
   const repo = sampleRepo();
@@ -32,6 +33,7 @@ async function streamAndCalls(script: string) {
       code: r.code,
       stderr: r.stderr,
       proposals: events.filter((e): e is Proposal => e.type === 'proposal'),
+      rejections: events.filter((e): e is Rejection => e.type === 'rejection'),
       executions: events.filter((e): e is Execution => e.type === 'execution'),
       calls: new Map(calls.map((c) => [String(c.id), c])),
     };
@@ -46,7 +48,7 @@ describe('call id on proposal (real CLI, real ledger)', () => {
     ['rejections.jsonl', 4],
     ['sample-ask.jsonl', 3],
   ] as const)('%s: each proposal names its ledger row and execution events', async (script, exit) => {
-    const { code, stderr, proposals, executions, calls } = await streamAndCalls(script);
+    const { code, stderr, proposals, rejections, executions, calls } = await streamAndCalls(script);
     expect(code, stderr).toBe(exit);
     const reserved = proposals.filter((p) => RESERVED.includes(p.tool));
     expect(reserved.length).toBeGreaterThan(0);
@@ -60,13 +62,17 @@ describe('call id on proposal (real CLI, real ledger)', () => {
       const row = calls.get(p.call_id!);
       expect(row, `${p.tool} ${p.call_id} has no row`).toMatchObject({ tool: p.tool, origin: p.origin });
       const phases = executions.filter((e) => e.call_id === p.call_id);
-      if (row!.verdict === 'rejected') expect(phases).toEqual([]);
-      else
+      if (row!.verdict === 'rejected') {
+        expect(phases).toEqual([]);
+        // Its rejection event names the same call.
+        expect(rejections.filter((e) => e.call_id === p.call_id).map((e) => e.tool)).toEqual([p.tool]);
+      } else
         expect(phases.map((e) => [e.phase, e.tool, e.origin])).toEqual([
           ['started', p.tool, p.origin],
           ['finished', p.tool, p.origin],
         ]);
     }
+    expect(rejections.length).toBe([...calls.values()].filter((c) => c.verdict === 'rejected').length);
     // Every call row of the run was announced by exactly one proposal.
     expect(announced.map((p) => p.call_id).sort()).toEqual([...calls.keys()].sort());
   });
