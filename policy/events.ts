@@ -62,6 +62,18 @@ export const loopEventSchemas = {
     seconds: z.number(),
     sources: z.array(z.string()),
   }),
+  index: z
+    .object({
+      type: z.literal('index'),
+      phase: z.enum(['started', 'finished']),
+      files: z.number().int().optional(),
+      entities: z.number().int().optional(),
+      parsed: z.number().int().optional().describe('files parsed now; the others came from the cache'),
+      seconds: z.number().optional(),
+    })
+    .describe(
+      "the code index of the repository, built (or read from the ledger's cache) after `init`: `started`, then `finished` with its counts; a large repository takes seconds",
+    ),
   turn: z.object({ type: z.literal('turn'), turn }),
   toolset: z.object({
     type: z.literal('toolset'),
@@ -139,6 +151,7 @@ const s = loopEventSchemas;
 export const loopEventSchema = z.discriminatedUnion('type', [
   s.init,
   s.environment,
+  s.index,
   s.turn,
   s.toolset,
   s.proposal,

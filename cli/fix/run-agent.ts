@@ -33,7 +33,18 @@ export async function runAgent(run: AgentRun): Promise<RunResult> {
   const { session, record } = run;
   const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
   try {
+    // Said before and after: the build is synchronous, and a large repository takes seconds.
+    run.emit({ type: 'index', phase: 'started' });
     const index = await CodeIndex.open(run.repo, session.ledger);
+    const built = index.lastUpdate;
+    run.emit({
+      type: 'index',
+      phase: 'finished',
+      files: built.files,
+      entities: built.entities,
+      parsed: built.parsed,
+      seconds: Math.round(built.ms) / 1000,
+    });
     const authorizeEdit = createEditAuthorizer({
       mode: run.approval.mode,
       ask: run.approval.ask,

@@ -37,6 +37,8 @@ export function textLine(e: LoopEvent): string | null {
       return `run ${e.run_id} · ${e.repo} · model ${e.model} · policy ${e.policy}${e.test ? ` · repro ${e.test}` : ''} · ≤ ${e.budget.max_turns} turns`;
     case 'environment':
       return `environment: ${environmentText(e)}`;
+    case 'index':
+      return `code index: ${indexText(e)}`;
     case 'turn':
       return `\nturn ${e.turn}`;
     case 'toolset':
@@ -80,6 +82,12 @@ export function environmentText(e: Extract<LoopEvent, { type: 'environment' }>):
         ? `${e.image} (user-provided)`
         : `${e.image} (${e.status === 'hit' ? 'reused' : `built in ${e.seconds.toFixed(1)} s`})`;
   return `${what}${e.sources.length ? ` · ${e.sources.join(' · ')}` : ''}`;
+}
+
+export function indexText(e: Extract<LoopEvent, { type: 'index' }>): string {
+  if (e.phase === 'started') return 'indexing the repository…';
+  const cached = (e.files ?? 0) - (e.parsed ?? 0);
+  return `${e.files ?? 0} files, ${e.entities ?? 0} entities${cached > 0 ? ` (${cached} from the cache)` : ''} in ${(e.seconds ?? 0).toFixed(1)} s`;
 }
 
 export function shortArgs(args: Record<string, unknown>, max = 100): string {

@@ -32,6 +32,7 @@ const e = loopEventSchemas;
 export const streamEventSchema = z.discriminatedUnion('type', [
   e.init.extend({ ts, schema: z.literal(STREAM_SCHEMA_VERSION) }),
   e.environment.extend({ ts }),
+  e.index.extend({ ts }),
   e.turn.extend({ ts }),
   e.toolset.extend({ ts }),
   e.proposal.extend({ ts }),

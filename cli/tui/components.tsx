@@ -6,7 +6,7 @@ import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import type { RunResult } from '../../policy/events.js';
 import type { TestFailure } from '../../policy/test-failures.js';
-import { environmentText, shortArgs } from '../render/headless.js';
+import { environmentText, indexText, shortArgs } from '../render/headless.js';
 import type { Line, RunView, TurnView } from './state.js';
 
 const color = (c: string): string | undefined => (process.env.NO_COLOR ? undefined : c);
@@ -90,6 +90,13 @@ export function LineView({ line }: { line: Line }) {
           {' '}
           ✗ rejected: {line.reason}
           {line.reselect ? ' (re-selecting)' : ''}
+        </Text>
+      );
+    case 'index':
+      return (
+        <Text wrap="truncate-end" dimColor>
+          {' '}
+          code index: {indexText(line.event)}
         </Text>
       );
     case 'noop':

@@ -18,6 +18,7 @@ export type Line =
   | { kind: 'say'; text: string }
   | { kind: 'rejection'; reason: string; reselect: boolean }
   | { kind: 'noop'; reason: string }
+  | { kind: 'index'; event: Extract<LoopEvent, { type: 'index' }> }
   | { kind: 'sandbox'; exitCode: number; timedOut: boolean; ms: number }
   | {
       kind: 'observation';
@@ -88,6 +89,9 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
       return { ...view, init: e, setup: null };
     case 'environment':
       return { ...view, environment: e };
+    case 'index':
+      // Its counts once built (the build blocks the process, so there is no frame while it runs).
+      return e.phase === 'finished' ? add({ kind: 'index', event: e }) : view;
     case 'turn':
       return {
         ...view,

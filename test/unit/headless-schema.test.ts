@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorEvent, jsonOutputRequested } from '../../cli/render/error-output.js';
-import { headlessSink, stamped } from '../../cli/render/headless.js';
+import { headlessSink, stamped, textLine } from '../../cli/render/headless.js';
 import {
   jsonOutputSchema,
   outputJsonSchema,
@@ -51,6 +51,7 @@ describe('the stream-json schema', () => {
     expect(types).toEqual([
       'init',
       'environment',
+      'index',
       'turn',
       'toolset',
       'proposal',
@@ -66,6 +67,26 @@ describe('the stream-json schema', () => {
     ]);
     const result = outputJsonSchema('result');
     expect((result.oneOf as unknown[]).length).toBe(2);
+  });
+});
+
+describe('the code index events', () => {
+  it('say the build started, then its counts, in text and as schema-valid stream events', () => {
+    const started = { type: 'index', phase: 'started' } as const;
+    const rebuilt = {
+      type: 'index',
+      phase: 'finished',
+      files: 120,
+      entities: 900,
+      parsed: 120,
+      seconds: 2.34,
+    } as const;
+    const reused = { ...rebuilt, parsed: 3, seconds: 0.21 } as const;
+    expect(textLine(started)).toBe('code index: indexing the repository…');
+    expect(textLine(rebuilt)).toBe('code index: 120 files, 900 entities in 2.3 s');
+    expect(textLine(reused)).toBe('code index: 120 files, 900 entities (117 from the cache) in 0.2 s');
+    for (const e of [started, rebuilt])
+      expect(streamEventSchema.safeParse({ ...e, ts: TS }).success).toBe(true);
   });
 });
 

@@ -33,6 +33,8 @@ describe('TUI', () => {
     const ui = render(<App store={store} />);
     for (const e of [
       init,
+      { type: 'index', phase: 'started' },
+      { type: 'index', phase: 'finished', files: 120, entities: 900, parsed: 3, seconds: 0.21 },
       { type: 'turn', turn: 1 },
       { type: 'toolset', turn: 1, tools: ['read_entity', 'run_test'], truncated: false, source: 'map' },
       {
@@ -75,7 +77,14 @@ describe('TUI', () => {
       },
       { type: 'turn', turn: 2 },
       { type: 'proposal', turn: 2, call_id: 'c-000000000002', tool: 'bash', args: {}, origin: 'model' },
-      { type: 'rejection', turn: 2, tool: 'bash', reason: 'unknown tool: bash', reselect: true },
+      {
+        type: 'rejection',
+        turn: 2,
+        call_id: 'c-000000000002',
+        tool: 'bash',
+        reason: 'unknown tool: bash',
+        reselect: true,
+      },
     ] as LoopEvent[])
       store.push(e);
     await tick();
@@ -85,6 +94,8 @@ describe('TUI', () => {
     expect(frame).toContain('model script:demo.jsonl');
     expect(frame).toContain('policy policy · budget 30 turns, $1.5');
     expect(frame).toContain('repro tests/test_words.py');
+    expect(frame).toContain('code index: 120 files, 900 entities (117 from the cache) in 0.2 s');
+    expect(frame).not.toContain('indexing the repository');
     expect(frame).toContain('◆ trusted · ⚠ unverified · ✓ passed · ✗ failed');
     expect(frame).toContain('tools: read_entity, run_test');
     expect(frame).toContain('▸ model run_test target="tests/"');
