@@ -47,16 +47,7 @@ export async function select(ctx: TurnContext, turn: number, toolset: ToolName[]
     );
   } catch (error) {
     stopIfAborted(ctx); // a call cut short by the stop is the stop, not a failed turn
-    const { message } = error as Error;
-    const attempts = attemptsOf(error);
-    record.completeTurn(turnId, {
-      rawOutput: null,
-      action: { error: message, attempts } satisfies FailedModelCall,
-      promptTokens: prompt.tokens,
-      completionTokens: 0,
-      attempts,
-    });
-    return { kind: 'failed', message };
+    return failedCall(ctx, turnId, prompt.tokens, error);
   }
   stopIfAborted(ctx);
   ctx.journal.usage(turn, reply);
@@ -75,6 +66,20 @@ export async function select(ctx: TurnContext, turn: number, toolset: ToolName[]
   return parsed.ok
     ? { kind: 'proposal', turnId, proposal: parsed.proposal, ...(text ? { text } : {}) }
     : { kind: 'noop', turnId, reason: parsed.reason };
+}
+
+/** A model call that failed (after its retries): the turn row completes with the error, no action. */
+function failedCall(ctx: TurnContext, turnId: number, promptTokens: number, error: unknown): Selection {
+  const { message } = error as Error;
+  const attempts = attemptsOf(error);
+  ctx.deps.record.completeTurn(turnId, {
+    rawOutput: null,
+    action: { error: message, attempts } satisfies FailedModelCall,
+    promptTokens,
+    completionTokens: 0,
+    attempts,
+  });
+  return { kind: 'failed', message };
 }
 
 /** The prompt's history: the ledger's latest observations, with the trust marks the arm shows. */
