@@ -4,6 +4,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { TrustPrompt } from '../../cli/tui/trust-prompt.js';
 import type { TrustQuestion } from '../../cli/trust/settle.js';
+import { tick } from '../helpers/ink-frames.js';
 
 const question: TrustQuestion = {
   file: '/work/repo/.piper/config.json',
@@ -17,8 +18,6 @@ const question: TrustQuestion = {
     { key: 'maxTurns', value: 99, reason: 'raises maxTurns from 30 to 99' },
   ],
 };
-
-const tick = () => new Promise((r) => setTimeout(r, 30));
 
 async function answerTo(keys: string): Promise<boolean[]> {
   const answers: boolean[] = [];

@@ -4,31 +4,11 @@
 // the edit being refused.
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import type { LoopEvent } from '../../policy/events.js';
 import { App } from '../../cli/tui/app.js';
 import { ViewStore } from '../../cli/tui/store.js';
+import { tick, frameWith, demoInit } from '../helpers/ink-frames.js';
 
-const init: LoopEvent = {
-  type: 'init',
-  run_id: 'r-1',
-  repo: '/repo',
-  model: 'script:demo.jsonl',
-  policy: 'policy',
-  test: 'tests/test_words.py',
-  budget: { max_turns: 30, max_tokens: null, max_cost_usd: null, max_wall_s: null },
-};
-
-const tick = () => new Promise((r) => setTimeout(r, 30));
-
-/** Waits until the screen shows `text` (Ink renders asynchronously; a loaded machine is slower). */
-async function frameWith(ui: { lastFrame(): string | undefined }, text: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const frame = ui.lastFrame() ?? '';
-    if (frame.includes(text)) return frame;
-    await tick();
-  }
-  throw new Error(`the screen never showed ${JSON.stringify(text)}:\n${ui.lastFrame()}`);
-}
+const init = demoInit();
 
 describe('a redraw of the TUI', () => {
   it('keeps the answer being typed', async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { actionsOf, cleanText } from '../../cli/tui/input-keys.js';
 import { applyEdit, draftOf, textOf, type Draft, type Edit } from '../../cli/tui/line-editor.js';
 import { TextInput } from '../../cli/tui/text-input.js';
+import { tick, frameWith } from '../helpers/ink-frames.js';
 
 const ESC = '\u001b';
 const edit = (d: Draft, ...edits: Edit['kind'][]) =>
@@ -72,17 +73,6 @@ describe('terminal input as keys', () => {
     expect(cleanText('a\tb\u0000c\r\nd\u001b[2Je')).toBe('a bc\nd[2Je');
   });
 });
-
-const tick = () => new Promise((r) => setTimeout(r, 30));
-
-async function frameWith(ui: { lastFrame(): string | undefined }, text: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const frame = ui.lastFrame() ?? '';
-    if (frame.includes(text)) return frame;
-    await tick();
-  }
-  throw new Error(`the screen never showed ${JSON.stringify(text)}:\n${ui.lastFrame()}`);
-}
 
 function mount() {
   const answers: string[] = [];
