@@ -77,7 +77,8 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   // One live run per repository: another fix, resume or undo here refuses, naming this run.
   const lock =
     input.lock ?? RepoLock.acquire(input.repo, { command: 'fix', runId: input.resume?.runId ?? null });
-  const head = gitHead(input.repo); // read by git while the session opens; it never rejects
+  // A new run's HEAD, read by git while the session opens (a resumed run has its row; it never rejects).
+  const head = input.resume ? Promise.resolve(undefined) : gitHead(input.repo);
   const session = await openSession({
     repo: input.repo,
     ledger: config.ledger,
