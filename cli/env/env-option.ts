@@ -10,14 +10,16 @@ export const RECIPE_FILE = '.piper/sandbox.toml';
 
 export const ENV_FLAG_HELP = `  --env MODE         the project environment: auto (default: build or reuse it from the project's
                      dependency files and .piper/sandbox.toml), base (the bare sandbox image),
-                     rebuild (build it again even when one exists)
+                     rebuild (build it again even when one exists), strict (auto, but a
+                     requirement no source meets fails the build instead of being relaxed or
+                     left out; also \`strict = true\` in .piper/sandbox.toml)
   --trust-repo-config  let the repository's .piper/ files use settings that need trust (its
                      index URLs and setup commands; see the README's security model)`;
 
 export function envMode(value: string | undefined): EnvMode {
   const mode = value ?? process.env.PIPER_ENV ?? 'auto';
-  if (mode === 'auto' || mode === 'base' || mode === 'rebuild') return mode;
-  throw new UsageError(`--env must be auto, base or rebuild, got ${JSON.stringify(mode)}`);
+  if (mode === 'auto' || mode === 'base' || mode === 'rebuild' || mode === 'strict') return mode;
+  throw new UsageError(`--env must be auto, base, rebuild or strict, got ${JSON.stringify(mode)}`);
 }
 
 /** The recipe's trust-needing settings apply when the flag says so or the user trusted these exact bytes. */

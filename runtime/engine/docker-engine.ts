@@ -338,6 +338,37 @@ export class DockerEngine {
     await this.call('put archive', () => this.docker.getContainer(id).putArchive(tar, { path }));
   }
 
+  /**
+   * GET /containers/{id}/changes: what the container's writable layer holds against its image
+   * (kind 0 changed, 1 added, 2 deleted). Works on a stopped container, which is how a build's last
+   * step is checked with nothing left running that could change it after the check.
+   */
+  async changes(id: string): Promise<Array<{ path: string; kind: 'changed' | 'added' | 'deleted' }>> {
+    const KINDS = ['changed', 'added', 'deleted'] as const;
+    const list = (await this.call('changes', () => this.docker.getContainer(id).changes())) as Array<{
+      Path: string;
+      Kind: number;
+    }> | null;
+    return (list ?? []).map((c) => ({ path: c.Path, kind: KINDS[c.Kind] ?? 'changed' }));
+  }
+
+  /** GET /containers/{id}/archive: `path` (a file or a directory) as a tar, read whole (small paths only). */
+  async getArchive(id: string, path: string, maxBytes = 64 << 20): Promise<Buffer> {
+    const stream = await this.call('get archive', () => this.docker.getContainer(id).getArchive({ path }));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes)
+        throw new RuntimeError(
+          'engine_error',
+          `${path} in container ${id.slice(0, 12)} is over ${maxBytes} bytes`,
+        );
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks);
+  }
+
   /** POST /commit: the container's filesystem becomes an image; `changes` are Dockerfile lines. */
   async commit(id: string, target: { repo: string; tag: string; changes: string[] }): Promise<string> {
     const result = (await this.call('commit', () =>

@@ -7,6 +7,8 @@ import type { DockerEngine } from '../engine/docker-engine.js';
 import { RuntimeError } from '../errors.js';
 import { inert } from '../text/inert.js';
 import type { EnvironmentStep } from '../ledger/environments.js';
+import type { LayerChange } from './project-layer.js';
+import { URL_REDACTOR, type Redactor } from './secrets.js';
 
 const TAIL_BYTES = 4000;
 
@@ -34,6 +36,7 @@ export class BuildBox {
     readonly id: string,
     readonly network: string,
     private readonly log: (line: string) => void,
+    private readonly redactor: Redactor,
   ) {}
 
   static async start(
@@ -45,6 +48,10 @@ export class BuildBox {
       log: (line: string) => void;
       /** The offline step: no capabilities but owning files as root, no privilege gain. */
       confined?: boolean;
+      /** Every recorded command, output line and progress line goes through it. */
+      redactor?: Redactor;
+      /** Created only, never started: a container piper writes files into and commits. */
+      createOnly?: boolean;
     },
   ): Promise<BuildBox> {
     const id = await engine.createBuildContainer({
@@ -63,7 +70,8 @@ export class BuildBox {
       Memory: 2048 * 1024 * 1024,
       PidsLimit: 1024,
     });
-    const box = new BuildBox(engine, id, opts.network, opts.log);
+    const box = new BuildBox(engine, id, opts.network, opts.log, opts.redactor ?? URL_REDACTOR);
+    if (opts.createOnly) return box;
     try {
       await engine.start(id);
     } catch (error) {
@@ -80,19 +88,22 @@ export class BuildBox {
   /** Runs one step; a non-zero exit is returned (the caller decides), a timeout kills the box. */
   async run(step: StepSpec): Promise<StepResult> {
     const t0 = Date.now();
-    this.log(`  [${step.name}] ${firstLine(step.display ?? step.script)}`);
+    const shown = this.redactor.text(step.display ?? step.script);
+    this.log(`  [${step.name}] ${firstLine(shown)}`);
     let stdout = '';
     let tail = '';
     let partial = '';
     const onOutput = (stream: 'stdout' | 'stderr', chunk: Buffer) => {
       const text = chunk.toString('utf8');
       if (stream === 'stdout' && stdout.length < 1 << 20) stdout += text;
-      tail = (tail + text).slice(-TAIL_BYTES);
+      // Kept a little longer than shown: a secret cut at the start would survive its redaction.
+      tail = (tail + text).slice(-(TAIL_BYTES + 512));
       // Progress: whole lines, as they come.
       const lines = (partial + text).split('\n');
       partial = lines.pop() ?? '';
       // Build output is the packages' and the project's words: inert before any terminal sees it.
-      for (const line of lines) if (line.trim()) this.log(`    ${inert(line.slice(0, 200))}`);
+      for (const line of lines)
+        if (line.trim()) this.log(`    ${inert(this.redactor.text(line).slice(0, 200))}`);
     };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -113,11 +124,11 @@ export class BuildBox {
       ]);
       const record: StepResult = {
         name: step.name,
-        command: step.display ?? step.script,
+        command: shown,
         network: this.network,
         exit_code: exitCode,
         seconds: (Date.now() - t0) / 1000,
-        output_tail: tail,
+        output_tail: this.redactor.text(tail).slice(-TAIL_BYTES),
         stdout,
       };
       this.steps.push(withoutStdout(record));
@@ -125,11 +136,11 @@ export class BuildBox {
     } catch (error) {
       this.steps.push({
         name: step.name,
-        command: step.display ?? step.script,
+        command: shown,
         network: this.network,
         exit_code: -1,
         seconds: (Date.now() - t0) / 1000,
-        output_tail: `${tail}\n${(error as Error).message}`,
+        output_tail: this.redactor.text(`${tail}\n${(error as Error).message}`),
       });
       throw error;
     } finally {
@@ -139,6 +150,20 @@ export class BuildBox {
 
   async commit(target: { repo: string; tag: string; changes: string[] }): Promise<string> {
     return this.engine.commit(this.id, target);
+  }
+
+  /** Stops every process of the box at once: nothing it started can change its files after this. */
+  async stop(): Promise<void> {
+    await this.engine.kill(this.id);
+    await this.engine.wait(this.id);
+  }
+
+  async changes(): Promise<LayerChange[]> {
+    return this.engine.changes(this.id);
+  }
+
+  async read(path: string): Promise<Buffer> {
+    return this.engine.getArchive(this.id, path);
   }
 
   async remove(): Promise<void> {

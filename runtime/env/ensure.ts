@@ -7,7 +7,12 @@ import type { DockerEngine } from '../engine/docker-engine.js';
 import { RuntimeError } from '../errors.js';
 import { ensureImage } from '../images/build.js';
 import { RECIPE_LABEL, loadRecipe, type Suite } from '../images/recipe.js';
-import { recordEnvironment, type EnvironmentStatus, type ResolvedPackage } from '../ledger/environments.js';
+import {
+  lastBuildOf,
+  recordEnvironment,
+  type EnvironmentStatus,
+  type ResolvedPackage,
+} from '../ledger/environments.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { EnvBuildError } from './build-error.js';
 import { buildEnvironment } from './builder.js';
@@ -18,8 +23,12 @@ import { planEnvironment } from './plan/detect.js';
 import { redactPlan } from './plan/render.js';
 import type { EnvPlan } from './plan/types.js';
 import { pruneProjectImages } from './prune.js';
+import type { Redactor } from './secrets.js';
+import { shortfallLine, type Shortfall } from './shortfall.js';
+import { URL_REDACTOR } from './secrets.js';
 
-export type EnvMode = 'auto' | 'base' | 'rebuild';
+/** auto: build or reuse; base: the bare sandbox image; rebuild: build again; strict: auto without best effort. */
+export type EnvMode = 'auto' | 'base' | 'rebuild' | 'strict';
 
 export interface EnvironmentChoice {
   /** The image every sandbox of the command uses. */
@@ -33,6 +42,8 @@ export interface EnvironmentChoice {
   notes: string[];
   plan: EnvPlan | null;
   resolved: ResolvedPackage[];
+  /** What best effort relaxed or left out (this build's, or the reused build's). */
+  shortfalls: Shortfall[];
 }
 
 export interface EnsureInput {
@@ -53,8 +64,10 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
   const t0 = Date.now();
   const seconds = () => (Date.now() - t0) / 1000;
   const { engine, repoRoot } = input;
+  let redactor: Redactor = URL_REDACTOR;
   const record = (row: Omit<Parameters<typeof recordEnvironment>[1], 'repo' | 'seconds'>) => {
-    if (input.ledger) recordEnvironment(input.ledger, { ...row, repo: repoRoot, seconds: seconds() });
+    if (input.ledger)
+      recordEnvironment(input.ledger, redactRow(redactor, { ...row, repo: repoRoot, seconds: seconds() }));
   };
 
   if (input.userImage) {
@@ -66,7 +79,7 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
         'pull or build it, or unset it to let piper build the project environment',
       );
     record(emptyRow('user', null, input.userImage, info.id, ['user-provided image, used as it is']));
-    return choice('user', input.userImage, null, seconds(), [], [], null, []);
+    return choice('user', input.userImage, null, seconds(), [], [], null, [], []);
   }
 
   const plan = planEnvironment(repoRoot);
@@ -81,7 +94,9 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
     trustRepoIndex: input.trustRecipe,
     repoRoot,
   });
+  redactor = pip.redactor;
   notes.push(...pip.notes);
+  const strict = input.mode === 'strict' || plan.strict === true;
 
   const nothingToDo =
     !plan.requirements.length &&
@@ -95,10 +110,10 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
         ? '--env base: the bare sandbox image'
         : 'nothing to install: the bare sandbox image';
     record(emptyRow('base', null, base.ref, base.imageId, [...plan.decisions, why], plan));
-    return choice('base', base.ref, null, seconds(), [], notes, plan, []);
+    return choice('base', base.ref, null, seconds(), [], notes, plan, [], []);
   }
 
-  const key = environmentKey({ plan, baseImageId: base.imageId, pip, setup, repoRoot });
+  const key = environmentKey({ plan, baseImageId: base.imageId, pip, setup, repoRoot, strict });
   const target = envImageRef(repoRoot, key);
   if (input.mode !== 'rebuild') {
     const existing = await engine.inspectImage(target.ref);
@@ -107,12 +122,17 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
       existing.labels[ENV_LABEL.key] === key &&
       existing.labels[ENV_LABEL.base] === base.imageId
     ) {
+      const shortfalls = (
+        input.ledger ? (lastBuildOf(input.ledger, key)?.shortfalls ?? []) : []
+      ) as Shortfall[];
       record({
         ...emptyRow('hit', key, target.ref, existing.id, plan.decisions, plan),
         baseImageId: base.imageId,
         sizeBytes: existing.size,
+        shortfalls,
       });
-      return choice('hit', target.ref, key, seconds(), [], notes, plan, []);
+      notes.push(...shortfalls.map(shortfallLine));
+      return choice('hit', target.ref, key, seconds(), [], notes, plan, [], shortfalls);
     }
   }
 
@@ -129,9 +149,12 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
       pip,
       setup,
       trustUrls: input.trustRecipe,
+      strict,
+      projectEnv: [],
       owner: input.owner,
-      log: input.log,
+      log: (line) => input.log(pip.redactor.text(line)),
     });
+    notes.push(...built.shortfalls.map(shortfallLine));
     const pruned = await pruneProjectImages(engine, repoRoot, { keep: 3, current: built.imageId });
     if (pruned.length) notes.push(`pruned ${pruned.length} older environment image(s) of this project`);
     record({
@@ -147,9 +170,20 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
       steps: built.steps,
       resolved: built.resolved,
       sources: built.sources,
+      shortfalls: built.shortfalls,
       error: null,
     });
-    return choice('built', built.imageRef, key, seconds(), built.sources, notes, plan, built.resolved);
+    return choice(
+      'built',
+      built.imageRef,
+      key,
+      seconds(),
+      built.sources,
+      notes,
+      plan,
+      built.resolved,
+      built.shortfalls,
+    );
   } catch (error) {
     const steps = error instanceof EnvBuildError ? error.steps : [];
     const sources = error instanceof EnvBuildError ? error.sources : [];
@@ -166,8 +200,10 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
       steps,
       resolved: [],
       sources,
-      error: (error as Error).message,
+      shortfalls: [],
+      error: pip.redactor.text((error as Error).message),
     });
+    if (error instanceof Error) error.message = pip.redactor.text(error.message);
     throw error;
   }
 }
@@ -217,8 +253,14 @@ function emptyRow(
     steps: [],
     resolved: [],
     sources: [],
+    shortfalls: [] as Shortfall[],
     error: null,
   };
+}
+
+/** Every string of a row through the build's redactor: nothing recorded holds a credential. */
+function redactRow<T>(redactor: Redactor, row: T): T {
+  return JSON.parse(redactor.text(JSON.stringify(row))) as T;
 }
 
 function choice(
@@ -230,6 +272,7 @@ function choice(
   notes: string[],
   plan: EnvPlan | null,
   resolved: ResolvedPackage[],
+  shortfalls: Shortfall[],
 ): EnvironmentChoice {
-  return { image, key, status, seconds, sources, notes, plan, resolved };
+  return { image, key, status, seconds, sources, notes, plan, resolved, shortfalls };
 }

@@ -3,16 +3,19 @@
 // markers evaluated, the bytes' hashes of every dependency file read, lockfiles, the recipe), the
 // effective pip settings, the wheelhouse listings, the setup commands, and the project's build
 // files. Nothing else: editing README.md or a test keeps the key; editing a requirements file, the
-// recipe or pyproject.toml changes it.
+// recipe or pyproject.toml changes it. Trusted setup commands run with no allowance on what they
+// leave (project-phase.ts), so with them the key also covers every file of the snapshot: their
+// output can depend on any of it.
 import { createHash } from 'node:crypto';
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { planSnapshot } from '../workspace/snapshot.js';
 import { readRepoFile } from '../host/inside-repo.js';
 import { pipKeyPart, type PipSettings } from './pip-settings.js';
 import type { EnvPlan } from './plan/types.js';
 
 /** Bumped when the build procedure changes what an image holds. */
-const BUILD_VERSION = 2;
+const BUILD_VERSION = 3;
 const BUILD_FILES = ['pyproject.toml', 'setup.py', 'setup.cfg'];
 
 export function environmentKey(input: {
@@ -21,6 +24,7 @@ export function environmentKey(input: {
   pip: PipSettings;
   setup: string[];
   repoRoot: string;
+  strict: boolean;
 }): string {
   const { plan } = input;
   const material = {
@@ -32,9 +36,12 @@ export function environmentKey(input: {
     apt: plan.apt,
     inputs: plan.inputs.map((i) => [i.path, i.sha256]),
     pip: pipKeyPart(input.pip),
-    wheelhouses: input.pip.findLinkDirs.map(listing),
+    wheelhouses: input.pip.repoWheelDirs.map(listing),
+    userWheels: input.pip.userWheelDirs.map(statListing),
     setup: input.setup,
+    strict: input.strict,
     buildFiles: BUILD_FILES.map((f) => [f, fileHash(realpathSync(input.repoRoot), f)]),
+    snapshot: input.setup.length ? snapshotHash(input.repoRoot) : null,
   };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
 }
@@ -45,12 +52,48 @@ function fileHash(realRoot: string, rel: string): string | null {
   return Buffer.isBuffer(bytes) ? createHash('sha256').update(bytes).digest('hex') : null;
 }
 
-/** Name, size and mtime of each file of a wheel directory (cheap, and changes when a wheel does). */
+/**
+ * Name and sha256 of each wheel of a wheel directory: its content, not its mtime — the image holds
+ * what these wheels install, so another wheel under the same name and size must not be a hit.
+ */
 function listing(dir: string): string[] {
   return readdirSync(dir)
+    .filter((name) => name.endsWith('.whl'))
+    .sort()
+    .map(
+      (name) =>
+        `${name}:${createHash('sha256')
+          .update(readFileSync(join(dir, name)))
+          .digest('hex')}`,
+    );
+}
+
+/**
+ * The user's own wheel directories (their pip configuration's find-links) can be machine-wide and
+ * large: their name, size and mtime, as a cache would, not their content.
+ */
+function statListing(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.whl'))
     .sort()
     .map((name) => {
       const st = statSync(join(dir, name));
       return `${name}:${st.size}:${Math.floor(st.mtimeMs)}`;
     });
+}
+
+/** Every snapshot file's path and content hash, in order (the snapshot's own rules: no link out, no FIFO). */
+function snapshotHash(repoRoot: string): string {
+  const plan = planSnapshot(repoRoot);
+  const hash = createHash('sha256');
+  for (const entry of plan.entries) {
+    hash.update(`${entry.kind}\0${entry.path}\0`);
+    if (entry.kind === 'symlink') hash.update(entry.linkname);
+    else {
+      const bytes = readRepoFile(plan.root, entry.path);
+      hash.update(Buffer.isBuffer(bytes) ? bytes : bytes.error);
+    }
+    hash.update('\0');
+  }
+  return hash.digest('hex');
 }

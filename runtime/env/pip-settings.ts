@@ -1,23 +1,37 @@
-// Where pip may look, decided once per build: the user's own environment (PIP_INDEX_URL,
-// PIP_EXTRA_INDEX_URL, PIP_FIND_LINKS) and, only when the user trusts the repository, the index
-// URLs its recipe or requirements files name (a repository must not point a networked build step
-// at a server of its choosing). Wheel directories inside the repository are always usable: a wheel
-// runs no code when installed. With no index and no wheelhouse, pip is not tried at all.
+// Where pip may look, decided once per build, and in which phase (docs/environments.md, "Security
+// model"):
+//   - the user's own sources — pip's configuration on this machine and the PIP_* variables
+//     (pip-config.ts), host directories of PIP_FIND_LINKS — and, only when the user trusts the
+//     repository, the index and find-links URLs its recipe or requirements files name: these are
+//     used by the networked dependency phase, the only step that gets the credentials;
+//   - with none of those, pip's own default index, as a plain `pip install` would (no credentials);
+//   - the repository's wheel directories: installed only in a phase with no network and no secret,
+//     because a wheel is code the moment any Python starts after it.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { insideRepo } from '../host/inside-repo.js';
+import { readUserPipConfig } from './pip-config.js';
+import { redactUrl } from './plan/redact.js';
 import type { EnvPlan } from './plan/types.js';
+import { Redactor } from './secrets.js';
 
 export interface PipSettings {
   indexUrl: string | null;
   extraIndexUrls: string[];
-  /** PIP_FIND_LINKS entries that are directories on this machine (copied into the build). */
-  findLinkDirs: string[];
-  /** PIP_FIND_LINKS entries that are URLs (passed to pip as they are). */
+  /** find-links URLs (the user's, or a trusted repository's): exec environment only, never an argument. */
   findLinkUrls: string[];
+  /** The user's find-links directories on this machine: copied into the networked phase. */
+  userWheelDirs: string[];
+  /** The repository's wheel directories (host paths): installed with no network, no secret. */
+  repoWheelDirs: string[];
+  trustedHosts: string[];
+  /** Nothing configured: pip's own default index, without credentials. */
+  defaultIndex: boolean;
+  /** Where each setting came from (pip.conf sections, PIP_* names, repository files). */
+  from: string[];
   /** Things the user should know (an untrusted repository's index URL was ignored, …). */
   notes: string[];
-  redact: (url: string) => string;
+  redactor: Redactor;
 }
 
 export function pipSettings(
@@ -26,28 +40,33 @@ export function pipSettings(
   opts: { trustRepoIndex: boolean; repoRoot: string },
 ): PipSettings {
   const notes: string[] = [];
-  const split = (v: string | undefined) => (v ?? '').split(/\s+/).filter(Boolean);
-  let indexUrl = env.PIP_INDEX_URL?.trim() || null;
-  const extraIndexUrls = split(env.PIP_EXTRA_INDEX_URL);
+  const user = readUserPipConfig(env);
+  // A file:// index is a directory of this machine: a build container cannot read it.
+  const local = (url: string) => url.startsWith('file:');
+  for (const url of [user.indexUrl ?? '', ...user.extraIndexUrls].filter(local))
+    notes.push(
+      `your pip configuration's index ${url} is a local directory the build container cannot read; not used`,
+    );
+  let indexUrl = user.indexUrl && !local(user.indexUrl) ? user.indexUrl : null;
+  const extraIndexUrls = user.extraIndexUrls.filter((u) => !local(u));
+  const from = [...user.from];
   const repoIndexes = [plan.pip.indexUrl, ...plan.pip.extraIndexUrls].filter((u): u is string => !!u);
-  if (repoIndexes.length) {
-    if (opts.trustRepoIndex) {
-      if (plan.pip.indexUrl) indexUrl = plan.pip.indexUrl;
-      extraIndexUrls.push(...plan.pip.extraIndexUrls);
-    } else {
-      notes.push(
-        `ignored the index URL(s) the repository names (${repoIndexes.map(redactUrl).join(', ')}): the repository is not trusted (--trust-repo-config)`,
-      );
-    }
+  if (repoIndexes.length && opts.trustRepoIndex) {
+    if (plan.pip.indexUrl) indexUrl = plan.pip.indexUrl;
+    extraIndexUrls.push(...plan.pip.extraIndexUrls);
+    from.push(...plan.pip.fromFiles);
+  } else if (repoIndexes.length) {
+    notes.push(
+      `ignored the index URL(s) the repository names (${repoIndexes.map(redactUrl).join(', ')}): the repository is not trusted (--trust-repo-config)`,
+    );
   }
-  const findLinkDirs: string[] = [];
+  const repoWheelDirs: string[] = [];
   const findLinkUrls: string[] = [];
   for (const entry of plan.pip.findLinks) {
     if (!isUrl(entry)) {
-      // A wheel runs no code when installed; but the directory must really be the repository's
-      // (a requirements file's `--find-links ../..` or a link out of it is not).
+      // The directory must really be the repository's (a `--find-links ../..` or a link out is not).
       const dir = insideRepo(realpathSync(opts.repoRoot), entry);
-      if (dir && statSync(dir).isDirectory()) findLinkDirs.push(dir);
+      if (dir && statSync(dir).isDirectory()) repoWheelDirs.push(dir);
       else notes.push(`find_links ${entry} is not a directory inside the repository; ignored`);
     } else if (opts.trustRepoIndex) findLinkUrls.push(entry);
     else
@@ -55,32 +74,55 @@ export function pipSettings(
         `ignored the find_links URL ${redactUrl(entry)}: the repository is not trusted (--trust-repo-config)`,
       );
   }
-  for (const entry of split(env.PIP_FIND_LINKS)) {
+  const userWheelDirs: string[] = [];
+  for (const entry of user.findLinks) {
     if (isUrl(entry)) findLinkUrls.push(entry);
     else {
       const path = entry.replace(/^file:\/\//, '');
-      if (isAbsolute(path) && existsSync(path) && statSync(path).isDirectory()) findLinkDirs.push(path);
-      else notes.push(`PIP_FIND_LINKS entry ${path} is not a directory here; ignored`);
+      if (isAbsolute(path) && existsSync(path) && statSync(path).isDirectory()) userWheelDirs.push(path);
+      else notes.push(`find-links entry ${path} (your pip configuration) is not a directory here; ignored`);
     }
   }
-  return { indexUrl, extraIndexUrls, findLinkDirs, findLinkUrls, notes, redact: redactUrl };
+  // No index of the user's: pip uses its own default index (find-links only add to it).
+  const defaultIndex = indexUrl === null;
+  const credentialed = [
+    indexUrl ?? '',
+    ...extraIndexUrls,
+    ...findLinkUrls,
+    ...repoIndexes,
+    ...plan.pip.findLinks,
+  ];
+  return {
+    indexUrl,
+    extraIndexUrls,
+    findLinkUrls,
+    userWheelDirs,
+    repoWheelDirs,
+    trustedHosts: user.trustedHosts,
+    defaultIndex,
+    from,
+    notes,
+    redactor: new Redactor(credentialed),
+  };
 }
 
 function isUrl(entry: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(entry) && !entry.startsWith('file://');
 }
 
-/** A URL with its user and password replaced, for every record and message. */
-export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (!u.username && !u.password) return url;
-    u.username = u.username ? '***' : '';
-    u.password = u.password ? '***' : '';
-    return u.toString();
-  } catch {
-    return url.replace(/\/\/[^/@\s]*@/, '//***@');
-  }
+/**
+ * The networked pip step's source settings, for its exec environment only (never its arguments,
+ * never the container's configuration): an index, extra indexes, find-links URLs, trusted hosts.
+ * PIP_CONFIG_FILE=/dev/null: nothing in the image's own pip configuration adds a source.
+ */
+export function pipSourceEnv(p: PipSettings, wheelDirsInside: string[]): string[] {
+  const env = ['PIP_CONFIG_FILE=/dev/null'];
+  if (p.indexUrl) env.push(`PIP_INDEX_URL=${p.indexUrl}`);
+  if (p.extraIndexUrls.length) env.push(`PIP_EXTRA_INDEX_URL=${p.extraIndexUrls.join(' ')}`);
+  const links = [...wheelDirsInside, ...p.findLinkUrls];
+  if (links.length) env.push(`PIP_FIND_LINKS=${links.join(' ')}`);
+  if (p.trustedHosts.length) env.push(`PIP_TRUSTED_HOST=${p.trustedHosts.join(' ')}`);
+  return env;
 }
 
 /** What of the pip settings changes the result (and so the key); credentials only as part of a hash. */
@@ -89,6 +131,8 @@ export function pipKeyPart(p: PipSettings): unknown {
     indexUrl: p.indexUrl,
     extraIndexUrls: p.extraIndexUrls,
     findLinkUrls: p.findLinkUrls,
-    findLinkDirs: p.findLinkDirs,
+    userWheelDirs: p.userWheelDirs,
+    repoWheelDirs: p.repoWheelDirs,
+    trustedHosts: p.trustedHosts,
   };
 }

@@ -1,8 +1,9 @@
 // The shell each environment build step runs, as pure functions of the plan. Scripts carry no
 // credentials (those go in an exec's environment), and each prints machine-readable lines
-// (`piper-versions {json}`, `piper-dpkg NAME VERSION`, `piper-pip-report`) the builder reads back.
+// (`piper-meta PATH`, `piper-dpkg NAME VERSION`, `piper-pip-report`) the builder reads back.
 import { ENV_PATH, VENV, VENV_PYTHON } from './names.js';
 import type { StepSpec } from './build-box.js';
+import type { Redactor } from './secrets.js';
 
 export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -44,19 +45,12 @@ export function aptStep(name: string, packages: string[], strict: boolean): Step
   return { name, script: script.join('\n'), timeoutS: 600 };
 }
 
-export interface PipSource {
-  /** Exec-only environment: PIP_INDEX_URL / PIP_EXTRA_INDEX_URL with whatever credentials they hold. */
-  env: string[];
-  /** What the record shows for them. */
-  display: string[];
-  /** Directories inside the build container holding wheels (find-links). */
-  findLinks: string[];
-  /** No index at all: only the wheelhouse. */
-  noIndex: boolean;
-}
-
-/** pip into the venv: a short connect timeout and no retries, so an index that is not there is known in seconds. */
-export function pipStep(requirements: string[], source: PipSource): StepSpec {
+/**
+ * pip into the venv from the sources in `env` (exec-only: PIP_INDEX_URL and the rest, credentials
+ * and all; see pipSourceEnv): a short connect timeout and no retries, so an index that is not there
+ * is known in seconds. The recorded command shows the sources redacted.
+ */
+export function pipStep(requirements: string[], env: string[], redactor: Redactor): StepSpec {
   const args = [
     '--no-cache-dir',
     '--timeout',
@@ -66,35 +60,32 @@ export function pipStep(requirements: string[], source: PipSource): StepSpec {
     '--quiet',
     '--report',
     '/tmp/pip-report.json',
-    ...(source.noIndex ? ['--no-index'] : []),
-    ...source.findLinks.flatMap((d) => ['--find-links', d]),
     ...requirements,
   ];
   const command = `${PIP} install ${args.map(shQuote).join(' ')}`;
   const script = `set -e\n${command}\necho piper-pip-report\ncat /tmp/pip-report.json`;
-  return {
-    name: 'pip',
-    script,
-    display: [...source.display, command].join(' '),
-    env: source.env,
-    timeoutS: 600,
-  };
+  const shown = env.filter((e) => !e.startsWith('PIP_CONFIG_FILE='));
+  return { name: 'pip', script, display: redactor.text([...shown, command].join(' ')), env, timeoutS: 600 };
 }
 
-/** The installed version of each distribution, as the venv's Python sees it (None when absent). */
-export function versionsStep(name: string, distributions: string[]): StepSpec {
-  const program = [
-    'import json, sys, importlib.metadata as m',
-    'out = {}',
-    'for n in sys.argv[1:]:',
-    '    try: out[n] = m.version(n)',
-    '    except m.PackageNotFoundError: out[n] = None',
-    'print("piper-versions " + json.dumps(out))',
-  ].join('\n');
+/**
+ * The repository's own wheels, in a container with no network and no secret: `--no-index` and
+ * only the copied wheel directories, `--no-deps` (a wheel's metadata names no source pip could
+ * reach here anyway, and what it depends on was installed in the dependency phase).
+ */
+export function repoWheelsStep(requirements: string[], dirs: string[]): StepSpec {
+  const args = [
+    '--no-cache-dir',
+    '--no-index',
+    '--no-deps',
+    ...dirs.flatMap((d) => ['--find-links', d]),
+    ...requirements,
+  ];
   return {
-    name,
-    script: `${VENV_PYTHON} -c ${shQuote(program)} ${distributions.map(shQuote).join(' ')}`,
-    timeoutS: 60,
+    name: 'wheelhouse',
+    script: `set -e\n${PIP} install ${args.map(shQuote).join(' ')}`,
+    env: ['PIP_CONFIG_FILE=/dev/null'],
+    timeoutS: 300,
   };
 }
 
@@ -108,27 +99,16 @@ export function setupStep(index: number, command: string): StepSpec {
 }
 
 /**
- * The project made importable from the workspace (a .pth naming `importRoot`) and, when it has
- * metadata, installed editable with its own build backend (no build isolation, no index, no deps:
- * everything it needs is already in the venv), so importlib.metadata and entry points see it.
+ * The project installed editable with its own build backend (no build isolation, no index, no
+ * deps: everything it needs is already in the venv), so importlib.metadata and entry points see it.
+ * `env`: what the build reads besides the workspace (a VCS version), exec-only.
  */
-export function projectStep(importRoot: string, installable: boolean): StepSpec {
-  const lines = [
-    'set -e',
-    `site=$(${VENV_PYTHON} -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')`,
-    `echo ${shQuote(importRoot)} > "$site/_piper_workspace.pth"`,
-  ];
-  if (installable)
-    lines.push(`${PIP} install --no-cache-dir --no-deps --no-build-isolation --no-index -e /work`);
-  return { name: 'project', script: lines.join('\n'), timeoutS: 600 };
-}
-
-/** What pip put into the venv itself (Debian's packages are reported by dpkg-query). */
-export function listStep(): StepSpec {
+export function projectStep(env: string[] = []): StepSpec {
   return {
-    name: 'resolved',
-    script: `site=$(${VENV_PYTHON} -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')\n${PIP} list --format json --path "$site"`,
-    timeoutS: 120,
+    name: 'project',
+    script: `set -e\ncd /work\nPIP_CONFIG_FILE=/dev/null ${PIP} install --no-cache-dir --no-deps --no-build-isolation --no-index -e /work`,
+    env,
+    timeoutS: 600,
   };
 }
 

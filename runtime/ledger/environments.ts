@@ -40,6 +40,8 @@ export interface EnvironmentRow {
   steps: EnvironmentStep[];
   resolved: ResolvedPackage[];
   sources: string[];
+  /** What best effort relaxed or left out (a later migration), one object per requirement. */
+  shortfalls: unknown[];
   error: string | null;
 }
 
@@ -47,8 +49,8 @@ export function recordEnvironment(ledger: Ledger, row: EnvironmentRow): number {
   const result = ledger.database
     .prepare(
       `INSERT INTO environments (key, repo, status, image, image_id, base_image_id, size_bytes, seconds,
-         inputs, decisions, plan, steps, resolved, sources, error, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         inputs, decisions, plan, steps, resolved, sources, shortfalls, error, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
     .run(
       row.key,
@@ -65,6 +67,7 @@ export function recordEnvironment(ledger: Ledger, row: EnvironmentRow): number {
       JSON.stringify(row.steps),
       JSON.stringify(row.resolved),
       JSON.stringify(row.sources),
+      JSON.stringify(row.shortfalls),
       row.error,
       new Date().toISOString(),
     );
@@ -106,6 +109,7 @@ function fromStored(r: Record<string, unknown>): EnvironmentRow {
     steps: json(r.steps),
     resolved: json(r.resolved),
     sources: json(r.sources),
+    shortfalls: r.shortfalls ? json(r.shortfalls) : [],
     error: (r.error as string | null) ?? null,
   };
 }

@@ -288,6 +288,10 @@ export const MIGRATIONS: string[] = [
   `
   ALTER TABLE executions ADD COLUMN kill_reason TEXT;
   `,
+  // What an environment build's best effort relaxed or left out (JSON list; runtime/env/shortfall.ts).
+  `
+  ALTER TABLE environments ADD COLUMN shortfalls TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

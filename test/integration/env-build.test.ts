@@ -19,7 +19,13 @@ import { runCli } from '../helpers/cli.js';
 import { buildWheel, serveSimpleIndex } from '../helpers/wheels.js';
 
 // The user's own pip configuration is part of an environment's inputs; these tests set their own.
-const NO_PIP = { PIP_INDEX_URL: '', PIP_EXTRA_INDEX_URL: '', PIP_FIND_LINKS: '', CI: 'true' };
+const NO_PIP = {
+  PIP_INDEX_URL: '',
+  PIP_EXTRA_INDEX_URL: '',
+  PIP_FIND_LINKS: '',
+  PIP_CONFIG_FILE: '/dev/null',
+  CI: 'true',
+};
 const engine = new DockerEngine();
 const scratch = mkdtempSync(join(tmpdir(), 'piper-env-'));
 const repos: string[] = [];

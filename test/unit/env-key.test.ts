@@ -28,6 +28,7 @@ function keyOf(dir: string, opts: { base?: string; env?: NodeJS.ProcessEnv; trus
     pip,
     setup: opts.trust ? plan.setup : [],
     repoRoot: dir,
+    strict: false,
   });
 }
 

@@ -276,6 +276,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     apt: recipe.apt ?? [],
     setup: recipe.setup ?? [],
     testCommand: recipe.test ?? null,
+    ...(recipe.strict ? { strict: true } : {}),
     recipe: loaded ? { path: RECIPE_PATH, sha256: loaded.sha256 } : null,
     inputs: reader.recorded(),
   });

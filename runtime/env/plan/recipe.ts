@@ -27,6 +27,8 @@ export const RECIPE_KEYS = {
   setup: 'a list of shell commands run at build time',
   test: 'the default test command, e.g. "pytest -q"',
   detect: "true or false (false: install only the recipe's requirements)",
+  strict:
+    'true or false (true: a requirement no source meets fails the build instead of being relaxed or left out)',
 } as const;
 
 export const RecipeSchema = z.strictObject({
@@ -41,6 +43,7 @@ export const RecipeSchema = z.strictObject({
   setup: z.array(z.string().min(1)).optional(),
   test: z.string().min(1).optional(),
   detect: z.boolean().optional(),
+  strict: z.boolean().optional(),
 });
 
 export type Recipe = z.infer<typeof RecipeSchema>;

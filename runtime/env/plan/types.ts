@@ -20,6 +20,8 @@ export const PlannedRequirementSchema = z.object({
   reason: z.enum(['runtime', 'test', 'build', 'recipe']),
   /** The Debian package that provides it (dh-python's map), null when Debian has none. */
   debian: z.string().nullable(),
+  /** Only imported under a guard (try/except ImportError, importorskip): missing is fine. */
+  optional: z.boolean().optional(),
 });
 
 export const SkippedRequirementSchema = z.object({
@@ -63,6 +65,8 @@ export const EnvPlanSchema = z.object({
   apt: z.array(z.string()),
   setup: z.array(z.string()),
   testCommand: z.string().nullable(),
+  /** The recipe's `strict = true`: no best effort (absent otherwise). */
+  strict: z.boolean().optional(),
   recipe: z.object({ path: z.string(), sha256: z.string() }).nullable(),
   /** Every file read (includes too), sorted by role then path. */
   inputs: z.array(PlanInputSchema),

@@ -1,0 +1,66 @@
+// What every phase of one environment build shares: the engine, the input, the labels its
+// containers carry, the steps and sources recorded so far, and how a phase fails (an EnvBuildError
+// carrying everything recorded, so the ledger row of a failed build says what ran).
+import type { DockerEngine } from '../engine/docker-engine.js';
+import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js';
+import { LABEL } from '../sandbox/hardening.js';
+import { EnvBuildError } from './build-error.js';
+import type { BuildBox, StepResult } from './build-box.js';
+import { envImageRef } from './names.js';
+import type { PipSettings } from './pip-settings.js';
+import type { EnvPlan } from './plan/types.js';
+import type { Shortfall } from './shortfall.js';
+import { lastLines } from './step-output.js';
+
+export interface BuildInput {
+  engine: DockerEngine;
+  repoRoot: string;
+  plan: EnvPlan;
+  key: string;
+  base: { ref: string; id: string };
+  pip: PipSettings;
+  /** Setup commands to run (the recipe's, when the user trusts them; else none). */
+  setup: string[];
+  /**
+   * Whether `name @ URL` requirements may go to pip: a URL the repository names is a server of its
+   * choosing, fetched (and built) with a network, so it needs the user's trust like an index URL.
+   */
+  trustUrls: boolean;
+  /** No best effort: a requirement no source meets fails the build (recipe `strict`, `--env strict`). */
+  strict: boolean;
+  /** Environment for the project's own build (a VCS version, …): exec-only, no secret ever. */
+  projectEnv: string[];
+  owner: string;
+  log: (line: string) => void;
+}
+
+export class BuildContext {
+  readonly steps: EnvironmentStep[] = [];
+  readonly sources: string[] = [];
+  readonly resolved = new Map<string, ResolvedPackage>();
+  readonly shortfalls: Shortfall[] = [];
+  readonly target: { repo: string; tag: string; ref: string };
+  readonly labels: Record<string, string>;
+
+  constructor(readonly input: BuildInput) {
+    this.target = envImageRef(input.repoRoot, input.key);
+    this.labels = { [LABEL.owner]: input.owner, 'piper.env.build': input.key };
+  }
+
+  fail(message: string, fix: string): never {
+    throw new EnvBuildError(this.input.pip.redactor.text(message), fix, this.steps, this.sources);
+  }
+
+  check(step: StepResult, what: string): void {
+    if (step.exit_code !== 0)
+      this.fail(
+        `environment step ${what} failed (exit ${step.exit_code}): ${lastLines(step.output_tail)}`,
+        "every step's command and output are in the ledger (table environments, column steps) of this repository",
+      );
+  }
+
+  /** A box's steps join the record (also when the box failed). */
+  collect(box: BuildBox): void {
+    this.steps.push(...box.steps.splice(0));
+  }
+}
