@@ -49,7 +49,15 @@ export function checkProjectLayer(
     }
     violations.push(`${kind} ${path}`);
   }
-  return { keep, violations };
+  // A directory that changed only because something below it did is not worth a line of its own.
+  const named = violations.filter(
+    (v) =>
+      !(
+        v.startsWith('changed ') &&
+        violations.some((w) => w !== v && w.slice(w.indexOf(' ') + 1).startsWith(`${v.slice(8)}/`))
+      ),
+  );
+  return { keep, violations: named };
 }
 
 /** A directory on the way to what may change (its mtime changes when an entry is added). */

@@ -13,7 +13,7 @@ spec = json.load(sys.stdin)
 name, version = spec["name"], spec["version"]
 dist = f"{name}-{version}.dist-info"
 files = dict(spec["files"])
-files[f"{dist}/METADATA"] = f"Metadata-Version: 2.1\\nName: {name}\\nVersion: {version}\\n"
+files[f"{dist}/METADATA"] = f"Metadata-Version: 2.1\\nName: {name}\\nVersion: {version}\\n" + "".join(f"Requires-Dist: {r}\\n" for r in spec.get("requires", []))
 files[f"{dist}/WHEEL"] = "Wheel-Version: 1.0\\nGenerator: piper-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n"
 record = []
 for path, text in files.items():
@@ -29,15 +29,19 @@ with zipfile.ZipFile(out, "w") as z:
 print(out)
 `;
 
-/** Builds `<dir>/<name>-<version>-py3-none-any.whl` holding `files` (path → text); returns its path. */
+/**
+ * Builds `<dir>/<name>-<version>-py3-none-any.whl` holding `files` (path → text; a top-level
+ * `x.pth` is a .pth file, code at every Python start); `requires`: its Requires-Dist lines.
+ */
 export function buildWheel(
   dir: string,
   name: string,
   version: string,
   files: Record<string, string>,
+  requires: string[] = [],
 ): string {
   return execFileSync('python3', ['-c', MAKE_WHEEL], {
-    input: JSON.stringify({ dir, name, version, files }),
+    input: JSON.stringify({ dir, name, version, files, requires }),
     encoding: 'utf8',
   }).trim();
 }

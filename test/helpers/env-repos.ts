@@ -1,0 +1,85 @@
+// Repositories for the environment tests: a fixture (or files) copied into a scratch git repo, the
+// ledger's environments rows read back, and the pip settings of the machine cleared (the user's
+// own pip configuration is an input of every environment; these tests set their own).
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DockerEngine } from '../../runtime/engine/docker-engine.js';
+import { ENV_LABEL, projectId } from '../../runtime/env/names.js';
+import { copyAsGitRepo } from '../../runtime/host/git.js';
+import { Ledger } from '../../runtime/ledger/ledger.js';
+
+export const NO_PIP = {
+  PIP_INDEX_URL: '',
+  PIP_EXTRA_INDEX_URL: '',
+  PIP_FIND_LINKS: '',
+  PIP_CONFIG_FILE: '/dev/null',
+  CI: 'true',
+};
+
+export interface EnvRow {
+  key: string | null;
+  status: string;
+  image: string;
+  sources: string;
+  resolved: string;
+  steps: string;
+  shortfalls: string | null;
+  error: string | null;
+}
+
+export function envRows(repo: string): EnvRow[] {
+  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  try {
+    return ledger.database.prepare('SELECT * FROM environments ORDER BY id').all() as EnvRow[];
+  } finally {
+    ledger.close();
+  }
+}
+
+/** A scratch directory of repositories; `cleanup` removes them and their environment images. */
+export function envScratch(prefix: string) {
+  const scratch = mkdtempSync(join(tmpdir(), prefix));
+  const repos: string[] = [];
+  return {
+    scratch,
+    newRepo(name: string, files: Record<string, string>, from?: string): string {
+      const src = join(scratch, `${name}-src`);
+      if (from) cpSync(from, src, { recursive: true });
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(join(src, path, '..'), { recursive: true });
+        writeFileSync(join(src, path), text);
+      }
+      const repo = copyAsGitRepo(src, join(scratch, name), 'fixture');
+      repos.push(repo);
+      return repo;
+    },
+    async cleanup(engine: DockerEngine): Promise<void> {
+      for (const repo of repos)
+        for (const image of await engine.listImages([`${ENV_LABEL.project}=${projectId(repo)}`]))
+          await engine.removeImage(image.id).catch(() => undefined);
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An HTTP listener on 127.0.0.1 that records every request (path and headers) and answers 404. */
+export async function listener(): Promise<{
+  port: number;
+  requests: Array<{ path: string; headers: Record<string, unknown> }>;
+  close(): Promise<void>;
+}> {
+  const requests: Array<{ path: string; headers: Record<string, unknown> }> = [];
+  const server: Server = createServer((req, res) => {
+    requests.push({ path: req.url ?? '', headers: req.headers });
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
