@@ -13,7 +13,7 @@ import { pipSourceEnv, type PipSettings } from './pip-settings.js';
 import { pipRequirementLine } from './plan/pip-line.js';
 import type { EnvPlan, PlannedRequirement } from './plan/types.js';
 import type { Shortfall } from './shortfall.js';
-import { aptStep, pipStep } from './steps.js';
+import { aptStep, indexProbeStep, pipStep } from './steps.js';
 import { dpkgLines, lastLines, missingLines, normalize, pipReport, unsatisfied } from './step-output.js';
 
 export interface RequirementsContext {
@@ -152,6 +152,14 @@ async function pipBestEffort(
   const lines = new Map(toPip.map((q) => [q.normalized, pipRequirementLine(q)]));
   const env = pipSourceEnv(ctx.pip, ctx.userWheelDirs);
   const where = ctx.pip.defaultIndex ? "pip's default index" : 'your pip sources';
+  const probe = await box.run(indexProbeStep(env));
+  const unreachable = probe.stdout.split('\n').filter((l) => l.startsWith('piper-unreachable '));
+  const reached = /^piper-reached (\d+)$/m.exec(probe.stdout);
+  const anyFindLinks = ctx.userWheelDirs.length > 0 || ctx.pip.findLinkUrls.length > 0;
+  if (reached?.[1] === '0' && !anyFindLinks) {
+    out.said = `${where} not reachable (${unreachable[0]?.slice('piper-unreachable '.length) ?? 'no answer'}); not tried`;
+    return out;
+  }
   for (let attempt = 0; lines.size && attempt <= toPip.length + 1; attempt++) {
     const r = await box.run(pipStep([...lines.values()], env, ctx.pip.redactor));
     if (r.exit_code === 0) {

@@ -121,3 +121,31 @@ export function cleanStep(): StepSpec {
     timeoutS: 120,
   };
 }
+
+/**
+ * Whether the pip step's indexes answer at all, asked before pip: pip itself says only "from
+ * versions: none" when an index cannot be reached, the same words as for a package it does not
+ * have. Any HTTP answer (a 401, a 404) counts as reachable. pip's own default index is named by
+ * pip (its PyPI constant), and shown only as "pip's default index". Debian's Python, before
+ * anything is installed: no repository code can run here.
+ */
+export function indexProbeStep(env: string[]): StepSpec {
+  const program = [
+    'import os, re, urllib.request, urllib.error',
+    'from pip._internal.models.index import PyPI',
+    'given = os.environ.get("PIP_INDEX_URL")',
+    'urls = [(u, u) for u in given.split()] if given else [(PyPI.simple_url, "pip\'s default index")]',
+    'urls += [(u, u) for u in os.environ.get("PIP_EXTRA_INDEX_URL", "").split()]',
+    'reached = 0',
+    'for url, shown in urls:',
+    '    try:',
+    '        urllib.request.urlopen(re.sub(r"//[^/@]*@", "//", url), timeout=5)',
+    '        reached += 1',
+    '    except urllib.error.HTTPError:',
+    '        reached += 1',
+    '    except Exception as e:',
+    '        print("piper-unreachable", shown, type(e).__name__, str(e)[:120])',
+    'print("piper-reached", reached)',
+  ].join('\n');
+  return { name: 'index probe', script: `python3 -c ${shQuote(program)}`, env, timeoutS: 60 };
+}
