@@ -61,6 +61,11 @@ export const loopEventSchemas = {
     image: z.string(),
     seconds: z.number(),
     sources: z.array(z.string()),
+    shortfalls: z
+      .array(z.string())
+      .describe(
+        'what the build could not meet, one line each: `relaxed: NAME WANTED → GOT (SOURCE)` or `missing: NAME WANTED (…)`',
+      ),
   }),
   index: z
     .object({

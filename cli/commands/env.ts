@@ -14,6 +14,11 @@ import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-o
 import { EXIT, UsageError } from '../exit-codes.js';
 import { inert } from '../../runtime/text/inert.js';
 import { openSession } from '../session.js';
+import { shortfallLine, type Shortfall } from '../../runtime/env/shortfall.js';
+import { listEnvironments } from '../../runtime/ledger/environments.js';
+import { Ledger } from '../../runtime/ledger/ledger.js';
+import { ledgerPath } from '../../runtime/ledger/location.js';
+import { existsSync } from 'node:fs';
 
 export const ENV_HELP = `Usage: piper-agent env plan|build|ls|prune|shell [options]
 
@@ -36,11 +41,15 @@ before the first sandbox of fix, run-test, execute and ab, and reused while its 
   --ledger PATH        ledger file (default: .piper/ledger.db under the repo)
 ${ENV_FLAG_HELP}
 
-Sources, in order, each recorded in the ledger: pip with your configuration (PIP_INDEX_URL,
-PIP_EXTRA_INDEX_URL, PIP_FIND_LINKS, or the recipe's index_url / find_links); then Debian's
-packages for whatever is still unmet (PyPI names mapped with dh-python's map, versions checked
-against the specifier). A requirement no source meets fails the build with what each source said.
-Network exists only in the dependency step; the project's own code and every run are network-less.
+Sources, in order, each recorded in the ledger: pip with your own configuration (pip.conf's
+index-url / extra-index-url / find-links / trusted-host, then PIP_INDEX_URL, PIP_EXTRA_INDEX_URL,
+PIP_FIND_LINKS; pip's default index when none is set), then Debian's packages for whatever is
+still unmet (PyPI names mapped with dh-python's map, versions checked against the specifier).
+Best effort: a requirement no source meets at its specifier is installed at the nearest version a
+source has (relaxed), one no source has is left out (missing); each is one line in the output,
+the ledger and \`env plan\`. --env strict (or \`strict = true\` in the recipe) fails instead.
+Only the dependency step has a network, and it runs no repository code; the repository's wheels,
+its build and every run have none, and no credential reaches them (README, "Security model").
 
 Exit status: 0 ok, 2 bad usage or an environment that cannot be built, 5 no Docker engine.`;
 
@@ -66,7 +75,8 @@ export async function envCommand(argv: string[]): Promise<number> {
     case 'plan': {
       const plan = planEnvironment(repo);
       // Repository text reaches the terminal: made inert; the JSON form is exact (and redacted).
-      out(values.json ? renderPlanJson(plan) : inert(renderPlanText(plan)));
+      if (values.json) out(renderPlanJson(plan));
+      else out(inert(renderPlanText(plan) + lastBuildText(ledgerPath({ flag: values.ledger, repo }))));
       return EXIT.ok;
     }
     case 'build': {
@@ -90,6 +100,7 @@ export async function envCommand(argv: string[]): Promise<number> {
               seconds: env.seconds,
               sources: env.sources,
               resolved: env.resolved,
+              shortfalls: env.shortfalls,
             }),
           );
         } else {
@@ -99,6 +110,7 @@ export async function envCommand(argv: string[]): Promise<number> {
           // Sources quote pip's words and versions come from packages: inert on a terminal.
           for (const s of env.sources) out(inert(`  source ${s}`));
           for (const r of env.resolved) out(inert(`  ${r.name} ${r.version} (${r.source})`));
+          for (const f of env.shortfalls) out(inert(`  ${shortfallLine(f)}`));
         }
         return EXIT.ok;
       } finally {
@@ -188,5 +200,26 @@ async function shell(
   } finally {
     if (id) await session.engine.remove(id).catch(() => undefined);
     await session.close();
+  }
+}
+
+/** The newest build the ledger recorded for this repository, and what its best effort gave up on. */
+function lastBuildText(path: string): string {
+  if (!existsSync(path)) return '';
+  let ledger: Ledger;
+  try {
+    ledger = Ledger.open(path);
+  } catch {
+    return ''; // A ledger this version cannot read says nothing here; `ledger` commands explain.
+  }
+  try {
+    const last = listEnvironments(ledger, 50).find((r) => r.status === 'built' || r.status === 'failed');
+    if (!last) return '';
+    const lines = [`\nLast build (${last.createdAt}, key ${last.key?.slice(0, 12) ?? '-'}): ${last.status}`];
+    for (const f of last.shortfalls as Shortfall[]) lines.push(`  ${shortfallLine(f)}`);
+    if (last.error) lines.push(`  ${last.error.split('\n')[0]}`);
+    return `${lines.join('\n')}\n`;
+  } finally {
+    ledger.close();
   }
 }

@@ -4,6 +4,7 @@
 // environment, lock) comes before `init`; the rest after it, so the first event is out early.
 // Shared by `fix`, `demo` and `resume`; the caller decides how events are shown and how questions
 // are answered.
+import { shortfallLine } from '../../runtime/env/shortfall.js';
 import type { ApprovalMode, AskApproval } from '../../policy/approval.js';
 import type { EventSink, RunResult } from '../../policy/events.js';
 import type { GateSwitches } from '../../policy/gates.js';
@@ -173,6 +174,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         image: env.image,
         seconds: Math.round(env.seconds * 1000) / 1000,
         sources: env.sources,
+        shortfalls: env.shortfalls.map(shortfallLine),
       });
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);

@@ -81,7 +81,8 @@ export function environmentText(e: Extract<LoopEvent, { type: 'environment' }>):
       : e.status === 'user'
         ? `${e.image} (user-provided)`
         : `${e.image} (${e.status === 'hit' ? 'reused' : `built in ${e.seconds.toFixed(1)} s`})`;
-  return `${what}${e.sources.length ? ` · ${e.sources.join(' · ')}` : ''}`;
+  const short = e.shortfalls.length ? ` · ${e.shortfalls.join(' · ')}` : '';
+  return `${what}${e.sources.length ? ` · ${e.sources.join(' · ')}` : ''}${short}`;
 }
 
 export function indexText(e: Extract<LoopEvent, { type: 'index' }>): string {
