@@ -7,6 +7,7 @@ import { LABEL } from '../sandbox/hardening.js';
 import { EnvBuildError } from './build-error.js';
 import type { BuildBox, StepResult } from './build-box.js';
 import { envImageRef } from './names.js';
+import type { NativeBuild } from './native.js';
 import type { PipSettings } from './pip-settings.js';
 import type { EnvPlan } from './plan/types.js';
 import type { Shortfall } from './shortfall.js';
@@ -28,6 +29,8 @@ export interface BuildInput {
   trustUrls: boolean;
   /** No best effort: a requirement no source meets fails the build (recipe `strict`, `--env strict`). */
   strict: boolean;
+  /** The project's compiled parts, when it has them (native.ts): built with a compiler the image does not keep. */
+  native: NativeBuild | null;
   /** Environment for the project's own build (a VCS version, …): exec-only, no secret ever. */
   projectEnv: string[];
   owner: string;

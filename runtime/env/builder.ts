@@ -3,6 +3,7 @@
 // the workspace and installed editable. Each phase is its own container, and repository code never
 // runs where there is a network or a secret:
 //   1. dependencies (network; the user's pip sources and Debian; no repository code): deps-phase.ts
+//   1b. for compiled parts, a compiler and headers on top (network, apt only): tools-phase.ts
 //   2a. the repository's own wheels (no network, no secret): wheelhouse-phase.ts
 //   2b. the project's build (no network, no secret, its result read back as data): project-phase.ts
 //   3. the image: a fresh container from 2a/1 that never ran repository code, the project's checked
@@ -15,6 +16,7 @@ import { dependencyPhase } from './deps-phase.js';
 import { ENV_LABEL, ENV_PATH, VENV, projectId } from './names.js';
 import { filesTar, projectPhase } from './project-phase.js';
 import type { Shortfall } from './shortfall.js';
+import { toolsPhase } from './tools-phase.js';
 import { repoWheelNames, wheelhousePhase } from './wheelhouse-phase.js';
 
 export type { BuildInput } from './build-context.js';
@@ -38,7 +40,11 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
     intermediate.push(deps);
     const base = await wheelhousePhase(ctx, deps, provided);
     if (base !== deps) intermediate.push(base);
-    const project = await projectPhase(ctx, base);
+    // A compiled project builds on an image with the compiler; the environment is made without it.
+    const native = input.native && input.native.kind !== 'rust' ? input.native : null;
+    const tools = native ? await toolsPhase(ctx, deps, native) : null;
+    if (tools) intermediate.push(tools);
+    const project = await projectPhase(ctx, { on: tools ?? base, wheelsFirst: !!tools && base !== deps });
     const imageId = await commitImage(ctx, base, project);
     const info = await input.engine.inspectImage(imageId);
     return {

@@ -22,6 +22,7 @@ import { pipSettings } from './pip-settings.js';
 import { planEnvironment } from './plan/detect.js';
 import { redactPlan } from './plan/render.js';
 import type { EnvPlan } from './plan/types.js';
+import { detectNative, nativeNote } from './native.js';
 import { pruneProjectImages } from './prune.js';
 import type { Redactor } from './secrets.js';
 import { shortfallLine, type Shortfall } from './shortfall.js';
@@ -113,7 +114,17 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
     return choice('base', base.ref, null, seconds(), [], notes, plan, [], []);
   }
 
-  const key = environmentKey({ plan, baseImageId: base.imageId, pip, setup, repoRoot, strict });
+  const native = detectNative(repoRoot, plan);
+  if (native) notes.push(nativeNote(native));
+  const key = environmentKey({
+    plan,
+    baseImageId: base.imageId,
+    pip,
+    setup,
+    repoRoot,
+    strict,
+    native: native !== null,
+  });
   const target = envImageRef(repoRoot, key);
   if (input.mode !== 'rebuild') {
     const existing = await engine.inspectImage(target.ref);
@@ -150,6 +161,7 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
       setup,
       trustUrls: input.trustRecipe,
       strict,
+      native,
       projectEnv: [],
       owner: input.owner,
       log: (line) => input.log(pip.redactor.text(line)),

@@ -25,6 +25,8 @@ export function environmentKey(input: {
   setup: string[];
   repoRoot: string;
   strict: boolean;
+  /** Compiled parts: built from (and so keyed by) the whole workspace. */
+  native?: boolean;
 }): string {
   const { plan } = input;
   const material = {
@@ -41,7 +43,7 @@ export function environmentKey(input: {
     setup: input.setup,
     strict: input.strict,
     buildFiles: BUILD_FILES.map((f) => [f, fileHash(realpathSync(input.repoRoot), f)]),
-    snapshot: input.setup.length ? snapshotHash(input.repoRoot) : null,
+    snapshot: input.setup.length || input.native ? snapshotHash(input.repoRoot) : null,
   };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
 }

@@ -18,6 +18,8 @@ export interface LayerCheck {
   keep: string[];
   /** Changes outside the allowance, as `added /usr/lib/…`. */
   violations: string[];
+  /** Compiled modules the build left in the workspace (`/work/…/x.cpython-313-….so`). */
+  built: string[];
 }
 
 /** Dropped with the build container: the workspace, HOME, temporary files, bytecode piper does not use. */
@@ -29,10 +31,12 @@ export function checkProjectLayer(
 ): LayerCheck {
   const keep: string[] = [];
   const violations: string[] = [];
+  const built: string[] = [];
   const kept = (path: string) => keep.some((k) => path === k || path.startsWith(`${k}/`));
   const sorted = [...changes].sort((a, b) => (a.path < b.path ? -1 : 1));
   for (const change of sorted) {
     const { path, kind } = change;
+    if (kind === 'added' && path.startsWith('/work/') && path.endsWith('.so')) built.push(path);
     if (DROPPED.some((re) => re.test(path)) || kept(path)) continue;
     if (kind === 'changed' && isAncestor(path, where)) continue;
     if (kind !== 'deleted' && allowedInSite(path, where)) {
@@ -57,7 +61,7 @@ export function checkProjectLayer(
         violations.some((w) => w !== v && w.slice(w.indexOf(' ') + 1).startsWith(`${v.slice(8)}/`))
       ),
   );
-  return { keep, violations: named };
+  return { keep, violations: named, built };
 }
 
 /** A directory on the way to what may change (its mtime changes when an entry is added). */

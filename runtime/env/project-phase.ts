@@ -13,7 +13,11 @@ import { VENV } from './names.js';
 import { checkProjectLayer } from './project-layer.js';
 import { projectFiles } from './project-files.js';
 import { lastLines } from './step-output.js';
-import { cleanStep, projectStep, setupStep } from './steps.js';
+import { cleanStep, projectStep, repoWheelsStep, setupStep } from './steps.js';
+import { putWheelDirs } from './deps-phase.js';
+import { BUILT_DIR, moduleOfBuilt, nativeFinderSource } from './native-finder.js';
+import { pipRequirementLine } from './plan/pip-line.js';
+import { repoWheelNames } from './wheelhouse-phase.js';
 import { packAbsolute, readTar, type FileToWrite, type TarFile } from './tar-files.js';
 
 export const WORKSPACE_PTH = '_piper_workspace.pth';
@@ -21,7 +25,7 @@ export const WORKSPACE_PTH = '_piper_workspace.pth';
 /** The project's files for the final image: read back from its build, or only the workspace .pth. */
 export async function projectPhase(
   ctx: BuildContext,
-  base: string,
+  build: { on: string; wheelsFirst: boolean },
 ): Promise<{ files: FileToWrite[]; box: BuildBox | null }> {
   const { plan, setup } = ctx.input;
   const site = distributionDirs(plan.python)[0]!;
@@ -33,7 +37,7 @@ export async function projectPhase(
   if (!plan.project.installable && !setup.length) return { files: [workspacePth], box: null };
   ctx.input.log(`environment ${ctx.target.ref}: the project (network: none)`);
   const box = await BuildBox.start(ctx.input.engine, {
-    image: base,
+    image: build.on,
     network: 'none',
     labels: ctx.labels,
     log: ctx.input.log,
@@ -41,7 +45,9 @@ export async function projectPhase(
     redactor: ctx.input.pip.redactor,
   });
   try {
-    await box.put('/work', snapshotTar(ctx.input.repoRoot).tar);
+    if (build.wheelsFirst) await installRepoWheels(ctx, box);
+    const snapshot = snapshotTar(ctx.input.repoRoot);
+    await box.put('/work', snapshot.tar);
     await runProjectSteps(ctx, box);
     if (setup.length) {
       // Trusted setup: the box itself becomes the image (its key covers the snapshot).
@@ -55,6 +61,12 @@ export async function projectPhase(
     const read = new Map<string, TarFile[]>();
     for (const path of layer.keep) read.set(path, await readTar(await box.read(path)));
     const project = projectFiles(read, where);
+    const inSnapshot = new Set(snapshot.entries.map((e) => `/work/${e.path}`));
+    const built = await builtModules(
+      ctx,
+      box,
+      layer.built.filter((p) => !inSnapshot.has(p)),
+    );
     const violations = [...layer.violations, ...project.violations];
     if (violations.length)
       ctx.fail(
@@ -72,7 +84,7 @@ export async function projectPhase(
     if (project.installed)
       ctx.resolved.set(`project:${project.installed.name}`, { ...project.installed, source: 'project' });
     await box.remove();
-    return { files: [...project.files, workspacePth], box: null };
+    return { files: [...project.files, ...built, workspacePth], box: null };
   } catch (error) {
     await box.remove();
     throw error;
@@ -98,6 +110,50 @@ async function runProjectSteps(ctx: BuildContext, box: BuildBox): Promise<void> 
       `installing the project editable failed (exit ${r.exit_code}): ${lastLines(r.output_tail)}`,
       `its build backend (${plan.project.buildBackend ?? 'setuptools'}) must be among the requirements; a project with compiled parts says what to run in .piper/sandbox.toml \`setup\``,
     );
+}
+
+/**
+ * The compiled modules the build left in /work, kept at BUILT_DIR with a finder piper writes (see
+ * native-finder.ts). None when the project has compiled parts is its pure-Python fallback: said.
+ */
+async function builtModules(ctx: BuildContext, box: BuildBox, paths: string[]): Promise<FileToWrite[]> {
+  const { plan, native } = ctx.input;
+  if (!native || native.kind === 'rust') return [];
+  if (!paths.length) {
+    ctx.sources.push(
+      `native: ${native.evidence}, but the build made no compiled module; its pure-Python fallback is used`,
+    );
+    return [];
+  }
+  const files: FileToWrite[] = [];
+  const modules: Record<string, string> = {};
+  for (const path of paths) {
+    const module = moduleOfBuilt(path, [plan.project.importRoot, '/work']);
+    const entry = (await readTar(await box.read(path), 512 << 20)).find((e) => e.type === 'file');
+    if (!module || !entry) continue;
+    const target = `${BUILT_DIR}${path.slice('/work'.length)}`;
+    files.push({ path: target, data: entry.data, mode: 0o755 });
+    modules[module] = target;
+  }
+  const site = distributionDirs(plan.python)[0]!;
+  files.push(
+    { path: `${site}/_piper_built_finder.py`, data: Buffer.from(nativeFinderSource(modules)), mode: 0o644 },
+    {
+      path: `${site}/_piper_built.pth`,
+      data: Buffer.from('import _piper_built_finder; _piper_built_finder.install()\n'),
+      mode: 0o644,
+    },
+  );
+  ctx.sources.push(`native: built ${Object.keys(modules).sort().join(', ')} (${native.evidence})`);
+  return files;
+}
+
+/** The repository's wheels, in a build box that is not the wheels phase's (a compiled project's). */
+async function installRepoWheels(ctx: BuildContext, box: BuildBox): Promise<void> {
+  const provided = repoWheelNames(ctx.input.pip.repoWheelDirs);
+  const wanted = ctx.input.plan.requirements.filter((q) => provided.has(q.normalized));
+  const dirs = await putWheelDirs(box, ctx.input.pip.repoWheelDirs);
+  await box.run(repoWheelsStep(wanted.map(pipRequirementLine), dirs));
 }
 
 export function filesTar(files: FileToWrite[]) {

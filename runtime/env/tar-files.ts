@@ -12,7 +12,7 @@ export interface TarFile {
   data: Buffer;
 }
 
-export async function readTar(bytes: Buffer): Promise<TarFile[]> {
+export async function readTar(bytes: Buffer, _max?: number): Promise<TarFile[]> {
   const extract = tar.extract();
   const files: TarFile[] = [];
   const done = new Promise<void>((resolve, reject) => {
