@@ -44,7 +44,7 @@ export function textLine(e: LoopEvent): string | null {
     case 'toolset':
       return `  tools: ${e.tools.join(', ')}${e.truncated ? ' (truncated)' : ''}`;
     case 'proposal':
-      return `  ${e.origin === 'trigger' ? `trigger ${e.trigger}` : 'model'} → ${e.tool} ${shortArgs(e.args)}`;
+      return `  ${e.origin === 'trigger' ? `trigger${e.trigger ? ` ${e.trigger}` : ''}` : 'model'} → ${e.tool} ${shortArgs(e.args)}`;
     case 'rejection':
       return `  rejected: ${e.reason}${e.reselect ? ' (one re-selection)' : ''}`;
     case 'noop':
@@ -54,7 +54,8 @@ export function textLine(e: LoopEvent): string | null {
         ? `    sandbox: exit ${e.exit_code}${e.timed_out ? ' (timed out)' : ''} in ${((e.ms ?? 0) / 1000).toFixed(1)} s`
         : null;
     case 'observation':
-      return `    ${e.kind}: ${e.summary}${e.trust === 'unverified' ? ` [unverified: ${e.caveat}]` : ''}`;
+      // A refusal's summary says it all (`denied by you: …`); other kinds are named first.
+      return `    ${e.kind === 'denied' ? '' : `${e.kind}: `}${e.summary}${e.trust === 'unverified' ? ` [unverified${e.caveat ? `: ${e.caveat}` : ''}]` : ''}`;
     case 'usage':
       return null;
     case 'ask_user':

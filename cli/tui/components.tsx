@@ -79,7 +79,7 @@ export function LineView({ line }: { line: Line }) {
         <Text wrap="truncate-end">
           {'  '}
           <Text color={color(line.origin === 'trigger' ? 'magenta' : 'cyan')}>
-            {line.origin === 'trigger' ? `⚙ ${line.trigger}` : '▸ model'}
+            {line.origin === 'trigger' ? `⚙ ${line.trigger ?? 'trigger'}` : '▸ model'}
           </Text>{' '}
           {line.tool} <Text dimColor>{shortArgs(line.args, 70)}</Text>
         </Text>
@@ -126,13 +126,14 @@ export function LineView({ line }: { line: Line }) {
           <Text wrap="truncate-end">
             {'    '}
             <Text color={color(line.trust === 'unverified' ? 'yellow' : 'green')}>{mark}</Text>
-            {line.what}:{' '}
+            {/* A refusal's summary says it all (`denied by you: …`); other kinds are named first. */}
+            {line.what === 'denied' ? null : `${line.what}: `}
             {line.passed === null ? null : (
               <Text color={color(line.passed ? 'green' : 'red')}>{line.passed ? PASS : FAIL} </Text>
             )}
             {line.summary}
             {line.trust === 'unverified' ? (
-              <Text color={color('yellow')}> [unverified: {line.caveat}]</Text>
+              <Text color={color('yellow')}> [unverified{line.caveat ? `: ${line.caveat}` : ''}]</Text>
             ) : null}
           </Text>
           {line.failures ? <Failures failures={line.failures} indent="      " /> : null}
@@ -223,11 +224,13 @@ export function Failures({ failures, indent }: { failures: TestFailure[]; indent
   );
 }
 
-export function Footer({ view }: { view: RunView }) {
+/** The run's totals; while a box waits for the engineer, that first (and no spinner anywhere). */
+export function Footer({ view, waiting = false }: { view: RunView; waiting?: boolean }) {
   const cost = view.costUsd === null ? 'cost —' : `$${view.costUsd.toFixed(4)}`;
   return (
     <Text wrap="truncate-end" dimColor>
-      turn {view.turns}/{view.init?.budget.max_turns ?? '?'} · {view.tokens} tokens · {cost} · Ctrl-C stops
+      {waiting ? 'waiting for your answer · ' : ''}turn {view.turns}/{view.init?.budget.max_turns ?? '?'} ·{' '}
+      {view.tokens} tokens · {cost} · Ctrl-C stops
     </Text>
   );
 }
