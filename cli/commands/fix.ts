@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { APPROVAL_MODES, type ApprovalMode } from '../../policy/approval.js';
 import type { RunResult } from '../../policy/events.js';
 import { repoRoot } from '../../runtime/host/git.js';
+import { inert } from '../../runtime/text/inert.js';
 import { checkOutputFile } from '../ci/patch-out.js';
 import { writeRunOutputs } from '../ci/run-outputs.js';
 import { loadConfig, type Config } from '../config.js';
@@ -145,7 +146,7 @@ export async function fixCommand(argv: string[]): Promise<number> {
   const config = await settleRepoTrust(effective, {
     repo,
     interactive: isInteractive(values, (effective.config.output ?? 'text') as OutputFormat),
-    log: (line) => process.stderr.write(`${line}\n`),
+    log: (line) => process.stderr.write(`${inert(line)}\n`),
   });
   if (!config.model) {
     throw new ConfigError(
@@ -198,7 +199,7 @@ export async function runWithRenderer(
   values: FixValues,
 ): Promise<RunResult> {
   const format = (input.config.output ?? 'text') as OutputFormat;
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = (line: string) => process.stderr.write(`${inert(line)}\n`);
   const interactive = isInteractive(values, format);
   const mode = approvalMode(input.config.approval, interactive);
   if (interactive) {
