@@ -74,7 +74,13 @@ export function textLine(e: LoopEvent): string | null {
   }
 }
 
-/** One line for the run's environment: what it is and where it came from. */
+/**
+ * One line for the run's environment: which image, reused or built in how long. Not where each
+ * requirement came from: an environment the run got met every requirement (a pip that found
+ * nothing, Debian's packages meeting the rest, is the ordinary offline case, not news), and one
+ * that could not be built stopped the run with what each source said. The event's `sources`, the
+ * ledger's environments row and `piper-agent env build` keep them.
+ */
 export function environmentText(e: Extract<LoopEvent, { type: 'environment' }>): string {
   const what =
     e.status === 'base'
@@ -82,7 +88,7 @@ export function environmentText(e: Extract<LoopEvent, { type: 'environment' }>):
       : e.status === 'user'
         ? `${e.image} (user-provided)`
         : `${e.image} (${e.status === 'hit' ? 'reused' : `built in ${e.seconds.toFixed(1)} s`})`;
-  return `${what}${e.sources.length ? ` · ${e.sources.join(' · ')}` : ''}`;
+  return what;
 }
 
 export function indexText(e: Extract<LoopEvent, { type: 'index' }>): string {

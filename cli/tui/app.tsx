@@ -3,7 +3,7 @@
 import { Box, Static } from 'ink';
 import { useSyncExternalStore } from 'react';
 import { ApprovalPrompt } from './approval-prompt.js';
-import { Final, Footer, Header, Interrupted, Running, Thinking, TurnBlock } from './components.js';
+import { Final, Footer, Header, Interrupted, Running, SetupLine, Thinking, TurnBlock } from './components.js';
 import { QuestionInput } from './question.js';
 import { useRawInput } from './raw-input.js';
 import type { ViewStore } from './store.js';
@@ -36,6 +36,7 @@ export function App({ store }: { store: ViewStore }) {
           )
         }
       </Static>
+      {live && !view.init && view.setup ? <SetupLine setup={view.setup} /> : null}
       {view.current ? <TurnBlock turn={view.current} /> : null}
       {live && view.thinking && view.init ? (
         <Thinking model={view.init.model} since={view.thinking.since} />

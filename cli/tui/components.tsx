@@ -7,18 +7,14 @@ import { useEffect, useState } from 'react';
 import type { RunResult } from '../../policy/events.js';
 import type { TestFailure } from '../../policy/test-failures.js';
 import { environmentText, indexText, shortArgs } from '../render/headless.js';
+import type { SetupProgress } from './setup-log.js';
 import type { Line, RunView, TurnView } from './state.js';
 
 const color = (c: string): string | undefined => (process.env.NO_COLOR ? undefined : c);
 
 export function Header({ view }: { view: RunView }) {
   const i = view.init;
-  if (!i)
-    return (
-      <Text dimColor wrap="truncate-end">
-        {view.setup ? `setting up: ${view.setup}` : 'starting…'}
-      </Text>
-    );
+  if (!i) return null;
   const budget = [
     `${i.budget.max_turns} turns`,
     i.budget.max_cost_usd !== null ? `$${i.budget.max_cost_usd}` : null,
@@ -188,6 +184,17 @@ function useNow(): number {
 }
 
 const frameAt = (now: number): string => FRAMES[Math.floor(now / 100) % FRAMES.length]!;
+
+/** The environment build, on one line that moves: its phase, its step, and for how long so far. */
+export function SetupLine({ setup }: { setup: SetupProgress }) {
+  const now = useNow();
+  return (
+    <Text wrap="truncate-end" color={color('blue')}>
+      {frameAt(now)} building the environment: {setup.phase}
+      {setup.step ? ` · ${setup.step}` : ''} · {((now - setup.since) / 1000).toFixed(1)} s
+    </Text>
+  );
+}
 
 /** While the model's reply is awaited: which model, and for how long. */
 export function Thinking({ model, since }: { model: string; since: number }) {
