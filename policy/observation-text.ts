@@ -64,7 +64,7 @@ export function summarize(kind: string, result: unknown): string {
   if (typeof result === 'string') return oneLine(result);
   if (!isRecord(result)) return result === null || result === undefined ? '(no result)' : String(result);
   const r = result;
-  if ('rejected' in r) return `rejected: ${String(r.reason)}`;
+  if ('rejected' in r) return typeof r.reason === 'string' ? `rejected: ${r.reason}` : 'rejected';
   if (kind === 'denied') return deniedSummary(r);
   if (kind === 'test' || 'passed' in r) {
     // A run_test result, or the post-patch trigger's {passed, exit_code}.
