@@ -15,6 +15,7 @@ import { removeEveryContainer } from '../runtime/sandbox/removal.js';
 import { resolveSandboxRuntime, SANDBOX_RUNTIME_ENV } from '../runtime/sandbox/sandbox-runtime.js';
 import { currentOwner, formatOwner } from '../runtime/sandbox/owner.js';
 import { Sandbox, type SandboxOptions } from '../runtime/sandbox/sandbox.js';
+import { inert } from '../runtime/text/inert.js';
 import { environmentFlags } from './env/env-option.js';
 import { EXIT, InterruptedRun } from './exit-codes.js';
 
@@ -185,7 +186,8 @@ export function openCommandSession(values: {
     repo,
     ledger: values.ledger,
     image: values.image,
-    log: (line) => process.stderr.write(`${line}\n`),
+    // Set-up lines can quote the repository (a build step's output, a path): inert on stderr.
+    log: (line) => process.stderr.write(`${inert(line)}\n`),
     environment: environmentFlags(repo, values),
   });
 }

@@ -11,6 +11,9 @@ import type { ObservationRow } from '../runtime/ledger/observation-row.js';
 import type { DataSource } from './fence.js';
 import type { PolicyArm } from './validate.js';
 import { isRecord } from '../runtime/text/is-record.js';
+import { USER_DENIAL_PREFIX } from '../primitives/edit-approval.js';
+import { editDenialSchema } from '../primitives/results/edit-result.js';
+import { NO_REASON_GIVEN } from './approval.js';
 
 /** What rendering reads of an observation row; `result` is the JSON the ledger stores. */
 export type ObservationLike = Pick<ObservationRow, 'kind' | 'target' | 'result' | 'trust' | 'caveat'>;
@@ -59,22 +62,46 @@ export function observationSource(kind: string): ObservationSource {
 /** A short human summary of a result, for the event stream and the TUI. */
 export function summarize(kind: string, result: unknown): string {
   if (typeof result === 'string') return oneLine(result);
-  if (!isRecord(result)) return String(result);
+  if (!isRecord(result)) return result === null || result === undefined ? '(no result)' : String(result);
   const r = result;
-  if ('rejected' in r) return `rejected: ${String(r.reason)}`;
-  if (kind === 'denied') return String(r.reason);
+  if ('rejected' in r) return typeof r.reason === 'string' ? `rejected: ${r.reason}` : 'rejected';
+  if (kind === 'denied') return deniedSummary(r);
   if (kind === 'test' || 'passed' in r) {
     // A run_test result, or the post-patch trigger's {passed, exit_code}.
     const counts = pytestCountsSchema.safeParse(r.counts);
     const c = counts.success
       ? ` (${counts.data.passed} passed, ${counts.data.failed} failed, ${counts.data.errors} errors)`
       : '';
-    return `${r.passed ? 'passed' : r.timed_out ? 'timed out' : 'failed'}, exit ${String(r.exit_code)}${c}`;
+    return `${r.passed ? 'passed' : r.timed_out ? 'timed out' : 'failed'}${exitText(r.exit_code)}${c}`;
   }
   if (kind === 'execute')
-    return `exit ${String(r.exit_code)}${r.timed_out ? ', timed out' : ''}: ${oneLine(String(r.stdout ?? ''))}`;
-  if (r.ok === false) return `error: ${oneLine(String(r.error))}`;
+    return `${exitText(r.exit_code).slice(2) || 'no exit code'}${r.timed_out ? ', timed out' : ''}: ${oneLine(String(r.stdout ?? ''))}`;
+  if (r.ok === false)
+    return typeof r.error === 'string' ? `error: ${oneLine(r.error)}` : 'error (no message)';
   return dataSummary(isRecord(r.data) ? r.data : {}) ?? oneLine(JSON.stringify(r));
+}
+
+/**
+ * A refused edit, for the person who refused it: `denied by you`, with the reason when one was
+ * given, or the approval policy's words. Reads both shapes a refusal has: the edit's failed envelope
+ * (`data.denied`, the event stream's) and the ledger's note (`{denied, reason}`, `ledger show`'s).
+ */
+function deniedSummary(r: Record<string, unknown>): string {
+  const data = isRecord(r.data) ? r.data : {};
+  const denial = editDenialSchema.safeParse(data.denied);
+  if (denial.success) {
+    const { by, reason } = denial.data;
+    return by === 'user' ? byYou(reason) : `denied by the approval policy: ${reason}`;
+  }
+  const note = typeof r.reason === 'string' ? r.reason : typeof r.error === 'string' ? r.error : '';
+  return note.startsWith(USER_DENIAL_PREFIX)
+    ? byYou(note.slice(USER_DENIAL_PREFIX.length))
+    : note || 'denied';
+}
+
+function byYou(reason: string): string {
+  const given = reason.trim() !== '' && reason !== NO_REASON_GIVEN;
+  return given ? `denied by you: ${oneLine(reason)}` : 'denied by you';
 }
 
 const selectorsSchema = z.array(z.object({ selector: z.string() }));
@@ -102,6 +129,11 @@ function dataSummary(data: Record<string, unknown>): string | null {
     return `${header}${body ? ` (${body} lines)` : ''}`;
   }
   return null;
+}
+
+/** `, exit N`, or nothing when the result holds no exit code (never `exit undefined`). */
+function exitText(code: unknown): string {
+  return typeof code === 'number' ? `, exit ${code}` : '';
 }
 
 function oneLine(text: string, max = 160): string {

@@ -18,9 +18,12 @@ export type EditDecision = { approved: true } | { approved: false; by: 'user' | 
 
 export type EditAuthorizer = (request: EditApprovalRequest) => Promise<EditDecision>;
 
+/** How the model's note of a refusal by the user begins (the TUI and `ledger show` read it back). */
+export const USER_DENIAL_PREFIX = 'denied by the user: ';
+
 /** What the model reads for a refused edit: who refused it, and why. */
 export function deniedMessage(decision: { by: 'user' | 'policy'; reason: string }): string {
   return decision.by === 'user'
-    ? `denied by the user: ${decision.reason}`
+    ? `${USER_DENIAL_PREFIX}${decision.reason}`
     : `denied by the approval policy: ${decision.reason}`;
 }

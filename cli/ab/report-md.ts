@@ -58,6 +58,28 @@ export function renderMarkdown(r: AbReport): string {
       r.instances.map(instanceRow),
     ),
   );
+  out.push('', '## Symbol triggers', '');
+  out.push(
+    'search_symbol calls the symbol trigger made on dotted tokens of the issue and of observations, and those that found nothing (a file name such as `core.py` matches the regex too; docs/policy.md, "Triggers").',
+    '',
+  );
+  out.push(
+    table(
+      ['arm', 'instances', 'fired', 'zero matches'],
+      r.arms.map((arm) => {
+        const t = r.symbol_triggers[arm];
+        return [arm, String(t?.instances ?? 0), String(t?.fired ?? 0), String(t?.zero_matches ?? 0)];
+      }),
+    ),
+  );
+  const empty = r.instances.filter((i) => i.symbol_triggers.zero_match_queries.length > 0);
+  if (empty.length > 0) {
+    out.push('', 'Queries that found nothing:', '');
+    for (const i of empty)
+      out.push(
+        `- ${i.arm}/${i.task}: ${i.symbol_triggers.zero_match_queries.map((q) => `\`${q}\``).join(', ')}`,
+      );
+  }
   const ablated = r.instances.filter((i) => i.ablation && i.ablation.length > 0);
   if (ablated.length > 0) {
     out.push('', '## Ablation (one executed model call suppressed per re-run)', '');

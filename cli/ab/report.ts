@@ -19,6 +19,7 @@ import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { buildGateAblation, type GateAblationReport } from './gate-report.js';
 import { renderMarkdown } from './report-md.js';
 import { readFinished, type StoredAblation, type StoredDetails } from './stored.js';
+import { symbolTriggersByArm, symbolTriggersOfRun, type SymbolTriggerCount } from './symbol-triggers.js';
 import type { Task } from './tasks.js';
 
 export const REPORT_SCHEMA = 'piper-agent/ab-report@1';
@@ -46,6 +47,8 @@ export interface InstanceReport {
   pass_to_pass: { passed: number; total: number };
   restored_tests: string[];
   wall_s: number;
+  /** The symbol trigger's searches in the run, and those that found nothing (symbol-triggers.ts). */
+  symbol_triggers: SymbolTriggerCount;
   /** null: no complete ablation for this instance. */
   ablation: Array<{
     index: number;
@@ -74,6 +77,8 @@ export interface AbReport {
   decision: Decision | null;
   decision_note: string | null;
   ablation: { measured: Partial<Record<Arm, boolean>>; reruns: number; necessary: number; diverged: number };
+  /** Per arm: symbol trigger searches over its instances, and those with zero matches. */
+  symbol_triggers: Partial<Record<Arm, { instances: number; fired: number; zero_matches: number }>>;
   instances: InstanceReport[];
   /** Present only when gates were ablated (--gate-ablation): each gate's deltas and verdict. */
   ablation_gates?: GateAblationReport;
@@ -108,7 +113,8 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
         continue;
       }
       facts.push(found.facts);
-      instances.push(instanceReport(found.facts, found.details, found.ablation));
+      const triggers = symbolTriggersOfRun(ledger, found.facts.runId);
+      instances.push(instanceReport(found.facts, found.details, found.ablation, triggers));
     }
   }
   const measures: AbReport['measures'] = {};
@@ -144,6 +150,7 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
       necessary: reruns.filter((r) => r.necessary).length,
       diverged: reruns.filter((r) => r.diverged).length,
     },
+    symbol_triggers: symbolTriggersByArm(instances, input.arms),
     instances,
     ...(input.gateAblation?.length
       ? {
@@ -166,6 +173,7 @@ function instanceReport(
   f: InstanceFacts,
   details: StoredDetails,
   ablation: StoredAblation | null,
+  symbolTriggers: SymbolTriggerCount,
 ): InstanceReport {
   return {
     task: f.taskId,
@@ -190,6 +198,7 @@ function instanceReport(
     pass_to_pass: details.judgement.passToPass,
     restored_tests: details.judgement.restored,
     wall_s: details.wallS,
+    symbol_triggers: symbolTriggers,
     ablation: ablation
       ? ablation.entries.map((e) => ({
           index: e.index,

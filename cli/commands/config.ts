@@ -33,8 +33,8 @@ lower than yours, caps above yours, and a model script from outside the reposito
 
 Exit status: 0 ok; 2 a config file, variable or flag is invalid (the message names it).`;
 
-// fix's options except --non-interactive, which configures nothing.
-const { 'non-interactive': _nonInteractive, ...FLAG_OPTIONS } = FIX_OPTIONS;
+// fix's options except --non-interactive and --verbose, which configure nothing.
+const { 'non-interactive': _nonInteractive, verbose: _verbose, ...FLAG_OPTIONS } = FIX_OPTIONS;
 const OPTIONS = { ...FLAG_OPTIONS, json: { type: 'boolean', default: false } } as const;
 
 export interface ConfigReport {

@@ -8,6 +8,7 @@ import { EXIT, UsageError } from '../exit-codes.js';
 import { openCommandSession } from '../session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
 import { numberOption } from '../options.js';
+import { inert } from '../../runtime/text/inert.js';
 
 export const EXECUTE_HELP = `Usage: piper-agent execute (--code CODE | --file PATH) [options]
 
@@ -22,6 +23,10 @@ CPU, memory, processes and time), records the call and its receipt in the ledger
   --pids N           process/thread limit (default 128)
   --output-cap BYTES bytes of each stream kept, head and tail (default 65536)
   --json             print the receipt as one JSON object
+  --raw              write the program's stdout exactly as captured (its bytes within --output-cap,
+                     UTF-8), escape sequences included; without it, and for stderr and the receipt
+                     lines, every terminal control is shown as a visible escape (\\x1b): the
+                     program's output is untrusted text and a terminal acts on controls
   --ledger PATH      ledger file (default: .piper/ledger.db under the repo; env PIPER_LEDGER)
   --repo DIR         the repository the ledger belongs to (default: git root of the current dir)
   --image NAME       run in this image as it is (also PIPER_SANDBOX_IMAGE); no environment is built
@@ -42,6 +47,7 @@ export async function executeCommand(argv: string[]): Promise<number> {
       pids: { type: 'string' },
       'output-cap': { type: 'string' },
       json: { type: 'boolean', default: false },
+      raw: { type: 'boolean', default: false },
       ledger: { type: 'string' },
       repo: { type: 'string' },
       image: { type: 'string' },
@@ -50,6 +56,7 @@ export async function executeCommand(argv: string[]): Promise<number> {
     strict: true,
     allowPositionals: false,
   });
+  if (values.json && values.raw) throw new UsageError('give --json or --raw, not both');
   const code = readProgram(values.code, values.file);
   const limits = {
     timeoutS: numberOption('--timeout', values.timeout, { min: 0.1, max: 3600 }),
@@ -77,7 +84,7 @@ export async function executeCommand(argv: string[]): Promise<number> {
         `${JSON.stringify({ run_id: runId, call_id: callId, ledger: session.ledger.path, ...receipt })}\n`,
       );
     } else {
-      printReceipt(receipt, runId, callId);
+      printReceipt(receipt, runId, callId, values.raw);
     }
     return EXIT.ok;
   } finally {
@@ -99,10 +106,17 @@ function readProgram(code: string | undefined, file: string | undefined): string
   return code === '-' ? readFileSync(0, 'utf8') : code;
 }
 
-function printReceipt(r: Receipt, runId: string, callId: string): void {
-  process.stdout.write(r.stdout);
-  if (r.stdout && !r.stdout.endsWith('\n')) process.stdout.write('\n');
-  process.stderr.write(r.stderr);
+/**
+ * The receipt for a person: the program's streams made inert (a program's output could set the
+ * window title or clear the screen), unless --raw asks for stdout's exact bytes (no newline added).
+ */
+function printReceipt(r: Receipt, runId: string, callId: string, raw: boolean): void {
+  if (raw) process.stdout.write(r.stdout);
+  else {
+    process.stdout.write(inert(r.stdout));
+    if (r.stdout && !r.stdout.endsWith('\n')) process.stdout.write('\n');
+  }
+  process.stderr.write(inert(r.stderr));
   if (r.stderr && !r.stderr.endsWith('\n')) process.stderr.write('\n');
   const flags = [
     r.timed_out ? `timed out after ${r.limits.timeoutS} s (container killed)` : '',
@@ -124,6 +138,7 @@ function printReceipt(r: Receipt, runId: string, callId: string): void {
     `run ${runId}`,
     `call ${callId}`,
   ].join(' · ');
-  for (const f of flags) process.stderr.write(`── ${f}\n`);
+  // kill_reason may quote the engine's words: inert like the rest.
+  for (const f of flags) process.stderr.write(`── ${inert(f)}\n`);
   process.stderr.write(`── ${summary}\n`);
 }

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { APPROVAL_MODES, type ApprovalMode } from '../../policy/approval.js';
 import type { RunResult } from '../../policy/events.js';
 import { repoRoot } from '../../runtime/host/git.js';
+import { inert } from '../../runtime/text/inert.js';
 import { checkOutputFile } from '../ci/patch-out.js';
 import { writeRunOutputs } from '../ci/run-outputs.js';
 import { loadConfig, type Config } from '../config.js';
@@ -54,6 +55,11 @@ run_test and execute runs in a fresh sandbox; every call is in the ledger (.pipe
                        rebuild; one that cannot be built stops the run before any model call (exit 2)
   --patch-out FILE     write the run's committed edits as one unified diff to FILE (empty when none),
                        whatever the outcome; its directory must exist
+  --verbose            on a terminal, also write the environment build's whole log (pip, apt) to
+                       stderr after the run; without it the TUI shows the build as one progress line
+                       and stderr gets only its last lines when it fails (headless runs always log it;
+                       each step's command, exit code and output tail are in the ledger's
+                       environments table)
 
 When GITHUB_STEP_SUMMARY names a file, a markdown summary of the run (outcome, verified, the diff,
 tokens, cost, run id, how to undo) is appended to it.
@@ -84,6 +90,7 @@ export const FIX_OPTIONS = {
   image: { type: 'string' },
   ...ENV_PARSE_OPTIONS,
   'patch-out': { type: 'string' },
+  verbose: { type: 'boolean', default: false },
 } as const;
 
 type FixValues = {
@@ -145,7 +152,7 @@ export async function fixCommand(argv: string[]): Promise<number> {
   const config = await settleRepoTrust(effective, {
     repo,
     interactive: isInteractive(values, (effective.config.output ?? 'text') as OutputFormat),
-    log: (line) => process.stderr.write(`${line}\n`),
+    log: (line) => process.stderr.write(`${inert(line)}\n`),
   });
   if (!config.model) {
     throw new ConfigError(
@@ -198,12 +205,12 @@ export async function runWithRenderer(
   values: FixValues,
 ): Promise<RunResult> {
   const format = (input.config.output ?? 'text') as OutputFormat;
-  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const log = (line: string) => process.stderr.write(`${inert(line)}\n`);
   const interactive = isInteractive(values, format);
   const mode = approvalMode(input.config.approval, interactive);
   if (interactive) {
     const { runWithTui } = await import('../tui/run-with-tui.js');
-    return runWithTui({ ...input, approvalMode: mode });
+    return runWithTui({ ...input, approvalMode: mode, verbose: values.verbose === true });
   }
   return runFix({ ...input, emit: headlessSink(format), log, approval: { mode } });
 }

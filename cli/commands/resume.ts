@@ -29,7 +29,7 @@ them. Its own model continues it (a script model goes on after the replies it al
                        (default: the run's own repository; the ledger of the current git root)
   --ledger PATH        the ledger file the run is in  [env PIPER_LEDGER]
   --model, --base-url, --test, --max-turns, --max-cost-usd, --max-tokens, --policy, --output,
-  --non-interactive, --image, --env, --trust-repo-config, --patch-out FILE    as for fix (resume does not
+  --non-interactive, --image, --env, --trust-repo-config, --patch-out FILE, --verbose    as for fix (resume does not
                        ask about the repository's config: a file you have not trusted keeps only what
                        narrows; --patch-out holds all of the run's edits, before the resume and after;
                        GITHUB_STEP_SUMMARY gets a summary as for fix)

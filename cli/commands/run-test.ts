@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { runTest } from '../../primitives/run-test.js';
 import { gitHead } from '../../runtime/host/git.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { inert } from '../../runtime/text/inert.js';
 import { numberOption } from '../options.js';
 import { openCommandSession } from '../session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
@@ -52,7 +53,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       head: await gitHead(session.repo),
       owner: session.owner,
     });
-    if (!values.json) log(`running ${target} in the sandbox (timeout ${timeout} s) ...`);
+    if (!values.json) log(`running ${inert(target)} in the sandbox (timeout ${timeout} s) ...`);
     let ran: Awaited<ReturnType<typeof runTest>>;
     try {
       ran = await runTest(
@@ -76,7 +77,8 @@ export async function runTestCommand(argv: string[]): Promise<number> {
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ run_id: runId, call_id: callId, ...result })}\n`);
     } else {
-      process.stdout.write(`${result.output}\n`);
+      // The tests' output is the repository's words: inert before a terminal sees it (--json is exact).
+      process.stdout.write(`${inert(result.output)}\n`);
       const counts = result.counts
         ? ` · ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.errors} errors`
         : '';

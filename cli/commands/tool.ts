@@ -13,6 +13,7 @@ import { Workspace } from '../../primitives/workspace.js';
 import { gitRootAbove, repoRoot } from '../../runtime/host/git.js';
 import { IN_MEMORY_LEDGER } from '../../runtime/ledger/location.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
+import { inert, inertJson } from '../../runtime/text/inert.js';
 import { loadConfig } from '../config.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { openSession } from '../session.js';
@@ -71,7 +72,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
   const session = await openSession({
     repo,
     ledger: unrecorded ? IN_MEMORY_LEDGER : values.ledger,
-    log: (l) => process.stderr.write(`${l}\n`),
+    log: (l) => process.stderr.write(`${inert(l)}\n`),
   });
   const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
   // A call of its own is a `tool` run that ends with the call; --run records into a run that
@@ -121,7 +122,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
         result: validation.rejection,
         trust: 'trusted',
       });
-      process.stdout.write(`${JSON.stringify(validation.rejection)}\n`);
+      process.stdout.write(`${inertJson(JSON.stringify(validation.rejection))}\n`);
       process.stderr.write(`── run ${runId} · call ${callId} (rejected)\n`);
       ending = { outcome: 'rejected', reason: validation.rejection.reason };
       return EXIT.no;
@@ -140,7 +141,8 @@ export async function toolCommand(argv: string[]): Promise<number> {
       trust: 'trust' in gated ? gated.trust : 'trusted',
       caveat: 'caveat' in gated ? gated.caveat : undefined,
     });
-    process.stdout.write(`${renderForModel(row, arm)}\n`);
+    // The model's view, as JSON that parses to the same value but holds no raw terminal control.
+    process.stdout.write(`${inertJson(renderForModel(row, arm))}\n`);
     ending = { outcome: 'completed', reason: `${call.tool} ran (call ${exec.callId})` };
     process.stderr.write(`── run ${runId} · call ${exec.callId}\n`);
     return EXIT.ok;

@@ -94,7 +94,7 @@ function turnBody(turn: TurnView): string[] {
 function callLines(call: CallView): string[] {
   const status =
     call.verdict === 'rejected'
-      ? `rejected: ${call.reason ?? ''}`
+      ? `rejected${call.reason ? `: ${call.reason}` : ''}`
       : `${call.status}${call.status_reason ? ` (${call.status_reason})` : ''}`;
   const lines = [
     `  call ${call.id} · ${call.origin} · ${call.tool} ${short(JSON.stringify(call.args), 100)} → ${status}`,
@@ -113,7 +113,7 @@ function callLines(call: CallView): string[] {
 }
 
 function observationLine(o: ObservationView): string {
-  const trust = o.trust === 'unverified' ? `unverified: ${o.caveat ?? ''}` : o.trust;
+  const trust = o.trust === 'unverified' ? `unverified${o.caveat ? `: ${o.caveat}` : ''}` : o.trust;
   return `observation ${o.kind}${o.target ? ` ${o.target}` : ''} · ${trust} · ${short(resultText(o), 160)}`;
 }
 

@@ -44,7 +44,7 @@ export function textLine(e: LoopEvent): string | null {
     case 'toolset':
       return `  tools: ${e.tools.join(', ')}${e.truncated ? ' (truncated)' : ''}`;
     case 'proposal':
-      return `  ${e.origin === 'trigger' ? `trigger ${e.trigger}` : 'model'} → ${e.tool} ${shortArgs(e.args)}`;
+      return `  ${e.origin === 'trigger' ? `trigger${e.trigger ? ` ${e.trigger}` : ''}` : 'model'} → ${e.tool} ${shortArgs(e.args)}`;
     case 'rejection':
       return `  rejected: ${e.reason}${e.reselect ? ' (one re-selection)' : ''}`;
     case 'noop':
@@ -54,7 +54,8 @@ export function textLine(e: LoopEvent): string | null {
         ? `    sandbox: exit ${e.exit_code}${e.timed_out ? ' (timed out)' : ''} in ${((e.ms ?? 0) / 1000).toFixed(1)} s`
         : null;
     case 'observation':
-      return `    ${e.kind}: ${e.summary}${e.trust === 'unverified' ? ` [unverified: ${e.caveat}]` : ''}`;
+      // A refusal's summary says it all (`denied by you: …`); other kinds are named first.
+      return `    ${e.kind === 'denied' ? '' : `${e.kind}: `}${e.summary}${e.trust === 'unverified' ? ` [unverified${e.caveat ? `: ${e.caveat}` : ''}]` : ''}`;
     case 'usage':
       return null;
     case 'ask_user':
@@ -73,7 +74,13 @@ export function textLine(e: LoopEvent): string | null {
   }
 }
 
-/** One line for the run's environment: what it is and where it came from. */
+/**
+ * One line for the run's environment: which image, reused or built in how long. Not where each
+ * requirement came from: a pip that found nothing with Debian's packages meeting the rest is the
+ * ordinary offline case, not news, and an environment that could not be built stopped the run with
+ * what each source said. What best effort relaxed or left out is news, and is said. The event's `sources`, the
+ * ledger's environments row and `piper-agent env build` keep them.
+ */
 export function environmentText(e: Extract<LoopEvent, { type: 'environment' }>): string {
   const what =
     e.status === 'base'
@@ -81,8 +88,8 @@ export function environmentText(e: Extract<LoopEvent, { type: 'environment' }>):
       : e.status === 'user'
         ? `${e.image} (user-provided)`
         : `${e.image} (${e.status === 'hit' ? 'reused' : `built in ${e.seconds.toFixed(1)} s`})`;
-  const short = e.shortfalls.length ? ` · ${e.shortfalls.join(' · ')}` : '';
-  return `${what}${e.sources.length ? ` · ${e.sources.join(' · ')}` : ''}${short}`;
+  // Something off is said: what best effort relaxed or left out, one line each.
+  return e.shortfalls.length ? `${what} · ${e.shortfalls.join(' · ')}` : what;
 }
 
 export function indexText(e: Extract<LoopEvent, { type: 'index' }>): string {

@@ -3,7 +3,7 @@
 import { Box, Static } from 'ink';
 import { useSyncExternalStore } from 'react';
 import { ApprovalPrompt } from './approval-prompt.js';
-import { Final, Footer, Header, Interrupted, Running, Thinking, TurnBlock } from './components.js';
+import { Final, Footer, Header, Interrupted, Running, SetupLine, Thinking, TurnBlock } from './components.js';
 import { QuestionInput } from './question.js';
 import { useRawInput } from './raw-input.js';
 import type { ViewStore } from './store.js';
@@ -17,6 +17,9 @@ export function App({ store }: { store: ViewStore }) {
     if (event === '\u0003') process.kill(process.pid, 'SIGINT');
   }, store.interactive);
   const live = !view.result && !view.interrupted;
+  // A box waits for the engineer: nothing runs meanwhile (the edit's call is open, but it waits for
+  // the decision), so no spinner or timer says otherwise; the footer says whose turn it is.
+  const waiting = live && store.interactive && (approval !== null || view.question !== null);
   return (
     <Box flexDirection="column">
       <Static
@@ -33,6 +36,7 @@ export function App({ store }: { store: ViewStore }) {
           )
         }
       </Static>
+      {live && !view.init && view.setup ? <SetupLine setup={view.setup} /> : null}
       {view.current ? <TurnBlock turn={view.current} /> : null}
       {live && view.thinking && view.init ? (
         <Thinking model={view.init.model} since={view.thinking.since} />
@@ -46,7 +50,9 @@ export function App({ store }: { store: ViewStore }) {
           onRefusal={(reason) => (store.refusal = reason)}
         />
       ) : null}
-      {live && view.running ? <Running tool={view.running.tool} since={view.running.since} /> : null}
+      {live && view.running && !waiting ? (
+        <Running tool={view.running.tool} since={view.running.since} />
+      ) : null}
       {live && view.question !== null && store.interactive ? (
         <QuestionInput
           question={view.question}
@@ -60,7 +66,7 @@ export function App({ store }: { store: ViewStore }) {
       ) : view.interrupted ? (
         <Interrupted view={view} />
       ) : (
-        <Footer view={view} />
+        <Footer view={view} waiting={waiting} />
       )}
     </Box>
   );

@@ -1,7 +1,7 @@
 // The authorization stage on a terminal (docs/approval.md): one proposed edit's file, entity and
 // exact unified diff, and the engineer's decision. Enter applies it; `a` applies it and every later
 // edit of the same file in this run; `n` or Esc refuses it, then asks for an optional one-line
-// reason (Enter sends it, Esc sends none). Every string shown was made inert by the store.
+// reason (Enter sends it, or refuses without one on an empty line; Esc sends none). Every string shown was made inert by the store.
 import { Box, Text } from 'ink';
 import { useState } from 'react';
 import type { UserVerdict } from '../../policy/approval.js';
@@ -69,13 +69,14 @@ export function ApprovalPrompt({
         <>
           <Text>Why not? (optional, one line; the model reads it)</Text>
           <TextInput
+            allowEmpty
             initial={refusal ?? emptyDraft}
             onChange={onRefusal}
             onSubmit={(reason) => onDecide({ verdict: 'deny', reason })}
             onDecline={() => onDecide({ verdict: 'deny', reason: '' })}
           />
           <Text dimColor wrap="truncate-end">
-            Enter sends the reason to the model · Esc refuses without one
+            Enter sends the reason to the model (nothing typed: refuses without one) · Esc refuses without one
           </Text>
         </>
       )}

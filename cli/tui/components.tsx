@@ -7,18 +7,14 @@ import { useEffect, useState } from 'react';
 import type { RunResult } from '../../policy/events.js';
 import type { TestFailure } from '../../policy/test-failures.js';
 import { environmentText, indexText, shortArgs } from '../render/headless.js';
+import type { SetupProgress } from './setup-log.js';
 import type { Line, RunView, TurnView } from './state.js';
 
 const color = (c: string): string | undefined => (process.env.NO_COLOR ? undefined : c);
 
 export function Header({ view }: { view: RunView }) {
   const i = view.init;
-  if (!i)
-    return (
-      <Text dimColor wrap="truncate-end">
-        {view.setup ? `setting up: ${view.setup}` : 'starting…'}
-      </Text>
-    );
+  if (!i) return null;
   const budget = [
     `${i.budget.max_turns} turns`,
     i.budget.max_cost_usd !== null ? `$${i.budget.max_cost_usd}` : null,
@@ -79,7 +75,7 @@ export function LineView({ line }: { line: Line }) {
         <Text wrap="truncate-end">
           {'  '}
           <Text color={color(line.origin === 'trigger' ? 'magenta' : 'cyan')}>
-            {line.origin === 'trigger' ? `⚙ ${line.trigger}` : '▸ model'}
+            {line.origin === 'trigger' ? `⚙ ${line.trigger ?? 'trigger'}` : '▸ model'}
           </Text>{' '}
           {line.tool} <Text dimColor>{shortArgs(line.args, 70)}</Text>
         </Text>
@@ -126,13 +122,14 @@ export function LineView({ line }: { line: Line }) {
           <Text wrap="truncate-end">
             {'    '}
             <Text color={color(line.trust === 'unverified' ? 'yellow' : 'green')}>{mark}</Text>
-            {line.what}:{' '}
+            {/* A refusal's summary says it all (`denied by you: …`); other kinds are named first. */}
+            {line.what === 'denied' ? null : `${line.what}: `}
             {line.passed === null ? null : (
               <Text color={color(line.passed ? 'green' : 'red')}>{line.passed ? PASS : FAIL} </Text>
             )}
             {line.summary}
             {line.trust === 'unverified' ? (
-              <Text color={color('yellow')}> [unverified: {line.caveat}]</Text>
+              <Text color={color('yellow')}> [unverified{line.caveat ? `: ${line.caveat}` : ''}]</Text>
             ) : null}
           </Text>
           {line.failures ? <Failures failures={line.failures} indent="      " /> : null}
@@ -188,6 +185,17 @@ function useNow(): number {
 
 const frameAt = (now: number): string => FRAMES[Math.floor(now / 100) % FRAMES.length]!;
 
+/** The environment build, on one line that moves: its phase, its step, and for how long so far. */
+export function SetupLine({ setup }: { setup: SetupProgress }) {
+  const now = useNow();
+  return (
+    <Text wrap="truncate-end" color={color('blue')}>
+      {frameAt(now)} building the environment: {setup.phase}
+      {setup.step ? ` · ${setup.step}` : ''} · {((now - setup.since) / 1000).toFixed(1)} s
+    </Text>
+  );
+}
+
 /** While the model's reply is awaited: which model, and for how long. */
 export function Thinking({ model, since }: { model: string; since: number }) {
   const now = useNow();
@@ -223,11 +231,13 @@ export function Failures({ failures, indent }: { failures: TestFailure[]; indent
   );
 }
 
-export function Footer({ view }: { view: RunView }) {
+/** The run's totals; while a box waits for the engineer, that first (and no spinner anywhere). */
+export function Footer({ view, waiting = false }: { view: RunView; waiting?: boolean }) {
   const cost = view.costUsd === null ? 'cost —' : `$${view.costUsd.toFixed(4)}`;
   return (
     <Text wrap="truncate-end" dimColor>
-      turn {view.turns}/{view.init?.budget.max_turns ?? '?'} · {view.tokens} tokens · {cost} · Ctrl-C stops
+      {waiting ? 'waiting for your answer · ' : ''}turn {view.turns}/{view.init?.budget.max_turns ?? '?'} ·{' '}
+      {view.tokens} tokens · {cost} · Ctrl-C stops
     </Text>
   );
 }

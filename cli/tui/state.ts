@@ -4,6 +4,7 @@
 import type { LoopEvent, RunResult } from '../../policy/events.js';
 import type { TestFailure } from '../../policy/test-failures.js';
 import type { Trust } from '../../runtime/ledger/observation-row.js';
+import type { SetupProgress } from './setup-log.js';
 
 export type Line =
   | { kind: 'toolset'; tools: string[] }
@@ -40,8 +41,8 @@ export interface TurnView {
 
 export interface RunView {
   init: Extract<LoopEvent, { type: 'init' }> | null;
-  /** The last set-up line before the run starts (an environment build's progress). */
-  setup: string | null;
+  /** The environment build's progress before the run starts (its phase, step and start). */
+  setup: SetupProgress | null;
   environment: Extract<LoopEvent, { type: 'environment' }> | null;
   done: TurnView[];
   current: TurnView | null;

@@ -6,6 +6,7 @@ import type { EditApprovalRequest } from '../../primitives/edit-approval.js';
 import { inert, inertDeep } from '../../runtime/text/inert.js';
 import { cleanText } from './input-keys.js';
 import { emptyDraft, type Draft } from './line-editor.js';
+import { advance } from './setup-log.js';
 import { emptyView, fold, type RunView } from './state.js';
 
 export class ViewStore {
@@ -47,10 +48,11 @@ export class ViewStore {
     for (const l of this.listeners) l();
   }
 
-  /** A set-up line (the environment build's progress) shown until the run starts. */
+  /** A set-up line: the environment build's phase or step moves its one progress line. */
   log = (line: string): void => {
     if (this.view.init) return;
-    this.set({ ...this.view, setup: inert(line.trim()) });
+    const setup = advance(this.view.setup, inert(line), Date.now());
+    if (setup !== this.view.setup) this.set({ ...this.view, setup });
   };
 
   /** The loop's askUser: resolves when the engineer presses Enter (answer) or Esc (null). */

@@ -13,9 +13,18 @@ export interface TextInputProps {
   onSubmit: (text: string) => void;
   onDecline: () => void;
   prompt?: string;
+  /** Enter on an empty draft submits '' (an optional answer); otherwise it does nothing. */
+  allowEmpty?: boolean;
 }
 
-export function TextInput({ initial, onChange, onSubmit, onDecline, prompt = '› ' }: TextInputProps) {
+export function TextInput({
+  initial,
+  onChange,
+  onSubmit,
+  onDecline,
+  prompt = '› ',
+  allowEmpty = false,
+}: TextInputProps) {
   const [draft, setDraft] = useState(initial);
   const current = useRef(draft);
   const pasting = useRef(false);
@@ -37,7 +46,7 @@ export function TextInput({ initial, onChange, onSubmit, onDecline, prompt = '�
     for (const action of actionsOf(event, pasting.current)) {
       if (action.kind === 'submit') {
         const text = textOf(next).trim();
-        if (text) onSubmit(text);
+        if (text || allowEmpty) onSubmit(text);
         continue;
       }
       if (action.kind === 'decline') return onDecline();

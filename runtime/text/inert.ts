@@ -15,6 +15,15 @@ export function inert(text: string): string {
   return text.replace(UNSAFE, visibleEscape);
 }
 
+/**
+ * One line of JSON made inert and still the same JSON: JSON.stringify escapes C0 controls itself,
+ * not DEL, the C1 controls or the bidirectional marks, which are written here as `\uXXXX` escapes.
+ * For JSON a person reads on a terminal (`piper-agent tool`); `--json` output stays as it is.
+ */
+export function inertJson(json: string): string {
+  return json.replace(UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Whether the text holds a character `inert` would escape. */
 export function hasControls(text: string): boolean {
   UNSAFE.lastIndex = 0;

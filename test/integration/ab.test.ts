@@ -113,6 +113,24 @@ describe('piper-agent ab (real sandbox, sim:1)', () => {
     );
   });
 
+  it('counts the symbol triggers per arm and per instance, with those that found nothing', () => {
+    // The baseline arm has no triggers; the policy arm's fire on the issues' dotted names.
+    expect(first.symbol_triggers.current).toEqual({ instances: 3, fired: 0, zero_matches: 0 });
+    const policy = first.symbol_triggers.policy!;
+    expect(policy.instances).toBe(3);
+    expect(policy.fired).toBeGreaterThan(0);
+    const mine = first.instances.filter((i) => i.arm === 'policy');
+    expect(policy.fired).toBe(mine.reduce((s, i) => s + i.symbol_triggers.fired, 0));
+    expect(policy.zero_matches).toBe(mine.reduce((s, i) => s + i.symbol_triggers.zero_matches, 0));
+    for (const i of first.instances)
+      expect(i.symbol_triggers.zero_match_queries).toHaveLength(i.symbol_triggers.zero_matches);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(
+      new RegExp(
+        `## Symbol triggers[\\s\\S]*\\| policy +\\| 3 +\\| ${policy.fired} +\\| ${policy.zero_matches} +\\|`,
+      ),
+    );
+  });
+
   it('judges by the tests, not by the agent: the underspecified task that asked is unresolved', () => {
     const asked = first.instances.filter(
       (i) => i.task === 'pb-020-under-split-remainder' && i.outcome === 'ask_user',

@@ -2,6 +2,8 @@
 // edit's diff and waits. Enter applies one edit once, n refuses another with a reason, a approves a
 // file for the rest of the run (its next edit is not asked about). The ledger holds every decision
 // with its scope, the refused file is byte-identical, the model is told why, and the run goes on.
+// While a box waits, the footer says so and nothing spins or counts; Enter on an empty reason
+// refuses without one, and the transcript says `denied by you` (never `denied: undefined`).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -101,4 +103,65 @@ describe('approval ask in tmux', () => {
       }),
     ).toBe('');
   }, 300_000); // four edits, three post-patch tests: minutes on a loaded machine
+
+  it('waits without a spinner, refuses on an empty reason, and says who refused', async () => {
+    const repo = sampleRepo();
+    const t = tmuxSession(`piper-refuse-${process.pid}`, 60_000);
+    try {
+      t.start(
+        tuiFixCommand({
+          env: '-u CI -u PIPER_APPROVAL NO_COLOR=1',
+          repo,
+          model: `script:${join(MODELS, 'approval-refuse.jsonl')}`,
+        }),
+        100,
+        50,
+      );
+      const box = await t.waitFor('Apply this edit to textstats/words.py?');
+      // A second later the screen is the same wait: no tool timer, no spinner frame.
+      await new Promise((r) => setTimeout(r, 1200));
+      for (const screen of [box, t.screen()]) {
+        expect(screen).toContain('waiting for your answer · turn 2/30');
+        expect(screen).not.toMatch(/edit_entity \d+\.\d s/);
+        expect(screen).not.toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/);
+      }
+      t.keys('n');
+      await t.waitFor('Why not? (optional');
+      expect(t.screen()).toContain('waiting for your answer');
+      t.keys('Enter');
+      const refused = await t.waitFor('Apply this edit to textstats/report.py?');
+      expect(refused).toMatch(/◆ denied by you\s*\n/);
+      t.keys('n');
+      await t.waitFor('Why not? (optional');
+      t.type('keep the summary format');
+      await t.waitFor('› keep the summary format');
+      t.keys('Enter');
+      const end = await t.waitFor('EXIT=', 120_000);
+      expect(end).toContain('EXIT=4');
+      const transcript = t.screen({ history: true });
+      expect(transcript).toContain('◆ denied by you: keep the summary format');
+      expect(transcript).not.toContain('undefined');
+      expect(execFileSync('git', ['-C', repo, 'status', '--porcelain'], { encoding: 'utf8' })).toBe('');
+
+      const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+      try {
+        const runId = (
+          ledger.database.prepare("SELECT id FROM runs WHERE kind = 'fix'").get() as { id: string }
+        ).id;
+        expect(approvalsForRun(ledger, runId).map((a) => [a.decision, a.reason])).toEqual([
+          ['denied', 'no reason given'],
+          ['denied', 'keep the summary format'],
+        ]);
+        const denied = observationsOf(ledger, runId).filter((o) => o.kind === 'denied');
+        expect(denied.map((o) => JSON.parse(o.result))).toEqual([
+          { denied: true, reason: 'denied by the user: no reason given' },
+          { denied: true, reason: 'denied by the user: keep the summary format' },
+        ]);
+      } finally {
+        ledger.close();
+      }
+    } finally {
+      t.kill();
+    }
+  }, 300_000);
 });

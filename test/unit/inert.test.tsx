@@ -6,7 +6,7 @@ import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { renderRunTable, type RunListEntry } from '../../cli/ledger/run-table.js';
 import { headlessSink } from '../../cli/render/headless.js';
-import { hasControls, inert, inertDeep } from '../../runtime/text/inert.js';
+import { hasControls, inert, inertDeep, inertJson } from '../../runtime/text/inert.js';
 import { App } from '../../cli/tui/app.js';
 import { ViewStore } from '../../cli/tui/store.js';
 import type { LoopEvent } from '../../policy/events.js';
@@ -30,6 +30,14 @@ describe('inert', () => {
     expect(hasControls('plain\ttext\n')).toBe(false);
     expect(hasControls(HOSTILE)).toBe(true);
   });
+  it('inertJson leaves JSON that parses to the same value, with DEL, C1 and bidi marks escaped', () => {
+    const value = { out: `${HOSTILE}\u009b2J\u007f\u202e\u2066`, n: 1 };
+    const json = inertJson(JSON.stringify(value));
+    expect(hasControls(json)).toBe(false);
+    expect(JSON.parse(json)).toEqual(value);
+    expect(json).toContain('\\u009b2J\\u007f\\u202e\\u2066');
+  });
+
   it('inertDeep copies objects and arrays, keys included, and keeps __proto__ a key', () => {
     const value = JSON.parse('{"a\\u001b":["\\u001b[2J",1,null,{"__proto__":"\\u0007"}]}') as unknown;
     const out = inertDeep(value) as Record<string, unknown[]>;
