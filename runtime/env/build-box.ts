@@ -21,6 +21,8 @@ export interface StepSpec {
   /** Exec-only environment (credentials go here, never into the script). */
   env?: string[];
   timeoutS: number;
+  /** Its output is machine-read, not for a person: not logged line by line (still in the tail). */
+  quiet?: boolean;
 }
 
 export interface StepResult extends EnvironmentStep {
@@ -102,6 +104,7 @@ export class BuildBox {
       const lines = (partial + text).split('\n');
       partial = lines.pop() ?? '';
       // Build output is the packages' and the project's words: inert before any terminal sees it.
+      if (step.quiet) return;
       for (const line of lines)
         if (line.trim()) this.log(`    ${inert(this.redactor.text(line).slice(0, 200))}`);
     };

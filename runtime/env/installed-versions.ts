@@ -30,7 +30,7 @@ export function versionsScanStep(name: string, python: string): StepSpec {
     'done',
     'true',
   ].join('\n');
-  return { name, script, timeoutS: 60 };
+  return { name, script, timeoutS: 60, quiet: true };
 }
 
 /** normalized name → version, the first directory's copy winning (as Python would import it). */
