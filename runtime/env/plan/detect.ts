@@ -102,10 +102,11 @@ function describeProject(
   reader: RepoReader,
   pyproject: Pyproject | null,
   setupCfg: SetupCfg | null,
+  poetryName: string | null,
   decisions: string[],
 ): Project {
   const hasSetupPy = reader.read('setup.py', 'dependencies') !== null;
-  const rawName = pyproject?.name ?? setupCfg?.name ?? null;
+  const rawName = pyproject?.name ?? setupCfg?.name ?? poetryName;
   const name = rawName === null ? null : normalizeName(rawName);
   const installable = Boolean(
     pyproject?.hasProject || pyproject?.hasBuildSystem || hasSetupPy || setupCfg?.declaresProject,
@@ -177,6 +178,30 @@ function projectModules(pyproject: Pyproject | null, name: string | null): strin
   return [name, typeof flitName === 'string' ? flitName : null].filter((n): n is string => n !== null);
 }
 
+/** What the tests need that nothing declared, then tooling the tests do not import skipped. */
+function inferAndClassify(planner: Planner, src: Sources): void {
+  const { pyproject, setupCfg, project } = src;
+  const importRoot = project.layout.importRoot === '/work/src' ? 'src' : '.';
+  const packageDirs = [pyproject?.packageDir?.dir, setupCfg?.packageDir?.dir].filter((d): d is string => !!d);
+  const imported = inferFromTests(planner, {
+    reader: src.reader,
+    pyproject: pyproject?.table ?? null,
+    projectDirs: [importRoot, ...packageDirs],
+    projectModules: projectModules(pyproject, project.name),
+  });
+  skipTooling(planner, imported);
+}
+
+/** Local find-links directories: their wheels are inputs (name, size, sha256 in the cache key). */
+function readWheelhouses(reader: RepoReader, findLinks: readonly string[]): void {
+  for (const dir of findLinks) {
+    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(dir)) continue;
+    for (const entry of reader.list(dir)) {
+      if (reader.isFile(`${dir}/${entry}`)) reader.read(`${dir}/${entry}`, 'wheelhouse');
+    }
+  }
+}
+
 export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPlan {
   const reader = new RepoReader(repoRoot);
   const decisions: string[] = [];
@@ -190,7 +215,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
   const classifiers = pyproject?.classifiers.length ? pyproject.classifiers : (setupCfg?.classifiers ?? []);
   const choice = choosePython(recipe, opts.python, requiresPython(pyproject, setupCfg, poetry), classifiers);
   decisions.push(choice.decision);
-  const project = describeProject(reader, pyproject, setupCfg, decisions);
+  const project = describeProject(reader, pyproject, setupCfg, poetry?.name ?? null, decisions);
   const planner = new Planner(
     decisions,
     choice.python,
@@ -204,28 +229,11 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
   (recipe.requirements ?? []).forEach((text, index) => {
     planner.addListed([{ text, from: `${RECIPE_PATH} requirements[${index}]` }], 'recipe');
   });
-  if (detect) {
-    const importRoot = project.layout.importRoot === '/work/src' ? 'src' : '.';
-    const packageDirs = [pyproject?.packageDir?.dir, setupCfg?.packageDir?.dir].filter(
-      (d): d is string => !!d,
-    );
-    const imported = inferFromTests(planner, {
-      reader,
-      pyproject: pyproject?.table ?? null,
-      projectDirs: [importRoot, ...packageDirs],
-      projectModules: projectModules(pyproject, project.name),
-    });
-    skipTooling(planner, imported);
-  }
+  if (detect) inferAndClassify(planner, { reader, pyproject, setupCfg, poetry, recipe, project });
   planner.applyConstraints();
   applyLockfile(planner, reader, detect);
   const pip = pipOptions(planner, recipe, recipeLinks);
-  for (const dir of pip.findLinks) {
-    if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(dir)) continue;
-    for (const entry of reader.list(dir)) {
-      if (reader.isFile(`${dir}/${entry}`)) reader.read(`${dir}/${entry}`, 'wheelhouse');
-    }
-  }
+  readWheelhouses(reader, pip.findLinks);
   return EnvPlanSchema.parse({
     python: choice.python,
     debian: choice.debian,

@@ -11,6 +11,8 @@ import { isTable, type TomlTable } from './toml.js';
 import type { SkippedRequirement } from './types.js';
 
 export interface PoetrySections {
+  /** [tool.poetry].name (Poetry before 2.0 keeps the name there, not in [project]). */
+  name: string | null;
   runtime: ListedRequirement[];
   test: ListedRequirement[];
   /** Group tables read (e.g. `[tool.poetry.group.test]`), and those not read (their names fail the rule). */
@@ -79,7 +81,15 @@ function readTable(
 export function readPoetry(root: TomlTable): PoetrySections | null {
   const poetry = tableAt(root, 'tool', 'poetry');
   if (!poetry) return null;
-  const out: PoetrySections = { runtime: [], test: [], read: [], notRead: [], python: null, skipped: [] };
+  const out: PoetrySections = {
+    name: typeof poetry.name === 'string' ? poetry.name : null,
+    runtime: [],
+    test: [],
+    read: [],
+    notRead: [],
+    python: null,
+    skipped: [],
+  };
   const dependencies = tableAt(poetry, 'dependencies');
   if (dependencies) {
     out.runtime = readTable(dependencies, '[tool.poetry.dependencies]', true, out);

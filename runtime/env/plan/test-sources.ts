@@ -157,7 +157,6 @@ function addFilesAndRunners(
     planner.decisions.push(`${files.test.join(', ')}: test requirements (${TEST_NAME_RULE})`);
     for (const path of files.test) planner.addFiles(readRequirementsFiles(reader, path), 'test');
   }
-  for (const { path, why } of files.ignored) planner.decisions.push(`${path}: not read (${why})`);
   for (const env of tox) {
     planner.decisions.push(`${env.source}: tox's test environment read (deps, extras, dependency groups)`);
     planner.addPipLines(reader, env.file, env.deps, 'test');
@@ -186,4 +185,11 @@ export function addTestSources(planner: Planner, ctx: TestSourceContext): void {
   );
   addToolSections(planner, ctx);
   addFilesAndRunners(planner, ctx, tox);
+  // A file not read for its name may still have been included (`-r`) by another source.
+  const included = new Set(planner.pipFiles.flatMap((files) => files.files));
+  for (const { path, why } of ctx.files.ignored) {
+    planner.decisions.push(
+      included.has(path) ? `${path}: read where it is included` : `${path}: not read (${why})`,
+    );
+  }
 }
