@@ -160,6 +160,10 @@ export class Planner {
       this.selfReference(self.extras, self.from, reason, `-e .${extras}`);
     }
     this.constraints.push(...files.constraints);
+    for (const [file, count] of files.transitive) {
+      const sentence = `${file}: ${count} pin(s) pip-compile marked \`# via\` another package read as constraints (they narrow, never add)`;
+      if (!this.decisions.includes(sentence)) this.decisions.push(sentence);
+    }
     this.set.skipped.push(...files.problems);
     this.pipFiles.push(files);
   }
