@@ -48,7 +48,7 @@ describe('lockfiles', () => {
       'pyproject.toml [dependency-groups].test; uv.lock (locked)',
     );
     expect(plan.decisions).toContain(
-      'uv.lock: 2 of 5 requirement(s) pinned to their locked version (not pinned: 1 locked at more than one version, 1 locked outside the specifier asked for); nothing added from it',
+      'uv.lock: 2 of 4 requirement(s) pinned to their locked version (not pinned: 1 locked at more than one version, 1 locked outside the specifier asked for); build requirements not pinned, nothing added from it',
     );
     expect(plan.decisions).toContain(
       'poetry.lock: not read (uv.lock comes first); its bytes enter the cache key',

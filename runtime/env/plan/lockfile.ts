@@ -55,10 +55,9 @@ export function applyLockfile(planner: Planner, reader: RepoReader, pin = true):
   let pinned = 0;
   let forked = 0;
   let outside = 0;
-  const views = planner.set.views();
+  // A lockfile locks what the project and its tests use, not [build-system].requires (built apart).
+  const views = planner.set.views().filter((view) => !(view.kinds.size === 1 && view.kinds.has('build')));
   for (const view of views) {
-    // A lockfile locks what the project and its tests use, not [build-system].requires (built apart).
-    if (view.kinds.size === 1 && view.kinds.has('build')) continue;
     const versions = [...(locked.get(view.normalized) ?? [])];
     if (versions.length === 0) continue;
     if (versions.length > 1) {
@@ -79,6 +78,6 @@ export function applyLockfile(planner: Planner, reader: RepoReader, pin = true):
     outside ? `${outside} locked outside the specifier asked for` : '',
   ].filter((n) => n !== '');
   planner.decisions.push(
-    `${file}: ${pinned} of ${views.length} requirement(s) pinned to their locked version${notes.length ? ` (not pinned: ${notes.join(', ')})` : ''}; nothing added from it`,
+    `${file}: ${pinned} of ${views.length} requirement(s) pinned to their locked version${notes.length ? ` (not pinned: ${notes.join(', ')})` : ''}; build requirements not pinned, nothing added from it`,
   );
 }

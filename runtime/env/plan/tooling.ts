@@ -116,6 +116,7 @@ export const TOOLING: Readonly<
       'poetry',
       'uv',
       'pip-tools',
+      'pip-compile-multi',
       'pipenv',
       'taskipy',
       'poethepoet',
