@@ -9,6 +9,7 @@ import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { distributionForModule, modulesOfDistribution } from '../../runtime/env/plan/import-map.js';
 import { readPytestConfig } from '../../runtime/env/plan/pytest-config.js';
 import { pluginNeeds } from '../../runtime/env/plan/pytest-plugins.js';
+import { renderPlanText } from '../../runtime/env/plan/render.js';
 import { RepoReader } from '../../runtime/env/plan/repo-reader.js';
 import { isStdlibModule } from '../../runtime/env/plan/stdlib.js';
 import { planRepo } from '../helpers/env-plan-repo.js';
@@ -128,6 +129,10 @@ describe('imports of the test tree', () => {
     const numpy = plan.requirements.find((r) => r.normalized === 'numpy');
     expect(numpy?.optional).toBe(true);
     expect(plan.requirements.find((r) => r.normalized === 'freezegun')?.optional).toBe(true);
+    // The text shows the reason, and that it is optional, in the why column.
+    expect(renderPlanText(plan)).toMatch(
+      /^ {2}inferred \(optional\) +numpy +python3-numpy +tests\/conftest\.py imports numpy \(\+1 files\)$/m,
+    );
   });
 
   it('reads testpaths from the configuration, and never a test directory that leaves the repository', () => {
