@@ -20,6 +20,15 @@ const NAMES = [
   'recipe-override',
   'src-layout',
   'flat-stdlib',
+  'tooling-dev-group',
+  'pip-compiled',
+  'poetry-dev',
+  'pdm-dev',
+  'hatch-env',
+  'tox-legacy',
+  'nox-sessions',
+  'pytest-inferred',
+  'requires-python-311',
 ];
 
 async function formatted(json: string, file: string): Promise<string> {

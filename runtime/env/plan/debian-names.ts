@@ -30,6 +30,11 @@ function loaded(): Map<string, string> {
   return map;
 }
 
+/** The whole map, PyPI name (normalized) → Debian package. */
+export function debianNameMap(): ReadonlyMap<string, string> {
+  return loaded();
+}
+
 /** The Debian package that provides the PyPI distribution `pypiName`, or null if Debian has none. */
 export function debianPackageFor(pypiName: string): string | null {
   return loaded().get(normalizeName(pypiName)) ?? null;

@@ -1,120 +1,38 @@
 // planEnvironment: what a project's sandbox environment holds, decided from its files alone (no
-// build, no network). Sources, in this order: pyproject [project].dependencies; the
-// project's extras and PEP 735 groups named test/tests/testing/dev (first found of each kind);
-// requirements*.txt (runtime, and test/dev-named first); setup.cfg; tox.ini [testenv] only when
-// nothing else gave test dependencies. `.piper/sandbox.toml` overrides the choices. Every choice
-// is a sentence in `decisions`, every file read an entry of `inputs`.
-import { EnvPlanError } from './errors.js';
-import { detectLayout } from './layout.js';
-import { DEBIAN_OF, PYTHON_OF, type SandboxPython } from './marker-env.js';
+// build, no network, nothing of the repository run). In this order: the recipe
+// (`.piper/sandbox.toml`, which overrides the choices); the Python (python-choice.ts); the project
+// (name, build backend, layout); runtime dependencies ([project].dependencies, else setup.cfg
+// install_requires, else Poetry's; a runtime requirements file); every test-dependency
+// declaration, as a union (test-sources.ts); [build-system].requires; the recipe's requirements;
+// what the tests need that nothing declared (infer.ts); then tooling from development lists is
+// skipped (tooling.ts), constraints narrow, and a lockfile pins (lockfile.ts). Every choice is a
+// sentence in `decisions`, every file read an entry of `inputs`.
+import { detectLayout, type Layout } from './layout.js';
 import { normalizeName } from './normalize.js';
-import { Planner, projectExtras, type ProjectExtras } from './planner.js';
-import { readPyproject, resolveGroup, PYPROJECT, type Pyproject } from './pyproject.js';
-import { loadRecipe, recipeFindLinks, RECIPE_KEYS, RECIPE_PATH, type Recipe } from './recipe.js';
+import { inferFromTests } from './infer.js';
+import { applyLockfile } from './lockfile.js';
+import type { SandboxPython } from './marker-env.js';
+import { Planner, projectExtras } from './planner.js';
+import { readPoetry, type PoetrySections } from './poetry.js';
+import { readPyproject, PYPROJECT, type Pyproject } from './pyproject.js';
+import { choosePython, type RequiresPython } from './python-choice.js';
+import { loadRecipe, recipeFindLinks, RECIPE_PATH, type Recipe } from './recipe.js';
 import { redactUrl } from './redact.js';
 import { RepoReader } from './repo-reader.js';
-import { requirementFileNames, TEST_NAMES } from './requirement-file-names.js';
-import { readRequirementLines, readRequirementsFiles } from './requirements-file.js';
-import { readSetupCfg, SETUP_CFG } from './setup-cfg.js';
-import { readToxTestenv, TOX_INI } from './tox.js';
+import { requirementFileNames } from './requirement-file-names.js';
+import { readRequirementsFiles } from './requirements-file.js';
+import { readSetupCfg, SETUP_CFG, type SetupCfg } from './setup-cfg.js';
+import { addTestSources } from './test-sources.js';
+import { skipTooling } from './tooling.js';
 import { EnvPlanSchema, type EnvPlan } from './types.js';
 
 export interface PlanOptions {
-  /** The sandbox's Python when the recipe does not choose a Debian release (default 3.13). */
+  /** The sandbox's Python when the recipe does not choose a Debian release (default: by requires-python). */
   python?: SandboxPython;
 }
 
 const LEGACY_BACKEND = 'setuptools.build_meta:__legacy__';
 const LEGACY_BUILD_REQUIRES = ['setuptools>=40.8.0'];
-const LOCKFILES = ['uv.lock', 'poetry.lock', 'Pipfile.lock'];
-const FIRST_OF = `first of ${TEST_NAMES.join(', ')}`;
-
-function recipeError(key: string, problem: string): EnvPlanError {
-  const top = key.replace(/\[.*$/, '') as keyof typeof RECIPE_KEYS;
-  return new EnvPlanError(
-    'bad_recipe',
-    `${RECIPE_PATH}: key "${key}": ${problem} (expected ${RECIPE_KEYS[top]})`,
-    {
-      file: RECIPE_PATH,
-      key,
-      expected: RECIPE_KEYS[top],
-    },
-  );
-}
-
-function chooseRelease(
-  recipe: Recipe,
-  opts: PlanOptions,
-  decisions: string[],
-): { python: SandboxPython; debian: EnvPlan['debian'] } {
-  if (recipe.debian) {
-    const python = PYTHON_OF[recipe.debian];
-    const over = opts.python && opts.python !== python ? ` (over the requested Python ${opts.python})` : '';
-    decisions.push(`Debian ${recipe.debian}, Python ${python}: ${RECIPE_PATH} debian${over}`);
-    return { python, debian: recipe.debian };
-  }
-  const python = opts.python ?? '3.13';
-  decisions.push(
-    `Debian ${DEBIAN_OF[python]}, Python ${python}: ${opts.python ? 'requested' : 'the default'}`,
-  );
-  return { python, debian: DEBIAN_OF[python] };
-}
-
-function chooseTestExtra(planner: Planner, extras: ProjectExtras, recipe: Recipe): boolean {
-  if (recipe.extras !== undefined) {
-    recipe.extras.forEach((extra, index) => {
-      if (!extras.byName.has(normalizeName(extra))) {
-        const known = [...extras.byName.values()].map((e) => e.name).join(', ') || 'none';
-        throw recipeError(
-          `extras[${index}]`,
-          `the project declares no extra "${extra}" (declared: ${known})`,
-        );
-      }
-      planner.addExtra(extra, 'test', `${RECIPE_PATH} extras`);
-    });
-    planner.decisions.push(
-      recipe.extras.length
-        ? `${extras.source} ${recipe.extras.map((e) => `"${e}"`).join(', ')} chosen by ${RECIPE_PATH} extras`
-        : `no extras: ${RECIPE_PATH} extras = []`,
-    );
-    return recipe.extras.length > 0;
-  }
-  const name = TEST_NAMES.find((candidate) => extras.byName.has(candidate));
-  if (name === undefined) return false;
-  planner.decisions.push(`${extras.source} "${extras.byName.get(name)?.name}" chosen (${FIRST_OF})`);
-  planner.addExtra(name, 'test', extras.source);
-  return true;
-}
-
-function chooseTestGroups(planner: Planner, pyproject: Pyproject | null, recipe: Recipe): boolean {
-  const groups = pyproject?.groups ?? [];
-  const find = (name: string): string | undefined =>
-    groups.find((group) => normalizeName(group) === normalizeName(name));
-  let chosen: string[];
-  if (recipe.groups !== undefined) {
-    chosen = recipe.groups.map((group, index) => {
-      const actual = find(group);
-      if (actual === undefined) {
-        throw recipeError(
-          `groups[${index}]`,
-          `${PYPROJECT} declares no dependency group "${group}" (declared: ${groups.join(', ') || 'none'})`,
-        );
-      }
-      return actual;
-    });
-    planner.decisions.push(
-      chosen.length
-        ? `dependency-groups ${chosen.map((g) => `"${g}"`).join(', ')} chosen by ${RECIPE_PATH} groups`
-        : `no dependency groups: ${RECIPE_PATH} groups = []`,
-    );
-  } else {
-    const first = TEST_NAMES.map(find).find((group) => group !== undefined);
-    chosen = first === undefined ? [] : [first];
-    if (first !== undefined) planner.decisions.push(`dependency-groups "${first}" chosen (${FIRST_OF})`);
-  }
-  for (const group of chosen) planner.addListed(resolveGroup(pyproject as Pyproject, group), 'test');
-  return chosen.length > 0;
-}
 
 /** The pip options of the recipe and of every requirements file read, the recipe's first. */
 function pipOptions(planner: Planner, recipe: Recipe, recipeLinks: string[]): EnvPlan['pip'] {
@@ -158,19 +76,37 @@ function pipOptions(planner: Planner, recipe: Recipe, recipeLinks: string[]): En
   return pip;
 }
 
-export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPlan {
-  const reader = new RepoReader(repoRoot);
-  const decisions: string[] = [];
-  const loaded = loadRecipe(reader);
-  const recipe: Recipe = loaded?.recipe ?? {};
-  if (loaded) decisions.push(`recipe ${RECIPE_PATH} read`);
-  const { python, debian } = chooseRelease(recipe, opts, decisions);
-  const recipeLinks = recipeFindLinks(recipe, reader);
+function requiresPython(
+  pyproject: Pyproject | null,
+  setupCfg: SetupCfg | null,
+  poetry: PoetrySections | null,
+): RequiresPython | null {
+  if (pyproject?.requiresPython)
+    return { specifier: pyproject.requiresPython, from: `${PYPROJECT} [project].requires-python` };
+  if (setupCfg?.pythonRequires)
+    return { specifier: setupCfg.pythonRequires, from: `${SETUP_CFG} [options].python_requires` };
+  if (poetry?.python)
+    return { specifier: poetry.python, from: `${PYPROJECT} [tool.poetry.dependencies].python` };
+  return null;
+}
 
-  const pyproject = readPyproject(reader);
-  const setupCfg = readSetupCfg(reader);
+interface Project {
+  name: string | null;
+  installable: boolean;
+  buildBackend: string | null;
+  buildRequires: string[];
+  layout: Layout;
+}
+
+function describeProject(
+  reader: RepoReader,
+  pyproject: Pyproject | null,
+  setupCfg: SetupCfg | null,
+  poetryName: string | null,
+  decisions: string[],
+): Project {
   const hasSetupPy = reader.read('setup.py', 'dependencies') !== null;
-  const rawName = pyproject?.name ?? setupCfg?.name ?? null;
+  const rawName = pyproject?.name ?? setupCfg?.name ?? poetryName;
   const name = rawName === null ? null : normalizeName(rawName);
   const installable = Boolean(
     pyproject?.hasProject || pyproject?.hasBuildSystem || hasSetupPy || setupCfg?.declaresProject,
@@ -197,76 +133,117 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
       : null;
   const layout = detectLayout(reader, packageDir);
   decisions.push(layout.decision);
-  for (const lockfile of LOCKFILES) {
-    if (reader.read(lockfile, 'lockfile'))
-      decisions.push(`${lockfile}: not read for requirements; its bytes enter the cache key`);
-  }
+  return { name, installable, buildBackend, buildRequires, layout };
+}
 
-  const extras = projectExtras(pyproject, setupCfg);
-  const planner = new Planner(decisions, python, name, installable, extras);
-  if (recipe.detect === false) {
-    decisions.push(`detection off (${RECIPE_PATH} detect = false): only the recipe's requirements`);
-  } else {
-    if (pyproject?.dependencies) planner.addListed(pyproject.dependencies, 'runtime');
-    else if (setupCfg?.installRequires.length) planner.addListed(setupCfg.installRequires, 'runtime');
-    if (pyproject?.dynamic.includes('dependencies') && !pyproject.dependencies) {
-      decisions.push(`${PYPROJECT}: dependencies are dynamic; they come in with the editable install`);
-    }
-    const files = requirementFileNames(reader);
-    if (files.runtime) {
-      decisions.push(`${files.runtime}: runtime requirements`);
-      planner.addFiles(readRequirementsFiles(reader, files.runtime), 'runtime');
-    }
-    const extraChosen = chooseTestExtra(planner, extras, recipe);
-    const groupChosen = chooseTestGroups(planner, pyproject, recipe);
-    if (files.test) {
-      decisions.push(`${files.test.path}: test requirements (${FIRST_OF})`);
-      planner.addFiles(readRequirementsFiles(reader, files.test.path), 'test');
-    }
-    for (const { path, why } of files.ignored) decisions.push(`${path}: not read (${why})`);
-    if (!extraChosen && !groupChosen && !files.test && reader.isFile(TOX_INI)) {
-      const tox = readToxTestenv(reader);
-      if (tox && (tox.deps.length || tox.extras.length)) {
-        decisions.push(
-          `${TOX_INI} [testenv]: test requirements, as a last resort (no test extra, group or requirements file)`,
-        );
-        planner.addFiles(readRequirementLines(reader, TOX_INI, tox.deps), 'test');
-        for (const extra of tox.extras) planner.addExtra(extra, 'test', `${TOX_INI} [testenv].extras`);
-      }
-      planner.set.skipped.push(...(tox?.skipped ?? []));
-    }
-    if (installable) {
-      const listed =
-        pyproject?.buildRequires ??
-        LEGACY_BUILD_REQUIRES.map((text) => ({
-          text,
-          from: 'default build requirements (no [build-system].requires)',
-        }));
-      planner.addListed(listed, 'build');
-    }
+interface Sources {
+  reader: RepoReader;
+  pyproject: Pyproject | null;
+  setupCfg: SetupCfg | null;
+  poetry: PoetrySections | null;
+  recipe: Recipe;
+  project: Project;
+}
+
+/** Runtime, test and build declarations, then what the tests need; tooling skipped last. */
+function addDetected(planner: Planner, src: Sources): void {
+  const { reader, pyproject, setupCfg, poetry, project } = src;
+  if (pyproject?.dependencies) planner.addListed(pyproject.dependencies, 'runtime');
+  else if (setupCfg?.installRequires.length) planner.addListed(setupCfg.installRequires, 'runtime');
+  else if (poetry?.runtime.length) planner.addLenient(poetry.runtime, 'runtime');
+  if (pyproject?.dynamic.includes('dependencies') && !pyproject.dependencies) {
+    planner.decisions.push(`${PYPROJECT}: dependencies are dynamic; they come in with the editable install`);
   }
-  (recipe.requirements ?? []).forEach((text, index) => {
-    planner.addListed([{ text, from: `${RECIPE_PATH} requirements[${index}]` }], 'recipe');
+  const files = requirementFileNames(reader);
+  if (files.runtime) {
+    planner.decisions.push(`${files.runtime}: runtime requirements`);
+    planner.addFiles(readRequirementsFiles(reader, files.runtime), 'runtime');
+  }
+  const extras = projectExtras(pyproject, setupCfg);
+  addTestSources(planner, { reader, pyproject, poetry, extras, recipe: src.recipe, files });
+  if (project.installable) {
+    const listed =
+      pyproject?.buildRequires ??
+      LEGACY_BUILD_REQUIRES.map((text) => ({
+        text,
+        from: 'default build requirements (no [build-system].requires)',
+      }));
+    planner.addListed(listed, 'build');
+  }
+}
+
+function projectModules(pyproject: Pyproject | null, name: string | null): string[] {
+  const flit = pyproject?.table.tool as { flit?: { module?: { name?: unknown } } } | undefined;
+  const flitName = flit?.flit?.module?.name;
+  return [name, typeof flitName === 'string' ? flitName : null].filter((n): n is string => n !== null);
+}
+
+/** What the tests need that nothing declared, then tooling the tests do not import skipped. */
+function inferAndClassify(planner: Planner, src: Sources): void {
+  const { pyproject, setupCfg, project } = src;
+  const importRoot = project.layout.importRoot === '/work/src' ? 'src' : '.';
+  const packageDirs = [pyproject?.packageDir?.dir, setupCfg?.packageDir?.dir].filter((d): d is string => !!d);
+  const imported = inferFromTests(planner, {
+    reader: src.reader,
+    pyproject: pyproject?.table ?? null,
+    projectDirs: [importRoot, ...packageDirs],
+    projectModules: projectModules(pyproject, project.name),
   });
-  planner.applyConstraints();
-  const pip = pipOptions(planner, recipe, recipeLinks);
-  for (const dir of pip.findLinks) {
+  skipTooling(planner, imported);
+}
+
+/** Local find-links directories: their wheels are inputs (name, size, sha256 in the cache key). */
+function readWheelhouses(reader: RepoReader, findLinks: readonly string[]): void {
+  for (const dir of findLinks) {
     if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(dir)) continue;
     for (const entry of reader.list(dir)) {
       if (reader.isFile(`${dir}/${entry}`)) reader.read(`${dir}/${entry}`, 'wheelhouse');
     }
   }
+}
 
+export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPlan {
+  const reader = new RepoReader(repoRoot);
+  const decisions: string[] = [];
+  const loaded = loadRecipe(reader);
+  const recipe: Recipe = loaded?.recipe ?? {};
+  if (loaded) decisions.push(`recipe ${RECIPE_PATH} read`);
+  const recipeLinks = recipeFindLinks(recipe, reader);
+  const pyproject = readPyproject(reader);
+  const setupCfg = readSetupCfg(reader);
+  const poetry = pyproject ? readPoetry(pyproject.table) : null;
+  const classifiers = pyproject?.classifiers.length ? pyproject.classifiers : (setupCfg?.classifiers ?? []);
+  const choice = choosePython(recipe, opts.python, requiresPython(pyproject, setupCfg, poetry), classifiers);
+  decisions.push(choice.decision);
+  const project = describeProject(reader, pyproject, setupCfg, poetry?.name ?? null, decisions);
+  const planner = new Planner(
+    decisions,
+    choice.python,
+    project.name,
+    project.installable,
+    projectExtras(pyproject, setupCfg),
+  );
+  const detect = recipe.detect !== false;
+  if (detect) addDetected(planner, { reader, pyproject, setupCfg, poetry, recipe, project });
+  else decisions.push(`detection off (${RECIPE_PATH} detect = false): only the recipe's requirements`);
+  (recipe.requirements ?? []).forEach((text, index) => {
+    planner.addListed([{ text, from: `${RECIPE_PATH} requirements[${index}]` }], 'recipe');
+  });
+  if (detect) inferAndClassify(planner, { reader, pyproject, setupCfg, poetry, recipe, project });
+  planner.applyConstraints();
+  applyLockfile(planner, reader, detect);
+  const pip = pipOptions(planner, recipe, recipeLinks);
+  readWheelhouses(reader, pip.findLinks);
   return EnvPlanSchema.parse({
-    python,
-    debian,
+    python: choice.python,
+    debian: choice.debian,
     project: {
-      name,
-      installable,
-      layout: layout.layout,
-      importRoot: layout.importRoot,
-      buildBackend,
-      buildRequires,
+      name: project.name,
+      installable: project.installable,
+      layout: project.layout.layout,
+      importRoot: project.layout.importRoot,
+      buildBackend: project.buildBackend,
+      buildRequires: project.buildRequires,
     },
     requirements: planner.set.planned(),
     // A file included twice (runtime, then from the test file) would list its skips twice.

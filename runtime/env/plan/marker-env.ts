@@ -35,7 +35,7 @@ export const MARKER_ALIASES: Readonly<Record<string, MarkerVariable>> = {
   python_implementation: 'platform_python_implementation',
 };
 
-const FULL_VERSION: Record<SandboxPython, string> = { '3.13': '3.13.5', '3.11': '3.11.2' };
+export const FULL_VERSION: Record<SandboxPython, string> = { '3.13': '3.13.5', '3.11': '3.11.2' };
 
 export const PYTHON_OF: Record<DebianRelease, SandboxPython> = { trixie: '3.13', bookworm: '3.11' };
 export const DEBIAN_OF: Record<SandboxPython, DebianRelease> = { '3.13': 'trixie', '3.11': 'bookworm' };

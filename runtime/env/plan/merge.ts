@@ -2,7 +2,9 @@
 // the sandbox's Python (false → skipped, with the marker and the Python), then one entry per
 // distribution (PEP 503 name), its specifiers and extras merged and every place it came from kept.
 // The first source to name a distribution gives its reason (sources are added runtime → test →
-// build → recipe). Constraints only narrow distributions that are already required.
+// build → recipe → inferred). Every source's kind is kept too, so tooling can be told apart from
+// what a project or a test needs (tooling.ts). Constraints and lockfile pins only narrow
+// distributions that are already required.
 import { debianPackageFor } from './debian-names.js';
 import { evaluateMarker, renderMarker } from './marker.js';
 import { markerEnvironment, type SandboxPython } from './marker-env.js';
@@ -17,9 +19,21 @@ interface Entry {
   requirement: Requirement;
   from: string[];
   reason: Reason;
+  /** Every kind of source that named it. */
+  kinds: Set<Reason>;
+  /** Whether every source that named it was optional (an import under try/except ImportError). */
+  optional: boolean;
 }
 
-const REASON_ORDER: Reason[] = ['runtime', 'test', 'build', 'recipe'];
+/** What the plan knows of one required distribution while it is being made. */
+export interface EntryView {
+  name: string;
+  normalized: string;
+  kinds: ReadonlySet<Reason>;
+  from: readonly string[];
+}
+
+const REASON_ORDER: Reason[] = ['runtime', 'test', 'inferred', 'build', 'recipe'];
 
 export class RequirementSet {
   private readonly entries = new Map<string, Entry>();
@@ -43,7 +57,7 @@ export class RequirementSet {
   }
 
   /** Add a requirement whose marker already holds. */
-  add(requirement: Requirement, from: string, reason: Reason): void {
+  add(requirement: Requirement, from: string, reason: Reason, optional = false): void {
     const key = normalizeName(requirement.name);
     const entry = this.entries.get(key);
     if (!entry) {
@@ -51,9 +65,13 @@ export class RequirementSet {
         requirement: { ...requirement, extras: [...requirement.extras] },
         from: [from],
         reason,
+        kinds: new Set([reason]),
+        optional,
       });
       return;
     }
+    entry.kinds.add(reason);
+    entry.optional &&= optional;
     const merged = entry.requirement;
     merged.extras = [...new Set([...merged.extras, ...requirement.extras])];
     merged.specifiers = [...merged.specifiers, ...requirement.specifiers];
@@ -81,8 +99,53 @@ export class RequirementSet {
     return true;
   }
 
+  /** A lockfile's version for a required distribution: `==version`, tagged `(locked)`. */
+  pin(name: string, version: string, from: string): void {
+    const entry = this.entries.get(normalizeName(name));
+    if (!entry) return;
+    entry.requirement.specifiers = [...entry.requirement.specifiers, { op: '==', version }];
+    entry.from.push(`${from} (locked)`);
+  }
+
+  /** Another place that needs an already required distribution (e.g. a test that imports it). */
+  note(name: string, from: string): void {
+    const entry = this.entries.get(normalizeName(name));
+    if (entry && !entry.from.includes(from)) entry.from.push(from);
+  }
+
+  /** Count `kind` among the sources of an already required distribution (the recipe chose its list). */
+  mark(name: string, kind: Reason): void {
+    this.entries.get(normalizeName(name))?.kinds.add(kind);
+  }
+
+  /** Take a distribution out of the requirements (the caller records why in `skipped`). */
+  remove(name: string): { line: string; from: string } | null {
+    const key = normalizeName(name);
+    const entry = this.entries.get(key);
+    if (!entry) return null;
+    this.entries.delete(key);
+    const line = redactUrl(renderRequirement({ ...entry.requirement, marker: undefined }));
+    return { line, from: entry.from.join('; ') };
+  }
+
   has(name: string): boolean {
     return this.entries.has(normalizeName(name));
+  }
+
+  /** The specifiers a distribution is required with so far, '' when none or unknown. */
+  specifierOf(name: string): string {
+    const entry = this.entries.get(normalizeName(name));
+    return entry && !entry.requirement.url ? renderSpecifiers(entry.requirement.specifiers) : '';
+  }
+
+  /** Every required distribution so far, in the order first named. */
+  views(): EntryView[] {
+    return [...this.entries.entries()].map(([normalized, entry]) => ({
+      name: entry.requirement.name,
+      normalized,
+      kinds: entry.kinds,
+      from: entry.from,
+    }));
   }
 
   /** The plan's requirements: by reason, then name. `line` leaves the (already true) marker out. */
@@ -102,6 +165,7 @@ export class RequirementSet {
           extras: [...requirement.extras].sort(),
           from: entry.from.join('; '),
           reason: entry.reason,
+          optional: entry.optional,
           debian: debianPackageFor(requirement.name),
         };
         if (requirement.marker) planned.marker = renderMarker(requirement.marker);

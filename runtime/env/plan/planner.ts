@@ -2,13 +2,14 @@
 // extras already resolved, constraints and pip options gathered from requirements files. A
 // requirement naming the project itself (`-e .[test]`, `name[test]`) adds the project's extras;
 // it is never installed from an index.
-import { whereFrom } from './errors.js';
+import { isEnvPlanError, whereFrom } from './errors.js';
 import type { SandboxPython } from './marker-env.js';
 import { RequirementSet, type Reason } from './merge.js';
 import { normalizeName } from './normalize.js';
 import { parseRequirement, renderRequirement, type Requirement } from './pep508.js';
 import type { ListedRequirement, Pyproject } from './pyproject.js';
-import type { FileRequirement, RequirementsFiles } from './requirements-file.js';
+import { readRequirementLines, type FileRequirement, type RequirementsFiles } from './requirements-file.js';
+import type { RepoReader } from './repo-reader.js';
 import type { SetupCfg } from './setup-cfg.js';
 
 export interface ProjectExtras {
@@ -46,6 +47,65 @@ export class Planner {
   addListed(listed: readonly ListedRequirement[], reason: Reason, extra = ''): void {
     for (const item of listed)
       this.addParsed(parseRequirement(item.text, whereFrom(item.from)), item.from, reason, extra);
+  }
+
+  /**
+   * Like addListed, for the sources read best effort (Poetry, PDM, Hatch, tox, nox): a line that
+   * is not PEP 508 is skipped, with the parser's words, instead of failing the whole plan.
+   */
+  addLenient(listed: readonly ListedRequirement[], reason: Reason, extra = ''): void {
+    for (const item of listed) {
+      try {
+        this.addParsed(parseRequirement(item.text, whereFrom(item.from)), item.from, reason, extra);
+      } catch (error) {
+        if (!isEnvPlanError(error, 'bad_requirement')) throw error;
+        this.set.skipped.push({ line: item.text, from: item.from, reason: `not read: ${error.message}` });
+      }
+    }
+  }
+
+  /** Requirements-file lines found in another file (tox deps, nox installs), each read best effort. */
+  addPipLines(reader: RepoReader, file: string, lines: readonly ListedRequirement[], reason: Reason): void {
+    for (const line of lines) {
+      try {
+        this.addFiles(readRequirementLines(reader, file, [line]), reason);
+      } catch (error) {
+        if (!isEnvPlanError(error)) throw error;
+        this.set.skipped.push({ line: line.text, from: line.from, reason: `not read: ${error.message}` });
+      }
+    }
+  }
+
+  /**
+   * Requirements of an extra or group the recipe chose by name: the user's choice, so the tooling
+   * rule leaves them alone (they count as the recipe's, keeping their reason).
+   */
+  markChosenByRecipe(listed: readonly ListedRequirement[]): void {
+    for (const item of listed) {
+      try {
+        this.set.mark(parseRequirement(item.text).name, 'recipe');
+      } catch (error) {
+        if (!isEnvPlanError(error)) throw error;
+      }
+    }
+  }
+
+  /** The requirements an extra of the project lists ([] when it declares none such). */
+  extraList(extra: string): readonly ListedRequirement[] {
+    return this.extras.byName.get(normalizeName(extra))?.list ?? [];
+  }
+
+  /** A distribution the tests need that no declaration names (reason `inferred`). */
+  addInferred(text: string, from: string, optional: boolean): boolean {
+    try {
+      const requirement = parseRequirement(text, whereFrom(from));
+      if (this.set.applies(requirement, from)) this.set.add(requirement, from, 'inferred', optional);
+      return true;
+    } catch (error) {
+      if (!isEnvPlanError(error, 'bad_requirement')) throw error;
+      this.set.skipped.push({ line: text, from, reason: `not read: ${error.message}` });
+      return false;
+    }
   }
 
   private addParsed(requirement: Requirement, from: string, reason: Reason, extra = ''): void {
@@ -100,6 +160,10 @@ export class Planner {
       this.selfReference(self.extras, self.from, reason, `-e .${extras}`);
     }
     this.constraints.push(...files.constraints);
+    for (const [file, count] of files.transitive) {
+      const sentence = `${file}: ${count} pin(s) pip-compile marked \`# via\` another package read as constraints (they narrow, never add)`;
+      if (!this.decisions.includes(sentence)) this.decisions.push(sentence);
+    }
     this.set.skipped.push(...files.problems);
     this.pipFiles.push(files);
   }

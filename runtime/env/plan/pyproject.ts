@@ -29,6 +29,10 @@ export interface Pyproject {
   buildRequires: ListedRequirement[] | null;
   /** Where the backend's configuration puts the packages (e.g. 'src', '.'), and which key says so. */
   packageDir: { dir: string; key: string } | null;
+  /** [project].requires-python, null when absent or not a string. */
+  requiresPython: string | null;
+  /** [project].classifiers (strings only). */
+  classifiers: string[];
   table: TomlTable;
 }
 
@@ -119,6 +123,10 @@ export function readPyproject(reader: RepoReader): Pyproject | null {
     buildRequires:
       buildSystem.requires === undefined ? null : stringList(buildSystem.requires, '[build-system].requires'),
     packageDir: packageDirOf(root),
+    requiresPython: typeof project['requires-python'] === 'string' ? project['requires-python'] : null,
+    classifiers: Array.isArray(project.classifiers)
+      ? project.classifiers.filter((c): c is string => typeof c === 'string')
+      : [],
     table: root,
   };
 }

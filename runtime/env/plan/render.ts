@@ -59,13 +59,18 @@ export function renderPlanText(input: EnvPlan): string {
     lines.push(
       ...table([
         ['why', 'requirement', 'Debian package', 'from'],
-        ...plan.requirements.map((r) => [r.reason, r.line, r.debian ?? '-', r.from]),
+        ...plan.requirements.map((r) => [
+          r.optional ? `${r.reason} (optional)` : r.reason,
+          r.line,
+          r.debian ?? '-',
+          r.from,
+        ]),
       ]),
     );
   } else lines.push('Would install nothing beyond the sandbox image.');
   if (plan.skipped.length) {
     lines.push('', `Skipped (${plan.skipped.length}):`);
-    lines.push(...plan.skipped.map((s) => `  ${s.line}  (${s.from}): ${s.reason}`));
+    lines.push(...plan.skipped.map((s) => `  ${s.line}  skipped: ${s.reason}  (${s.from})`));
   }
   const pip: string[] = [];
   if (plan.pip.indexUrl) pip.push(`index URL ${plan.pip.indexUrl}`);

@@ -96,6 +96,19 @@ export class RepoReader {
     return this.read(rel, role)?.toString('utf8') ?? null;
   }
 
+  /**
+   * A file's text read for inference only (test modules): not recorded as an input, so editing a
+   * test keeps the environment's cache key (what the edit changes in the plan, an inferred
+   * requirement, is in the key already). Null when absent, outside the repo or over `maxBytes`.
+   */
+  peekText(rel: string, maxBytes: number): string | null {
+    const real = this.resolve(rel);
+    if (real === null) return null;
+    const stat = statSync(real);
+    if (!stat.isFile() || stat.size > maxBytes) return null;
+    return readFileSync(real, 'utf8');
+  }
+
   /** Every file read so far, sorted by role then path (a stable order for the cache key). */
   recorded(): PlanInput[] {
     const order: InputRole[] = ['dependencies', 'lockfile', 'recipe', 'wheelhouse'];

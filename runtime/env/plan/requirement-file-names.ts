@@ -1,55 +1,60 @@
-// Which requirements files a repository has and what each is for, from its name alone:
-// `requirements.txt` (or requirements/base|main|prod.txt) holds runtime dependencies;
-// `requirements-test.txt`, `requirements_dev.txt`, `requirements/tests.txt`, `test-requirements.txt`
-// ... hold test dependencies, ranked test < tests < testing < dev (the first found is read, as for
-// extras and groups); any other (docs, lint) is not read.
+// Which requirements files a repository has and what each is for, from its name alone. Candidates:
+// `requirements*.txt` and `*requirements*.txt` at the root (`test-requirements.txt`), every .txt
+// under requirements/, and `requirements*.txt` in a test directory (`tests/requirements.txt`); a
+// pip-compile input (`.in`) only when no `.txt` of the same name was compiled from it. A file whose
+// other words (`requirements` aside) are all runtime words (`requirements.txt`, base, main, prod)
+// holds runtime dependencies (the first such); one whose words pass the test-name rule holds test
+// dependencies (every such file is read: the union); any other (docs, lint, ci) is not read.
 import type { RepoReader } from './repo-reader.js';
+import { isTestName, TEST_WORDS } from './test-names.js';
 
-export const TEST_NAMES = ['test', 'tests', 'testing', 'dev'] as const;
 const RUNTIME_WORDS = new Set(['', 'base', 'main', 'prod', 'production', 'runtime', 'install']);
+const NAME_WORDS = new Set(['requirements', 'requirement', 'reqs']);
+const TEST_DIRS = ['tests', 'test', 'testing'];
 
 export interface RequirementFileNames {
   runtime: string | null;
-  test: { path: string; name: (typeof TEST_NAMES)[number] } | null;
+  /** Every test/dev-named file, sorted. */
+  test: string[];
   /** Files not read, each with why. */
   ignored: Array<{ path: string; why: string }>;
 }
 
 function words(path: string): string[] {
-  const stem = path.replace(/\.txt$/i, '').toLowerCase();
-  return stem.split(/[-_./]+/).filter((word) => word !== 'requirements' && word !== 'reqs' && word !== '');
+  const stem = path.replace(/\.(txt|in)$/i, '').toLowerCase();
+  return stem.split(/[-_./]+/).filter((word) => !NAME_WORDS.has(word) && word !== '');
+}
+
+function isTestFile(path: string): boolean {
+  const found = words(path);
+  return found.some((word) => TEST_WORDS.includes(word)) || isTestName(found.join('-'));
+}
+
+function candidates(reader: RepoReader): string[] {
+  const files = (dir: string, match: RegExp): string[] =>
+    reader
+      .list(dir)
+      .filter((name) => match.test(name))
+      .map((name) => (dir === '.' ? name : `${dir}/${name}`));
+  const all = [
+    ...files('.', /requirements.*\.(txt|in)$/i),
+    ...files('requirements', /\.(txt|in)$/i),
+    ...TEST_DIRS.flatMap((dir) => files(dir, /^requirements.*\.(txt|in)$/i)),
+  ].filter((path) => reader.isFile(path));
+  // A pip-compile input is read only when nothing was compiled from it.
+  return all.filter((path) => !/\.in$/i.test(path) || !all.includes(path.replace(/\.in$/i, '.txt')));
 }
 
 export function requirementFileNames(reader: RepoReader): RequirementFileNames {
-  const root = reader
-    .list('.')
-    .filter(
-      (name) =>
-        /^requirements.*\.txt$/i.test(name) || /^(test|tests|testing|dev)[-_]requirements\.txt$/i.test(name),
-    );
-  const nested = reader
-    .list('requirements')
-    .filter((name) => name.toLowerCase().endsWith('.txt'))
-    .map((name) => `requirements/${name}`);
-  const files = [...root, ...nested].filter((path) => reader.isFile(path));
-  const out: RequirementFileNames = { runtime: null, test: null, ignored: [] };
-  let bestRank: number = TEST_NAMES.length;
-  for (const path of files) {
-    const found = words(path);
-    const rank = Math.min(
-      ...found.map((word) => (TEST_NAMES as readonly string[]).indexOf(word)).filter((index) => index >= 0),
-      TEST_NAMES.length,
-    );
-    if (rank < TEST_NAMES.length) {
-      if (rank < bestRank) {
-        if (out.test) out.ignored.push({ path: out.test.path, why: `"${path}" ranks first` });
-        out.test = { path, name: TEST_NAMES[rank] as (typeof TEST_NAMES)[number] };
-        bestRank = rank;
-      } else out.ignored.push({ path, why: `"${out.test?.path}" ranks first` });
-    } else if (found.every((word) => RUNTIME_WORDS.has(word))) {
+  const out: RequirementFileNames = { runtime: null, test: [], ignored: [] };
+  for (const path of candidates(reader)) {
+    const inTestDir = TEST_DIRS.some((dir) => path.startsWith(`${dir}/`));
+    if (inTestDir || isTestFile(path)) out.test.push(path);
+    else if (words(path).every((word) => RUNTIME_WORDS.has(word))) {
       if (out.runtime === null) out.runtime = path;
       else out.ignored.push({ path, why: `"${out.runtime}" is the runtime file` });
     } else out.ignored.push({ path, why: 'neither runtime nor test/dev-named' });
   }
+  out.test.sort();
   return out;
 }

@@ -7,6 +7,7 @@
 import { dirname } from 'node:path/posix';
 import { EnvPlanError, whereFrom } from './errors.js';
 import { parseRequirement, type Requirement } from './pep508.js';
+import { transitivePins } from './pip-compile.js';
 import { redactUrl } from './redact.js';
 import { cleanRelative, type RepoReader } from './repo-reader.js';
 
@@ -38,6 +39,8 @@ export interface RequirementsFiles {
   problems: FileProblem[];
   /** Every file read, in reading order (includes too). */
   files: string[];
+  /** pip-compile'd pins only other packages asked for (`# via pytest`), read as constraints, per file. */
+  transitive: Map<string, number>;
 }
 
 export function emptyRequirementsFiles(): RequirementsFiles {
@@ -50,6 +53,7 @@ export function emptyRequirementsFiles(): RequirementsFiles {
     findLinks: [],
     problems: [],
     files: [],
+    transitive: new Map(),
   };
 }
 
@@ -142,8 +146,12 @@ class FileReader {
     }
     if (!this.result.files.includes(clean)) this.result.files.push(clean);
     this.visiting.add(clean);
-    for (const line of logicalLines(text))
-      this.readLine(clean, line.text, `${clean}:${line.number}`, asConstraint);
+    const transitive = transitivePins(text);
+    for (const line of logicalLines(text)) {
+      const pin = transitive.has(line.number);
+      if (pin) this.result.transitive.set(clean, (this.result.transitive.get(clean) ?? 0) + 1);
+      this.readLine(clean, line.text, `${clean}:${line.number}`, asConstraint || pin);
+    }
     this.visiting.delete(clean);
   }
 

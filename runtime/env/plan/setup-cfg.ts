@@ -1,6 +1,6 @@
 // What setup.cfg says (setuptools' declarative config): [metadata] name, [options]
-// install_requires, [options.extras_require] by extra, and where [options] package_dir puts the
-// packages. Requirement lists are one per line; `#` comments dropped, as setuptools does.
+// install_requires, [options.extras_require] by extra, python_requires and classifiers, and where
+// [options] package_dir puts the packages. Requirement lists are one per line; `#` comments dropped, as setuptools does.
 import { iniLines, parseIni } from './ini.js';
 import type { ListedRequirement } from './pyproject.js';
 import type { RepoReader } from './repo-reader.js';
@@ -14,6 +14,10 @@ export interface SetupCfg {
   installRequires: ListedRequirement[];
   extras: Map<string, ListedRequirement[]>;
   packageDir: { dir: string; key: string } | null;
+  /** [options] python_requires, null when absent. */
+  pythonRequires: string | null;
+  /** [metadata] classifiers, one per line. */
+  classifiers: string[];
 }
 
 function requirementLines(value: string | undefined, from: string): ListedRequirement[] {
@@ -48,5 +52,7 @@ export function readSetupCfg(reader: RepoReader): SetupCfg | null {
     ),
     extras,
     packageDir,
+    pythonRequires: options?.get('python_requires') || null,
+    classifiers: iniLines(ini.get('metadata')?.get('classifiers')),
   };
 }

@@ -17,7 +17,13 @@ export const PlannedRequirementSchema = z.object({
   url: z.string().optional(),
   /** Every place it came from, '; '-joined, e.g. `pyproject.toml [project].dependencies; requirements.txt:3`. */
   from: z.string(),
-  reason: z.enum(['runtime', 'test', 'build', 'recipe']),
+  /** Why it is installed: the first source to name it (inferred: a test imports it or the pytest configuration needs it). */
+  reason: z.enum(['runtime', 'test', 'inferred', 'build', 'recipe']),
+  /**
+   * True when every place it came from is optional for the tests (an import under `try: ...
+   * except ImportError`, a `pytest.importorskip`): the builder may go on without it.
+   */
+  optional: z.boolean().default(false),
   /** The Debian package that provides it (dh-python's map), null when Debian has none. */
   debian: z.string().nullable(),
   /** Only imported under a guard (try/except ImportError, importorskip): missing is fine. */

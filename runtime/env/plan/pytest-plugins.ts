@@ -1,0 +1,65 @@
+// The plugins a pytest configuration needs, from its keys and its addopts, by a table: an option or
+// an ini key only a plugin defines fails the run without it (`--cov` is "unrecognized arguments";
+// `asyncio_mode` under `--strict-config` is an error). `-p NAME` names a plugin module, resolved
+// like an import; `required_plugins` names distributions (with specifiers) outright.
+import { values, type PytestConfig } from './pytest-config.js';
+
+/** An addopts option (its name, before any `=`) → the distribution that defines it. */
+const OPTIONS: Array<[RegExp, string]> = [
+  [/^--(no-)?cov(-.*)?$/, 'pytest-cov'],
+  [/^(-n.*|--numprocesses|--maxprocesses|--dist|--tx)$/, 'pytest-xdist'],
+  [/^--timeout(-method|_method)?$/, 'pytest-timeout'],
+  [/^--asyncio-mode$/, 'pytest-asyncio'],
+  [/^--benchmark-.*$/, 'pytest-benchmark'],
+  [/^--reruns(-delay)?$/, 'pytest-rerunfailures'],
+  [/^--html$/, 'pytest-html'],
+  [/^--randomly-.*$/, 'pytest-randomly'],
+];
+
+/** An ini key → the distribution that defines it. */
+const INI_KEYS: Record<string, string> = {
+  timeout: 'pytest-timeout',
+  timeout_method: 'pytest-timeout',
+  timeout_func_only: 'pytest-timeout',
+  asyncio_mode: 'pytest-asyncio',
+  asyncio_default_fixture_loop_scope: 'pytest-asyncio',
+  asyncio_default_test_loop_scope: 'pytest-asyncio',
+  env: 'pytest-env',
+  reruns: 'pytest-rerunfailures',
+};
+
+export interface PluginNeed {
+  /** A PEP 508 requirement (from the tables or required_plugins)... */
+  requirement?: string;
+  /** ...or a plugin module (`-p NAME`), to resolve as an import. */
+  module?: string;
+  from: string;
+}
+
+function fromAddopts(config: PytestConfig): PluginNeed[] {
+  const out: PluginNeed[] = [];
+  const words = values(config, 'addopts');
+  words.forEach((word, index) => {
+    const from = `${config.source}.addopts ${word}`;
+    if (word === '-p' || (word.startsWith('-p') && !word.startsWith('--'))) {
+      const module = word === '-p' ? words[index + 1] : word.slice(2);
+      if (module && !module.startsWith('no:'))
+        out.push({ module, from: `${config.source}.addopts -p ${module}` });
+      return;
+    }
+    const name = word.split('=')[0] as string;
+    const plugin = OPTIONS.find(([pattern]) => pattern.test(name))?.[1];
+    if (plugin) out.push({ requirement: plugin, from });
+  });
+  return out;
+}
+
+export function pluginNeeds(config: PytestConfig): PluginNeed[] {
+  const out = fromAddopts(config);
+  for (const [key, plugin] of Object.entries(INI_KEYS)) {
+    if (config.options.has(key)) out.push({ requirement: plugin, from: `${config.source}.${key}` });
+  }
+  for (const requirement of values(config, 'required_plugins'))
+    out.push({ requirement, from: `${config.source}.required_plugins` });
+  return out;
+}
