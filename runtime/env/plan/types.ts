@@ -26,8 +26,6 @@ export const PlannedRequirementSchema = z.object({
   optional: z.boolean().default(false),
   /** The Debian package that provides it (dh-python's map), null when Debian has none. */
   debian: z.string().nullable(),
-  /** Only imported under a guard (try/except ImportError, importorskip): missing is fine. */
-  optional: z.boolean().optional(),
 });
 
 export const SkippedRequirementSchema = z.object({
