@@ -1,22 +1,30 @@
 // `piper-agent run-test TARGET`: the repository's tests in a fresh sandbox, recorded in the ledger.
 import { parseArgs } from 'node:util';
 import { runTest } from '../../primitives/run-test.js';
+import { planEnvironment } from '../../runtime/env/plan/detect.js';
+import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { gitHead } from '../../runtime/host/git.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { inert } from '../../runtime/text/inert.js';
+import { EXIT } from '../exit-codes.js';
 import { numberOption } from '../options.js';
 import { openCommandSession } from '../session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
 
-export const RUN_TEST_HELP = `Usage: piper-agent run-test TARGET [--repo DIR] [--timeout S] [--json] [--ledger PATH]
+export const RUN_TEST_HELP = `Usage: piper-agent run-test [TARGET] [--repo DIR] [--timeout S] [--json] [--ledger PATH]
 
 Runs TARGET against a snapshot of the repository (tracked and untracked-but-not-ignored files, no
 .git) in a fresh sandbox, and records it in the ledger. TARGET is one or more pytest node ids or
 paths (tests/test_x.py::test_y, tests/) with pytest options, or a shell string (make check).
+Without TARGET it runs the project's own test command, found as its CI runs it: the test key of
+.piper/sandbox.toml, the CI workflow's test step, tox, nox, a Makefile test target, pytest's
+configuration, a unittest-only suite, else python -m pytest (\`piper-agent env plan\` shows which
+and why). The variables the project's test step sets (its env:) are set for every run.
 Nothing the tests write reaches your files.
 
   --repo DIR     the repository (default: the git root of the current directory)
   --timeout S    seconds before the container is killed (1..300, default 120)
-  --json         print {passed, exit_code, output, timed_out, counts} with run and call ids
+  --json         print {passed, exit_code, output, timed_out, counts} with run and call ids, the
+                 target run, and where it came from when it was the project's test command
   --image NAME   run in this image as it is (also PIPER_SANDBOX_IMAGE); no environment is built
 ${ENV_FLAG_HELP}
 
@@ -40,12 +48,18 @@ export async function runTestCommand(argv: string[]): Promise<number> {
     },
     allowPositionals: true,
   });
-  const target = positionals.join(' ').trim();
-  if (!target) throw new UsageError('run-test needs a TARGET (a pytest node id or path, or a shell string)');
+  const given = positionals.join(' ').trim();
   const timeout = numberOption('--timeout', values.timeout, { min: 1, max: 300, integer: true }) ?? 120;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const session = await openCommandSession(values);
   try {
+    // A user image has no environment plan; the test command is the project's all the same.
+    const plan: EnvPlan = session.environment?.plan ?? planEnvironment(session.repo);
+    const target = given || plan.testCommand || 'python -m pytest';
+    const from = given ? null : plan.testCommandFrom;
+    if (!values.json && from) log(inert(`the project's test command: ${target} (${from})`));
+    const names = Object.keys(plan.testEnv);
+    if (!values.json && names.length) log(inert(`test variables: ${names.join(', ')}`));
     const runId = session.ledger.createRun({
       kind: 'run_test',
       repo: session.repo,
@@ -63,6 +77,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
           owner: session.owner,
           origin: 'user',
           repoRoot: session.repo,
+          testEnv: plan.testEnv,
         },
         { target, timeout },
       );
@@ -74,11 +89,14 @@ export async function runTestCommand(argv: string[]): Promise<number> {
     const { callId, result } = ran;
     session.ledger.endRun(runId, result.passed ? 'passed' : 'failed', `exit code ${result.exit_code}`);
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ run_id: runId, call_id: callId, ...result })}\n`);
+      const source = from ? { from } : {};
+      process.stdout.write(
+        `${JSON.stringify({ run_id: runId, call_id: callId, target, ...source, ...result })}\n`,
+      );
     } else {
       process.stdout.write(`${result.output}\n`);
       const counts = result.counts
-        ? ` · ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.errors} errors`
+        ? ` · ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.errors} errors, ${result.counts.skipped} skipped`
         : '';
       const verdict = result.timed_out ? 'TIMED OUT' : result.passed ? 'PASSED' : 'FAILED';
       log(`── ${verdict} · exit ${result.exit_code}${counts} · run ${runId} · call ${callId}`);

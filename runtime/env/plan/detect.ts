@@ -16,6 +16,7 @@ import { RepoReader } from './repo-reader.js';
 import { requirementFileNames, TEST_NAMES } from './requirement-file-names.js';
 import { readRequirementLines, readRequirementsFiles } from './requirements-file.js';
 import { readSetupCfg, SETUP_CFG } from './setup-cfg.js';
+import { detectTestCommand } from './test-command.js';
 import { readToxTestenv, TOX_INI } from './tox.js';
 import { EnvPlanSchema, type EnvPlan } from './types.js';
 
@@ -257,6 +258,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     }
   }
 
+  const test = detectTestCommand(repoRoot, recipe.test, decisions);
   return EnvPlanSchema.parse({
     python,
     debian,
@@ -275,7 +277,9 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     pip,
     apt: recipe.apt ?? [],
     setup: recipe.setup ?? [],
-    testCommand: recipe.test ?? null,
+    testCommand: test.command,
+    testCommandFrom: test.from,
+    testEnv: test.env,
     recipe: loaded ? { path: RECIPE_PATH, sha256: loaded.sha256 } : null,
     inputs: reader.recorded(),
   });
