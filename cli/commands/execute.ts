@@ -8,7 +8,7 @@ import { runRecorded } from '../../runtime/recorded-run.js';
 import { EXECUTE_ARGV } from '../../runtime/sandbox/pool.js';
 import type { Limits, Receipt } from '../../runtime/sandbox/spec.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { openCommandSession } from '../session.js';
+import { openCommandSession, type Session } from '../session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
 import { numberOption } from '../options.js';
 
@@ -74,17 +74,9 @@ export async function executeCommand(argv: string[]): Promise<number> {
   const session = await openCommandSession(values);
   try {
     const runId = session.ledger.createRun({ kind: 'execute', repo: session.repo, owner: session.owner });
-    const ctx = { sandbox: session.sandbox, ledger: session.ledger, runId, owner: session.owner };
     let ran: { callId: string; receipt: Receipt };
     try {
-      ran = values['no-workspace']
-        ? await runRecorded(
-            session.ledger,
-            session.sandbox,
-            { runId, tool: 'execute', args: { code, limits }, origin: 'user', owner: session.owner },
-            { image: session.sandbox.image, argv: EXECUTE_ARGV, stdin: code, limits },
-          )
-        : await execute({ ...ctx, origin: 'user', repoRoot: session.repo }, { code }, withTimeout(limits));
+      ran = await runProgram(session, runId, code, limits, values['no-workspace']);
     } catch (error) {
       // Nothing ran (a snapshot over its cap, an engine that went away): the run ends, it does not stay open.
       session.ledger.endRun(runId, 'failed', (error as Error).message);
@@ -105,9 +97,28 @@ export async function executeCommand(argv: string[]): Promise<number> {
   }
 }
 
-/** The command's own default wall time (30 s), not the tool's (10 s). */
-function withTimeout(limits: Partial<Limits>): Partial<Limits> {
-  return { ...limits, timeoutS: limits.timeoutS ?? 30 };
+/** As the agent's tool runs it (with the workspace), or the program alone; the command's own default wall time is 30 s. */
+async function runProgram(
+  session: Session,
+  runId: string,
+  code: string,
+  limits: Partial<Limits>,
+  alone: boolean,
+): Promise<{ callId: string; receipt: Receipt }> {
+  if (alone) {
+    return runRecorded(
+      session.ledger,
+      session.sandbox,
+      { runId, tool: 'execute', args: { code, limits }, origin: 'user', owner: session.owner },
+      { image: session.sandbox.image, argv: EXECUTE_ARGV, stdin: code, limits },
+    );
+  }
+  const ctx = { sandbox: session.sandbox, ledger: session.ledger, runId, owner: session.owner };
+  return execute(
+    { ...ctx, origin: 'user', repoRoot: session.repo },
+    { code },
+    { ...limits, timeoutS: limits.timeoutS ?? 30 },
+  );
 }
 
 function readProgram(code: string | undefined, file: string | undefined): string {

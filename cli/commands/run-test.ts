@@ -1,13 +1,15 @@
 // `piper-agent run-test TARGET`: the repository's tests in a fresh sandbox, recorded in the ledger.
 import { parseArgs } from 'node:util';
 import { runTest } from '../../primitives/run-test.js';
+import type { RunTestResult } from '../../primitives/results/sandbox-results.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
+import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { gitHead } from '../../runtime/host/git.js';
 import { inert } from '../../runtime/text/inert.js';
 import { EXIT } from '../exit-codes.js';
 import { numberOption } from '../options.js';
-import { openCommandSession } from '../session.js';
+import { openCommandSession, type Session } from '../session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
 
 export const RUN_TEST_HELP = `Usage: piper-agent run-test [TARGET] [--repo DIR] [--timeout S] [--json] [--ledger PATH]
@@ -53,13 +55,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const session = await openCommandSession(values);
   try {
-    // A user image has no environment plan; the test command is the project's all the same.
-    const plan: EnvPlan = session.environment?.plan ?? planEnvironment(session.repo);
-    const target = given || plan.testCommand || 'python -m pytest';
-    const from = given ? null : plan.testCommandFrom;
-    if (!values.json && from) log(inert(`the project's test command: ${target} (${from})`));
-    const names = Object.keys(plan.testEnv);
-    if (!values.json && names.length) log(inert(`test variables: ${names.join(', ')}`));
+    const { target, from, testEnv } = whatToRun(session, given, values.json ? () => undefined : log);
     const runId = session.ledger.createRun({
       kind: 'run_test',
       repo: session.repo,
@@ -77,7 +73,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
           owner: session.owner,
           origin: 'user',
           repoRoot: session.repo,
-          testEnv: plan.testEnv,
+          testEnv,
         },
         { target, timeout },
       );
@@ -93,16 +89,37 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       process.stdout.write(
         `${JSON.stringify({ run_id: runId, call_id: callId, target, ...source, ...result })}\n`,
       );
-    } else {
-      process.stdout.write(`${result.output}\n`);
-      const counts = result.counts
-        ? ` · ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.errors} errors, ${result.counts.skipped} skipped`
-        : '';
-      const verdict = result.timed_out ? 'TIMED OUT' : result.passed ? 'PASSED' : 'FAILED';
-      log(`── ${verdict} · exit ${result.exit_code}${counts} · run ${runId} · call ${callId}`);
-    }
+    } else printResult(result, `run ${runId} · call ${callId}`, log);
     return result.passed ? EXIT.ok : EXIT.no;
   } finally {
     await session.close();
   }
+}
+
+/**
+ * The TARGET given, else the project's test command (the environment's plan; a user image has none,
+ * so the repository is planned here), with the project's test variables either way.
+ */
+function whatToRun(
+  session: Session,
+  given: string,
+  log: (line: string) => void,
+): { target: string; from: string | null; testEnv: Record<string, string> } {
+  const plan: EnvPlan = session.environment?.plan ?? planEnvironment(session.repo);
+  const target = given || plan.testCommand || DEFAULT_TEST_COMMAND;
+  const from = given ? null : plan.testCommandFrom;
+  if (from) log(inert(`the project's test command: ${target} (${from})`));
+  const names = Object.keys(plan.testEnv);
+  if (names.length) log(inert(`test variables: ${names.join(', ')}`));
+  return { target, from, testEnv: plan.testEnv };
+}
+
+function printResult(result: RunTestResult, ids: string, log: (line: string) => void): void {
+  process.stdout.write(`${result.output}\n`);
+  const c = result.counts;
+  const counts = c
+    ? ` · ${c.passed} passed, ${c.failed} failed, ${c.errors} errors, ${c.skipped} skipped`
+    : '';
+  const verdict = result.timed_out ? 'TIMED OUT' : result.passed ? 'PASSED' : 'FAILED';
+  log(`── ${verdict} · exit ${result.exit_code}${counts} · ${ids}`);
 }
