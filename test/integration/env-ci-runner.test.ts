@@ -23,9 +23,10 @@ const scratch = mkdtempSync(join(tmpdir(), 'piper-ci-runner-'));
 const repos: string[] = [];
 
 function fixtureRepo(name: string): string {
-  const src = join(scratch, `${name}-src`);
+  const dest = join(scratch, `${name}-${repos.length}`);
+  const src = `${dest}-src`;
   cpSync(join(FIXTURES, name), src, { recursive: true });
-  const repo = copyAsGitRepo(src, join(scratch, name), 'fixture');
+  const repo = copyAsGitRepo(src, dest, 'fixture');
   repos.push(repo);
   return repo;
 }
