@@ -4,7 +4,7 @@
 // Makefile target, a unittest-only suite, a CI workflow step whose env the tests need). Each
 // asserts the suite's counts. Only the first project has requirements (one environment build);
 // the others use the bare sandbox image.
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,10 +22,11 @@ const engine = new DockerEngine();
 const scratch = mkdtempSync(join(tmpdir(), 'piper-ci-runner-'));
 const repos: string[] = [];
 
-function fixtureRepo(name: string): string {
+function fixtureRepo(name: string, files: Record<string, string> = {}): string {
   const dest = join(scratch, `${name}-${repos.length}`);
   const src = `${dest}-src`;
   cpSync(join(FIXTURES, name), src, { recursive: true });
+  for (const [path, text] of Object.entries(files)) writeFileSync(join(src, path), text);
   const repo = copyAsGitRepo(src, dest, 'fixture');
   repos.push(repo);
   return repo;
@@ -152,5 +153,59 @@ describe("the project's own test command", () => {
     expect(JSON.parse(call!.args)).toMatchObject({
       env: { UNITCONV_MODE: 'strict', UNITCONV_PRECISION: '3' },
     });
+  });
+
+  it('routes pytest, python -m pytest, python3 -m unittest and unittest discover -v alike, each counted', async () => {
+    const repo = fixtureRepo('unittest-only');
+    for (const target of [
+      'pytest tests',
+      'python3 -m pytest -q tests',
+      'python3 -m unittest discover -s tests -v',
+    ]) {
+      const r = await runCli(['run-test', target, '--repo', repo, '--json']);
+      expect(r.code, `${target}\n${r.stderr.slice(-2000)}`).toBe(0);
+      const result = JSON.parse(r.stdout) as RunTestJson;
+      expect(result.counts, `${target}\n${result.output}`).toEqual({
+        passed: 3,
+        failed: 0,
+        errors: 0,
+        skipped: 1,
+      });
+    }
+  });
+
+  it('is the repro target of a fix without --test, run with the CI step env, and verifies the fix', async () => {
+    const source = readFileSync(join(FIXTURES, 'ci-workflow-env', 'unitconv.py'), 'utf8');
+    const repo = fixtureRepo('ci-workflow-env', {
+      'unitconv.py': source.replace('km * 0.621371,', 'km * 0.62,'),
+    });
+    const script = join(packageRoot(), 'test', 'fixtures', 'models', 'ci-env-fix.jsonl');
+    const r = await runCli(
+      [
+        'fix',
+        '--repo',
+        repo,
+        '--model',
+        `script:${script}`,
+        '--non-interactive',
+        '--output',
+        'json',
+        'km_to_miles is off',
+      ],
+      { env: NO_PIP },
+    );
+    expect(r.code, r.stderr.slice(-3000)).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'resolved', verified: true });
+    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const tests = ledger.database
+      .prepare("SELECT args FROM calls WHERE tool = 'run_test' ORDER BY rowid")
+      .all() as Array<{ args: string }>;
+    ledger.close();
+    expect(tests.map((t) => JSON.parse(t.args))).toEqual([
+      expect.objectContaining({
+        target: 'python -m pytest -q tests',
+        env: { UNITCONV_PRECISION: '3', UNITCONV_MODE: 'strict' },
+      }),
+    ]);
   });
 });
