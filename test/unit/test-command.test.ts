@@ -55,6 +55,7 @@ jobs:
           API_TOKEN: \${{ secrets.API_TOKEN }}
           LD_PRELOAD: /work/evil.so
           "bad-name": x
+          WITH_NUL: "a\\0b"
         run: |
           echo starting  # not the tests
           python -m pytest -q tests
@@ -74,6 +75,7 @@ describe('the CI workflow test step', () => {
     expect(said).toMatch(/env PATH not set: it would change which programs run/);
     expect(said).toMatch(/env LD_PRELOAD not set: it would change how the dynamic linker/);
     expect(said).toMatch(/env bad-name not set: not a plain variable name/);
+    expect(said).toMatch(/env WITH_NUL not set: its value holds a NUL byte/);
     expect(said).toMatch(/a test step never sets PATH, HOME, .*PYTHONPATH.*LD_\*/);
   });
 
@@ -166,6 +168,10 @@ describe('the small YAML reader', () => {
     expect(readYaml("a: [1, 2] # c\n\"k\": 'it''s'\n")).toEqual({ a: '[1, 2]', k: "it's" });
     expect(readYaml('a:\n    b: 1\n  c: 2\n')).toBeNull();
     expect(readYaml('')).toBeNull();
+    // A hostile line is read in linear time.
+    const t0 = Date.now();
+    expect(readYaml(`a${' '.repeat(200_000)}b\n`)).toBeNull();
+    expect(Date.now() - t0).toBeLessThan(1000);
   });
 });
 

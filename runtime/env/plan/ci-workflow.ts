@@ -8,6 +8,8 @@ import type { RepoReader } from './repo-reader.js';
 import { runsTests } from './test-runners.js';
 
 const DIR = '.github/workflows';
+/** A workflow is a page or two; a bigger file is not read at all. */
+const MAX_WORKFLOW = 512 * 1024;
 
 export interface WorkflowStep {
   /** `.github/workflows/ci.yml job test step "Run tests"`. */
@@ -44,6 +46,10 @@ export function workflowTestStep(reader: RepoReader, decisions: string[]): Workf
     const path = `${DIR}/${name}`;
     const text = reader.readText(path, 'dependencies');
     if (text === null) continue;
+    if (text.length > MAX_WORKFLOW) {
+      decisions.push(`${path}: not read (over ${MAX_WORKFLOW / 1024} KiB)`);
+      continue;
+    }
     const doc = readYaml(text);
     if (!isMap(doc) || !isMap(doc.jobs)) {
       decisions.push(`${path}: not read as a workflow (no jobs mapping this reader understands)`);

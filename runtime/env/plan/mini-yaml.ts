@@ -104,7 +104,9 @@ function blockScalar(s: State, indent: number, header: string): string {
   return header.includes('-') ? text : `${text}\n`;
 }
 
-function keyOf(text: string): { name: string; end: number } | null {
+function keyOf(line: string): { name: string; end: number } | null {
+  // A key is short; looking no further keeps the patterns linear on a hostile file's long lines.
+  const text = line.slice(0, 1024);
   const quoted = /^(["'])(.*?)\1\s*:(\s|$)/.exec(text);
   if (quoted) return { name: quoted[2]!, end: quoted[0].length };
   const plain = /^([^\s"'#\-[{][^:]*?|-[^\s:][^:]*?)\s*:(\s|$)/.exec(text);
@@ -113,7 +115,9 @@ function keyOf(text: string): { name: string; end: number } | null {
 
 function scalar(text: string): string {
   if (text.startsWith('"') && text.endsWith('"') && text.length >= 2)
-    return text.slice(1, -1).replace(/\\(["\\nt])/g, (_, c: string) => ({ n: '\n', t: '\t' })[c] ?? c);
+    return text
+      .slice(1, -1)
+      .replace(/\\(["\\nt0])/g, (_, c: string) => ({ n: '\n', t: '\t', '0': '\0' })[c] ?? c);
   if (text.startsWith("'") && text.endsWith("'") && text.length >= 2)
     return text.slice(1, -1).replace(/''/g, "'");
   return text;

@@ -7,6 +7,8 @@
 import { loadRecipe } from '../../images/recipe.js';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A test variable's longest value: a setting, not a payload. */
+const MAX_VALUE = 4096;
 
 /** Names a test step may not set, and why (prefixes end with `*`). */
 const REFUSED: Array<[string, string]> = [
@@ -61,7 +63,9 @@ export function safeTestEnv(
   for (const [name, value] of entries) {
     const why = /\$\{\{/.test(value)
       ? 'its value is an expression (`${{ }}`): not evaluated, and secrets never come from the repository'
-      : refusal(name, imageEnv);
+      : value.includes('\0') || value.length > MAX_VALUE
+        ? `its value holds a NUL byte or is over ${MAX_VALUE} characters`
+        : refusal(name, imageEnv);
     if (why) {
       decisions.push(`${from}: env ${name} not set: ${why}`);
       delete env[name];

@@ -76,7 +76,7 @@ function toxLine(line: string): string | null {
 
 /** noxfile.py: the named session (or test/tests), its `session.run(...)` of literal words. */
 function fromNox(command: string, reader: RepoReader, notes: string[]): Translated | string {
-  const named = /\s(?:-s|--session|--sessions)\s+(\S+)/.exec(command)?.[1];
+  const named = /\s(?:-s|--session|--sessions)\s+([\w-]+)(?:\s|$)/.exec(command)?.[1];
   const found = noxSession(reader, named ? [named] : ['tests', 'test']);
   if (typeof found === 'string') return found;
   notes.push(`nox translated to noxfile.py session "${found.session}" \`${found.command}\``);
