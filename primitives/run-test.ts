@@ -1,26 +1,23 @@
 // run_test(target, timeout=120): the repository snapshot goes into a fresh sandbox as a tar stream
 // and the target runs there. `passed` is exit_code == 0, never read from the output; the output is
-// the end of stdout+stderr (where a traceback ends), the full streams stay in the ledger.
+// the end of stdout+stderr (where a traceback ends), the full streams stay in the ledger. The
+// project's test variables (the environment plan's testEnv, from its CI) are set in the container.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runRecorded } from '../runtime/recorded-run.js';
-import { planSnapshot, skippedNote, snapshotTar } from '../runtime/workspace/snapshot.js';
-import type { PytestCounts, RunTestResult } from './results/sandbox-results.js';
-import type { SandboxContext } from './sandbox-context.js';
-import { workspaceCapMb, workspaceLimits } from './workspace-size.js';
+import { skippedNote } from '../runtime/workspace/snapshot.js';
+import type { RunTestResult } from './results/sandbox-results.js';
+import { testCounts } from './test-counts.js';
+import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from './workspace-snapshot.js';
+
+export { pytestCounts } from './test-counts.js';
 
 export interface RunTestArgs {
   target: string;
   timeout?: number;
 }
 
-export const RUN_TEST_LIMITS = {
-  memoryMb: 1024,
-  pids: 256,
-  tmpfsMb: 256,
-  outputCapBytes: 256 * 1024,
-  cpus: 1,
-};
+export const RUN_TEST_LIMITS = { ...WORKSPACE_LIMITS, outputCapBytes: 256 * 1024 };
 const OUTPUT_LINES = 50;
 const OUTPUT_CHARS = 2000;
 
@@ -28,10 +25,20 @@ const OUTPUT_CHARS = 2000;
  * A target is pytest's when its first word is a pytest option, a node id, a test path, or a path that
  * exists in the repo (`tests/test_x.py::test_y`, `tests`, `test_a.py -k name`); anything else (`make check`,
  * `python3 -m unittest`) runs as a shell string. A pytest target with shell quoting goes through
- * `sh -c` so the quotes mean what they mean in a terminal.
+ * `sh -c` so the quotes mean what they mean in a terminal. `python -m pytest ARGS` and `python3 -m
+ * pytest ARGS` (a CI step's words) are pytest's ARGS: the entry point runs them in its own
+ * interpreter, which is the `python` of the environment (workspace.py checks).
  */
 export function targetArgv(target: string, repoRoot?: string): string[] {
   const trimmed = target.trim();
+  const module = /^python3? -m pytest(?:\s+(.*))?$/s.exec(trimmed);
+  if (module) {
+    const rest = module[1] ?? '';
+    if (rest === '') return ['python3', '-m', 'pytest'];
+    if (!/["'`$\\;&|<>(){}*?]/.test(rest.replace(/\[[^\]\s]*\]/g, '')))
+      return ['python3', '-m', 'pytest', ...rest.split(/\s+/)];
+    return ['sh', '-c', trimmed];
+  }
   const first = trimmed.split(/\s+/)[0] ?? '';
   const path = first.split('::')[0]!;
   const isPytest =
@@ -48,45 +55,27 @@ export function targetArgv(target: string, repoRoot?: string): string[] {
 }
 
 export async function runTest(
-  ctx: SandboxContext & {
-    repoRoot: string;
-    /** The largest work tmpfs, MiB (default: PIPER_RUN_TEST_TMPFS_MAX_MB, else 2048). */
-    workspaceCapMb?: number;
+  ctx: WorkspaceContext & {
+    /**
+     * Variables set in the container before the target runs (the plan's testEnv: repository text,
+     * names already checked by runtime/env/plan/test-env.ts). Recorded with the call's args.
+     */
+    testEnv?: Record<string, string>;
   },
   args: RunTestArgs,
 ): Promise<{ callId: string; result: RunTestResult }> {
   const timeout = args.timeout ?? 120;
+  const env = ctx.testEnv && Object.keys(ctx.testEnv).length ? ctx.testEnv : undefined;
+  const recorded = { target: args.target, timeout, ...(env ? { env } : {}) };
   // Sized before any container exists: a snapshot over the cap is a call that never ran.
-  const plan = planSnapshot(ctx.repoRoot);
-  let sized: ReturnType<typeof workspaceLimits>;
-  try {
-    sized = workspaceLimits(
-      RUN_TEST_LIMITS,
-      { bytes: plan.bytes, files: plan.entries.length },
-      workspaceCapMb(ctx.workspaceCapMb),
-    );
-  } catch (error) {
-    const callId = ctx.ledger.dispatchCall({
-      id: ctx.dispatch?.callId,
-      runId: ctx.runId,
-      tool: 'run_test',
-      args: { target: args.target, timeout },
-      origin: ctx.origin,
-      owner: ctx.owner,
-      turnId: ctx.turnId,
-    });
-    ctx.dispatch?.onDispatched?.(callId);
-    ctx.ledger.endCall(callId, 'not_executed', (error as Error).message);
-    throw error;
-  }
-  const snapshot = snapshotTar(plan);
+  const { snapshot, sized } = sizedSnapshot(ctx, { tool: 'run_test', args: recorded }, RUN_TEST_LIMITS);
   const { callId, receipt } = await runRecorded(
     ctx.ledger,
     ctx.sandbox,
     {
       runId: ctx.runId,
       tool: 'run_test',
-      args: { target: args.target, timeout },
+      args: recorded,
       origin: ctx.origin,
       owner: ctx.owner,
       turnId: ctx.turnId,
@@ -95,6 +84,7 @@ export async function runTest(
       image: ctx.sandbox.image,
       argv: targetArgv(args.target, ctx.repoRoot),
       workspace: snapshot.tar,
+      ...(env ? { workspaceEnv: env } : {}),
       limits: { ...RUN_TEST_LIMITS, ...sized, timeoutS: timeout },
     },
     ctx.dispatch,
@@ -105,7 +95,7 @@ export async function runTest(
   const combined = [receipt.stdout, receipt.stderr]
     .filter(Boolean)
     .join(receipt.stdout.endsWith('\n') ? '' : '\n');
-  const counts = pytestCounts(receipt.stdout);
+  const counts = testCounts(receipt.stdout, receipt.stderr);
   const result: RunTestResult = {
     passed: receipt.exit_code === 0,
     exit_code: receipt.exit_code,
@@ -132,15 +122,4 @@ export function lastOf(text: string): string {
   const lines = text.replace(/\n$/, '').split('\n');
   const tail = lines.slice(-OUTPUT_LINES).join('\n');
   return tail.length > OUTPUT_CHARS ? tail.slice(tail.length - OUTPUT_CHARS) : tail;
-}
-
-/** pytest's closing summary, e.g. `=== 1 failed, 2 passed, 1 error in 0.12s ===` or `-q`'s bare form. */
-export function pytestCounts(stdout: string): PytestCounts | undefined {
-  const lines = stdout.trimEnd().split('\n').reverse();
-  const summary = lines.find((l) =>
-    /\b\d+ (passed|failed|errors?|skipped|deselected|xfailed|xpassed)\b.* in [\d.]+s/.test(l),
-  );
-  if (!summary) return undefined;
-  const count = (word: RegExp) => Number(new RegExp(`(\\d+) ${word.source}`).exec(summary)?.[1] ?? 0);
-  return { passed: count(/passed/), failed: count(/failed/), errors: count(/errors?\b/) };
 }

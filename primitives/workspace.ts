@@ -58,6 +58,8 @@ export interface WorkspaceOptions {
   owner: string;
   embedder?: Embedder;
   retrieve?: 'lexical' | 'embed';
+  /** Variables every run_test sets in its container: the environment plan's testEnv (from the project's CI). */
+  testEnv?: Record<string, string>;
   /** The run's authorization stage for edits (policy/approval.ts); absent: edits are not asked about. */
   authorizeEdit?: EditAuthorizer;
   /**
@@ -117,13 +119,16 @@ export class Workspace {
     };
     if (call.tool === 'run_test') {
       const { callId, result } = await runTest(
-        { ...sandboxCtx, repoRoot: o.repoRoot },
+        { ...sandboxCtx, repoRoot: o.repoRoot, testEnv: o.testEnv },
         call.args as { target: string; timeout?: number },
       );
       return { callId, kind, target, result, receipt: this.receipt(callId) };
     }
     if (call.tool === 'execute') {
-      const { callId, result } = await execute(sandboxCtx, call.args as { code: string; timeout?: number });
+      const { callId, result } = await execute(
+        { ...sandboxCtx, repoRoot: o.repoRoot },
+        call.args as { code: string; timeout?: number },
+      );
       return { callId, kind, target, result, receipt: this.receipt(callId) };
     }
     const callId = o.ledger.dispatchCall({

@@ -1,11 +1,14 @@
 // `piper-agent execute`: Python in a fresh sandbox, recorded in the ledger, the receipt printed.
+// It runs as the agent's execute tool does (primitives/execute.ts): in the project's environment,
+// with a copy of the repository at /work; --no-workspace sends the program alone.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { execute, EXECUTE_LIMITS } from '../../primitives/execute.js';
 import { runRecorded } from '../../runtime/recorded-run.js';
 import { EXECUTE_ARGV } from '../../runtime/sandbox/pool.js';
-import type { Receipt } from '../../runtime/sandbox/spec.js';
+import type { Limits, Receipt } from '../../runtime/sandbox/spec.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { openCommandSession } from '../session.js';
+import { openCommandSession, type Session } from '../session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
 import { numberOption } from '../options.js';
 import { inert } from '../../runtime/text/inert.js';
@@ -14,14 +17,19 @@ export const EXECUTE_HELP = `Usage: piper-agent execute (--code CODE | --file PA
 
 Runs Python in a fresh sandbox container (no network, read-only root, unprivileged user, bounded
 CPU, memory, processes and time), records the call and its receipt in the ledger, and prints it.
+It runs in the project's environment, in /work, with a copy of the repository there (the snapshot
+run-test gets: tracked and untracked-but-not-ignored files, no .git), so \`import <project>\`
+works; nothing the program writes reaches your files.
 
   --code CODE        the program; '-' reads it from standard input
   --file PATH        the program from a file
+  --no-workspace     send the program alone: no copy of the repository (a directory that is no
+                     project, or one too big to copy)
   --timeout S        wall time in seconds; past it the container is killed (default 30)
-  --memory MB        memory limit, no swap (default 512)
-  --cpus N           CPU quota in cores (default 1)
-  --pids N           process/thread limit (default 128)
-  --output-cap BYTES bytes of each stream kept, head and tail (default 65536)
+  --memory MB        memory limit, no swap (default ${EXECUTE_LIMITS.memoryMb}; more for a large snapshot)
+  --cpus N           CPU quota in cores (default ${EXECUTE_LIMITS.cpus})
+  --pids N           process/thread limit (default ${EXECUTE_LIMITS.pids})
+  --output-cap BYTES bytes of each stream kept, head and tail (default ${EXECUTE_LIMITS.outputCapBytes})
   --json             print the receipt as one JSON object
   --raw              write the program's stdout exactly as captured (its bytes within --output-cap,
                      UTF-8), escape sequences included; without it, and for stderr and the receipt
@@ -51,6 +59,7 @@ export async function executeCommand(argv: string[]): Promise<number> {
       ledger: { type: 'string' },
       repo: { type: 'string' },
       image: { type: 'string' },
+      'no-workspace': { type: 'boolean', default: false },
       ...ENV_PARSE_OPTIONS,
     },
     strict: true,
@@ -72,12 +81,15 @@ export async function executeCommand(argv: string[]): Promise<number> {
   const session = await openCommandSession(values);
   try {
     const runId = session.ledger.createRun({ kind: 'execute', repo: session.repo, owner: session.owner });
-    const { callId, receipt } = await runRecorded(
-      session.ledger,
-      session.sandbox,
-      { runId, tool: 'execute', args: { code, limits }, origin: 'user', owner: session.owner },
-      { image: session.sandbox.image, argv: EXECUTE_ARGV, stdin: code, limits },
-    );
+    let ran: { callId: string; receipt: Receipt };
+    try {
+      ran = await runProgram(session, runId, code, limits, values['no-workspace']);
+    } catch (error) {
+      // Nothing ran (a snapshot over its cap, an engine that went away): the run ends, it does not stay open.
+      session.ledger.endRun(runId, 'failed', (error as Error).message);
+      throw error;
+    }
+    const { callId, receipt } = ran;
     session.ledger.endRun(runId, 'completed', `exit code ${receipt.exit_code}`);
     if (values.json) {
       process.stdout.write(
@@ -90,6 +102,30 @@ export async function executeCommand(argv: string[]): Promise<number> {
   } finally {
     await session.close();
   }
+}
+
+/** As the agent's tool runs it (with the workspace), or the program alone; the command's own default wall time is 30 s. */
+async function runProgram(
+  session: Session,
+  runId: string,
+  code: string,
+  limits: Partial<Limits>,
+  alone: boolean,
+): Promise<{ callId: string; receipt: Receipt }> {
+  if (alone) {
+    return runRecorded(
+      session.ledger,
+      session.sandbox,
+      { runId, tool: 'execute', args: { code, limits }, origin: 'user', owner: session.owner },
+      { image: session.sandbox.image, argv: EXECUTE_ARGV, stdin: code, limits },
+    );
+  }
+  const ctx = { sandbox: session.sandbox, ledger: session.ledger, runId, owner: session.owner };
+  return execute(
+    { ...ctx, origin: 'user', repoRoot: session.repo },
+    { code },
+    { ...limits, timeoutS: limits.timeoutS ?? 30 },
+  );
 }
 
 function readProgram(code: string | undefined, file: string | undefined): string {

@@ -1,23 +1,32 @@
 // `piper-agent run-test TARGET`: the repository's tests in a fresh sandbox, recorded in the ledger.
 import { parseArgs } from 'node:util';
 import { runTest } from '../../primitives/run-test.js';
+import type { RunTestResult } from '../../primitives/results/sandbox-results.js';
+import { planEnvironment } from '../../runtime/env/plan/detect.js';
+import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
+import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { gitHead } from '../../runtime/host/git.js';
-import { EXIT, UsageError } from '../exit-codes.js';
 import { inert } from '../../runtime/text/inert.js';
+import { EXIT } from '../exit-codes.js';
 import { numberOption } from '../options.js';
-import { openCommandSession } from '../session.js';
+import { openCommandSession, type Session } from '../session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
 
-export const RUN_TEST_HELP = `Usage: piper-agent run-test TARGET [--repo DIR] [--timeout S] [--json] [--ledger PATH]
+export const RUN_TEST_HELP = `Usage: piper-agent run-test [TARGET] [--repo DIR] [--timeout S] [--json] [--ledger PATH]
 
 Runs TARGET against a snapshot of the repository (tracked and untracked-but-not-ignored files, no
 .git) in a fresh sandbox, and records it in the ledger. TARGET is one or more pytest node ids or
 paths (tests/test_x.py::test_y, tests/) with pytest options, or a shell string (make check).
+Without TARGET it runs the project's own test command, found as its CI runs it: the test key of
+.piper/sandbox.toml, the CI workflow's test step, tox, nox, a Makefile test target, pytest's
+configuration, a unittest-only suite, else python -m pytest (\`piper-agent env plan\` shows which
+and why). The variables the project's test step sets (its env:) are set for every run.
 Nothing the tests write reaches your files.
 
   --repo DIR     the repository (default: the git root of the current directory)
   --timeout S    seconds before the container is killed (1..300, default 120)
-  --json         print {passed, exit_code, output, timed_out, counts} with run and call ids
+  --json         print {passed, exit_code, output, timed_out, counts} with run and call ids, the
+                 target run, and where it came from when it was the project's test command
   --image NAME   run in this image as it is (also PIPER_SANDBOX_IMAGE); no environment is built
 ${ENV_FLAG_HELP}
 
@@ -41,12 +50,12 @@ export async function runTestCommand(argv: string[]): Promise<number> {
     },
     allowPositionals: true,
   });
-  const target = positionals.join(' ').trim();
-  if (!target) throw new UsageError('run-test needs a TARGET (a pytest node id or path, or a shell string)');
+  const given = positionals.join(' ').trim();
   const timeout = numberOption('--timeout', values.timeout, { min: 1, max: 300, integer: true }) ?? 120;
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const session = await openCommandSession(values);
   try {
+    const { target, from, testEnv } = whatToRun(session, given, values.json ? () => undefined : log);
     const runId = session.ledger.createRun({
       kind: 'run_test',
       repo: session.repo,
@@ -64,6 +73,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
           owner: session.owner,
           origin: 'user',
           repoRoot: session.repo,
+          testEnv,
         },
         { target, timeout },
       );
@@ -75,18 +85,42 @@ export async function runTestCommand(argv: string[]): Promise<number> {
     const { callId, result } = ran;
     session.ledger.endRun(runId, result.passed ? 'passed' : 'failed', `exit code ${result.exit_code}`);
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ run_id: runId, call_id: callId, ...result })}\n`);
-    } else {
-      // The tests' output is the repository's words: inert before a terminal sees it (--json is exact).
-      process.stdout.write(`${inert(result.output)}\n`);
-      const counts = result.counts
-        ? ` · ${result.counts.passed} passed, ${result.counts.failed} failed, ${result.counts.errors} errors`
-        : '';
-      const verdict = result.timed_out ? 'TIMED OUT' : result.passed ? 'PASSED' : 'FAILED';
-      log(`── ${verdict} · exit ${result.exit_code}${counts} · run ${runId} · call ${callId}`);
-    }
+      const source = from ? { from } : {};
+      process.stdout.write(
+        `${JSON.stringify({ run_id: runId, call_id: callId, target, ...source, ...result })}\n`,
+      );
+    } else printResult(result, `run ${runId} · call ${callId}`, log);
     return result.passed ? EXIT.ok : EXIT.no;
   } finally {
     await session.close();
   }
+}
+
+/**
+ * The TARGET given, else the project's test command (the environment's plan; a user image has none,
+ * so the repository is planned here), with the project's test variables either way.
+ */
+function whatToRun(
+  session: Session,
+  given: string,
+  log: (line: string) => void,
+): { target: string; from: string | null; testEnv: Record<string, string> } {
+  const plan: EnvPlan = session.environment?.plan ?? planEnvironment(session.repo);
+  const target = given || plan.testCommand || DEFAULT_TEST_COMMAND;
+  const from = given ? null : plan.testCommandFrom;
+  if (from) log(inert(`the project's test command: ${target} (${from})`));
+  const names = Object.keys(plan.testEnv);
+  if (names.length) log(inert(`test variables: ${names.join(', ')}`));
+  return { target, from, testEnv: plan.testEnv };
+}
+
+function printResult(result: RunTestResult, ids: string, log: (line: string) => void): void {
+  // The tests' output is the repository's words: inert before a terminal sees it (--json is exact).
+  process.stdout.write(`${inert(result.output)}\n`);
+  const c = result.counts;
+  const counts = c
+    ? ` · ${c.passed} passed, ${c.failed} failed, ${c.errors} errors, ${c.skipped} skipped`
+    : '';
+  const verdict = result.timed_out ? 'TIMED OUT' : result.passed ? 'PASSED' : 'FAILED';
+  log(`── ${verdict} · exit ${result.exit_code}${counts} · ${ids}`);
 }

@@ -60,6 +60,7 @@ export async function runAgent(run: AgentRun): Promise<RunResult> {
       owner: session.owner,
       embedder: run.embedder,
       retrieve: run.retrieve,
+      testEnv: session.environment?.plan?.testEnv,
       authorizeEdit,
       signal: run.signal,
     });

@@ -22,12 +22,19 @@ import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Config } from '../config.js';
 import type { EnvMode } from '../../runtime/env/ensure.js';
+import { DEFAULT_TEST_FROM } from '../../runtime/env/plan/test-command.js';
+import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { envMode, recipeTrusted } from '../env/env-option.js';
 import { openSession } from '../session.js';
 import { RefusalWatch } from './model-refusal.js';
 import { interruptNote } from './interrupt-note.js';
 import { interruptedResult } from './interrupted-result.js';
 import { failedResult } from './failed-result.js';
+
+/** The plan's test command when the project named it; null for the default or with no plan. */
+function projectTestCommand(plan: EnvPlan | null): string | null {
+  return plan?.testCommand && plan.testCommandFrom !== DEFAULT_TEST_FROM ? plan.testCommand : null;
+}
 
 export interface FixInput {
   issue: string;
@@ -85,7 +92,8 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     ledger: config.ledger,
     image: config.image,
     runtime: config.sandboxRuntime,
-    sandbox: { poolSize: 1, workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS },
+    // execute and run_test both run with a workspace and the same limits: one pool of two serves both.
+    sandbox: { poolSize: 0, workspacePoolSize: 2, workspacePoolLimits: RUN_TEST_LIMITS },
     environment: input.env ?? { mode: envMode(undefined), trustRecipe: recipeTrusted(input.repo, false) },
     log: input.log,
     onInterrupt: (signal) => process.stderr.write(interruptNote(signal, runId, edited)),
@@ -118,8 +126,11 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   try {
     // A missing sandbox image is a set-up problem: say so before any work, not at the first test.
     await session.sandbox.checkImage();
-    // No --test / `test` config: the recipe's default test command, if it names one.
-    const reproTarget = input.reproTarget ?? session.environment?.plan?.testCommand ?? null;
+    // No --test / `test` config: the project's own test command, when the project names one (the
+    // recipe, its CI, tox, nox, make, pytest's config, a unittest suite); never the bare default,
+    // which would make every fix wait for the whole suite. Its variables reach every run_test
+    // through the workspace (run-agent.ts).
+    const reproTarget = input.reproTarget ?? projectTestCommand(session.environment?.plan ?? null);
     // Interrupted while the image was checked: no run is started after the interrupt.
     session.interruption.throwIfAborted();
     runId ??= session.ledger.createRun({

@@ -5,7 +5,13 @@
 import { z } from 'zod';
 import type { Receipt } from '../../runtime/sandbox/spec.js';
 
-export const pytestCountsSchema = z.object({ passed: z.int(), failed: z.int(), errors: z.int() });
+/** A suite's counts, from pytest's or unittest's summary; `skipped` is 0 in results recorded before it was kept. */
+export const pytestCountsSchema = z.object({
+  passed: z.int(),
+  failed: z.int(),
+  errors: z.int(),
+  skipped: z.int().default(0),
+});
 export type PytestCounts = z.output<typeof pytestCountsSchema>;
 
 export const runTestResultSchema = z.object({
@@ -14,7 +20,7 @@ export const runTestResultSchema = z.object({
   /** The end of stdout+stderr (where a traceback ends); the full streams stay in the ledger. */
   output: z.string(),
   timed_out: z.boolean(),
-  /** pytest's summary counts, when the output has its summary line. */
+  /** The suite's counts, when the output has pytest's or unittest's summary (test-counts.ts). */
   counts: pytestCountsSchema.optional(),
 });
 export type RunTestResult = z.output<typeof runTestResultSchema>;

@@ -1,6 +1,7 @@
 // Pre-started single-use containers (docs/sandbox.md): each already runs a Python entry point
-// blocked on stdin for its work — a program for `execute`, a command and a workspace tar for
-// `run_test` (with pytest already imported) — so a call skips create, start and the interpreter's
+// blocked on stdin for its work — a bare program (launch.py), or a header line (a command or a
+// program) and a workspace tar (workspace.py, with pytest already imported: run_test and
+// execute) — so a call skips create, start and the interpreter's
 // start-up. A container serves one call and is removed; the pool refills in the
 // background, one container at a time, up to its size. Never reused: isolation is per call.
 import type { DockerEngine } from '../engine/docker-engine.js';
@@ -10,7 +11,7 @@ import { removeOrReport, reportToStderr, type Report } from './removal.js';
 import type { Limits } from './spec.js';
 
 export const EXECUTE_ARGV = ['python3', '/opt/piper/launch.py'];
-/** Runs with a workspace: the command comes as a JSON line on stdin, then the tar (workspace.py). */
+/** Runs with a workspace: the command (or program) comes as a JSON line on stdin, then the tar (workspace.py). */
 export const WORKSPACE_ARGV = ['python3', '/opt/piper/workspace.py'];
 
 export interface PoolOptions {

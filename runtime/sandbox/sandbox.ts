@@ -143,8 +143,7 @@ export class Sandbox {
       const finished = await finishContainer(this.engine, container, {
         stdin: spec.stdin,
         workspace: spec.workspace,
-        // The workspace entry point reads its command as one JSON line ahead of the tar.
-        header: spec.workspace ? `${JSON.stringify({ argv: spec.argv })}\n` : undefined,
+        header: spec.workspace ? workspaceHeader(spec) : undefined,
         timeoutS: limits.timeoutS,
       });
       const out = container.stdout.result();
@@ -196,11 +195,16 @@ export class Sandbox {
     return [...this.active];
   }
 
-  /** The pool whose containers were made for this kind of run with these limits, if any. */
+  /**
+   * A pool whose containers wait in this run's entry point with these limits, if any: a run with
+   * a workspace (run_test, execute) is served by one waiting in workspace.py, a bare program by
+   * one waiting in launch.py.
+   */
   private poolFor(spec: RunSpec, limits: Limits): WarmPool | null {
     if (spec.env?.length || spec.image !== this.options.image) return null;
-    const pool = spec.workspace ? this.workspacePool : sameArgv(spec.argv, EXECUTE_ARGV) ? this.pool : null;
-    return pool && pool.fits(limits) ? pool : null;
+    const entry = spec.workspace ? WORKSPACE_ARGV : spec.argv;
+    const pools = [this.workspacePool, this.pool];
+    return pools.find((p) => p && sameArgv(p.options.argv, entry) && p.fits(limits)) ?? null;
   }
 
   private coldConfig(spec: RunSpec, limits: Limits) {
@@ -261,8 +265,24 @@ function ownerLabels(owner: string): Record<string, string> {
   return { [LABEL.owner]: owner, ...(container ? { [LABEL.ownerContainer]: container } : {}) };
 }
 
+/** The workspace entry point's first line: the command (or program) and its variables, as JSON. */
+function workspaceHeader(spec: RunSpec): string {
+  const header = {
+    argv: spec.argv,
+    ...(spec.program !== undefined ? { program: spec.program } : {}),
+    ...(spec.workspaceEnv ? { env: spec.workspaceEnv } : {}),
+  };
+  return `${JSON.stringify(header)}\n`;
+}
+
 function checkSpec(spec: RunSpec): Limits {
   if (!spec.argv.length) throw new RuntimeError('bad_spec', 'argv is empty');
+  if (!spec.workspace && (spec.program !== undefined || spec.workspaceEnv)) {
+    throw new RuntimeError(
+      'bad_spec',
+      'program and workspaceEnv go with a workspace (its entry point reads them)',
+    );
+  }
   if (spec.workspace && spec.stdin !== undefined) {
     throw new RuntimeError(
       'bad_spec',

@@ -32,8 +32,18 @@ export interface RunSpec {
   argv: string[];
   /** Bytes written to the process's stdin, then closed (the program for `execute`). */
   stdin?: string | Buffer;
-  /** A tar stream unpacked into the work dir before argv runs (the repository for run_test). */
+  /** A tar stream unpacked into the work dir before argv runs (the repository for run_test, execute). */
   workspace?: Readable;
+  /**
+   * With a workspace: Python source the entry point runs as __main__ in the work dir instead of
+   * argv (execute). It travels in the header line ahead of the tar, as argv does.
+   */
+  program?: string;
+  /**
+   * With a workspace: variables the entry point sets before the command (run_test's test
+   * variables). In the header, not the container's config, so a pooled container serves them.
+   */
+  workspaceEnv?: Record<string, string>;
   limits?: Partial<Limits>;
   env?: string[];
   /** Labels naming the run and the call; owner labels are added by the sandbox. */

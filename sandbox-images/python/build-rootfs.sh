@@ -8,7 +8,8 @@ target=$1
 here=$(cd "$(dirname "$0")" && pwd)
 suite=${2:-$(sed -n 's/.*"suite": *"\([^"]*\)".*/\1/p' "$here/recipe.json")}
 variant=$(sed -n 's/.*"variant": *"\([^"]*\)".*/\1/p' "$here/recipe.json")
-packages=$(tr -d '\n' <"$here/recipe.json" | sed -n 's/.*"packages": *\[\([^]]*\)\].*/\1/p' | tr -d '" ')
+# debootstrap takes the list comma-separated.
+packages=$("$here/packages.sh" "$here/recipe.json" | tr ' ' ',')
 
 mirror=${PIPER_DEBIAN_MIRROR:-}
 if [ -z "$mirror" ]; then

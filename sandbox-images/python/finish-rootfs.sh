@@ -1,6 +1,7 @@
 #!/bin/sh
 # Turns a Debian root filesystem (debootstrap's, or the Dockerfile's base image) into the sandbox
-# image's: the unprivileged user, the work dir, the entry points, and no package caches.
+# image's: the unprivileged user, the work dir, the entry points, git's system config (gitconfig:
+# safe.directory and a commit identity), and no package caches.
 # Both build paths run this same script, so both give the same image.
 # Usage: finish-rootfs.sh ROOT RECIPE_DIR
 set -eu
@@ -15,6 +16,8 @@ chown "$uid:$gid" "$root/work"
 cp "$recipe/launch.py" "$recipe/workspace.py" "$root/opt/piper/"
 chmod 0644 "$root/opt/piper/launch.py"
 chmod 0644 "$root/opt/piper/workspace.py"
+cp "$recipe/gitconfig" "$root/etc/gitconfig"
+chmod 0644 "$root/etc/gitconfig"
 rm -rf "$root/var/cache/apt/"* "$root/var/lib/apt/lists/"* "$root/usr/share/doc/"* \
   "$root/usr/share/man/"* "$root/usr/share/locale/"* "$root/usr/share/info/"* "$root/var/log/"*
 find "$root/usr/lib/python3" -name __pycache__ -prune -exec rm -rf {} + 2>/dev/null || true

@@ -36,7 +36,7 @@ describe('run_test (real pytest, real sandbox)', () => {
       passed: true,
       exit_code: 0,
       timed_out: false,
-      counts: { passed: 2, failed: 0, errors: 0 },
+      counts: { passed: 2, failed: 0, errors: 0, skipped: 0 },
     });
     expect(result.output).toMatch(/2 passed/);
     expect(ledger.getCall(callId)).toMatchObject({ status: 'completed', tool: 'run_test', origin: 'model' });
@@ -47,7 +47,7 @@ describe('run_test (real pytest, real sandbox)', () => {
     const { result } = await runTest(ctx('failing'), { target: 'tests/test_parse.py::test_spaces' });
     expect(result.passed).toBe(false);
     expect(result.exit_code).toBe(1);
-    expect(result.counts).toEqual({ passed: 0, failed: 1, errors: 0 });
+    expect(result.counts).toEqual({ passed: 0, failed: 1, errors: 0, skipped: 0 });
     expect(result.output).toContain("E       AssertionError: assert ('a ', 1) == ('a', 1)");
     expect(result.output.trimEnd().endsWith('1 failed in')).toBe(false);
     expect(result.output).toMatch(/=+ 1 failed in [\d.]+s =+$/);
@@ -98,21 +98,36 @@ describe('run_test from the warm pool', () => {
     expect(result).toMatchObject({
       passed: false,
       exit_code: 1,
-      counts: { passed: 1, failed: 1, errors: 0 },
+      counts: { passed: 1, failed: 1, errors: 0, skipped: 0 },
     });
     expect(result.output).toContain("E       AssertionError: assert ('a ', 1) == ('a', 1)");
   });
 });
 
 describe('execute primitive', () => {
-  it('returns the captured streams and exit code, from the pool', async () => {
+  it('returns the captured streams and exit code, from the workspace pool, with the project at /work', async () => {
     await sandbox.init();
-    const { callId, result } = await execute(
-      { sandbox, ledger, runId, owner: 'test', origin: 'model' },
-      { code: 'import sys\nprint(2**10)\nsys.exit(3)' },
-    );
-    expect(result).toEqual({ stdout: '1024\n', stderr: '', exit_code: 3, timed_out: false });
+    const { callId, result } = await execute(ctx('passing'), {
+      code: 'import sys, shapes\nprint(2**10, shapes.__file__)\nsys.exit(3)',
+    });
+    expect(result).toEqual({ stdout: '1024 /work/shapes.py\n', stderr: '', exit_code: 3, timed_out: false });
     expect(ledger.getExecution(callId)).toMatchObject({ warm: 1, exit_code: 3 });
+  });
+
+  it('leaves the host repo as it was: the program writes into its copy', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'piper-exec-writer-'));
+    cpSync(join(suites, 'passing'), copy, { recursive: true });
+    const before = readdirSync(copy, { recursive: true }).sort();
+    const { result } = await execute(
+      { ...ctx('passing'), repoRoot: copy },
+      {
+        code: 'import os\nopen("shapes.py", "w").write("broken")\nos.mkdir("new")\nprint(sorted(os.listdir(".")))',
+      },
+    );
+    expect(result.exit_code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("'new'");
+    expect(readdirSync(copy, { recursive: true }).sort()).toEqual(before);
+    expect(readFileSync(join(copy, 'shapes.py'), 'utf8')).not.toBe('broken');
   });
 });
 

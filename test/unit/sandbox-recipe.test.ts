@@ -1,4 +1,5 @@
 // The sandbox recipe per Debian suite, and the record of what piper built (no engine needed).
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,8 +25,40 @@ describe('loadRecipe', () => {
     expect(meta.packages).toEqual(
       expect.arrayContaining(['python3-venv', 'python3-pip', 'python3-setuptools', 'python3-wheel']),
     );
+    // Both build paths install recipe.json's list through packages.sh, and the Dockerfile's ENV is its env.
     const dockerfile = readFileSync(join(recipe.dir, 'Dockerfile'), 'utf8');
-    for (const pkg of meta.packages) expect(dockerfile).toMatch(new RegExp(`\\b${pkg}\\b`));
+    expect(dockerfile).toContain('$(/tmp/recipe/packages.sh /tmp/recipe/recipe.json)');
+    expect(readFileSync(join(recipe.dir, 'build-rootfs.sh'), 'utf8')).toContain('"$here/packages.sh"');
+    const envLine = /^ENV (.*)$/m.exec(dockerfile)![1]!;
+    const dockerEnv = [...envLine.matchAll(/(\w+)=("[^"]*"|\S+)/g)].map(
+      (m) => `${m[1]}=${m[2]!.replace(/^"|"$/g, '')}`,
+    );
+    expect(dockerEnv).toEqual(recipe.env);
+  });
+
+  it("has a CI runner's tools, each package with its reason, and the list packages.sh prints", () => {
+    const recipe = loadRecipe();
+    const meta = JSON.parse(readFileSync(join(recipe.dir, 'recipe.json'), 'utf8')) as {
+      packages: string[];
+      reasons: Record<string, string>;
+    };
+    expect(meta.packages).toEqual(
+      expect.arrayContaining([
+        'git',
+        'less',
+        'procps',
+        'make',
+        'tzdata',
+        'ca-certificates',
+        'python-is-python3',
+      ]),
+    );
+    expect(Object.keys(meta.reasons).sort()).toEqual([...meta.packages].sort());
+    const printed = execFileSync(join(recipe.dir, 'packages.sh'), [join(recipe.dir, 'recipe.json')], {
+      encoding: 'utf8',
+    });
+    expect(printed.trim().split(' ')).toEqual(meta.packages);
+    expect(recipe.env).toEqual(expect.arrayContaining(['LANG=C.UTF-8', 'PAGER=less', 'LESS=-FRX']));
   });
 
   it('makes bookworm selectable: its own hash and tag, Python 3.11', () => {

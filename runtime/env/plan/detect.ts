@@ -24,6 +24,7 @@ import { readRequirementsFiles } from './requirements-file.js';
 import { readSetupCfg, SETUP_CFG, type SetupCfg } from './setup-cfg.js';
 import { addTestSources } from './test-sources.js';
 import { skipTooling } from './tooling.js';
+import { detectTestCommand } from './test-command.js';
 import { EnvPlanSchema, type EnvPlan } from './types.js';
 
 export interface PlanOptions {
@@ -234,6 +235,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
   applyLockfile(planner, reader, detect);
   const pip = pipOptions(planner, recipe, recipeLinks);
   readWheelhouses(reader, pip.findLinks);
+  const test = detectTestCommand(repoRoot, recipe.test, decisions);
   return EnvPlanSchema.parse({
     python: choice.python,
     debian: choice.debian,
@@ -252,7 +254,9 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     pip,
     apt: recipe.apt ?? [],
     setup: recipe.setup ?? [],
-    testCommand: recipe.test ?? null,
+    testCommand: test.command,
+    testCommandFrom: test.from,
+    testEnv: test.env,
     ...(recipe.strict ? { strict: true } : {}),
     recipe: loaded ? { path: RECIPE_PATH, sha256: loaded.sha256 } : null,
     inputs: reader.recorded(),

@@ -82,6 +82,8 @@ export function renderPlanText(input: EnvPlan): string {
     ...list('apt', plan.apt),
     ...list('setup commands', plan.setup),
     ...(plan.testCommand ? [`test command: ${plan.testCommand}`] : []),
+    ...(plan.testCommand && plan.testCommandFrom ? [`  from ${plan.testCommandFrom}`] : []),
+    ...Object.entries(plan.testEnv).map(([name, value]) => `  env ${name}=${value}`),
   ];
   if (extra.length) lines.push('', ...extra);
   lines.push(

@@ -68,7 +68,12 @@ export const EnvPlanSchema = z.object({
   }),
   apt: z.array(z.string()),
   setup: z.array(z.string()),
+  /** The project's test command (runtime/env/plan/test-command.ts); null in plans made before it was detected. */
   testCommand: z.string().nullable(),
+  /** Where it came from, e.g. `.github/workflows/ci.yml job test step "Run tests"`. */
+  testCommandFrom: z.string().nullable().default(null),
+  /** Variables its step sets: repository text, never a `${{ }}` expression, no name that changes the sandbox. */
+  testEnv: z.record(z.string(), z.string()).default({}),
   /** The recipe's `strict = true`: no best effort (absent otherwise). */
   strict: z.boolean().optional(),
   recipe: z.object({ path: z.string(), sha256: z.string() }).nullable(),
