@@ -22,6 +22,7 @@ import { ENV_LABEL, ENV_PATH, VENV, envImageRef, projectId } from './names.js';
 import type { PipSettings } from './pip-settings.js';
 import { dpkgLines, lastLines, normalize, pipList } from './step-output.js';
 import type { EnvPlan } from './plan/types.js';
+import { projectInstallFor } from './vcs-version.js';
 import { aptStep, cleanStep, listStep, projectStep, setupStep, venvStep } from './steps.js';
 
 export interface BuildInput {
@@ -128,7 +129,9 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
           'fix the command in .piper/sandbox.toml `setup`; it runs as root in /work with no network',
         );
     }
-    const r = await box2.run(projectStep(plan.project.importRoot, plan.project.installable));
+    // [real-fixtures hook] the VCS version, read on the host now (not in the key: a hit keeps the build's).
+    const install = projectInstallFor(input.repoRoot, plan.project.name);
+    const r = await box2.run(projectStep(plan.project.importRoot, plan.project.installable, install));
     if (r.exit_code !== 0)
       fail(
         `installing the project editable failed (exit ${r.exit_code}): ${lastLines(r.output_tail)}`,

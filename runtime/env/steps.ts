@@ -3,6 +3,7 @@
 // (`piper-versions {json}`, `piper-dpkg NAME VERSION`, `piper-pip-report`) the builder reads back.
 import { ENV_PATH, VENV, VENV_PYTHON } from './names.js';
 import type { StepSpec } from './build-box.js';
+import { editableInstallLines, type ProjectInstall } from './project-install.js';
 
 export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -111,15 +112,20 @@ export function setupStep(index: number, command: string): StepSpec {
  * The project made importable from the workspace (a .pth naming `importRoot`) and, when it has
  * metadata, installed editable with its own build backend (no build isolation, no index, no deps:
  * everything it needs is already in the venv), so importlib.metadata and entry points see it.
+ * [real-fixtures hook] `install`: the editable install's own lines (project-install.ts): PEP 660
+ * always, a setup.cfg-only project's shim, the VCS version's variables.
  */
-export function projectStep(importRoot: string, installable: boolean): StepSpec {
+export function projectStep(
+  importRoot: string,
+  installable: boolean,
+  install: ProjectInstall = {},
+): StepSpec {
   const lines = [
     'set -e',
     `site=$(${VENV_PYTHON} -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')`,
     `echo ${shQuote(importRoot)} > "$site/_piper_workspace.pth"`,
   ];
-  if (installable)
-    lines.push(`${PIP} install --no-cache-dir --no-deps --no-build-isolation --no-index -e /work`);
+  if (installable) lines.push(...editableInstallLines(PIP, install, shQuote));
   return { name: 'project', script: lines.join('\n'), timeoutS: 600 };
 }
 

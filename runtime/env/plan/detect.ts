@@ -18,6 +18,7 @@ import { readRequirementLines, readRequirementsFiles } from './requirements-file
 import { readSetupCfg, SETUP_CFG } from './setup-cfg.js';
 import { readToxTestenv, TOX_INI } from './tox.js';
 import { EnvPlanSchema, type EnvPlan } from './types.js';
+import { detectVcsUse } from './vcs-use.js';
 
 export interface PlanOptions {
   /** The sandbox's Python when the recipe does not choose a Debian release (default 3.13). */
@@ -243,6 +244,15 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
           from: 'default build requirements (no [build-system].requires)',
         }));
       planner.addListed(listed, 'build');
+      // [real-fixtures hook] a version from git: its tool is a build requirement even when only its
+      // configuration names it; the version itself is read on the host at build time.
+      const vcs = detectVcsUse(reader);
+      if (vcs) {
+        decisions.push(
+          `version from git (${vcs.tool}: ${vcs.why}): read on the host when the image is built`,
+        );
+        planner.addListed([{ text: vcs.tool, from: `${vcs.why} (a version from git)` }], 'build');
+      }
     }
   }
   (recipe.requirements ?? []).forEach((text, index) => {
