@@ -246,12 +246,17 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
       planner.addListed(listed, 'build');
       // [real-fixtures hook] a version from git: its tool is a build requirement even when only its
       // configuration names it; the version itself is read on the host at build time.
+      // hatchling's get_requires_for_build_editable asks for `editables`, which --no-build-isolation
+      // does not install: without it the editable install fails (single modules, iniconfig).
+      if (buildBackend === 'hatchling.build')
+        planner.addListed([{ text: 'editables', from: 'hatchling.build editable builds' }], 'build');
       const vcs = detectVcsUse(reader);
       if (vcs) {
         decisions.push(
           `version from git (${vcs.tool}: ${vcs.why}): read on the host when the image is built`,
         );
-        planner.addListed([{ text: vcs.tool, from: `${vcs.why} (a version from git)` }], 'build');
+        if (!vcs.declared)
+          planner.addListed([{ text: vcs.tool, from: `${vcs.why} (a version from git)` }], 'build');
       }
     }
   }

@@ -13,6 +13,8 @@ export interface VcsUse {
   tool: 'setuptools-scm' | 'hatch-vcs' | 'flit-scm' | 'pdm-backend';
   /** Where it was seen, for the plan's decisions. */
   why: string;
+  /** Whether [build-system].requires already names the tool (else the plan adds it). */
+  declared: boolean;
 }
 
 const BY_REQUIREMENT: Record<string, VcsUse['tool']> = {
@@ -37,20 +39,29 @@ export function detectVcsUse(reader: RepoReader): VcsUse | null {
   const requires = Array.isArray(buildSystem?.requires) ? buildSystem.requires.map(String) : [];
   for (const text of requires) {
     const tool = BY_REQUIREMENT[requirementName(text)];
-    if (tool) return { tool, why: `pyproject.toml [build-system].requires "${text}"` };
+    if (tool) return { tool, why: `pyproject.toml [build-system].requires "${text}"`, declared: true };
   }
   if (buildSystem?.['build-backend'] === 'flit_scm:buildapi')
-    return { tool: 'flit-scm', why: 'pyproject.toml [build-system].build-backend flit_scm:buildapi' };
+    return {
+      tool: 'flit-scm',
+      why: 'pyproject.toml [build-system].build-backend flit_scm:buildapi',
+      declared: false,
+    };
   if (table(py, 'tool', 'hatch', 'version')?.source === 'vcs')
-    return { tool: 'hatch-vcs', why: 'pyproject.toml [tool.hatch.version] source = "vcs"' };
+    return { tool: 'hatch-vcs', why: 'pyproject.toml [tool.hatch.version] source = "vcs"', declared: false };
   if (table(py, 'tool', 'pdm', 'version')?.source === 'scm')
-    return { tool: 'pdm-backend', why: 'pyproject.toml [tool.pdm.version] source = "scm"' };
+    return { tool: 'pdm-backend', why: 'pyproject.toml [tool.pdm.version] source = "scm"', declared: false };
   if (table(py, 'tool', 'setuptools_scm') || table(py, 'tool', 'setuptools-scm'))
-    return { tool: 'setuptools-scm', why: 'pyproject.toml [tool.setuptools_scm]' };
+    return { tool: 'setuptools-scm', why: 'pyproject.toml [tool.setuptools_scm]', declared: false };
   const setupPy = reader.readText('setup.py', 'dependencies') ?? '';
-  if (/\buse_scm_version\b/.test(setupPy)) return { tool: 'setuptools-scm', why: 'setup.py use_scm_version' };
+  if (/\buse_scm_version\b/.test(setupPy))
+    return { tool: 'setuptools-scm', why: 'setup.py use_scm_version', declared: false };
   const setupCfg = reader.readText('setup.cfg', 'dependencies') ?? '';
   if (/^\s*setup_requires\s*=[^[]*\bsetuptools[_-]scm\b/ms.test(setupCfg))
-    return { tool: 'setuptools-scm', why: 'setup.cfg [options] setup_requires setuptools_scm' };
+    return {
+      tool: 'setuptools-scm',
+      why: 'setup.cfg [options] setup_requires setuptools_scm',
+      declared: false,
+    };
   return null;
 }
