@@ -19,6 +19,8 @@ const engine = new DockerEngine();
 const scratch = mkdtempSync(join(tmpdir(), 'piper-layouts-'));
 const repos: string[] = [];
 const identity = { name: 'piper-agent', email: 'piper-agent@localhost' };
+/** One environment build and a suite: 15-30 s on an idle machine, over 100 s on a loaded one. */
+const BUILD_MS = 300_000;
 
 /** The fixture as a git repository; `tag` tags its commit, `after` commits that many more. */
 function repoOf(fixture: string, tag?: string, after = 0): string {
@@ -56,42 +58,62 @@ describe('layouts: the project is imported from the workspace', () => {
     ['flit-src', 3],
     ['setup-cfg-only', 3],
     ['lib-setup-py', 4],
-  ])('%s runs its whole suite (%i passed)', async (fixture, passed) => {
-    const r = await runTests(repoOf(fixture), 'tests/');
-    expect(r.code, r.stderr.slice(-3000)).toBe(0);
-    expect(r.counts).toMatchObject({ passed, failed: 0 });
-  });
+  ])(
+    '%s runs its whole suite (%i passed)',
+    async (fixture, passed) => {
+      const r = await runTests(repoOf(fixture), 'tests/');
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+      expect(r.counts).toMatchObject({ passed, failed: 0 });
+    },
+    BUILD_MS,
+  );
 });
 
 describe('versions from git, read on the host: the sandbox has no .git', () => {
-  it('setuptools-scm: one commit after v1.4.0 is 1.4.1.dev1+g<hash>, and the plan says why', async () => {
-    const repo = repoOf('scm-setuptools', 'v1.4.0', 1);
-    const r = await runTests(repo, 'tests/');
-    expect(r.code, r.stderr.slice(-3000)).toBe(0);
-    expect(r.counts).toMatchObject({ passed: 2, failed: 0 });
-    expect(r.stderr).toMatch(/piper: version 1\.4\.1\.dev1\+g[0-9a-f]{7} for setuptools-scm/);
-    const plan = await runCli(['env', 'plan', '--repo', repo]);
-    expect(plan.stdout).toContain('version from git (setuptools-scm');
-  });
+  it(
+    'setuptools-scm: one commit after v1.4.0 is 1.4.1.dev1+g<hash>, and the plan says why',
+    async () => {
+      const repo = repoOf('scm-setuptools', 'v1.4.0', 1);
+      const r = await runTests(repo, 'tests/');
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+      expect(r.counts).toMatchObject({ passed: 2, failed: 0 });
+      expect(r.stderr).toMatch(/piper: version 1\.4\.1\.dev1\+g[0-9a-f]{7} for setuptools-scm/);
+      const plan = await runCli(['env', 'plan', '--repo', repo]);
+      expect(plan.stdout).toContain('version from git (setuptools-scm');
+    },
+    BUILD_MS,
+  );
 
-  it('hatch-vcs, a single module: the exact tag 0.7.2 is the version', async () => {
-    const r = await runTests(repoOf('hatch-vcs', '0.7.2'), 'tests/');
-    expect(r.code, r.stderr.slice(-3000)).toBe(0);
-    expect(r.counts).toMatchObject({ passed: 2, failed: 0 });
-  });
+  it(
+    'hatch-vcs, a single module: the exact tag 0.7.2 is the version',
+    async () => {
+      const r = await runTests(repoOf('hatch-vcs', '0.7.2'), 'tests/');
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+      expect(r.counts).toMatchObject({ passed: 2, failed: 0 });
+    },
+    BUILD_MS,
+  );
 });
 
 describe('real projects (snapshots, see test/fixtures/env-projects/README.md)', () => {
-  it('iniconfig: its own code, not Debian python3-iniconfig that pytest imports; hatch-vcs', async () => {
-    const r = await runTests(repoOf('real-iniconfig', 'v2.1.0', 1), 'testing/');
-    expect(r.code, r.stderr.slice(-3000)).toBe(0);
-    // Upstream's 42 tests and the fixture's two (__file__ under /work/src, the dev version).
-    expect(r.counts).toMatchObject({ passed: 44, failed: 0 });
-  });
+  it(
+    'iniconfig: its own code, not Debian python3-iniconfig that pytest imports; hatch-vcs',
+    async () => {
+      const r = await runTests(repoOf('real-iniconfig', 'v2.1.0', 1), 'testing/');
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+      // Upstream's 42 tests and the fixture's two (__file__ under /work/src, the dev version).
+      expect(r.counts).toMatchObject({ passed: 44, failed: 0 });
+    },
+    BUILD_MS,
+  );
 
-  it('cachetools: a setuptools src layout, its whole suite', async () => {
-    const r = await runTests(repoOf('real-cachetools'), 'tests/');
-    expect(r.code, r.stderr.slice(-3000)).toBe(0);
-    expect(r.counts).toMatchObject({ passed: 278, failed: 0 });
-  });
+  it(
+    'cachetools: a setuptools src layout, its whole suite',
+    async () => {
+      const r = await runTests(repoOf('real-cachetools'), 'tests/');
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+      expect(r.counts).toMatchObject({ passed: 278, failed: 0 });
+    },
+    BUILD_MS,
+  );
 });
