@@ -244,12 +244,12 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
           from: 'default build requirements (no [build-system].requires)',
         }));
       planner.addListed(listed, 'build');
-      // [real-fixtures hook] a version from git: its tool is a build requirement even when only its
-      // configuration names it; the version itself is read on the host at build time.
-      // hatchling's get_requires_for_build_editable asks for `editables`, which --no-build-isolation
-      // does not install: without it the editable install fails (single modules, iniconfig).
+      // [real-fixtures hook] hatchling's get_requires_for_build_editable asks for `editables`, which
+      // --no-build-isolation does not install: without it the editable install fails (iniconfig).
       if (buildBackend === 'hatchling.build')
         planner.addListed([{ text: 'editables', from: 'hatchling.build editable builds' }], 'build');
+      // [real-fixtures hook] a version from git: its tool is a build requirement even when only its
+      // configuration names it; the version itself is read on the host at build time.
       const vcs = detectVcsUse(reader);
       if (vcs) {
         decisions.push(
