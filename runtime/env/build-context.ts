@@ -31,8 +31,6 @@ export interface BuildInput {
   strict: boolean;
   /** The project's compiled parts, when it has them (native.ts): built with a compiler the image does not keep. */
   native: NativeBuild | null;
-  /** Environment for the project's own build (a VCS version, …): exec-only, no secret ever. */
-  projectEnv: string[];
   owner: string;
   log: (line: string) => void;
 }

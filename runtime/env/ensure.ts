@@ -162,7 +162,6 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
       trustUrls: input.trustRecipe,
       strict,
       native,
-      projectEnv: [],
       owner: input.owner,
       log: (line) => input.log(pip.redactor.text(line)),
     });

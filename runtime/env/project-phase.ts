@@ -18,6 +18,7 @@ import { putWheelDirs } from './deps-phase.js';
 import { BUILT_DIR, moduleOfBuilt, nativeFinderSource } from './native-finder.js';
 import { pipRequirementLine } from './plan/pip-line.js';
 import { repoWheelNames } from './wheelhouse-phase.js';
+import { projectInstallFor } from './vcs-version.js';
 import { packAbsolute, readTar, type FileToWrite, type TarFile } from './tar-files.js';
 
 export const WORKSPACE_PTH = '_piper_workspace.pth';
@@ -104,7 +105,8 @@ async function runProjectSteps(ctx: BuildContext, box: BuildBox): Promise<void> 
       );
   }
   if (!plan.project.installable) return;
-  const r = await box.run(projectStep(ctx.input.projectEnv));
+  // The version a VCS-versioned build asks git for, read on the host (the workspace has no .git).
+  const r = await box.run(projectStep(projectInstallFor(ctx.input.repoRoot, plan.project.name)));
   if (r.exit_code !== 0)
     ctx.fail(
       `installing the project editable failed (exit ${r.exit_code}): ${lastLines(r.output_tail)}`,

@@ -4,6 +4,7 @@
 import { ENV_PATH, VENV, VENV_PYTHON } from './names.js';
 import type { StepSpec } from './build-box.js';
 import type { Redactor } from './secrets.js';
+import { editableInstallLines, type ProjectInstall } from './project-install.js';
 
 export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
@@ -101,15 +102,16 @@ export function setupStep(index: number, command: string): StepSpec {
 /**
  * The project installed editable with its own build backend (no build isolation, no index, no
  * deps: everything it needs is already in the venv), so importlib.metadata and entry points see it.
- * `env`: what the build reads besides the workspace (a VCS version), exec-only.
+ * `install`: the install's own lines (project-install.ts): PEP 660 always, a setup.cfg-only
+ * project's shim, the VCS version's variables. No pip configuration of the image adds a source.
  */
-export function projectStep(env: string[] = []): StepSpec {
-  return {
-    name: 'project',
-    script: `set -e\ncd /work\nPIP_CONFIG_FILE=/dev/null ${PIP} install --no-cache-dir --no-deps --no-build-isolation --no-index -e /work`,
-    env,
-    timeoutS: 600,
-  };
+export function projectStep(install: ProjectInstall = {}): StepSpec {
+  const lines = [
+    'set -e',
+    'export PIP_CONFIG_FILE=/dev/null',
+    ...editableInstallLines(PIP, install, shQuote),
+  ];
+  return { name: 'project', script: lines.join('\n'), timeoutS: 600 };
 }
 
 /** Nothing of the project stays in the image: the workspace arrives with each call. */

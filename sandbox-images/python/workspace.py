@@ -7,8 +7,9 @@
 # __main__ in this interpreter (execute). Python and pytest are imported BEFORE the work arrives,
 # so a pre-started container (the warm pool) pays neither start-up when the call comes.
 # `python3 -m pytest ARGS` then runs in this interpreter, exactly as `-m pytest` would (the work
-# dir first on sys.path); any other command replaces this process. Cold runs use the same file,
-# so warm and cold behave alike.
+# dir first on sys.path), unless the workspace holds a module that import already took from
+# elsewhere (a project pytest itself depends on); any other command replaces this process. Cold
+# runs use the same file, so warm and cold behave alike.
 import json
 import os
 import sys
@@ -34,11 +35,16 @@ os.close(null)
 sys.stdin = open(os.devnull)
 os.chdir(workdir)
 
-# A project environment's .pth files name paths in the workspace (/work/src, an editable install);
-# the interpreter read them at start-up, before the workspace arrived, and skipped what did not
-# exist yet. Add those paths now, in the order and place site would have.
-purelib = sysconfig.get_paths()["purelib"]
-if os.path.isdir(purelib):
+# A project environment's .pth files name paths in the workspace (/work/src, /work/lib, an editable
+# install); the interpreter read them at start-up, before the workspace arrived, and skipped what
+# did not exist yet. Put those paths where site would have: right after the site-packages holding
+# the .pth, so before Debian's dist-packages (appended at the end, Debian's copy of a project it
+# also packages would win the import).
+def workspace_paths():
+    purelib = sysconfig.get_paths()["purelib"]
+    if not os.path.isdir(purelib):
+        return []
+    found = []
     for name in sorted(os.listdir(purelib)):
         if not name.endswith(".pth"):
             continue
@@ -46,12 +52,41 @@ if os.path.isdir(purelib):
             for line in pth:
                 line = line.strip()
                 if line and not line.startswith(("#", "import ", "import\t")):
-                    if os.path.isdir(line) and line not in sys.path:
-                        sys.path.append(line)
+                    if os.path.isdir(line) and line not in sys.path and line not in found:
+                        found.append(line)
+    at = sys.path.index(purelib) + 1 if purelib in sys.path else len(sys.path)
+    sys.path[at:at] = found
+    return found
 
+
+def preloaded_from_elsewhere(roots):
+    """Modules imported before the work arrived (pytest's own: iniconfig, pluggy, packaging...)
+    that the workspace provides too (a module or a regular package: a namespace portion would not
+    win over them anyway). This interpreter would keep the copies it already holds."""
+    names = set()
+    for root in roots:
+        for entry in os.listdir(root):
+            path = os.path.join(root, entry)
+            if entry.endswith(".py") and os.path.isfile(path):
+                names.add(entry[:-3])
+            elif os.path.isfile(os.path.join(path, "__init__.py")):
+                names.add(entry)
+    return sorted(
+        name
+        for name in names
+        if name in sys.modules
+        and not (getattr(sys.modules[name], "__file__", None) or "").startswith(workdir + "/")
+    )
+
+
+roots = [workdir, *workspace_paths()]
+preloaded = preloaded_from_elsewhere(roots)
 os.environ.update(spec.get("env") or {})
 
 if program is not None:
+    if preloaded:
+        # A fresh interpreter imports the project's own copy of what this one already holds.
+        os.execvp("python3", ["python3", "-c", program])
     # As launch.py runs a program, but in the workspace: /work first on sys.path, as `python3 -c`
     # run there would have it, so the project imports from the snapshot.
     sys.argv = ["<program>"]
@@ -59,8 +94,11 @@ if program is not None:
     namespace = {"__name__": "__main__", "__file__": "<program>", "__builtins__": __builtins__}
     exec(compile(program, "<program>", "exec"), namespace)
     sys.exit(0)
-if argv[:3] == ["python3", "-m", "pytest"]:
+if argv[:3] == ["python3", "-m", "pytest"] and not preloaded:
     sys.argv = ["pytest", *argv[3:]]
     sys.path[0] = workdir
     sys.exit(int(pytest.main(argv[3:])))
+# Any other command, or pytest when the workspace holds a module this interpreter already imported
+# from elsewhere: a fresh process, started now that the workspace is there, imports the project's
+# own copy everywhere (pytest's too), as `python3 -m pytest` in a checkout does.
 os.execvp(argv[0], argv)

@@ -43,6 +43,7 @@ describe('lockfiles', () => {
       pytest: 'pytest==8.3.5',
       numpy: 'numpy', // locked at two versions (a fork by marker)
       hatchling: 'hatchling>=1', // a build requirement: the lockfile does not lock the build
+      editables: 'editables', // hatchling's editable build needs it, and declares it nowhere
     });
     expect(plan.requirements.find((r) => r.normalized === 'pytest')?.from).toBe(
       'pyproject.toml [dependency-groups].test; uv.lock (locked)',

@@ -26,6 +26,7 @@ import { addTestSources } from './test-sources.js';
 import { skipTooling } from './tooling.js';
 import { detectTestCommand } from './test-command.js';
 import { EnvPlanSchema, type EnvPlan } from './types.js';
+import { detectVcsUse } from './vcs-use.js';
 
 export interface PlanOptions {
   /** The sandbox's Python when the recipe does not choose a Debian release (default: by requires-python). */
@@ -137,6 +138,24 @@ function describeProject(
   return { name, installable, buildBackend, buildRequires, layout };
 }
 
+/**
+ * What a build backend needs that its project does not declare: hatchling's editable build asks
+ * for `editables`, which --no-build-isolation does not install (iniconfig); a version from git
+ * needs its tool even when only its configuration names it (the version itself is read on the
+ * host at build time: runtime/env/vcs-version.ts).
+ */
+function addBuildNeeds(planner: Planner, reader: RepoReader, buildBackend: string | null): void {
+  if (buildBackend === 'hatchling.build')
+    planner.addListed([{ text: 'editables', from: 'hatchling.build editable builds' }], 'build');
+  const vcs = detectVcsUse(reader);
+  if (!vcs) return;
+  planner.decisions.push(
+    `version from git (${vcs.tool}: ${vcs.why}): read on the host when the image is built`,
+  );
+  if (!vcs.declared)
+    planner.addListed([{ text: vcs.tool, from: `${vcs.why} (a version from git)` }], 'build');
+}
+
 interface Sources {
   reader: RepoReader;
   pyproject: Pyproject | null;
@@ -170,6 +189,7 @@ function addDetected(planner: Planner, src: Sources): void {
         from: 'default build requirements (no [build-system].requires)',
       }));
     planner.addListed(listed, 'build');
+    addBuildNeeds(planner, reader, project.buildBackend);
   }
 }
 

@@ -48,8 +48,10 @@ export const EnvPlanSchema = z.object({
   project: z.object({
     name: z.string().nullable(),
     installable: z.boolean(),
-    layout: z.enum(['src', 'flat']),
-    importRoot: z.enum(['/work/src', '/work']),
+    // [real-fixtures hook] 'package-dir' (a mapped root package, e.g. lib/) and its import root.
+    layout: z.enum(['src', 'flat', 'package-dir']),
+    /** /work, /work/src, or the mapped directory (/work/lib); plain segments only. */
+    importRoot: z.string().regex(/^\/work(\/[A-Za-z0-9_][A-Za-z0-9._-]*)*$/),
     buildBackend: z.string().nullable(),
     buildRequires: z.array(z.string()),
   }),
