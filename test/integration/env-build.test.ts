@@ -43,7 +43,12 @@ describe('a src-layout project whose dependencies come from Debian', () => {
     expect(resolved).toContainEqual(expect.objectContaining({ name: 'attrs', source: 'debian' }));
     expect(resolved).toContainEqual({ name: 'tinycalc', version: '0.3.1', source: 'project' });
     // Only the dependency step had a network; the project's own build ran with none.
-    const steps = JSON.parse(row!.steps) as Array<{ name: string; network: string }>;
+    const steps = JSON.parse(row!.steps) as Array<{ name: string; network: string; seconds: number }>;
+    // Nothing configured: pip's default index, which does not answer here; the probe knows, pip is not run.
+    const probe = steps.find((s) => s.name === 'index probe')!;
+    console.log(`index probe of pip's default index: ${probe.seconds.toFixed(1)} s`);
+    expect(steps.some((s) => s.name === 'pip')).toBe(false);
+    expect(row!.sources).toContain("pip: pip's default index not reachable");
     expect(steps.find((s) => s.name === 'debian')!.network).not.toBe('none');
     expect(steps.find((s) => s.name === 'project')!.network).toBe('none');
     // The execution names its environment.
@@ -153,6 +158,33 @@ describe('pip: a wheelhouse and a local index with credentials', () => {
         maxBuffer: 1 << 30,
       });
       expect(saved.trim()).toBe('0');
+    } finally {
+      await index.close();
+    }
+  });
+});
+
+describe("the user's own pip configuration", () => {
+  it('uses the index its pip.conf names, as a plain pip install would', async () => {
+    const wheels = join(scratch, 'conf-wheels');
+    mkdirSync(wheels, { recursive: true });
+    const shout = buildWheel(wheels, 'shout', '2.1', { 'shout.py': 'def shout(s):\n    return s.upper()\n' });
+    const index = await serveSimpleIndex([shout]);
+    const conf = join(scratch, 'pip.conf');
+    writeFileSync(conf, `[global]\nindex-url = ${index.url}\n`);
+    const repo = newRepo('pip-conf', {
+      'requirements.txt': 'shout>=2\n',
+      'tests/test_shout.py': 'from shout import shout\n\ndef test_shout():\n    assert shout("a") == "A"\n',
+    });
+    try {
+      const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], {
+        env: { ...NO_PIP, PIP_CONFIG_FILE: conf },
+      });
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+      expect(index.requests.some((q) => q.path.startsWith('/files/shout'))).toBe(true);
+      const [row] = envRows(repo);
+      const resolved = JSON.parse(row!.resolved) as Array<{ name: string; version: string; source: string }>;
+      expect(resolved).toContainEqual({ name: 'shout', version: '2.1', source: 'pip' });
     } finally {
       await index.close();
     }
