@@ -165,8 +165,8 @@ export class BuildBox {
     return this.engine.changes(this.id);
   }
 
-  async read(path: string): Promise<Buffer> {
-    return this.engine.getArchive(this.id, path);
+  async read(path: string, maxBytes?: number): Promise<Buffer> {
+    return this.engine.getArchive(this.id, path, maxBytes);
   }
 
   async remove(): Promise<void> {

@@ -6,7 +6,9 @@ import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js
 import { LABEL } from '../sandbox/hardening.js';
 import { EnvBuildError } from './build-error.js';
 import type { BuildBox, StepResult } from './build-box.js';
+import { AptCache } from './apt-cache.js';
 import { envImageRef } from './names.js';
+import { aptStep } from './steps.js';
 import type { NativeBuild } from './native.js';
 import type { PipSettings } from './pip-settings.js';
 import type { EnvPlan } from './plan/types.js';
@@ -33,6 +35,22 @@ export interface BuildInput {
   native: NativeBuild | null;
   owner: string;
   log: (line: string) => void;
+  /** Fetch Debian's package lists even when the cached ones are fresh (`--env rebuild`). */
+  refreshAptLists?: boolean;
+}
+
+/** An apt step in `box` through the build's list and package cache. */
+export async function runApt(
+  ctx: BuildContext,
+  box: BuildBox,
+  name: string,
+  packages: string[],
+  strict: boolean,
+): Promise<StepResult> {
+  const fresh = await ctx.apt.prime(box);
+  const r = await box.run(aptStep(name, packages, strict, !fresh));
+  if (r.exit_code === 0) await ctx.apt.save(box, !fresh);
+  return r;
 }
 
 export class BuildContext {
@@ -42,9 +60,11 @@ export class BuildContext {
   readonly shortfalls: Shortfall[] = [];
   readonly target: { repo: string; tag: string; ref: string };
   readonly labels: Record<string, string>;
+  readonly apt: AptCache;
 
   constructor(readonly input: BuildInput) {
     this.target = envImageRef(input.repoRoot, input.key);
+    this.apt = new AptCache(input.plan.debian, { refresh: input.refreshAptLists });
     this.labels = { [LABEL.owner]: input.owner, 'piper.env.build': input.key };
   }
 

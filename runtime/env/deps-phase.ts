@@ -5,10 +5,10 @@
 // read from metadata files. The credentials of the user's index live only in the pip step's exec.
 import { planSnapshot, snapshotTar } from '../workspace/snapshot.js';
 import { BuildBox } from './build-box.js';
-import type { BuildContext } from './build-context.js';
+import { runApt, type BuildContext } from './build-context.js';
 import { satisfyRequirements } from './requirements-step.js';
 import { dpkgLines, normalize } from './step-output.js';
-import { aptStep, cleanStep, venvStep } from './steps.js';
+import { cleanStep, venvStep } from './steps.js';
 
 export const WHEELHOUSE = '/opt/piper/wheelhouse';
 
@@ -30,7 +30,7 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
     const userWheelDirs = await putWheelDirs(box, pip.userWheelDirs, named);
     ctx.check(await box.run(venvStep()), 'venv');
     if (plan.apt.length) {
-      const r = await box.run(aptStep('apt (recipe)', plan.apt, true));
+      const r = await runApt(ctx, box, 'apt (recipe)', plan.apt, true);
       ctx.check(r, 'apt (recipe)');
       for (const [name, version] of dpkgLines(r.stdout))
         ctx.resolved.set(`deb:${name}`, { name, version, source: 'debian' });
@@ -47,6 +47,7 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
       sources: ctx.sources,
       fail: (m, f) => ctx.fail(m, f),
       check: (s, w) => ctx.check(s, w),
+      apt: (name, packages) => runApt(ctx, box, name, packages, false),
     });
     ctx.shortfalls.push(...outcome.shortfalls);
     // apt's lists and pip's caches must not reach a layer: what a later phase deletes stays in this one.

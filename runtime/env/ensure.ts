@@ -162,6 +162,7 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
       trustUrls: input.trustRecipe,
       strict,
       native,
+      refreshAptLists: input.mode === 'rebuild',
       owner: input.owner,
       log: (line) => input.log(pip.redactor.text(line)),
     });

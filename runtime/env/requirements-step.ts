@@ -13,7 +13,7 @@ import { pipSourceEnv, type PipSettings } from './pip-settings.js';
 import { pipRequirementLine } from './plan/pip-line.js';
 import type { EnvPlan, PlannedRequirement } from './plan/types.js';
 import type { Shortfall } from './shortfall.js';
-import { aptStep, indexProbeStep, pipStep } from './steps.js';
+import { indexProbeStep, pipStep } from './steps.js';
 import { dpkgLines, lastLines, missingLines, normalize, pipReport, unsatisfied } from './step-output.js';
 
 export interface RequirementsContext {
@@ -32,6 +32,8 @@ export interface RequirementsContext {
   sources: string[];
   fail: (message: string, fix: string) => never;
   check: (step: StepResult, what: string) => void;
+  /** An apt step through the build's list and package cache. */
+  apt: (name: string, packages: string[]) => Promise<StepResult>;
 }
 
 export interface RequirementsOutcome {
@@ -66,7 +68,7 @@ export async function satisfyRequirements(
     if (!q.debian) debianSaid.set(q.normalized, `no Debian package is known for ${q.name}`);
   if (mapped.length) {
     const pkgs = [...new Set(mapped.map((q) => q.debian!))];
-    const r = await box.run(aptStep('debian', pkgs, false));
+    const r = await ctx.apt('debian', pkgs);
     ctx.check(r, 'debian');
     const missing = new Set(missingLines(r.stdout));
     const installed = dpkgLines(r.stdout);

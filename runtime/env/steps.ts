@@ -23,16 +23,21 @@ export function venvStep(): StepSpec {
 }
 
 /**
- * apt from the image's Debian sources. `strict`: every package must exist (the recipe asked for
+ * apt from the image's Debian sources (`update`: fetch the lists first). `strict`: every package must exist (the recipe asked for
  * them by name); otherwise the missing ones are reported (`piper-missing NAME`) and the rest installed.
  */
-export function aptStep(name: string, packages: string[], strict: boolean): StepSpec {
+export function aptStep(name: string, packages: string[], strict: boolean, update = true): StepSpec {
   const list = packages.map(shQuote).join(' ');
   const check = 'apt-cache show --no-all-versions "$p" >/dev/null 2>&1';
   const script = [
     'set -e',
     'export DEBIAN_FRONTEND=noninteractive',
-    'apt-get update -qq -o Acquire::Retries=1 -o Acquire::http::Timeout=20 -o Acquire::https::Timeout=20',
+    // Lists already in the box (apt-cache.ts) are not fetched again.
+    ...(update
+      ? [
+          'apt-get update -qq -o Acquire::Retries=1 -o Acquire::http::Timeout=20 -o Acquire::https::Timeout=20',
+        ]
+      : []),
     'avail=""',
     'missing=""',
     `for p in ${list}; do`,

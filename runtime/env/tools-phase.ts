@@ -4,10 +4,10 @@
 // image; the environment image does not — it is made FROM the dependency image — so no compiler
 // is left where the tests run unless the recipe's `apt` asks for one.
 import { BuildBox } from './build-box.js';
-import type { BuildContext } from './build-context.js';
+import { runApt, type BuildContext } from './build-context.js';
 import type { NativeBuild } from './native.js';
 import { missingLines } from './step-output.js';
-import { aptStep, cleanStep } from './steps.js';
+import { cleanStep } from './steps.js';
 
 export async function toolsPhase(ctx: BuildContext, deps: string, native: NativeBuild): Promise<string> {
   const { engine, log } = ctx.input;
@@ -15,7 +15,7 @@ export async function toolsPhase(ctx: BuildContext, deps: string, native: Native
   log(`environment ${ctx.target.ref}: build tools for ${native.evidence} (network: ${network})`);
   const box = await BuildBox.start(engine, { image: deps, network, labels: ctx.labels, log });
   try {
-    const r = await box.run(aptStep('build tools', native.apt, false));
+    const r = await runApt(ctx, box, 'build tools', native.apt, false);
     ctx.check(r, 'build tools');
     const missing = missingLines(r.stdout);
     await box.run(cleanStep());

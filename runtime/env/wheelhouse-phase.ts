@@ -46,6 +46,11 @@ export async function wheelhousePhase(
     const versions = parseVersionsScan((await box.run(versionsScanStep('versions', plan.python))).stdout);
     const unmet = unsatisfied(wanted, Object.fromEntries(versions));
     if (r.exit_code !== 0 && (ctx.input.strict || unmet.length === wanted.length)) ctx.check(r, 'wheelhouse');
+    if (ctx.input.strict && unmet.length)
+      ctx.fail(
+        `the repository's wheelhouse has no wheel that meets ${unmet.map((q) => `${q.name} ${q.specifier}`.trim()).join(', ')} (strict)`,
+        'add the wheels to the wheelhouse, or build best effort (no `strict`)',
+      );
     for (const q of wanted) {
       const version = versions.get(q.normalized);
       if (version && !unmet.includes(q))
