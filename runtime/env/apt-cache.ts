@@ -15,6 +15,8 @@ import type { BuildBox } from './build-box.js';
 const MAX_AGE_H = 6;
 const LISTS = '/var/lib/apt/lists';
 const DEBS = '/var/cache/apt/archives';
+/** The lists, compressed (Acquire::GzipIndexes): a few tens of MB for a suite's main component. */
+const MAX_LISTS_BYTES = 256 << 20;
 /** The largest package cache kept: beyond it the next build fetches again. */
 const MAX_DEBS_BYTES = 512 << 20;
 
@@ -58,7 +60,7 @@ export class AptCache {
     this.primed.add(box);
     try {
       mkdirSync(this.dir, { recursive: true });
-      if (fetchedLists) write(join(this.dir, 'lists.tar'), await box.read(`${LISTS}/.`));
+      if (fetchedLists) write(join(this.dir, 'lists.tar'), await box.read(`${LISTS}/.`, MAX_LISTS_BYTES));
       const debs = await box.read(`${DEBS}/.`, MAX_DEBS_BYTES);
       write(join(this.dir, 'debs.tar'), debs);
     } catch {

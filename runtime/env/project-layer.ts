@@ -27,11 +27,14 @@ const DROPPED = [/^\/work(\/|$)/, /^\/root(\/|$)/, /^\/tmp(\/|$)/, /^\/var\/tmp(
 
 export function checkProjectLayer(
   changes: readonly LayerChange[],
-  where: { site: string; bin: string; project: string | null },
+  given: { site: string; bin: string; project: string | null },
 ): LayerCheck {
+  let where = given;
   const keep: string[] = [];
   const violations: string[] = [];
   const built: string[] = [];
+  const dists = distInfoNames(changes, where.site);
+  if (where.project === null && dists.size === 1) where = { ...where, project: [...dists][0]! };
   const kept = (path: string) => keep.some((k) => path === k || path.startsWith(`${k}/`));
   const sorted = [...changes].sort((a, b) => (a.path < b.path ? -1 : 1));
   for (const change of sorted) {
@@ -78,4 +81,19 @@ function allowedInSite(path: string, where: { site: string; project: string | nu
     return true;
   const dist = /^([A-Za-z0-9_.]+)-[^-/]+\.dist-info$/.exec(top);
   return !!dist && where.project !== null && normalize(dist[1]!) === normalize(where.project);
+}
+
+/**
+ * A project whose name the plan cannot read (setup.py only: never run) installs one dist-info,
+ * whatever its name; a second one is not the project's.
+ */
+function distInfoNames(changes: readonly LayerChange[], site: string): Set<string> {
+  const names = new Set<string>();
+  for (const { path } of changes) {
+    const m = new RegExp(`^${site.replace(/[.]/g, '\\.')}/([A-Za-z0-9_.]+)-[^-/]+\\.dist-info(/|$)`).exec(
+      path,
+    );
+    if (m) names.add(normalize(m[1]!));
+  }
+  return names;
 }

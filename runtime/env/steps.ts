@@ -35,7 +35,8 @@ export function aptStep(name: string, packages: string[], strict: boolean, updat
     // Lists already in the box (apt-cache.ts) are not fetched again.
     ...(update
       ? [
-          'apt-get update -qq -o Acquire::Retries=1 -o Acquire::http::Timeout=20 -o Acquire::https::Timeout=20',
+          // GzipIndexes: the lists stay compressed, a fraction of the size: cheap to keep (apt-cache.ts).
+          'apt-get update -qq -o Acquire::GzipIndexes=true -o Acquire::Retries=1 -o Acquire::http::Timeout=20 -o Acquire::https::Timeout=20',
         ]
       : []),
     'avail=""',
