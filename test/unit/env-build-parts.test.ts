@@ -45,8 +45,8 @@ describe('the project layer allowance', () => {
     ]);
     expect(check.violations).toEqual([
       `added ${SITE}/other-1.0.dist-info`,
-      'added /usr/local/bin/shim',
       'deleted /usr/lib/python3/dist-packages/attr',
+      'added /usr/local/bin/shim',
     ]);
     expect(check.built).toEqual(['/work/src/tinycalc/_x.cpython-313-x86_64-linux-gnu.so']);
   });
