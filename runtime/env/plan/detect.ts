@@ -202,7 +202,8 @@ function projectModules(pyproject: Pyproject | null, name: string | null): strin
 /** What the tests need that nothing declared, then tooling the tests do not import skipped. */
 function inferAndClassify(planner: Planner, src: Sources): void {
   const { pyproject, setupCfg, project } = src;
-  const importRoot = project.layout.importRoot === '/work/src' ? 'src' : '.';
+  // The import root relative to the repository (/work → '.', /work/lib → 'lib'): its modules are the project's.
+  const importRoot = project.layout.importRoot.replace(/^\/work\/?/, '') || '.';
   const packageDirs = [pyproject?.packageDir?.dir, setupCfg?.packageDir?.dir].filter((d): d is string => !!d);
   const imported = inferFromTests(planner, {
     reader: src.reader,
