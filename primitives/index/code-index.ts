@@ -18,6 +18,7 @@ import { isIndexable, listPythonFiles, repoRelative, resolveRepoRoot } from './r
 import { defaultParseThreads, parseFiles } from './parse-pool.js';
 import { compareStrings, entityOf, readChanged } from './scan-files.js';
 import { SelectorTable, type IndexRecord } from './selector-table.js';
+import { walkEveryNode } from './walk.js';
 
 export interface IndexedFile {
   path: string;
@@ -55,11 +56,13 @@ interface FileState {
 export interface IndexOptions {
   /** Threads that parse (this one included); default: the cores, at most 4. 1 parses here only. */
   threads?: number;
+  /** Below this many files to parse, all are parsed on this thread (default 64: a worker's start-up costs more). */
+  parallelMinFiles?: number;
   /**
-   * Rebuild every selector after each change instead of the changed files' only: the path before
-   * issue 25, kept so bench/index.ts measures the incremental one against it in one process.
+   * The path before issue 25 — one thread, a cursor over every node, every selector rebuilt after
+   * each change — kept so bench/index.ts measures the current one against it in one process.
    */
-  rebuildSelectorsOnEdit?: boolean;
+  baseline?: boolean;
 }
 
 const NO_UPDATE: IndexStats = {
@@ -253,7 +256,10 @@ export class CodeIndex implements EntityLookup {
       paths,
       (path) => this.fileStates.get(path)?.sha256,
     );
-    const changed = await parseFiles(pending, this.parser, this.options.threads ?? defaultParseThreads());
+    const { baseline, threads = defaultParseThreads() } = this.options;
+    const changed = await (baseline
+      ? parseFiles(pending, this.parser, 1, walkEveryNode)
+      : parseFiles(pending, this.parser, threads, undefined, this.options.parallelMinFiles));
     this.parses += changed.length;
     // A listed file that cannot be read now is gone, as far as the index knows.
     const removed = new Set([...gone, ...unreadable.filter((p) => this.fileStates.has(p))]);
@@ -280,7 +286,7 @@ export class CodeIndex implements EntityLookup {
     if (touched.size > 0) {
       // Files in path order, so one selector's definitions from several files land in order.
       added.sort((a, b) => compareStrings(a.path, b.path));
-      if (this.options.rebuildSelectorsOnEdit) this.selectors.rebuild(this.sortedFiles());
+      if (baseline) this.selectors.rebuild(this.sortedFiles());
       else this.selectors.replace(dropped, added, this.fileStates.keys());
       this.views = {};
     }

@@ -14,6 +14,7 @@ import type { StoredCodeFile } from '../../runtime/ledger/code-nodes.js';
 import { IndexError } from './index-error.js';
 import { parseFile, type PendingFile } from './scan-files.js';
 import type { WorkerReply } from './scan-worker.js';
+import type { Walk } from './walk.js';
 
 /** Below this many files a worker's start-up (~100 ms: a thread, the modules, the grammar) costs more than it saves. */
 const PARALLEL_MIN_FILES = 64;
@@ -34,14 +35,17 @@ function workerScript(): URL | undefined {
   return existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
+/** `walk` other than the default parses on this thread alone (the workers walk the default way). */
 export async function parseFiles(
   files: PendingFile[],
   parser: Parser,
   threads: number,
+  walk?: Walk,
+  minFiles = PARALLEL_MIN_FILES,
 ): Promise<StoredCodeFile[]> {
   const script = workerScript();
-  if (threads <= 1 || files.length < PARALLEL_MIN_FILES || !script)
-    return files.map((f) => parseFile(parser, f));
+  if (threads <= 1 || walk || files.length < minFiles || !script)
+    return files.map((f) => parseFile(parser, f, walk));
   const batches: PendingFile[][] = [];
   for (let i = 0; i < files.length; i += BATCH_FILES) batches.push(files.slice(i, i + BATCH_FILES));
   const results: StoredCodeFile[][] = new Array(batches.length);

@@ -8,6 +8,7 @@ import type { StoredCodeFile } from '../../runtime/ledger/code-nodes.js';
 import type { Entity } from '../types.js';
 import { decodeSource } from './byte-offsets.js';
 import { extractEntities } from './extract.js';
+import type { Walk } from './walk.js';
 import { INDEXER_VERSION } from './python-parser.js';
 
 export interface Scan {
@@ -54,13 +55,13 @@ export function readChanged(
 }
 
 /** One read file → its rows for the ledger. The bytes parsed are the bytes hashed. */
-export function parseFile(parser: Parser, file: PendingFile): StoredCodeFile {
+export function parseFile(parser: Parser, file: PendingFile, walk?: Walk): StoredCodeFile {
   const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-  const extraction = extractEntities(parser, {
-    path: file.path,
-    ...decodeSource(bytes),
-    byteLength: bytes.length,
-  });
+  const extraction = extractEntities(
+    parser,
+    { path: file.path, ...decodeSource(bytes), byteLength: bytes.length },
+    walk,
+  );
   return {
     path: file.path,
     sha256: file.sha256,
@@ -68,17 +69,6 @@ export function parseFile(parser: Parser, file: PendingFile): StoredCodeFile {
     indexer: INDEXER_VERSION,
     nodes: extraction.nodes,
   };
-}
-
-/** Reads, hashes and parses on this thread. */
-export function scanFiles(
-  root: string,
-  paths: string[],
-  indexedSha256: (path: string) => string | undefined,
-  parser: Parser,
-): Scan {
-  const { pending, unchanged, unreadable } = readChanged(root, paths, indexedSha256);
-  return { changed: pending.map((f) => parseFile(parser, f)), unchanged, unreadable };
 }
 
 /** The public shape of a stored row (the row's `seq` and `terms` stay inside the index). */
