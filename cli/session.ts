@@ -174,6 +174,9 @@ export async function openSession(opts: {
  * The session of a one-shot command (`run-test`, `execute`): the repository from --repo or the
  * current git root, the project environment from --env / --trust-repo-config, logs on stderr.
  */
+/** What a command may choose of its sandbox (the image, its key and the runtime are the session's). */
+export type CommandSandboxOptions = Omit<SandboxOptions, 'image' | 'envKey' | 'runtime'>;
+
 export function openCommandSession(
   values: {
     repo?: string;
@@ -182,7 +185,7 @@ export function openCommandSession(
     env?: string;
     'trust-repo-config'?: boolean;
   },
-  sandbox?: Omit<SandboxOptions, 'image' | 'envKey' | 'runtime'>,
+  sandbox?: CommandSandboxOptions,
 ): Promise<Session> {
   const repo = values.repo ?? repoRoot();
   return openSession({
