@@ -1,10 +1,12 @@
-// node dist/bench/run-test.js [--json] [--rounds N] [--host-python PATH]
+// node dist/bench/run-test.js [--json] [--rounds N] [--host-python PATH] [--baseline-cli PATH]
 // run_test (a repo snapshot as a tar stream into a fresh hardened container, real pytest there)
 // against the host's own `/usr/bin/python3 -m pytest` (Debian's python3-pytest, the same pytest
 // the sandbox image carries) on the same generated 30-test repository, side by side, interleaved:
 //   pooled    the primitive in this process, served by a pre-started container (as in a `fix` run)
 //   one-shot  `piper-agent run-test tests/ --json`, a fresh process with no pool: connect, sweep,
 //             environment, snapshot, a container created and started for the call, removed after
+//   baseline  with --baseline-cli, the same one-shot command of another build (bin/piper-agent.js of
+//             a checkout before issue 25), in the same rounds: what the overlap bought
 // Targets: pooled p50 ≤ 2 × host pytest p50; one-shot p50 ≤ 1.5 × host pytest p50 (issue 25).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -72,10 +74,10 @@ function hostPytest(python: string, repo: string): Promise<number> {
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
 /** `piper-agent run-test tests/ --json` in a fresh process, from its spawn to its exit. */
-function oneShotRunTest(repo: string): Promise<number> {
+function oneShotRunTest(repo: string, cli = CLI): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [CLI, 'run-test', 'tests/', '--repo', repo, '--json'], {
+    const child = spawn(process.execPath, [cli, 'run-test', 'tests/', '--repo', repo, '--json'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -98,6 +100,7 @@ async function main(): Promise<void> {
       json: { type: 'boolean', default: false },
       rounds: { type: 'string', default: '15' },
       'host-python': { type: 'string', default: '/usr/bin/python3' },
+      'baseline-cli': { type: 'string' },
     },
   });
   const rounds = Number(values.rounds);
@@ -122,12 +125,15 @@ async function main(): Promise<void> {
   const sandboxed: number[] = [];
   const host: number[] = [];
   const oneShot: number[] = [];
+  const baselineCli = values['baseline-cli'];
+  const baseline: number[] = [];
   await hostPytest(python, repo);
   await runTest(ctx, { target: '-q tests/' });
   await oneShotRunTest(repo);
   for (let i = 0; i < rounds; i++) {
     host.push(await hostPytest(python, repo));
     oneShot.push(await oneShotRunTest(repo));
+    if (baselineCli) baseline.push(await oneShotRunTest(repo, baselineCli));
     // The pool refills after a call, as it does while the model thinks in a real run.
     await pool.warm();
     const t0 = performance.now();
@@ -149,6 +155,13 @@ async function main(): Promise<void> {
     one_shot_run_test_p50_ms: percentile(oneShot, 50),
     one_shot_run_test_p95_ms: percentile(oneShot, 95),
     one_shot_over_host: ratio(percentile(oneShot, 50), percentile(host, 50)),
+    ...(baselineCli
+      ? {
+          one_shot_baseline_p50_ms: percentile(baseline, 50),
+          one_shot_baseline_over_host: ratio(percentile(baseline, 50), percentile(host, 50)),
+          one_shot_over_baseline: ratio(percentile(oneShot, 50), percentile(baseline, 50)),
+        }
+      : {}),
     target: 2,
     one_shot_target: 1.5,
   };
@@ -161,6 +174,14 @@ async function main(): Promise<void> {
       `${result.one_shot_run_test_p50_ms} / ${result.one_shot_run_test_p95_ms}`,
     ],
     ['one-shot run-test / host pytest', `${result.one_shot_over_host} × (target ≤ 1.5)`],
+    ...(baselineCli
+      ? ([
+          [
+            'one-shot, baseline CLI p50 (ms)',
+            `${result.one_shot_baseline_p50_ms} (${result.one_shot_baseline_over_host} × host; current = ${result.one_shot_over_baseline} ×)`,
+          ],
+        ] as Array<[string, string]>)
+      : []),
   ]);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }
