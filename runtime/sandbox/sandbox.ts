@@ -208,10 +208,11 @@ export class Sandbox {
   /** Kills what runs, removes every container this sandbox made, and stops the pool. */
   async close(): Promise<void> {
     this.closed = true;
-    if (this.prestarting) await this.prestarting;
     const running = [...this.active];
     await Promise.all(running.map((id) => removeOrReport(this.engine, id, this.report)));
+    // The pools first: a prestart still filling one stops there (its container is removed).
     await Promise.all([this.pool?.close(), this.workspacePool?.close()]);
+    if (this.prestarting) await this.prestarting;
     await Promise.all([...this.removals]);
   }
 
