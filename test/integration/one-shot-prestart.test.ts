@@ -2,7 +2,7 @@
 // command still records the run and plans the snapshot, serves the call, and is the only one —
 // the pool fills once, so nothing is started after the call only to be removed at the exit.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,7 +22,10 @@ git('init', '-q');
 git('add', '-A');
 git('-c', 'user.name=t', '-c', 'user.email=t@localhost', 'commit', '-qm', 'fixture');
 
-afterAll(() => expectNoContainersLeft());
+afterAll(async () => {
+  await expectNoContainersLeft();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 describe('a one-shot sandbox', () => {
   it('serves its first call from the container it prestarted, the second cold, and leaves none', async () => {
