@@ -14,7 +14,9 @@ const isPackage = (id) => !id.startsWith('.') && !id.startsWith('/') && !id.star
 const inlined = (id) => INLINED.some((name) => id === name || id.startsWith(`${name}/`));
 
 export default {
-  input: { main: 'dist/cli/main.js' },
+  // The code index's parse worker is its own entry: a worker thread starts from a file
+  // (primitives/index/parse-pool.ts finds dist/bundle/scan-worker.js beside its chunk).
+  input: { main: 'dist/cli/main.js', 'scan-worker': 'dist/primitives/index/scan-worker.js' },
   platform: 'node',
   external: (id) => id.startsWith('node:') || builtinModules.includes(id) || (isPackage(id) && !inlined(id)),
   output: {

@@ -1,12 +1,18 @@
-// node dist/bench/run-test.js [--json] [--rounds N]
+// node dist/bench/run-test.js [--json] [--rounds N] [--host-python PATH] [--baseline-cli PATH]
 // run_test (a repo snapshot as a tar stream into a fresh hardened container, real pytest there)
 // against the host's own `/usr/bin/python3 -m pytest` (Debian's python3-pytest, the same pytest
-// the sandbox image carries) on the same generated 30-test repository, side by side, interleaved.
-// Target: run_test p50 ≤ 2 × host pytest p50.
-import { spawn } from 'node:child_process';
+// the sandbox image carries) on the same generated 30-test repository, side by side, interleaved:
+//   pooled    the primitive in this process, served by a pre-started container (as in a `fix` run)
+//   one-shot  `piper-agent run-test tests/ --json`, a fresh process with no pool: connect, sweep,
+//             environment, snapshot, a container created and started for the call, removed after
+//   baseline  with --baseline-cli, the same one-shot command of another build (bin/piper-agent.js of
+//             a checkout before issue 25), in the same rounds: what the overlap bought
+// Targets: pooled p50 ≤ 2 × host pytest p50; one-shot p50 ≤ 1.5 × host pytest p50 (issue 25).
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RUN_TEST_LIMITS, runTest } from '../primitives/run-test.js';
 import { connectEngine } from '../runtime/engine/bootstrap.js';
@@ -15,7 +21,7 @@ import { Ledger } from '../runtime/ledger/ledger.js';
 import { Sandbox } from '../runtime/sandbox/sandbox.js';
 import { percentile, printTable } from './stats.js';
 
-const HOST_PYTHON = '/usr/bin/python3';
+const CLI = fileURLToPath(new URL('../../bin/piper-agent.js', import.meta.url));
 
 function makeRepo(): string {
   const repo = mkdtempSync(join(tmpdir(), 'piper-bench-rt-'));
@@ -41,10 +47,10 @@ function makeRepo(): string {
   return repo;
 }
 
-function hostPytest(repo: string): Promise<number> {
+function hostPytest(python: string, repo: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(HOST_PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests/'], {
+    const child = spawn(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests/'], {
       cwd: repo,
       env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,12 +71,46 @@ function hostPytest(repo: string): Promise<number> {
   });
 }
 
+const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+
+/** `piper-agent run-test tests/ --json` in a fresh process, from its spawn to its exit. */
+function oneShotRunTest(repo: string, cli = CLI): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [cli, 'run-test', 'tests/', '--repo', repo, '--json'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const passed =
+        code === 0 && (JSON.parse(out || '{}') as { counts?: { passed?: number } }).counts?.passed === 30;
+      if (passed) resolve(performance.now() - t0);
+      else reject(new Error(`one-shot run-test failed (${code}): ${err.slice(-400)} ${out.slice(-400)}`));
+    });
+  });
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { json: { type: 'boolean', default: false }, rounds: { type: 'string', default: '15' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      rounds: { type: 'string', default: '15' },
+      'host-python': { type: 'string', default: '/usr/bin/python3' },
+      'baseline-cli': { type: 'string' },
+    },
   });
   const rounds = Number(values.rounds);
+  const python = values['host-python'];
   const repo = makeRepo();
+  // The one-shot command takes the repository's git root, as a user's checkout has one.
+  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('-c', 'user.name=bench', '-c', 'user.email=bench@localhost', 'commit', '-qm', 'bench');
   const { engine } = await connectEngine();
   const sandbox = new Sandbox(engine, {
     image: loadRecipe().ref,
@@ -84,10 +124,16 @@ async function main(): Promise<void> {
   const ctx = { sandbox, ledger, runId, owner: 'bench', origin: 'user' as const, repoRoot: repo };
   const sandboxed: number[] = [];
   const host: number[] = [];
-  await hostPytest(repo);
+  const oneShot: number[] = [];
+  const baselineCli = values['baseline-cli'];
+  const baseline: number[] = [];
+  await hostPytest(python, repo);
   await runTest(ctx, { target: '-q tests/' });
+  await oneShotRunTest(repo);
   for (let i = 0; i < rounds; i++) {
-    host.push(await hostPytest(repo));
+    host.push(await hostPytest(python, repo));
+    oneShot.push(await oneShotRunTest(repo));
+    if (baselineCli) baseline.push(await oneShotRunTest(repo, baselineCli));
     // The pool refills after a call, as it does while the model thinks in a real run.
     await pool.warm();
     const t0 = performance.now();
@@ -105,13 +151,37 @@ async function main(): Promise<void> {
     run_test_p50_ms: percentile(sandboxed, 50),
     run_test_p95_ms: percentile(sandboxed, 95),
     host_pytest_p50_ms: percentile(host, 50),
-    run_test_over_host: Math.round((percentile(sandboxed, 50) / percentile(host, 50)) * 100) / 100,
+    run_test_over_host: ratio(percentile(sandboxed, 50), percentile(host, 50)),
+    one_shot_run_test_p50_ms: percentile(oneShot, 50),
+    one_shot_run_test_p95_ms: percentile(oneShot, 95),
+    one_shot_over_host: ratio(percentile(oneShot, 50), percentile(host, 50)),
+    ...(baselineCli
+      ? {
+          one_shot_baseline_p50_ms: percentile(baseline, 50),
+          one_shot_baseline_over_host: ratio(percentile(baseline, 50), percentile(host, 50)),
+          one_shot_over_baseline: ratio(percentile(oneShot, 50), percentile(baseline, 50)),
+        }
+      : {}),
     target: 2,
+    one_shot_target: 1.5,
   };
   printTable([
     ['run_test p50 / p95 (ms)', `${result.run_test_p50_ms} / ${result.run_test_p95_ms}`],
     ['host pytest p50 (ms)', result.host_pytest_p50_ms],
     ['run_test / host pytest', `${result.run_test_over_host} × (target ≤ 2)`],
+    [
+      'one-shot run-test p50 / p95 (ms)',
+      `${result.one_shot_run_test_p50_ms} / ${result.one_shot_run_test_p95_ms}`,
+    ],
+    ['one-shot run-test / host pytest', `${result.one_shot_over_host} × (target ≤ 1.5)`],
+    ...(baselineCli
+      ? ([
+          [
+            'one-shot, baseline CLI p50 (ms)',
+            `${result.one_shot_baseline_p50_ms} (${result.one_shot_baseline_over_host} × host; current = ${result.one_shot_over_baseline} ×)`,
+          ],
+        ] as Array<[string, string]>)
+      : []),
   ]);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }

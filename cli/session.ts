@@ -174,18 +174,25 @@ export async function openSession(opts: {
  * The session of a one-shot command (`run-test`, `execute`): the repository from --repo or the
  * current git root, the project environment from --env / --trust-repo-config, logs on stderr.
  */
-export function openCommandSession(values: {
-  repo?: string;
-  ledger?: string;
-  image?: string;
-  env?: string;
-  'trust-repo-config'?: boolean;
-}): Promise<Session> {
+/** What a command may choose of its sandbox (the image, its key and the runtime are the session's). */
+export type CommandSandboxOptions = Omit<SandboxOptions, 'image' | 'envKey' | 'runtime'>;
+
+export function openCommandSession(
+  values: {
+    repo?: string;
+    ledger?: string;
+    image?: string;
+    env?: string;
+    'trust-repo-config'?: boolean;
+  },
+  sandbox?: CommandSandboxOptions,
+): Promise<Session> {
   const repo = values.repo ?? repoRoot();
   return openSession({
     repo,
     ledger: values.ledger,
     image: values.image,
+    sandbox,
     // Set-up lines can quote the repository (a build step's output, a path): inert on stderr.
     log: (line) => process.stderr.write(`${inert(line)}\n`),
     environment: environmentFlags(repo, values),

@@ -8,7 +8,7 @@ import { runRecorded } from '../../runtime/recorded-run.js';
 import { EXECUTE_ARGV } from '../../runtime/sandbox/pool.js';
 import type { Limits, Receipt } from '../../runtime/sandbox/spec.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { openCommandSession, type Session } from '../session.js';
+import { openCommandSession, type CommandSandboxOptions, type Session } from '../session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
 import { numberOption } from '../options.js';
 import { inert } from '../../runtime/text/inert.js';
@@ -78,7 +78,8 @@ export async function executeCommand(argv: string[]): Promise<number> {
       integer: true,
     }),
   };
-  const session = await openCommandSession(values);
+  const session = await openCommandSession(values, prestartedPool(limits, values['no-workspace']));
+  session.sandbox.prestart();
   try {
     const runId = session.ledger.createRun({ kind: 'execute', repo: session.repo, owner: session.owner });
     let ran: { callId: string; receipt: Receipt };
@@ -102,6 +103,18 @@ export async function executeCommand(argv: string[]): Promise<number> {
   } finally {
     await session.close();
   }
+}
+
+/**
+ * One container started while the run is recorded and the snapshot planned (SandboxOptions.oneShot),
+ * when the call's limits are the pool's: with --cpus, --memory or --pids the call runs cold, and
+ * a container started beside it would only be removed again.
+ */
+function prestartedPool(limits: Partial<Limits>, alone: boolean): CommandSandboxOptions {
+  if (limits.cpus !== undefined || limits.memoryMb !== undefined || limits.pids !== undefined) return {};
+  return alone
+    ? { poolSize: 1, oneShot: true }
+    : { workspacePoolSize: 1, workspacePoolLimits: EXECUTE_LIMITS, oneShot: true };
 }
 
 /** As the agent's tool runs it (with the workspace), or the program alone; the command's own default wall time is 30 s. */

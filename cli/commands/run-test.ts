@@ -1,6 +1,6 @@
 // `piper-agent run-test TARGET`: the repository's tests in a fresh sandbox, recorded in the ledger.
 import { parseArgs } from 'node:util';
-import { runTest } from '../../primitives/run-test.js';
+import { RUN_TEST_LIMITS, runTest } from '../../primitives/run-test.js';
 import type { RunTestResult } from '../../primitives/results/sandbox-results.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
@@ -53,7 +53,14 @@ export async function runTestCommand(argv: string[]): Promise<number> {
   const given = positionals.join(' ').trim();
   const timeout = numberOption('--timeout', values.timeout, { min: 1, max: 300, integer: true }) ?? 120;
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  const session = await openCommandSession(values);
+  // One container, started while the run is recorded and the snapshot planned: its interpreter
+  // has pytest imported by the time the snapshot arrives (a larger snapshot's limits run cold).
+  const session = await openCommandSession(values, {
+    workspacePoolSize: 1,
+    workspacePoolLimits: RUN_TEST_LIMITS,
+    oneShot: true,
+  });
+  session.sandbox.prestart();
   try {
     const { target, from, testEnv } = whatToRun(session, given, values.json ? () => undefined : log);
     const runId = session.ledger.createRun({

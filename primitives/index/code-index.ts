@@ -15,8 +15,10 @@ import { LexicalIndex } from '../search/lexical-index.js';
 import type { Entity, EntityLookup } from '../types.js';
 import { INDEXER_VERSION, pythonParser } from './python-parser.js';
 import { isIndexable, listPythonFiles, repoRelative, resolveRepoRoot } from './repo-files.js';
-import { compareStrings, entityOf, scanFiles } from './scan-files.js';
-import { importAliases } from './selector-alias.js';
+import { defaultParseThreads, parseFiles } from './parse-pool.js';
+import { compareStrings, entityOf, readChanged } from './scan-files.js';
+import { SelectorTable, type IndexRecord } from './selector-table.js';
+import { walkEveryNode } from './walk.js';
 
 export interface IndexedFile {
   path: string;
@@ -51,10 +53,16 @@ interface FileState {
   records: IndexRecord[];
 }
 
-interface IndexRecord {
-  key: string;
-  entity: Entity;
-  terms: string;
+export interface IndexOptions {
+  /** Threads that parse (this one included); default: the cores, at most 4. 1 parses here only. */
+  threads?: number;
+  /** Below this many files to parse, all are parsed on this thread (default 64: a worker's start-up costs more). */
+  parallelMinFiles?: number;
+  /**
+   * The path before issue 25 — one thread, a cursor over every node, every selector rebuilt after
+   * each change — kept so bench/index.ts measures the current one against it in one process.
+   */
+  baseline?: boolean;
 }
 
 const NO_UPDATE: IndexStats = {
@@ -69,30 +77,31 @@ const NO_UPDATE: IndexStats = {
 
 export class CodeIndex implements EntityLookup {
   private readonly fileStates = new Map<string, FileState>();
-  /** Per selector, every definition in source order; the last one wins. */
-  private definitions = new Map<string, IndexRecord[]>();
-  /** Import form → the selectors that have it (selector-alias.ts). */
-  private aliases = new Map<string, string[]>();
+  /** Per selector, every definition in source order (the last one wins), and the import forms. */
+  private readonly selectors = new SelectorTable();
   private lexicalIndex: LexicalIndex | undefined;
   /** Derived lists, rebuilt on first use after a change. */
   private views: { all?: Entity[]; visible?: Entity[] } = {};
   private parses = 0;
   private stats: IndexStats = NO_UPDATE;
+  /** Updates run one at a time: each reads the state the previous one left. */
+  private updating: Promise<void> = Promise.resolve();
 
   private constructor(
     /** The repo root, absolute and with symbolic links resolved. */
     readonly root: string,
     private readonly ledger: Ledger,
     private readonly parser: Parser,
+    private readonly options: IndexOptions,
   ) {}
 
   /**
    * Indexes the repo: unchanged files come from the ledger's cache, the rest are parsed. Throws
    * IndexError when the root or the grammar is unusable, RuntimeError when the ledger refuses.
    */
-  static async open(repoRoot: string, ledger: Ledger): Promise<CodeIndex> {
-    const index = new CodeIndex(resolveRepoRoot(repoRoot), ledger, await pythonParser());
-    index.loadAll();
+  static async open(repoRoot: string, ledger: Ledger, options: IndexOptions = {}): Promise<CodeIndex> {
+    const index = new CodeIndex(resolveRepoRoot(repoRoot), ledger, await pythonParser(), options);
+    await index.serially(() => index.loadAll());
     return index;
   }
 
@@ -107,7 +116,7 @@ export class CodeIndex implements EntityLookup {
   }
 
   get(selector: string): Entity | undefined {
-    const defs = this.definitions.get(selector);
+    const defs = this.selectors.definitions.get(selector);
     return defs?.[defs.length - 1]?.entity;
   }
 
@@ -118,8 +127,8 @@ export class CodeIndex implements EntityLookup {
    * work everywhere; undefined when neither names an entity (or the import form names two).
    */
   resolve(selector: string): string | undefined {
-    if (this.definitions.has(selector)) return selector;
-    const canonical = this.aliases.get(selector);
+    if (this.selectors.definitions.has(selector)) return selector;
+    const canonical = this.selectors.aliased(selector);
     return canonical?.length === 1 ? canonical[0] : undefined;
   }
 
@@ -146,7 +155,7 @@ export class CodeIndex implements EntityLookup {
 
   duplicates(): DuplicateSelector[] {
     const out: DuplicateSelector[] = [];
-    for (const [selector, defs] of this.definitions) {
+    for (const [selector, defs] of this.selectors.definitions) {
       if (defs.length > 1) out.push({ selector, definitions: defs.map((d) => d.entity) });
     }
     return out.sort((a, b) => compareStrings(a.selector, b.selector));
@@ -154,7 +163,7 @@ export class CodeIndex implements EntityLookup {
 
   /** How many times a selector is defined (0 when unknown). */
   definitionCount(selector: string): number {
-    return this.definitions.get(selector)?.length ?? 0;
+    return this.selectors.definitions.get(selector)?.length ?? 0;
   }
 
   /** The file's sha256 as indexed, or undefined when the index does not hold it. */
@@ -173,17 +182,19 @@ export class CodeIndex implements EntityLookup {
       ...new Set(paths.map((p) => repoRelative(this.root, p)).filter((p): p is string => p !== null)),
     ];
     // A known file is read again (update() drops it if it is gone); a new one must be indexable.
-    this.update(
-      wanted.filter((p) => this.fileStates.has(p) || isIndexable(this.root, p)),
-      [],
-      'refresh',
-      started,
+    await this.serially(() =>
+      this.update(
+        wanted.filter((p) => this.fileStates.has(p) || isIndexable(this.root, p)),
+        [],
+        'refresh',
+        started,
+      ),
     );
   }
 
   /** Lists the repo again and brings every file up to date (new, changed and removed files). */
   async reindex(): Promise<void> {
-    this.loadAll();
+    await this.serially(() => this.loadAll());
   }
 
   /** BM25 scores of visible entities for a query, best first, ties by selector. */
@@ -200,13 +211,19 @@ export class CodeIndex implements EntityLookup {
     return `${entity.selector}\n${entity.signature}\n${record?.terms ?? ''}`.slice(0, 2000);
   }
 
-  private loadAll(): void {
+  private serially(body: () => Promise<void>): Promise<void> {
+    const run = this.updating.then(body);
+    this.updating = run.catch(() => {});
+    return run;
+  }
+
+  private async loadAll(): Promise<void> {
     const started = performance.now();
     const listing = listPythonFiles(this.root);
     const listed = new Set(listing.paths);
     const stale = this.fileStates.size === 0 ? this.loadCache(listed) : 0;
     const gone = [...this.fileStates.keys()].filter((p) => !listed.has(p));
-    this.update(listing.paths, gone, listing.mode, started);
+    await this.update(listing.paths, gone, listing.mode, started);
     this.stats.removed += stale;
   }
 
@@ -224,17 +241,25 @@ export class CodeIndex implements EntityLookup {
     for (const file of usable)
       this.fileStates.set(file.path, this.fileState(file, nodes.get(file.path) ?? []));
     dropCodeFiles(this.ledger, this.root, stale);
-    this.rebuildSelectors();
+    this.selectors.rebuild(this.sortedFiles());
     return stale.length;
   }
 
-  private update(paths: string[], gone: string[], mode: IndexStats['mode'], started: number): void {
-    const { changed, unchanged, unreadable } = scanFiles(
+  private async update(
+    paths: string[],
+    gone: string[],
+    mode: IndexStats['mode'],
+    started: number,
+  ): Promise<void> {
+    const { pending, unchanged, unreadable } = readChanged(
       this.root,
       paths,
       (path) => this.fileStates.get(path)?.sha256,
-      this.parser,
     );
+    const { baseline, threads = defaultParseThreads() } = this.options;
+    const changed = await (baseline
+      ? parseFiles(pending, this.parser, 1, walkEveryNode)
+      : parseFiles(pending, this.parser, threads, undefined, this.options.parallelMinFiles));
     this.parses += changed.length;
     // A listed file that cannot be read now is gone, as far as the index knows.
     const removed = new Set([...gone, ...unreadable.filter((p) => this.fileStates.has(p))]);
@@ -243,17 +268,26 @@ export class CodeIndex implements EntityLookup {
     dropCodeFiles(this.ledger, this.root, [...removed]);
 
     const touched = new Set([...removed, ...changed.map((c) => c.path)]);
+    const dropped: IndexRecord[] = [];
     for (const path of touched) {
-      for (const r of this.fileStates.get(path)?.records ?? []) this.lexicalIndex?.remove(r.key);
+      for (const r of this.fileStates.get(path)?.records ?? []) {
+        this.lexicalIndex?.remove(r.key);
+        dropped.push(r);
+      }
       this.fileStates.delete(path);
     }
+    const added: FileState[] = [];
     for (const file of changed) {
       const state = this.fileState(file, file.nodes);
       this.fileStates.set(file.path, state);
+      added.push(state);
       for (const r of state.records) this.lexicalIndex?.add({ key: r.key, entity: r.entity, terms: r.terms });
     }
     if (touched.size > 0) {
-      this.rebuildSelectors();
+      // Files in path order, so one selector's definitions from several files land in order.
+      added.sort((a, b) => compareStrings(a.path, b.path));
+      if (baseline) this.selectors.rebuild(this.sortedFiles());
+      else this.selectors.replace(dropped, added, this.fileStates.keys());
       this.views = {};
     }
     let entities = 0;
@@ -276,22 +310,6 @@ export class CodeIndex implements EntityLookup {
       syntaxError: file.syntaxError,
       records: nodes.map((n) => ({ key: `${n.path}#${n.seq}`, entity: entityOf(n), terms: n.terms })),
     };
-  }
-
-  /** Selector → definitions, over files in path order (so `a/__init__.py` follows `a.py`, as Python prefers the package). */
-  private rebuildSelectors(): void {
-    const defs = new Map<string, IndexRecord[]>();
-    for (const file of this.sortedFiles()) {
-      for (const r of file.records) {
-        const list = defs.get(r.entity.selector);
-        if (list) list.push(r);
-        else defs.set(r.entity.selector, [r]);
-      }
-    }
-    this.definitions = defs;
-    this.aliases = importAliases(
-      [...defs].map(([selector, records]) => ({ selector, path: records[records.length - 1]!.entity.path })),
-    );
   }
 
   private lexical(): LexicalIndex {

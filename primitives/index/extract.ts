@@ -5,6 +5,7 @@
 import type { Node, Parser } from 'web-tree-sitter';
 import type { CodeNodeRow } from '../../runtime/ledger/code-entity.js';
 import { ByteOffsets } from './byte-offsets.js';
+import { walkDefsAndNames, type Walk } from './walk.js';
 import { parseWith } from './python-parser.js';
 import { moduleName, moduleSelector } from './selector.js';
 
@@ -33,7 +34,7 @@ interface Scope {
   end: number;
 }
 
-export function extractEntities(parser: Parser, file: SourceFile): Extraction {
+export function extractEntities(parser: Parser, file: SourceFile, walk: Walk = walkDefsAndNames): Extraction {
   const { text } = file;
   const tree = parseWith(parser, text);
   try {
@@ -63,37 +64,19 @@ export function extractEntities(parser: Parser, file: SourceFile): Extraction {
     const scopes: Scope[] = [module];
     const stack: Scope[] = [module];
 
-    // One depth-first walk with a cursor (cheap across the WASM boundary): a def opens a scope,
-    // every identifier counts as a name used in the innermost open scope.
-    const cursor = tree.walk();
-    try {
-      for (;;) {
-        const type = cursor.nodeType;
-        const start = cursor.startIndex;
-        while (stack.length > 1 && stack[stack.length - 1]!.end <= start) stack.pop();
-        const top = stack[stack.length - 1]!;
-        if (type === 'function_definition' || type === 'class_definition') {
-          const scope = defineEntity(cursor.currentNode, top, scopes.length, file, offsets);
-          if (scope) {
-            scopes.push(scope);
-            stack.push(scope);
-          }
-        } else if (type === 'identifier' && top.names.length < MAX_NAMES) {
-          top.names.push(text.slice(start, cursor.endIndex));
+    walk(tree, (type, start, end, node) => {
+      while (stack.length > 1 && stack[stack.length - 1]!.end <= start) stack.pop();
+      const top = stack[stack.length - 1]!;
+      if (type === 'function_definition' || type === 'class_definition') {
+        const scope = defineEntity(node(), top, scopes.length, file, offsets);
+        if (scope) {
+          scopes.push(scope);
+          stack.push(scope);
         }
-        if (cursor.gotoFirstChild()) continue;
-        let done = false;
-        while (!cursor.gotoNextSibling()) {
-          if (!cursor.gotoParent()) {
-            done = true;
-            break;
-          }
-        }
-        if (done) break;
+      } else if (type === 'identifier' && top.names.length < MAX_NAMES) {
+        top.names.push(text.slice(start, end()));
       }
-    } finally {
-      cursor.delete();
-    }
+    });
 
     for (const s of scopes) s.row.terms = `${s.docText}\n${s.names.join(' ')}`.trim();
     return { nodes: scopes.map((s) => s.row), syntaxError: root.hasError };

@@ -8,6 +8,7 @@ import type { StoredCodeFile } from '../../runtime/ledger/code-nodes.js';
 import type { Entity } from '../types.js';
 import { decodeSource } from './byte-offsets.js';
 import { extractEntities } from './extract.js';
+import type { Walk } from './walk.js';
 import { INDEXER_VERSION } from './python-parser.js';
 
 export interface Scan {
@@ -19,35 +20,55 @@ export interface Scan {
   unreadable: string[];
 }
 
-export function scanFiles(
+/** A file whose bytes differ from the indexed ones: read and hashed, not parsed yet. */
+export interface PendingFile {
+  path: string;
+  sha256: string;
+  bytes: Uint8Array;
+}
+
+export interface Reading {
+  pending: PendingFile[];
+  unchanged: number;
+  unreadable: string[];
+}
+
+/** Reads and hashes each file; only the ones whose hash differs from the indexed one are kept. */
+export function readChanged(
   root: string,
   paths: string[],
   indexedSha256: (path: string) => string | undefined,
-  parser: Parser,
-): Scan {
-  const scan: Scan = { changed: [], unchanged: 0, unreadable: [] };
+): Reading {
+  const reading: Reading = { pending: [], unchanged: 0, unreadable: [] };
   for (const path of paths) {
     // Read only inside the repository, only a regular file, never blocking on a FIFO.
     const bytes = readRepoFile(root, path);
     if (!Buffer.isBuffer(bytes)) {
-      scan.unreadable.push(path);
+      reading.unreadable.push(path);
       continue;
     }
     const sha256 = createHash('sha256').update(bytes).digest('hex');
-    if (indexedSha256(path) === sha256) {
-      scan.unchanged++;
-      continue;
-    }
-    const extraction = extractEntities(parser, { path, ...decodeSource(bytes), byteLength: bytes.length });
-    scan.changed.push({
-      path,
-      sha256,
-      syntaxError: extraction.syntaxError,
-      indexer: INDEXER_VERSION,
-      nodes: extraction.nodes,
-    });
+    if (indexedSha256(path) === sha256) reading.unchanged++;
+    else reading.pending.push({ path, sha256, bytes });
   }
-  return scan;
+  return reading;
+}
+
+/** One read file → its rows for the ledger. The bytes parsed are the bytes hashed. */
+export function parseFile(parser: Parser, file: PendingFile, walk?: Walk): StoredCodeFile {
+  const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
+  const extraction = extractEntities(
+    parser,
+    { path: file.path, ...decodeSource(bytes), byteLength: bytes.length },
+    walk,
+  );
+  return {
+    path: file.path,
+    sha256: file.sha256,
+    syntaxError: extraction.syntaxError,
+    indexer: INDEXER_VERSION,
+    nodes: extraction.nodes,
+  };
 }
 
 /** The public shape of a stored row (the row's `seq` and `terms` stay inside the index). */

@@ -4,6 +4,8 @@
 // leading directories that are not packages (no `__init__.py`): the directories a test runner or an
 // install puts on sys.path. Where no directory of the path is a package, only a leading `src` is
 // dropped (a namespace package's directories look the same as a source root's).
+// Which selectors have which import form is kept by selector-table.ts. A form that two entities share
+// (`conftest` from `conftest.py` at two levels) resolves to neither: the lookup says unknown rather than guess.
 
 /** Directories (repo-relative, '/' separators) that are packages: they hold an indexed `__init__.py`. */
 export function packageDirectories(paths: Iterable<string>): Set<string> {
@@ -32,22 +34,4 @@ export function importForm(
   if (strip === 0) return undefined;
   const prefix = `${dirs.slice(0, strip).join('.')}.`;
   return selector.startsWith(prefix) ? selector.slice(prefix.length) : undefined;
-}
-
-/**
- * Import form → the selectors that have it. A form that two entities share (`conftest` from
- * `conftest.py` at two levels) resolves to neither: the lookup says unknown rather than guess.
- */
-export function importAliases(entries: Iterable<{ selector: string; path: string }>): Map<string, string[]> {
-  const list = [...entries];
-  const packages = packageDirectories(list.map((e) => e.path));
-  const aliases = new Map<string, string[]>();
-  for (const { selector, path } of list) {
-    const alias = importForm(selector, path, packages);
-    if (alias === undefined) continue;
-    const known = aliases.get(alias);
-    if (!known) aliases.set(alias, [selector]);
-    else if (!known.includes(selector)) known.push(selector);
-  }
-  return aliases;
 }

@@ -29,15 +29,17 @@ export async function probeEngine(engine = new DockerEngine()): Promise<EngineIn
 
 /**
  * An engine that answers, or a RuntimeError('engine_unreachable') saying how to get one. What it
- * is (its version, Docker or Podman, rootless or not) is asked now but not awaited: the engine
+ * is (its version, Docker or Podman, rootless or not) is asked at once but not awaited: the engine
  * spends some 60 ms answering /version and /info, time in which a run opens its ledger and sweeps
  * orphans; the sandbox's first check awaits the answer (engine.info(), engine.identity(): asked
  * once per engine in this process). A failed answer is not kept: whoever needs it asks again.
  */
 export async function connectEngine(): Promise<{ engine: DockerEngine }> {
   const engine = new DockerEngine();
-  await engine.ping();
+  // Asked beside the ping, not after it: a one-shot command's first container waits for the
+  // answer (the hardening check), and /info is the slowest of the three.
   engine.identity().catch(() => undefined);
+  await engine.ping();
   return { engine };
 }
 

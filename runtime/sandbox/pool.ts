@@ -27,6 +27,11 @@ export interface PoolOptions {
   onError?: (error: unknown) => void;
   /** Where a container the engine would not remove is reported (default: stderr). */
   report?: Report;
+  /**
+   * Fill to `size` once and never again: a one-shot command (`run-test`, `execute`) makes one
+   * call, and a container started after it would only be removed again at the exit.
+   */
+  once?: boolean;
 }
 
 export class WarmPool {
@@ -36,6 +41,7 @@ export class WarmPool {
   private filling: Promise<void> | null = null;
   private closed = false;
   private failures = 0;
+  private filledOnce = false;
 
   constructor(
     private readonly engine: DockerEngine,
@@ -73,6 +79,15 @@ export class WarmPool {
     return null;
   }
 
+  /**
+   * A ready container, waiting for one being started when none is ready yet: it is further along
+   * than a cold one would be. Null when none is ready or coming.
+   */
+  async takeWhenReady(): Promise<PreparedContainer | null> {
+    while (!this.ready.length && this.filling) await this.filling;
+    return this.take();
+  }
+
   /** Starts filling and resolves once the pool is full (or has stopped trying). */
   async warm(): Promise<void> {
     this.refill();
@@ -80,7 +95,8 @@ export class WarmPool {
   }
 
   refill(): void {
-    if (this.filling || this.closed) return;
+    if (this.filling || this.closed || (this.options.once && this.filledOnce)) return;
+    this.filledOnce = true;
     this.filling = this.fill().finally(() => {
       this.filling = null;
     });

@@ -35,6 +35,12 @@ export interface SandboxOptions {
   runtime?: string | null;
   /** Where a container the engine would not remove is reported (default: stderr). */
   log?: Report;
+  /**
+   * A one-shot command's sandbox (`run-test`, `execute`): its pools fill once — started by
+   * `prestart()` while the command still plans its call — and a run waits for a pooled container
+   * being started rather than starting a second, cold one beside it.
+   */
+  oneShot?: boolean;
 }
 
 export interface RunHooks {
@@ -53,6 +59,7 @@ export class Sandbox {
   private readonly imageDigests = new Map<string, string>();
   private readonly report: Report;
   private hardening: Promise<HardeningReport> | null = null;
+  private prestarting: Promise<void> | null = null;
   private closed = false;
 
   constructor(
@@ -71,6 +78,7 @@ export class Sandbox {
             ownerLabels: this.ownerLabels,
             runtime: options.runtime ?? null,
             report: this.report,
+            once: options.oneShot ?? false,
           })
         : null;
     this.workspacePool =
@@ -83,6 +91,7 @@ export class Sandbox {
             ownerLabels: this.ownerLabels,
             runtime: options.runtime ?? null,
             report: this.report,
+            once: options.oneShot ?? false,
           })
         : null;
   }
@@ -112,6 +121,19 @@ export class Sandbox {
     return { imageDigest: digest };
   }
 
+  /**
+   * Starts filling the pools in the background, after the image and its hardening are checked:
+   * a one-shot command calls it as soon as it knows its image, so the container starts while the
+   * command records the run and plans the snapshot. A failure here is the run's to report: it
+   * checks the image again, or runs cold.
+   */
+  prestart(): void {
+    this.prestarting ??= this.init().then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   async run(spec: RunSpec, hooks: RunHooks = {}): Promise<Receipt> {
     if (this.closed) throw new RuntimeError('interrupted', 'the sandbox is shut down');
     const limits = checkSpec(spec);
@@ -120,7 +142,9 @@ export class Sandbox {
     const t0 = performance.now();
     let container: PreparedContainer | null = null;
     try {
-      const pooled = this.poolFor(spec, limits)?.take() ?? null;
+      const pool = this.poolFor(spec, limits);
+      if (this.prestarting) await this.prestarting;
+      const pooled = (this.options.oneShot ? await pool?.takeWhenReady() : pool?.take()) ?? null;
       if (pooled) {
         container = pooled;
         container.stdout = new StreamCapture(limits.outputCapBytes);
@@ -186,7 +210,9 @@ export class Sandbox {
     this.closed = true;
     const running = [...this.active];
     await Promise.all(running.map((id) => removeOrReport(this.engine, id, this.report)));
+    // The pools first: a prestart still filling one stops there (its container is removed).
     await Promise.all([this.pool?.close(), this.workspacePool?.close()]);
+    if (this.prestarting) await this.prestarting;
     await Promise.all([...this.removals]);
   }
 

@@ -58,7 +58,8 @@ describe('piper-agent execute (real engine, real CLI)', () => {
       stdout: 'ok ✓\n',
       timed_out: false,
       oom_killed: false,
-      warm: false,
+      // Started while the command recorded its run (SandboxOptions.oneShot).
+      warm: true,
     });
     expect(receipt.image_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     for (const k of ['create_ms', 'start_ms', 'run_ms', 'total_ms'])
@@ -77,7 +78,7 @@ describe('piper-agent execute (real engine, real CLI)', () => {
     const fromStdin = await runCli(['execute', ...base, '--code', '-'], { input: 'print(6 * 7)\n' });
     expect(fromStdin.code).toBe(0);
     expect(fromStdin.stdout).toBe('42\n');
-    expect(fromStdin.stderr).toMatch(/exit 0 · .* · cold · container [0-9a-f]{12}/);
+    expect(fromStdin.stderr).toMatch(/exit 0 · .* · warm · container [0-9a-f]{12}/);
     const file = join(dir, 'prog.py');
     writeFileSync(file, 'import sys\nprint("from file", file=sys.stderr)\n');
     const fromFile = await runCli(['execute', ...base, '--file', file]);

@@ -1,0 +1,30 @@
+// A worker thread of the code index's parse pool (parse-pool.ts): it loads its own tree-sitter
+// parser once, then turns each batch of read files it is sent into rows for the ledger. It reads
+// nothing itself: the bytes it parses are the bytes the main thread hashed.
+import { parentPort } from 'node:worker_threads';
+import { pythonParser } from './python-parser.js';
+import { parseFile, type PendingFile } from './scan-files.js';
+
+export type WorkerReply = { rows: ReturnType<typeof parseFile>[] } | { error: string };
+
+const port = parentPort;
+if (!port) throw new Error('scan-worker.js runs as a worker thread of the code index only');
+// A grammar that cannot load fails every batch; the pool reports the first reply's error.
+const loading = pythonParser().then(
+  (parser) => ({ parser }),
+  (error: unknown) => ({ error: (error as Error).message }),
+);
+port.on('message', (files: PendingFile[]) => {
+  void loading.then((loaded) => {
+    let reply: WorkerReply;
+    if ('error' in loaded) reply = { error: loaded.error };
+    else {
+      try {
+        reply = { rows: files.map((f) => parseFile(loaded.parser, f)) };
+      } catch (error) {
+        reply = { error: (error as Error).message };
+      }
+    }
+    port.postMessage(reply);
+  });
+});
