@@ -4,6 +4,7 @@
 import type Docker from 'dockerode';
 import type { Duplex, Readable } from 'node:stream';
 import { RuntimeError, isConnectionFailure } from '../errors.js';
+import { containerArchive, containerChanges, type ContainerChange } from './container-files.js';
 import { createdContainers } from './created-containers.js';
 import { buildContainerBody, type BuildContainerConfig } from './build-container.js';
 import type { EngineIdentity, VersionBody } from './engine-identity.js';
@@ -338,35 +339,13 @@ export class DockerEngine {
     await this.call('put archive', () => this.docker.getContainer(id).putArchive(tar, { path }));
   }
 
-  /**
-   * GET /containers/{id}/changes: what the container's writable layer holds against its image
-   * (kind 0 changed, 1 added, 2 deleted). Works on a stopped container, which is how a build's last
-   * step is checked with nothing left running that could change it after the check.
-   */
-  async changes(id: string): Promise<Array<{ path: string; kind: 'changed' | 'added' | 'deleted' }>> {
-    const KINDS = ['changed', 'added', 'deleted'] as const;
-    const list = (await this.call('changes', () => this.docker.getContainer(id).changes())) as Array<{
-      Path: string;
-      Kind: number;
-    }> | null;
-    return (list ?? []).map((c) => ({ path: c.Path, kind: KINDS[c.Kind] ?? 'changed' }));
+  /** The container's changes against its image, and a path in it as a tar (container-files.ts). */
+  changes(id: string): Promise<ContainerChange[]> {
+    return this.call('changes', () => containerChanges(this.docker.getContainer(id)));
   }
 
-  /** GET /containers/{id}/archive: `path` (a file or a directory) as a tar, read whole (small paths only). */
-  async getArchive(id: string, path: string, maxBytes = 64 << 20): Promise<Buffer> {
-    const stream = await this.call('get archive', () => this.docker.getContainer(id).getArchive({ path }));
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBytes)
-        throw new RuntimeError(
-          'engine_error',
-          `${path} in container ${id.slice(0, 12)} is over ${maxBytes} bytes`,
-        );
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks);
+  getArchive(id: string, path: string, maxBytes = 64 << 20): Promise<Buffer> {
+    return this.call('get archive', () => containerArchive(this.docker.getContainer(id), path, maxBytes));
   }
 
   /** POST /commit: the container's filesystem becomes an image; `changes` are Dockerfile lines. */

@@ -7,7 +7,7 @@
 // leave (project-phase.ts), so with them the key also covers every file of the snapshot: their
 // output can depend on any of it.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { planSnapshot } from '../workspace/snapshot.js';
 import { readRepoFile } from '../host/inside-repo.js';
@@ -59,15 +59,16 @@ function fileHash(realRoot: string, rel: string): string | null {
  * what these wheels install, so another wheel under the same name and size must not be a hit.
  */
 function listing(dir: string): string[] {
-  return readdirSync(dir)
+  const root = realpathSync(dir);
+  // The repository's files: read only as regular files inside it (a FIFO named x.whl would block,
+  // a link would read outside); such an entry is never copied in either (snapshot rules).
+  return readdirSync(root)
     .filter((name) => name.endsWith('.whl'))
     .sort()
-    .map(
-      (name) =>
-        `${name}:${createHash('sha256')
-          .update(readFileSync(join(dir, name)))
-          .digest('hex')}`,
-    );
+    .map((name) => {
+      const bytes = readRepoFile(root, name);
+      return `${name}:${Buffer.isBuffer(bytes) ? createHash('sha256').update(bytes).digest('hex') : bytes.error}`;
+    });
 }
 
 /**

@@ -6,6 +6,7 @@
 // repository's code. With trusted setup commands (`--trust-repo-config`) there is no allowance to
 // check — they may install anything — and the environment's key covers the whole snapshot instead.
 import { snapshotTar } from '../workspace/snapshot.js';
+import { inert } from '../text/inert.js';
 import { BuildBox } from './build-box.js';
 import type { BuildContext } from './build-context.js';
 import { distributionDirs } from './installed-versions.js';
@@ -68,7 +69,8 @@ export async function projectPhase(
       box,
       layer.built.filter((p) => !inSnapshot.has(p)),
     );
-    const violations = [...layer.violations, ...project.violations];
+    // Paths are the container's, named by the repository's build: inert before any terminal sees them.
+    const violations = [...layer.violations, ...project.violations].map((v) => inert(v));
     if (violations.length)
       ctx.fail(
         `the project's build left ${violations.length} change(s) outside what an environment may hold (its dist-info, .pth paths into /work, setuptools' finder, its console scripts):\n${violations
