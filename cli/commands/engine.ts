@@ -12,7 +12,7 @@ export const ENGINE_HELP = `Usage: piper-agent engine up | status
            then wait until it answers. Safe to run again.
   status   say whether an engine answers (exit 0: which one, Docker or Podman, rootful or
            rootless) or not (exit 5). Podman answers through its Docker-compatible API:
-           DOCKER_HOST=unix:///run/podman/podman.sock (see the README, "Podman").`;
+           DOCKER_HOST=unix:///run/podman/podman.sock (see docs/sandbox.md, "Engines: Docker and Podman").`;
 
 export async function engineCommand(argv: string[]): Promise<number> {
   const [sub] = argv;

@@ -26,7 +26,7 @@ The project environment: an image FROM the sandbox image with the project's runt
 dependencies in a venv (Debian's packages stay visible) and the project installed editable against
 the workspace, so run_test imports it as its own tests do. Detected from pyproject.toml
 ([project].dependencies, optional-dependencies / dependency-groups test|tests|testing|dev),
-requirements*.txt, setup.cfg and tox.ini; .piper/sandbox.toml overrides (see the README). Built
+requirements*.txt, setup.cfg and tox.ini; .piper/sandbox.toml overrides (see docs/environments.md). Built
 before the first sandbox of fix, run-test, execute and ab, and reused while its inputs are unchanged.
 
   plan [--json]        what would be installed, from which file and why; no engine, no build
@@ -49,7 +49,7 @@ Best effort: a requirement no source meets at its specifier is installed at the 
 source has (relaxed), one no source has is left out (missing); each is one line in the output,
 the ledger and \`env plan\`. --env strict (or \`strict = true\` in the recipe) fails instead.
 Only the dependency step has a network, and it runs no repository code; the repository's wheels,
-its build and every run have none, and no credential reaches them (README, "Security model").
+its build and every run have none, and no credential reaches them (docs/security.md).
 
 Exit status: 0 ok, 2 bad usage or an environment that cannot be built, 5 no Docker engine.`;
 

@@ -14,7 +14,7 @@ export const ENV_FLAG_HELP = `  --env MODE         the project environment: auto
                      requirement no source meets fails the build instead of being relaxed or
                      left out; also \`strict = true\` in .piper/sandbox.toml)
   --trust-repo-config  let the repository's .piper/ files use settings that need trust (its
-                     index URLs and setup commands; see the README's security model)`;
+                     index URLs and setup commands; see docs/security.md)`;
 
 export function envMode(value: string | undefined): EnvMode {
   const mode = value ?? process.env.PIPER_ENV ?? 'auto';

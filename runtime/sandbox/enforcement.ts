@@ -4,8 +4,8 @@
 // compatible /info claims the limits work. So on any engine that is not rootful Docker, piper
 // creates one sandbox container (never started), reads back what the engine recorded, and compares
 // it with what was asked, setting by setting. A setting that does not hold refuses the run, naming
-// it and the fix, unless the user accepted it by name in PIPER_ACCEPT_UNENFORCED (docs: README,
-// "Podman"). Nothing is ever dropped silently.
+// it and the fix, unless the user accepted it by name in PIPER_ACCEPT_UNENFORCED (docs/sandbox.md,
+// "Engines: Docker and Podman"). Nothing is ever dropped silently.
 import type { AppliedSettings, ContainerConfig, DockerEngine } from '../engine/docker-engine.js';
 import type { EngineIdentity } from '../engine/engine-identity.js';
 import { RuntimeError } from '../errors.js';
