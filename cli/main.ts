@@ -1,8 +1,8 @@
-// piper-agent's command line (cli/command-line.ts over the product's command table). No agent logic
+// piper-agent's command line (cli/entry-point.ts over the product's command table). No agent logic
 // lives here, and nothing heavy is imported before a command is chosen (see commands/index.ts).
 // `ab` is listed but is the evaluation's program (eval/main.ts): bin/piper-agent.js starts that
 // entry for it, so the product never imports the evaluation.
-import { runCommandLine } from './command-line.js';
+import { runCommandLine } from './entry-point.js';
 import { COMMANDS } from './commands/index.js';
 
 const HELP = `piper-agent — a coding agent for Python repositories whose every command runs in a
