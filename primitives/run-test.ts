@@ -61,6 +61,8 @@ export async function runTest(
      * names already checked by runtime/env/plan/test-env.ts). Recorded with the call's args.
      */
     testEnv?: Record<string, string>;
+    /** Lines leading the output: what the environment changed about the run (piper's words). */
+    testNotes?: string[];
   },
   args: RunTestArgs,
 ): Promise<{ callId: string; result: RunTestResult }> {
@@ -91,7 +93,7 @@ export async function runTest(
   );
   // The tar has been read to its end by now (the command runs after the unpack), so the list of
   // skipped entries is complete; its note leads the output, where the tail cut never drops it.
-  const note = skippedNote(snapshot.skipped);
+  const note = [...(ctx.testNotes ?? []), skippedNote(snapshot.skipped)].filter(Boolean).join('\n');
   const combined = [receipt.stdout, receipt.stderr]
     .filter(Boolean)
     .join(receipt.stdout.endsWith('\n') ? '' : '\n');

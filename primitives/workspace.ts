@@ -60,6 +60,8 @@ export interface WorkspaceOptions {
   retrieve?: 'lexical' | 'embed';
   /** Variables every run_test sets in its container: the environment plan's testEnv (from the project's CI). */
   testEnv?: Record<string, string>;
+  /** Lines leading every run_test's output: what the environment changed about the run (a dropped --strict-config). */
+  testNotes?: string[];
   /** The run's authorization stage for edits (policy/approval.ts); absent: edits are not asked about. */
   authorizeEdit?: EditAuthorizer;
   /**
@@ -119,7 +121,7 @@ export class Workspace {
     };
     if (call.tool === 'run_test') {
       const { callId, result } = await runTest(
-        { ...sandboxCtx, repoRoot: o.repoRoot, testEnv: o.testEnv },
+        { ...sandboxCtx, repoRoot: o.repoRoot, testEnv: o.testEnv, testNotes: o.testNotes },
         call.args as { target: string; timeout?: number },
       );
       return { callId, kind, target, result, receipt: this.receipt(callId) };

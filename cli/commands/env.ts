@@ -19,6 +19,9 @@ import { listEnvironments } from '../../runtime/ledger/environments.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
 import { existsSync } from 'node:fs';
+import type { EnvPlan } from '../../runtime/env/plan/types.js';
+import { pluginsFromSentence } from '../../runtime/env/pytest-entry-points.js';
+import { pytestRunEnv } from '../../runtime/env/pytest-run-env.js';
 
 export const ENV_HELP = `Usage: piper-agent env plan|build|ls|prune|shell [options]
 
@@ -76,7 +79,7 @@ export async function envCommand(argv: string[]): Promise<number> {
       const plan = planEnvironment(repo);
       // Repository text reaches the terminal: made inert; the JSON form is exact (and redacted).
       if (values.json) out(renderPlanJson(plan));
-      else out(inert(renderPlanText(plan) + lastBuildText(ledgerPath({ flag: values.ledger, repo }))));
+      else out(inert(renderPlanText(plan) + lastBuildText(ledgerPath({ flag: values.ledger, repo }), plan)));
       return EXIT.ok;
     }
     case 'build': {
@@ -204,7 +207,7 @@ async function shell(
 }
 
 /** The newest build the ledger recorded for this repository, and what its best effort gave up on. */
-function lastBuildText(path: string): string {
+function lastBuildText(path: string, plan: EnvPlan): string {
   if (!existsSync(path)) return '';
   let ledger: Ledger;
   try {
@@ -217,6 +220,10 @@ function lastBuildText(path: string): string {
     if (!last) return '';
     const lines = [`\nLast build (${last.createdAt}, key ${last.key?.slice(0, 12) ?? '-'}): ${last.status}`];
     for (const f of last.shortfalls as Shortfall[]) lines.push(`  ${shortfallLine(f)}`);
+    // How pytest runs in it: which plugins load, and a --strict-config dropped for a missing one.
+    const plugins = last.status === 'built' ? pluginsFromSentence(last.sources) : null;
+    const run = pytestRunEnv(plan, plugins, last.shortfalls as Shortfall[], '');
+    for (const note of run.notes) lines.push(`  ${note}`);
     if (last.error) lines.push(`  ${last.error.split('\n')[0]}`);
     return `${lines.join('\n')}\n`;
   } finally {

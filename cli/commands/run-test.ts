@@ -62,7 +62,11 @@ export async function runTestCommand(argv: string[]): Promise<number> {
   });
   session.sandbox.prestart();
   try {
-    const { target, from, testEnv } = whatToRun(session, given, values.json ? () => undefined : log);
+    const { target, from, testEnv, testNotes } = whatToRun(
+      session,
+      given,
+      values.json ? () => undefined : log,
+    );
     const runId = session.ledger.createRun({
       kind: 'run_test',
       repo: session.repo,
@@ -81,6 +85,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
           origin: 'user',
           repoRoot: session.repo,
           testEnv,
+          testNotes,
         },
         { target, timeout },
       );
@@ -111,14 +116,16 @@ function whatToRun(
   session: Session,
   given: string,
   log: (line: string) => void,
-): { target: string; from: string | null; testEnv: Record<string, string> } {
+): { target: string; from: string | null; testEnv: Record<string, string>; testNotes: string[] } {
   const plan: EnvPlan = session.environment?.plan ?? planEnvironment(session.repo);
   const target = given || plan.testCommand || DEFAULT_TEST_COMMAND;
   const from = given ? null : plan.testCommandFrom;
   if (from) log(inert(`the project's test command: ${target} (${from})`));
   const names = Object.keys(plan.testEnv);
   if (names.length) log(inert(`test variables: ${names.join(', ')}`));
-  return { target, from, testEnv: plan.testEnv };
+  // The environment's run variables: the project's, plus pytest's plugin rule (pytest-run-env.ts).
+  const run = session.environment?.run;
+  return { target, from, testEnv: run?.env ?? plan.testEnv, testNotes: run?.runNotes ?? [] };
 }
 
 function printResult(result: RunTestResult, ids: string, log: (line: string) => void): void {

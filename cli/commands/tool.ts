@@ -106,7 +106,8 @@ export async function toolCommand(argv: string[]): Promise<number> {
       owner: session.owner,
       // Without an embedder, `retrieve: embed` answers lexically with a note saying so.
       retrieve: loadConfig({ repo }).config.retrieve,
-      testEnv: session.environment?.plan?.testEnv,
+      testEnv: session.environment?.run.env ?? session.environment?.plan?.testEnv,
+      testNotes: session.environment?.run.runNotes,
     });
     const record = new RunRecord(session.ledger, runId, session.owner);
     const validation = validateCall({ tool: name, args }, workspace, {

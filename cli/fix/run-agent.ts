@@ -60,7 +60,8 @@ export async function runAgent(run: AgentRun): Promise<RunResult> {
       owner: session.owner,
       embedder: run.embedder,
       retrieve: run.retrieve,
-      testEnv: session.environment?.plan?.testEnv,
+      testEnv: session.environment?.run.env ?? session.environment?.plan?.testEnv,
+      testNotes: session.environment?.run.runNotes,
       authorizeEdit,
       signal: run.signal,
     });

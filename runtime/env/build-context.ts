@@ -10,6 +10,7 @@ import { AptCache } from './apt-cache.js';
 import { envImageRef } from './names.js';
 import { aptStep } from './steps.js';
 import type { NativeBuild } from './native.js';
+import type { PytestPlugin } from './pytest-entry-points.js';
 import type { PipSettings } from './pip-settings.js';
 import type { EnvPlan } from './plan/types.js';
 import type { Shortfall } from './shortfall.js';
@@ -58,6 +59,8 @@ export class BuildContext {
   readonly sources: string[] = [];
   readonly resolved = new Map<string, ResolvedPackage>();
   readonly shortfalls: Shortfall[] = [];
+  /** The pytest plugins the image holds (pytest-entry-points.ts), read after each install. */
+  readonly pytestPlugins: PytestPlugin[] = [];
   readonly target: { repo: string; tag: string; ref: string };
   readonly labels: Record<string, string>;
   readonly apt: AptCache;

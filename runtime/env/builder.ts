@@ -15,6 +15,14 @@ import { BuildContext, type BuildInput } from './build-context.js';
 import { dependencyPhase } from './deps-phase.js';
 import { ENV_LABEL, ENV_PATH, VENV, projectId } from './names.js';
 import { filesTar, projectPhase } from './project-phase.js';
+import { scanPytestPlugins } from './pytest-plugins-step.js';
+import {
+  PYTEST_PLUGINS_LABEL,
+  pluginsSentence,
+  pluginsLabel,
+  projectEntryPoints,
+  type PytestPlugin,
+} from './pytest-entry-points.js';
 import type { Shortfall } from './shortfall.js';
 import { toolsPhase } from './tools-phase.js';
 import { repoWheelNames, wheelhousePhase } from './wheelhouse-phase.js';
@@ -29,6 +37,8 @@ export interface BuildOutcome {
   resolved: ResolvedPackage[];
   sources: string[];
   shortfalls: Shortfall[];
+  /** The pytest plugins in the image (also its label), the project's own among them. */
+  pytestPlugins: PytestPlugin[];
 }
 
 export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome> {
@@ -45,6 +55,8 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
     const tools = native ? await toolsPhase(ctx, deps, native) : null;
     if (tools) intermediate.push(tools);
     const project = await projectPhase(ctx, { on: tools ?? base, wheelsFirst: !!tools && base !== deps });
+    projectEntryPoints(project.files, ctx.pytestPlugins);
+    ctx.sources.push(pluginsSentence(ctx.pytestPlugins));
     const imageId = await commitImage(ctx, base, project);
     const info = await input.engine.inspectImage(imageId);
     return {
@@ -55,6 +67,7 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
       resolved: [...ctx.resolved.values()],
       sources: ctx.sources,
       shortfalls: ctx.shortfalls,
+      pytestPlugins: ctx.pytestPlugins,
     };
   } finally {
     // The intermediate tags go; their layers stay as the final image's parents.
@@ -79,6 +92,8 @@ async function commitImage(
       createOnly: true,
     }));
   try {
+    // Trusted setup commands may have installed anything, the project among it: the box is read again.
+    if (project.box) await scanPytestPlugins(ctx, project.box);
     await box.put('/', filesTar(project.files));
     // A rebuild of the same key takes over the tag; the image it leaves untagged goes with it.
     const previous = await engine.inspectImage(ctx.target.ref);
@@ -91,6 +106,8 @@ async function commitImage(
         'WORKDIR /work',
         'CMD ["python3"]',
         `LABEL ${ENV_LABEL.key}=${key} ${ENV_LABEL.project}=${projectId(repoRoot)} ${ENV_LABEL.base}=${ctx.input.base.id}`,
+        // Every part checked by pytest-entry-points.ts ([\w.:-] only); quoted, as it may be empty.
+        `LABEL ${PYTEST_PLUGINS_LABEL}="${pluginsLabel(ctx.pytestPlugins)}"`,
       ],
     });
     if (previous && previous.id !== imageId) await engine.removeImage(previous.id).catch(() => undefined);

@@ -7,6 +7,7 @@ import { planSnapshot, snapshotTar } from '../workspace/snapshot.js';
 import { BuildBox } from './build-box.js';
 import { runApt, type BuildContext } from './build-context.js';
 import { satisfyRequirements } from './requirements-step.js';
+import { scanPytestPlugins } from './pytest-plugins-step.js';
 import { dpkgLines, normalize } from './step-output.js';
 import { cleanStep, venvStep } from './steps.js';
 
@@ -50,6 +51,7 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
       apt: (name, packages) => runApt(ctx, box, name, packages, false),
     });
     ctx.shortfalls.push(...outcome.shortfalls);
+    await scanPytestPlugins(ctx, box);
     // apt's lists and pip's caches must not reach a layer: what a later phase deletes stays in this one.
     const clean = cleanStep();
     await box.run({ ...clean, script: `rm -rf ${WHEELHOUSE}; ${clean.script}` });

@@ -25,6 +25,8 @@ import type { EnvPlan } from './plan/types.js';
 import { detectNative, nativeNote } from './native.js';
 import { pruneProjectImages } from './prune.js';
 import type { Redactor } from './secrets.js';
+import { PYTEST_PLUGINS_LABEL, pluginsFromLabel, type PytestPlugin } from './pytest-entry-points.js';
+import { pytestRunEnv, type PytestRunEnv } from './pytest-run-env.js';
 import { shortfallLine, type Shortfall } from './shortfall.js';
 import { URL_REDACTOR } from './secrets.js';
 
@@ -45,6 +47,10 @@ export interface EnvironmentChoice {
   resolved: ResolvedPackage[];
   /** What best effort relaxed or left out (this build's, or the reused build's). */
   shortfalls: Shortfall[];
+  /** The pytest plugins in the image (null: a user image, not known); the run variables from them. */
+  pytestPlugins: PytestPlugin[] | null;
+  /** What every run_test sets in its container (the plan's testEnv among it), and says of it. */
+  run: PytestRunEnv;
 }
 
 export interface EnsureInput {
@@ -80,7 +86,7 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
         'pull or build it, or unset it to let piper build the project environment',
       );
     record(emptyRow('user', null, input.userImage, info.id, ['user-provided image, used as it is']));
-    return choice('user', input.userImage, null, seconds(), [], [], null, [], []);
+    return choice('user', input.userImage, null, seconds(), [], [], null, [], [], null);
   }
 
   const plan = planEnvironment(repoRoot);
@@ -111,7 +117,8 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
         ? '--env base: the bare sandbox image'
         : 'nothing to install: the bare sandbox image';
     record(emptyRow('base', null, base.ref, base.imageId, [...plan.decisions, why], plan));
-    return choice('base', base.ref, null, seconds(), [], notes, plan, [], []);
+    // The bare sandbox image holds pytest and no plugin.
+    return choice('base', base.ref, null, seconds(), [], notes, plan, [], [], []);
   }
 
   const native = detectNative(repoRoot, plan);
@@ -143,7 +150,8 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
         shortfalls,
       });
       notes.push(...shortfalls.map(shortfallLine));
-      return choice('hit', target.ref, key, seconds(), [], notes, plan, [], shortfalls);
+      const plugins = pluginsFromLabel(existing.labels[PYTEST_PLUGINS_LABEL]);
+      return choice('hit', target.ref, key, seconds(), [], notes, plan, [], shortfalls, plugins);
     }
   }
 
@@ -195,6 +203,7 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
       plan,
       built.resolved,
       built.shortfalls,
+      built.pytestPlugins,
     );
   } catch (error) {
     const steps = error instanceof EnvBuildError ? error.steps : [];
@@ -285,6 +294,27 @@ function choice(
   plan: EnvPlan | null,
   resolved: ResolvedPackage[],
   shortfalls: Shortfall[],
+  pytestPlugins: PytestPlugin[] | null,
 ): EnvironmentChoice {
-  return { image, key, status, seconds, sources, notes, plan, resolved, shortfalls };
+  const run = pytestRunEnv(plan, pytestPlugins, shortfalls, imagePytestAddopts());
+  const said = [...notes, ...run.notes];
+  return {
+    image,
+    key,
+    status,
+    seconds,
+    sources,
+    notes: said,
+    plan,
+    resolved,
+    shortfalls,
+    pytestPlugins,
+    run,
+  };
+}
+
+/** The sandbox image's own PYTEST_ADDOPTS (recipe.json's env), which the run variables extend. */
+function imagePytestAddopts(): string {
+  const entry = loadRecipe().env.find((e) => e.startsWith('PYTEST_ADDOPTS='));
+  return entry ? entry.slice('PYTEST_ADDOPTS='.length) : '';
 }

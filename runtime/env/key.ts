@@ -15,7 +15,8 @@ import { pipKeyPart, type PipSettings } from './pip-settings.js';
 import type { EnvPlan } from './plan/types.js';
 
 /** Bumped when the build procedure changes what an image holds. */
-const BUILD_VERSION = 3;
+// 4: the image records its pytest plugins (a label), which the run side needs.
+const BUILD_VERSION = 4;
 const BUILD_FILES = ['pyproject.toml', 'setup.py', 'setup.cfg'];
 
 export function environmentKey(input: {

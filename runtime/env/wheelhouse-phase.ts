@@ -8,6 +8,7 @@ import { readdirSync } from 'node:fs';
 import { BuildBox } from './build-box.js';
 import type { BuildContext } from './build-context.js';
 import { putWheelDirs, WHEELHOUSE } from './deps-phase.js';
+import { scanPytestPlugins } from './pytest-plugins-step.js';
 import { parseVersionsScan, versionsScanStep } from './installed-versions.js';
 import { pipRequirementLine } from './plan/pip-line.js';
 import { normalize, unsatisfied } from './step-output.js';
@@ -45,6 +46,7 @@ export async function wheelhousePhase(
     const r = await box.run(repoWheelsStep(wanted.map(pipRequirementLine), dirs));
     const versions = parseVersionsScan((await box.run(versionsScanStep('versions', plan.python))).stdout);
     const unmet = unsatisfied(wanted, Object.fromEntries(versions));
+    await scanPytestPlugins(ctx, box);
     if (r.exit_code !== 0 && (ctx.input.strict || unmet.length === wanted.length)) ctx.check(r, 'wheelhouse');
     if (ctx.input.strict && unmet.length)
       ctx.fail(

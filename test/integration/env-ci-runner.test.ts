@@ -204,7 +204,13 @@ describe("the project's own test command", () => {
     expect(tests.map((t) => JSON.parse(t.args))).toEqual([
       expect.objectContaining({
         target: 'python -m pytest -q tests',
-        env: { UNITCONV_PRECISION: '3', UNITCONV_MODE: 'strict' },
+        // The CI step's variables, and pytest's plugin rule (autoload off: docs/environments.md).
+        env: {
+          UNITCONV_PRECISION: '3',
+          UNITCONV_MODE: 'strict',
+          PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1',
+          PYTEST_ADDOPTS: '-p no:cacheprovider',
+        },
       }),
     ]);
   });

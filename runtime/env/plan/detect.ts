@@ -7,6 +7,8 @@
 // what the tests need that nothing declared (infer.ts); then tooling from development lists is
 // skipped (tooling.ts), constraints narrow, and a lockfile pins (lockfile.ts). Every choice is a
 // sentence in `decisions`, every file read an entry of `inputs`.
+import { readPytestConfig } from './pytest-config.js';
+import { pytestFacts } from './pytest-plugins.js';
 import { detectLayout, type Layout } from './layout.js';
 import { normalizeName } from './normalize.js';
 import { inferFromTests } from './infer.js';
@@ -278,6 +280,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     testCommand: test.command,
     testCommandFrom: test.from,
     testEnv: test.env,
+    pytest: pytestFacts(readPytestConfig(reader, pyproject?.table ?? null)),
     ...(recipe.strict ? { strict: true } : {}),
     recipe: loaded ? { path: RECIPE_PATH, sha256: loaded.sha256 } : null,
     inputs: reader.recorded(),

@@ -2,7 +2,9 @@
 // an ini key only a plugin defines fails the run without it (`--cov` is "unrecognized arguments";
 // `asyncio_mode` under `--strict-config` is an error). `-p NAME` names a plugin module, resolved
 // like an import; `required_plugins` names distributions (with specifiers) outright.
-import { values, type PytestConfig } from './pytest-config.js';
+import { normalizeName } from './normalize.js';
+import { shellWords, values, type PytestConfig } from './pytest-config.js';
+import type { EnvPlan } from './types.js';
 
 /** An addopts option (its name, before any `=`) → the distribution that defines it. */
 const OPTIONS: Array<[RegExp, string]> = [
@@ -26,6 +28,7 @@ const INI_KEYS: Record<string, string> = {
   asyncio_default_test_loop_scope: 'pytest-asyncio',
   env: 'pytest-env',
   reruns: 'pytest-rerunfailures',
+  describe_prefixes: 'pytest-describe',
 };
 
 export interface PluginNeed {
@@ -52,6 +55,22 @@ function fromAddopts(config: PytestConfig): PluginNeed[] {
     if (plugin) out.push({ requirement: plugin, from });
   });
   return out;
+}
+
+/** What the run side needs of the configuration: its addopts, and the ini keys a plugin defines. */
+export function pytestFacts(config: PytestConfig | null): EnvPlan['pytest'] {
+  if (!config) return null;
+  const iniNeeds = Object.entries(INI_KEYS)
+    .filter(([key]) => config.options.has(key))
+    .map(([key, plugin]) => ({ key, dist: normalizeName(plugin) }));
+  // As pytest reads it: a TOML list's items as they are (one argument each), a string split by shlex.
+  const raw = config.options.get('addopts');
+  const addopts = Array.isArray(raw)
+    ? raw.filter((v): v is string => typeof v === 'string')
+    : typeof raw === 'string'
+      ? shellWords(raw)
+      : [];
+  return { source: config.source, addopts, iniNeeds };
 }
 
 export function pluginNeeds(config: PytestConfig): PluginNeed[] {

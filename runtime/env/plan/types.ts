@@ -76,6 +76,18 @@ export const EnvPlanSchema = z.object({
   testCommandFrom: z.string().nullable().default(null),
   /** Variables its step sets: repository text, never a `${{ }}` expression, no name that changes the sandbox. */
   testEnv: z.record(z.string(), z.string()).default({}),
+  /**
+   * The pytest configuration as the run side needs it (runtime/env/pytest-run-env.ts): its addopts
+   * words, and the ini keys only a plugin defines, with that plugin's normalized name.
+   */
+  pytest: z
+    .object({
+      source: z.string(),
+      addopts: z.array(z.string()),
+      iniNeeds: z.array(z.object({ key: z.string(), dist: z.string() })),
+    })
+    .nullable()
+    .default(null),
   /** The recipe's `strict = true`: no best effort (absent otherwise). */
   strict: z.boolean().optional(),
   recipe: z.object({ path: z.string(), sha256: z.string() }).nullable(),
