@@ -26,8 +26,8 @@ export const WARM_PREFIX = 'piper-warm-';
 const CLAIMED_PREFIX = 'piper-claimed-';
 const CLAIM_LINE = 'claim\n';
 const CLAIMED_ACK = 'piper-warm-claimed\n';
-/** A warm container that does not answer its claim in this time is not used (and is removed). */
-const CLAIM_TIMEOUT_MS = 5_000;
+/** A warm container that does not answer its claim in this time is not used (and is removed): generous, as a just-started one on a loaded machine is still importing pytest, and starting another would be slower. */
+const CLAIM_TIMEOUT_MS = 20_000;
 
 /** What a warm container must match to serve a call: what its pool's containers are made from. */
 export interface WarmKey {
