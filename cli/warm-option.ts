@@ -3,7 +3,7 @@
 import type { CommandSandboxOptions } from './session.js';
 import { numberOption } from './options.js';
 
-export const WARM_IDLE_ENV = 'PIPER_WARM_IDLE_S';
+const WARM_IDLE_ENV = 'PIPER_WARM_IDLE_S';
 const DEFAULT_IDLE_S = 600;
 
 export const WARM_HELP = `A container is kept warm for the next run-test or execute of the same image: it is made as

@@ -64,7 +64,7 @@ export function warmName(key: WarmKey): string {
 }
 
 /** The warm container's configuration: the pool's, with its own command, labels and AutoRemove. */
-export function warmConfig(key: WarmKey, idleS: number, nowMs = Date.now()) {
+function warmConfig(key: WarmKey, idleS: number, nowMs = Date.now()) {
   return containerConfig({
     image: key.image,
     argv: ['python3', '-c', WARM_ENTRY, String(idleS)],
