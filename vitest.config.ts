@@ -22,6 +22,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 120_000,
           globalSetup: ['test/integration/global-setup.ts'],
+          // The CLI's one-shot commands keep no warm container for the next (warm-container.test.ts
+          // turns it on): a test run would leave one per image for ten minutes.
+          env: { PIPER_WARM_IDLE_S: '0' },
         },
       },
     ],

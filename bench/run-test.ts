@@ -3,8 +3,10 @@
 // against the host's own `/usr/bin/python3 -m pytest` (Debian's python3-pytest, the same pytest
 // the sandbox image carries) on the same generated 30-test repository, side by side, interleaved:
 //   pooled    the primitive in this process, served by a pre-started container (as in a `fix` run)
-//   one-shot  `piper-agent run-test tests/ --json`, a fresh process with no pool: connect, sweep,
-//             environment, snapshot, a container created and started for the call, removed after
+//   one-shot  `piper-agent run-test tests/ --json`, a fresh process: connect, sweep, environment,
+//             snapshot, and the container kept warm by the previous round's command (claimed, used,
+//             replaced by a fresh one for the next: runtime/sandbox/warm-container.ts)
+//   no warm   the same with PIPER_WARM_IDLE_S=0: its own container prestarted while it plans the call
 //   baseline  with --baseline-cli, the same one-shot command of another build (bin/piper-agent.js of
 //             a checkout before issue 25), in the same rounds: what the overlap bought
 // Targets: pooled p50 ≤ 2 × host pytest p50; one-shot p50 ≤ 1.5 × host pytest p50 (issue 25).
@@ -74,11 +76,12 @@ function hostPytest(python: string, repo: string): Promise<number> {
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
 /** `piper-agent run-test tests/ --json` in a fresh process, from its spawn to its exit. */
-function oneShotRunTest(repo: string, cli = CLI): Promise<number> {
+function oneShotRunTest(repo: string, cli = CLI, env: NodeJS.ProcessEnv = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, [cli, 'run-test', 'tests/', '--repo', repo, '--json'], {
       stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env },
     });
     let out = '';
     let err = '';
@@ -125,6 +128,8 @@ async function main(): Promise<void> {
   const sandboxed: number[] = [];
   const host: number[] = [];
   const oneShot: number[] = [];
+  const noWarm: number[] = [];
+  const noWarmEnv = { PIPER_WARM_IDLE_S: '0' };
   const baselineCli = values['baseline-cli'];
   const baseline: number[] = [];
   await hostPytest(python, repo);
@@ -133,6 +138,7 @@ async function main(): Promise<void> {
   for (let i = 0; i < rounds; i++) {
     host.push(await hostPytest(python, repo));
     oneShot.push(await oneShotRunTest(repo));
+    noWarm.push(await oneShotRunTest(repo, CLI, noWarmEnv));
     if (baselineCli) baseline.push(await oneShotRunTest(repo, baselineCli));
     // The pool refills after a call, as it does while the model thinks in a real run.
     await pool.warm();
@@ -155,6 +161,8 @@ async function main(): Promise<void> {
     one_shot_run_test_p50_ms: percentile(oneShot, 50),
     one_shot_run_test_p95_ms: percentile(oneShot, 95),
     one_shot_over_host: ratio(percentile(oneShot, 50), percentile(host, 50)),
+    one_shot_no_warm_p50_ms: percentile(noWarm, 50),
+    one_shot_no_warm_over_host: ratio(percentile(noWarm, 50), percentile(host, 50)),
     ...(baselineCli
       ? {
           one_shot_baseline_p50_ms: percentile(baseline, 50),
@@ -174,6 +182,10 @@ async function main(): Promise<void> {
       `${result.one_shot_run_test_p50_ms} / ${result.one_shot_run_test_p95_ms}`,
     ],
     ['one-shot run-test / host pytest', `${result.one_shot_over_host} × (target ≤ 1.5)`],
+    [
+      'one-shot, no warm container p50 (ms)',
+      `${result.one_shot_no_warm_p50_ms} (${result.one_shot_no_warm_over_host} × host)`,
+    ],
     ...(baselineCli
       ? ([
           [

@@ -10,6 +10,7 @@ import type { Limits, Receipt } from '../../runtime/sandbox/spec.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { openCommandSession, type CommandSandboxOptions, type Session } from '../session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
+import { WARM_HELP, keepWarmOption } from '../warm-option.js';
 import { numberOption } from '../options.js';
 import { inert } from '../../runtime/text/inert.js';
 
@@ -39,6 +40,8 @@ works; nothing the program writes reaches your files.
   --repo DIR         the repository the ledger belongs to (default: git root of the current dir)
   --image NAME       run in this image as it is (also PIPER_SANDBOX_IMAGE); no environment is built
 ${ENV_FLAG_HELP}
+
+${WARM_HELP} (With the workspace and the default limits.)
 
 Exit status: 0 when the sandbox ran (whatever the program's own exit code, which is in the
 receipt), 2 for bad usage, 5 when no Docker engine is reachable, 1 for other failures.`;
@@ -107,6 +110,7 @@ export async function executeCommand(argv: string[]): Promise<number> {
 
 /**
  * One container started while the run is recorded and the snapshot planned (SandboxOptions.oneShot),
+ * or with the workspace claimed warm from an earlier command (keepWarm),
  * when the call's limits are the pool's: with --cpus, --memory or --pids the call runs cold, and
  * a container started beside it would only be removed again.
  */
@@ -114,7 +118,7 @@ function prestartedPool(limits: Partial<Limits>, alone: boolean): CommandSandbox
   if (limits.cpus !== undefined || limits.memoryMb !== undefined || limits.pids !== undefined) return {};
   return alone
     ? { poolSize: 1, oneShot: true }
-    : { workspacePoolSize: 1, workspacePoolLimits: EXECUTE_LIMITS, oneShot: true };
+    : { workspacePoolSize: 1, workspacePoolLimits: EXECUTE_LIMITS, oneShot: true, ...keepWarmOption() };
 }
 
 /** As the agent's tool runs it (with the workspace), or the program alone; the command's own default wall time is 30 s. */

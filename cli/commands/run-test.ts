@@ -11,6 +11,7 @@ import { EXIT } from '../exit-codes.js';
 import { numberOption } from '../options.js';
 import { openCommandSession, type Session } from '../session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
+import { WARM_HELP, keepWarmOption } from '../warm-option.js';
 
 export const RUN_TEST_HELP = `Usage: piper-agent run-test [TARGET] [--repo DIR] [--timeout S] [--json] [--ledger PATH]
 
@@ -32,6 +33,7 @@ ${ENV_FLAG_HELP}
 
 The project environment (its dependencies in a venv, the project installed editable) is built
 before the first run and reused while its inputs are unchanged; see \`piper-agent env --help\`.
+${WARM_HELP}
 
 Exit status: 0 when the tests passed, 4 when they ran and failed or timed out, 2 bad usage or an
 environment that cannot be built,
@@ -53,12 +55,15 @@ export async function runTestCommand(argv: string[]): Promise<number> {
   const given = positionals.join(' ').trim();
   const timeout = numberOption('--timeout', values.timeout, { min: 1, max: 300, integer: true }) ?? 120;
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  // One container, started while the run is recorded and the snapshot planned: its interpreter
-  // has pytest imported by the time the snapshot arrives (a larger snapshot's limits run cold).
+  // One container, started while the run is recorded and the snapshot planned (or claimed warm
+  // from an earlier command): its interpreter has pytest imported by the time the snapshot
+  // arrives (a larger snapshot's limits run cold).
+  const keepWarm = keepWarmOption();
   const session = await openCommandSession(values, {
     workspacePoolSize: 1,
     workspacePoolLimits: RUN_TEST_LIMITS,
     oneShot: true,
+    ...keepWarm,
   });
   session.sandbox.prestart();
   try {

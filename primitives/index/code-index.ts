@@ -15,8 +15,8 @@ import { LexicalIndex } from '../search/lexical-index.js';
 import type { Entity, EntityLookup } from '../types.js';
 import { INDEXER_VERSION, pythonParser } from './python-parser.js';
 import { isIndexable, listPythonFiles, repoRelative, resolveRepoRoot } from './repo-files.js';
-import { defaultParseThreads, parseFiles } from './parse-pool.js';
-import { compareStrings, entityOf, readChanged } from './scan-files.js';
+import { PARALLEL_MIN_FILES, defaultParseThreads, parseFiles, startParseWorkers } from './parse-pool.js';
+import { compareStrings, entityOf, readChanged, type Reading } from './scan-files.js';
 import { SelectorTable, type IndexRecord } from './selector-table.js';
 import { walkEveryNode } from './walk.js';
 
@@ -245,21 +245,35 @@ export class CodeIndex implements EntityLookup {
     return stale.length;
   }
 
+  /**
+   * Reads and hashes the files, then parses those whose bytes changed. When enough files are not
+   * indexed yet (a first build) the parse workers start before the reading, to overlap with it.
+   */
+  private async readAndParse(paths: string[]) {
+    const { baseline, threads = defaultParseThreads() } = this.options;
+    const minFiles = this.options.parallelMinFiles ?? PARALLEL_MIN_FILES;
+    const unindexed = baseline ? 0 : paths.filter((p) => !this.fileStates.has(p)).length;
+    const early = unindexed >= minFiles ? startParseWorkers(threads) : [];
+    let reading: Reading;
+    try {
+      reading = readChanged(this.root, paths, (path) => this.fileStates.get(path)?.sha256);
+    } catch (error) {
+      await Promise.all(early.map((w) => w.terminate()));
+      throw error;
+    }
+    const changed = await (baseline
+      ? parseFiles(reading.pending, this.parser, 1, walkEveryNode)
+      : parseFiles(reading.pending, this.parser, threads, undefined, minFiles, early));
+    return { ...reading, changed };
+  }
+
   private async update(
     paths: string[],
     gone: string[],
     mode: IndexStats['mode'],
     started: number,
   ): Promise<void> {
-    const { pending, unchanged, unreadable } = readChanged(
-      this.root,
-      paths,
-      (path) => this.fileStates.get(path)?.sha256,
-    );
-    const { baseline, threads = defaultParseThreads() } = this.options;
-    const changed = await (baseline
-      ? parseFiles(pending, this.parser, 1, walkEveryNode)
-      : parseFiles(pending, this.parser, threads, undefined, this.options.parallelMinFiles));
+    const { changed, unchanged, unreadable } = await this.readAndParse(paths);
     this.parses += changed.length;
     // A listed file that cannot be read now is gone, as far as the index knows.
     const removed = new Set([...gone, ...unreadable.filter((p) => this.fileStates.has(p))]);
@@ -286,7 +300,7 @@ export class CodeIndex implements EntityLookup {
     if (touched.size > 0) {
       // Files in path order, so one selector's definitions from several files land in order.
       added.sort((a, b) => compareStrings(a.path, b.path));
-      if (baseline) this.selectors.rebuild(this.sortedFiles());
+      if (this.options.baseline) this.selectors.rebuild(this.sortedFiles());
       else this.selectors.replace(dropped, added, this.fileStates.keys());
       this.views = {};
     }

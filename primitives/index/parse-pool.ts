@@ -17,7 +17,7 @@ import type { WorkerReply } from './scan-worker.js';
 import type { Walk } from './walk.js';
 
 /** Below this many files a worker's start-up (~100 ms: a thread, the modules, the grammar) costs more than it saves. */
-const PARALLEL_MIN_FILES = 64;
+export const PARALLEL_MIN_FILES = 64;
 const BATCH_FILES = 16;
 /** More threads than this gain little: the main thread's reading and storing becomes the limit. */
 const MAX_THREADS = 4;
@@ -35,6 +35,17 @@ function workerScript(): URL | undefined {
   return existsSync(fileURLToPath(url)) ? url : undefined;
 }
 
+/**
+ * The parse workers of one scan, started before its files are read (a first build): a worker's
+ * start-up (its thread, the modules, the grammar) then runs on the other core while this thread
+ * reads and hashes, instead of after. parseFiles takes them, and terminates them if unused.
+ */
+export function startParseWorkers(threads: number): Worker[] {
+  const script = workerScript();
+  if (threads <= 1 || !script) return [];
+  return Array.from({ length: Math.min(threads, MAX_THREADS) - 1 }, () => new Worker(script));
+}
+
 /** `walk` other than the default parses on this thread alone (the workers walk the default way). */
 export async function parseFiles(
   files: PendingFile[],
@@ -42,16 +53,21 @@ export async function parseFiles(
   threads: number,
   walk?: Walk,
   minFiles = PARALLEL_MIN_FILES,
+  started: Worker[] = [],
 ): Promise<StoredCodeFile[]> {
   const script = workerScript();
-  if (threads <= 1 || walk || files.length < minFiles || !script)
+  if (threads <= 1 || walk || files.length < minFiles || !script) {
+    await Promise.all(started.map((w) => w.terminate()));
     return files.map((f) => parseFile(parser, f, walk));
+  }
   const batches: PendingFile[][] = [];
   for (let i = 0; i < files.length; i += BATCH_FILES) batches.push(files.slice(i, i + BATCH_FILES));
   const results: StoredCodeFile[][] = new Array(batches.length);
   let next = 0;
   const take = (): number | undefined => (next < batches.length ? next++ : undefined);
-  const workers = Array.from({ length: Math.min(threads, MAX_THREADS) - 1 }, () => new Worker(script));
+  const workers = started.length
+    ? started
+    : Array.from({ length: Math.min(threads, MAX_THREADS) - 1 }, () => new Worker(script));
   try {
     const working = Promise.all(workers.map((w) => serve(w, take, batches, results)));
     // A worker that fails while this thread parses is reported at the await below, not as unhandled.

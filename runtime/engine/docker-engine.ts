@@ -5,6 +5,7 @@ import type Docker from 'dockerode';
 import type { Duplex, Readable } from 'node:stream';
 import { RuntimeError, isConnectionFailure } from '../errors.js';
 import { containerArchive, containerChanges, type ContainerChange } from './container-files.js';
+import { oomEventSince } from './container-events.js';
 import { createdContainers } from './created-containers.js';
 import { buildContainerBody, type BuildContainerConfig } from './build-container.js';
 import type { EngineIdentity, VersionBody } from './engine-identity.js';
@@ -101,10 +102,18 @@ export class DockerEngine {
     return { names, default: info.DefaultRuntime || 'runc' };
   }
 
-  /** Recorded in createdContainers until removed, so an interrupt can remove it wherever it came from. */
-  createContainer(config: ContainerConfig): Promise<string> {
+  /**
+   * Recorded in createdContainers until removed, so an interrupt can remove it wherever it came from.
+   * A `name` the engine already has is refused (409, thrown as engine_error with that status).
+   */
+  createContainer(config: ContainerConfig, name?: string): Promise<string> {
     return createdContainers.create(async () => {
-      const body = { ...config, Image: this.localName(config.Image), HostConfig: await this.spelled(config) };
+      const body = {
+        ...config,
+        ...(name ? { name } : {}),
+        Image: this.localName(config.Image),
+        HostConfig: await this.spelled(config),
+      };
       const container = await this.call('create container', () => this.docker.createContainer(body));
       return container.id;
     }, this.removeContainer);
@@ -155,6 +164,20 @@ export class DockerEngine {
     return stream;
   }
 
+  /**
+   * Renames the container named (or with the id) `ref`: false when no container has that name any
+   * more. The engine resolves `ref` once, so of two renames of one name only the first finds it.
+   */
+  async rename(ref: string, name: string): Promise<boolean> {
+    try {
+      await this.docker.getContainer(ref).rename({ name });
+      return true;
+    } catch (error) {
+      if ((error as { statusCode?: number }).statusCode === 404) return false;
+      throw engineFailure('rename', error);
+    }
+  }
+
   async start(id: string): Promise<void> {
     await this.call('start', () => this.docker.getContainer(id).start());
   }
@@ -203,6 +226,7 @@ export class DockerEngine {
   async inspect(id: string): Promise<ContainerState> {
     const info = await this.call('inspect', () => this.docker.getContainer(id).inspect());
     return {
+      id: info.Id,
       exitCode: info.State.ExitCode,
       oomKilled: info.State.OOMKilled,
       running: info.State.Running,
@@ -210,11 +234,22 @@ export class DockerEngine {
     };
   }
 
+  /** Whether the engine logged an OOM kill of the container since then: for one already removed. */
+  oomKilledSince(id: string, sinceMs: number): Promise<boolean> {
+    return this.call('events', () => oomEventSince(this.docker, id, sinceMs));
+  }
+
   async listContainers(labelFilters: string[]): Promise<ContainerSummary[]> {
     const list = await this.call('list containers', () =>
       this.docker.listContainers({ all: true, filters: { label: labelFilters } }),
     );
-    return list.map((c) => ({ id: c.Id, labels: c.Labels ?? {}, state: c.State }));
+    return list.map((c) => ({
+      id: c.Id,
+      names: (c.Names ?? []).map((n) => n.replace(/^\//, '')),
+      labels: c.Labels ?? {},
+      state: c.State,
+      created: c.Created,
+    }));
   }
 
   async listImages(labelFilters: string[]): Promise<ImageSummary[]> {

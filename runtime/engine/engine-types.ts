@@ -32,6 +32,7 @@ export interface EngineRuntimes {
 }
 
 export interface ContainerState {
+  id: string;
   exitCode: number;
   oomKilled: boolean;
   running: boolean;
@@ -40,8 +41,12 @@ export interface ContainerState {
 
 export interface ContainerSummary {
   id: string;
+  /** The container's names, without the engine's leading '/'. */
+  names: string[];
   labels: Record<string, string>;
   state: string;
+  /** When it was created, in seconds since the epoch (the engine's clock). */
+  created: number;
 }
 
 export interface ImageSummary {

@@ -21,6 +21,11 @@ export interface PreparedContainer {
   exited?: Promise<number>;
   /** Set when the container stopped on its own before it was given work (a pooled one that died). */
   exitedEarly?: boolean;
+  /**
+   * A claimed warm container, which the engine removes on its exit (AutoRemove): from this time
+   * (ms) its OOM kill is read from the engine's event log, as no inspect finds it after the exit.
+   */
+  removedOnExitSince?: number;
 }
 
 export interface Finished {
@@ -54,20 +59,33 @@ export async function prepareContainer(
   const id = await engine.createContainer(config);
   onCreated?.(id);
   const createMs = performance.now() - t0;
-  let stream: Duplex;
   try {
-    stream = await engine.attach(id);
+    const prepared = await attachContainer(engine, id, outputCapBytes);
+    prepared.createMs = createMs;
+    return prepared;
   } catch (error) {
     await removeOrReport(engine, id, report);
     throw error;
   }
+}
+
+/**
+ * Attaches to a container that exists (created here, or a warm one claimed from another process)
+ * and demultiplexes its output into the captures, from this moment on.
+ */
+export async function attachContainer(
+  engine: DockerEngine,
+  id: string,
+  outputCapBytes: number,
+): Promise<PreparedContainer> {
+  const stream = await engine.attach(id);
   const prepared: PreparedContainer = {
     id,
     stream,
     stdout: new StreamCapture(outputCapBytes),
     stderr: new StreamCapture(outputCapBytes),
     drained: Promise.resolve(),
-    createMs,
+    createMs: 0,
     startMs: 0,
   };
   const demux = new AttachDemuxer(
@@ -125,10 +143,16 @@ export async function finishContainer(
   // The kernel's OOM killer sends SIGKILL, which init reports as 137; only then is the (slower)
   // inspect needed to tell an OOM kill from an exit(137) or a kill of our own.
   const killed = exitCode === 137 && !timedOut;
-  const oomKilled = killed ? (await engine.inspect(prepared.id)).oomKilled : false;
+  const oomKilled = killed ? await wasOomKilled(engine, prepared) : false;
   const killReason =
     killed && !oomKilled && !(await engine.identity()).reportsOomKills ? UNREPORTED_KILL_REASON : null;
   return { exitCode, timedOut, oomKilled, killReason, runMs };
+}
+
+function wasOomKilled(engine: DockerEngine, prepared: PreparedContainer): Promise<boolean> {
+  if (prepared.removedOnExitSince !== undefined)
+    return engine.oomKilledSince(prepared.id, prepared.removedOnExitSince);
+  return engine.inspect(prepared.id).then((state) => state.oomKilled);
 }
 
 function feedStdin(

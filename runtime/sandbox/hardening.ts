@@ -18,6 +18,10 @@ export const LABEL = {
   /** Set when the owner runs inside a container: that container's id. */
   ownerContainer: 'piper.owner.container',
   pool: 'piper.pool',
+  /** A container kept warm between one-shot commands (warm-container.ts): no owner, its own idle exit. */
+  warm: 'piper.warm',
+  /** When a warm container's own idle exit is due, in ms since the epoch (the sweep's safety net). */
+  warmExpires: 'piper.warm.expires',
 } as const;
 
 export const BASE_ENV = [
@@ -37,6 +41,11 @@ export function containerConfig(opts: {
   env?: string[];
   /** HostConfig.Runtime (e.g. `runsc`); absent: the engine's default runtime. */
   runtime?: string | null;
+  /**
+   * The engine removes the container when it exits: only a warm container, which outlives the
+   * process that made it. Not a hardening setting; everything else is the same for every run.
+   */
+  autoRemove?: boolean;
 }): ContainerConfig {
   const { limits } = opts;
   const memory = Math.round(limits.memoryMb * 1024 * 1024);
@@ -70,7 +79,7 @@ export function containerConfig(opts: {
       LogConfig: { Type: 'none', Config: {} },
       IpcMode: 'private',
       Privileged: false,
-      AutoRemove: false,
+      AutoRemove: opts.autoRemove ?? false,
       ...(opts.runtime ? { Runtime: opts.runtime } : {}),
     },
   };

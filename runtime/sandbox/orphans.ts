@@ -2,10 +2,12 @@
 // gone (killed, crashed) are removed. An owner that ran inside a container on this engine (the CI
 // image) is gone when that container is; owners on other hosts are left alone (see ownerAlive).
 // One the engine will not remove is reported and the sweep goes on: it is tried again next time.
+// Warm containers left for the next one-shot command are removed only when stale (warm-sweep.ts).
 import type { DockerEngine } from '../engine/docker-engine.js';
 import { LABEL } from './hardening.js';
 import { ownContainerId, ownerAlive, parseOwner } from './owner.js';
 import { removeOrReport, reportToStderr, type Report } from './removal.js';
+import { sweepWarm } from './warm-sweep.js';
 
 export interface RemovedOrphan {
   containerId: string;
@@ -38,6 +40,10 @@ export async function removeOrphans(
       call: c.labels[LABEL.call] ?? '',
       owner: ownerText,
     });
+  }
+  // Warm containers have no owner process; the stale ones go too (warm-sweep.ts).
+  for (const id of await sweepWarm(engine, report)) {
+    removed.push({ containerId: id, run: 'warm', call: 'warm', owner: '' });
   }
   return removed;
 }

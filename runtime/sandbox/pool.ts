@@ -88,6 +88,15 @@ export class WarmPool {
     return this.take();
   }
 
+  /**
+   * A container started elsewhere joins the ready ones: a warm one claimed from an earlier command
+   * (warm-container.ts). A once-filled pool then counts as filled and starts none of its own.
+   */
+  adopt(container: PreparedContainer): void {
+    this.filledOnce = true;
+    this.ready.push(container);
+  }
+
   /** Starts filling and resolves once the pool is full (or has stopped trying). */
   async warm(): Promise<void> {
     this.refill();

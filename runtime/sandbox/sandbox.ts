@@ -8,6 +8,7 @@ import {
   finishContainer,
   prepareContainer,
   startContainer,
+  type Finished,
   type PreparedContainer,
 } from './container-run.js';
 import { probeHardening, requireEnforced, type HardeningReport } from './enforcement.js';
@@ -17,6 +18,7 @@ import { currentOwner, formatOwner, ownContainerId } from './owner.js';
 import { EXECUTE_ARGV, WORKSPACE_ARGV, WarmPool } from './pool.js';
 import { removeOrReport, reportToStderr, type Report } from './removal.js';
 import { resolveLimits, type Limits, type Receipt, type RunSpec } from './spec.js';
+import { claimWarm, leaveWarm, type WarmKey } from './warm-container.js';
 
 export interface SandboxOptions {
   image: string;
@@ -41,6 +43,13 @@ export interface SandboxOptions {
    * being started rather than starting a second, cold one beside it.
    */
   oneShot?: boolean;
+  /**
+   * With `oneShot` and a workspace pool: a container kept warm between commands
+   * (warm-container.ts). The prestart claims the one an earlier command left before it starts its
+   * own, and a call the pool serves leaves a fresh one for the next command, which exits and is
+   * removed after `idleS` seconds unclaimed.
+   */
+  keepWarm?: { idleS: number };
 }
 
 export interface RunHooks {
@@ -60,6 +69,8 @@ export class Sandbox {
   private readonly report: Report;
   private hardening: Promise<HardeningReport> | null = null;
   private prestarting: Promise<void> | null = null;
+  /** The warm container this command leaves for the next (keepWarm), being created. */
+  private leaving: Promise<void> | null = null;
   private closed = false;
 
   constructor(
@@ -128,9 +139,34 @@ export class Sandbox {
    * checks the image again, or runs cold.
    */
   prestart(): void {
-    this.prestarting ??= this.init().then(
+    this.prestarting ??= this.claimOrInit().then(
       () => undefined,
       () => undefined,
+    );
+  }
+
+  /** The warm container an earlier command left, when there is one of this key; then init(). */
+  private async claimOrInit(): Promise<void> {
+    const key = this.warmKey(await this.resolveImage(this.options.image));
+    const claimed = key ? await claimWarm(this.engine, key, this.report).catch(() => null) : null;
+    if (claimed) this.workspacePool!.adopt(claimed);
+    await this.init();
+  }
+
+  /** What a warm container must match to serve this sandbox's workspace pool; null: none is kept. */
+  private warmKey(imageId: string): WarmKey | null {
+    if (!this.options.keepWarm || !this.options.oneShot || !this.workspacePool) return null;
+    const { image, limits, runtime } = this.workspacePool.options;
+    return { image, imageId, limits, runtime: runtime ?? null };
+  }
+
+  /** Leaves a fresh warm container for the next command, in the background; close() awaits it. */
+  private leaveWarmFor(imageId: string): void {
+    const key = this.warmKey(imageId);
+    if (!key || this.leaving || this.closed) return;
+    this.leaving = leaveWarm(this.engine, key, this.options.keepWarm!.idleS, this.report).catch(
+      (error: unknown) =>
+        this.report(`could not leave a warm container for the next command: ${(error as Error).message}`),
     );
   }
 
@@ -142,59 +178,26 @@ export class Sandbox {
     const t0 = performance.now();
     let container: PreparedContainer | null = null;
     try {
-      const pool = this.poolFor(spec, limits);
-      if (this.prestarting) await this.prestarting;
-      const pooled = (this.options.oneShot ? await pool?.takeWhenReady() : pool?.take()) ?? null;
-      if (pooled) {
-        container = pooled;
-        container.stdout = new StreamCapture(limits.outputCapBytes);
-        container.stderr = new StreamCapture(limits.outputCapBytes);
-        this.active.add(container.id);
-        hooks.onContainer?.(container.id);
-      } else {
-        container = await prepareContainer(
-          this.engine,
-          this.coldConfig(spec, limits),
-          limits.outputCapBytes,
-          (id) => {
-            this.active.add(id);
-            hooks.onContainer?.(id);
-          },
-          this.report,
-        );
-        await startContainer(this.engine, container);
-      }
+      const acquired = await this.acquire(spec, limits, hooks, imageDigest);
+      container = acquired.container;
       const finished = await finishContainer(this.engine, container, {
         stdin: spec.stdin,
         workspace: spec.workspace,
         header: spec.workspace ? workspaceHeader(spec) : undefined,
         timeoutS: limits.timeoutS,
       });
-      const out = container.stdout.result();
-      const err = container.stderr.result();
       return {
-        exit_code: finished.exitCode,
-        timed_out: finished.timedOut,
-        oom_killed: finished.oomKilled,
-        ...(finished.killReason ? { kill_reason: finished.killReason } : {}),
-        stdout: out.text,
-        stderr: err.text,
-        stdout_bytes: out.bytes,
-        stderr_bytes: err.bytes,
-        stdout_sha256: out.sha256,
-        stderr_sha256: err.sha256,
-        stdout_truncated: out.truncated,
-        stderr_truncated: err.truncated,
+        ...receiptOutput(container, finished),
         timings: {
-          create_ms: round(pooled ? 0 : container.createMs),
-          start_ms: round(pooled ? 0 : container.startMs),
+          create_ms: round(acquired.pooled ? 0 : container.createMs),
+          start_ms: round(acquired.pooled ? 0 : container.startMs),
           run_ms: round(finished.runMs),
           total_ms: round(performance.now() - t0),
         },
         container_id: container.id,
         image: spec.image,
         image_digest: imageDigest,
-        warm: pooled !== null,
+        warm: acquired.pooled,
         limits,
       };
     } finally {
@@ -205,6 +208,46 @@ export class Sandbox {
     }
   }
 
+  /**
+   * The run's container: a pooled one when one fits (a one-shot command waits for its prestart),
+   * else one created and started now. One that fails to start is removed before the error leaves.
+   */
+  private async acquire(
+    spec: RunSpec,
+    limits: Limits,
+    hooks: RunHooks,
+    imageDigest: string,
+  ): Promise<{ container: PreparedContainer; pooled: boolean }> {
+    const pool = this.poolFor(spec, limits);
+    if (this.prestarting) await this.prestarting;
+    const pooled = (this.options.oneShot ? await pool?.takeWhenReady() : pool?.take()) ?? null;
+    if (pooled) {
+      if (pool === this.workspacePool) this.leaveWarmFor(imageDigest);
+      pooled.stdout = new StreamCapture(limits.outputCapBytes);
+      pooled.stderr = new StreamCapture(limits.outputCapBytes);
+      this.active.add(pooled.id);
+      hooks.onContainer?.(pooled.id);
+      return { container: pooled, pooled: true };
+    }
+    const container = await prepareContainer(
+      this.engine,
+      this.coldConfig(spec, limits),
+      limits.outputCapBytes,
+      (id) => {
+        this.active.add(id);
+        hooks.onContainer?.(id);
+      },
+      this.report,
+    );
+    try {
+      await startContainer(this.engine, container);
+    } catch (error) {
+      this.removeLater(container);
+      throw error;
+    }
+    return { container, pooled: false };
+  }
+
   /** Kills what runs, removes every container this sandbox made, and stops the pool. */
   async close(): Promise<void> {
     this.closed = true;
@@ -213,6 +256,8 @@ export class Sandbox {
     // The pools first: a prestart still filling one stops there (its container is removed).
     await Promise.all([this.pool?.close(), this.workspacePool?.close()]);
     if (this.prestarting) await this.prestarting;
+    // Not removed: it is for the next command. Awaited, so none is left created but not started.
+    if (this.leaving) await this.leaving;
     await Promise.all([...this.removals]);
   }
 
@@ -299,6 +344,26 @@ function workspaceHeader(spec: RunSpec): string {
     ...(spec.workspaceEnv ? { env: spec.workspaceEnv } : {}),
   };
   return `${JSON.stringify(header)}\n`;
+}
+
+/** The receipt's exit and output fields. */
+function receiptOutput(container: PreparedContainer, finished: Finished) {
+  const out = container.stdout.result();
+  const err = container.stderr.result();
+  return {
+    exit_code: finished.exitCode,
+    timed_out: finished.timedOut,
+    oom_killed: finished.oomKilled,
+    ...(finished.killReason ? { kill_reason: finished.killReason } : {}),
+    stdout: out.text,
+    stderr: err.text,
+    stdout_bytes: out.bytes,
+    stderr_bytes: err.bytes,
+    stdout_sha256: out.sha256,
+    stderr_sha256: err.sha256,
+    stdout_truncated: out.truncated,
+    stderr_truncated: err.truncated,
+  };
 }
 
 function checkSpec(spec: RunSpec): Limits {
