@@ -25,6 +25,8 @@ export interface ProjectOptions {
   /** Only commits whose subject matches are candidates. */
   subject: RegExp;
   ledgerPath: string;
+  /** run-test's --env: auto (build the project's environment) or base (the bare sandbox image). */
+  env: string;
   log: (line: string) => void;
   /** Each instance as soon as it is found (a long run's results are not all at its end). */
   found: (instance: MinedInstance) => void;
@@ -60,14 +62,14 @@ async function tryCandidate(options: ProjectOptions, split: SplitCommit): Promis
   git(clone, ['apply', '-'], split.testPatch);
   const modules = split.testFiles.filter((f) => isTestModule(f) && existsSync(join(clone, f)));
   if (!modules.length) return { ...base, rejected: 'no test module left to run (only helpers or deletions)' };
-  const before = await runTests(clone, modules, options.ledgerPath);
+  const before = await runTests(clone, modules, options);
   if (environmentFailed(before))
     return {
       ...base,
       rejected: `run-test failed (exit ${before.exitCode}; 2 is an environment that cannot be built): ${lastLine(before.stderr)}`,
     };
   git(clone, ['apply', '-'], split.patch);
-  const after = await runTests(clone, modules, options.ledgerPath);
+  const after = await runTests(clone, modules, options);
   if (environmentFailed(after))
     return {
       ...base,

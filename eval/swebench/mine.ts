@@ -1,4 +1,4 @@
-// node dist/eval/swebench/mine.js --out DIR [--since DATE] [--max N] BUNDLE=owner/name[:MAX[:SINCE[:SUBJECT]]] ...
+// node dist/eval/swebench/mine.js --out DIR [--env auto|base] [--since DATE] [--max N] BUNDLE=owner/name[:MAX[:SINCE[:SUBJECT]]] ...
 // SUBJECT, a regular expression, keeps only the commits whose subject matches (e.g. fix|bug|#\d):
 // SWE-bench takes pull requests that resolve an issue; a fix's subject is this history's sign of one.
 // Mines SWE-bench-format instances from projects' own history (docs: eval/tasks/real/README.md):
@@ -20,6 +20,7 @@ async function main(): Promise<void> {
       out: { type: 'string' },
       since: { type: 'string', default: '2019-01-01' },
       max: { type: 'string', default: '15' },
+      env: { type: 'string', default: 'auto' },
     },
     allowPositionals: true,
   });
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
   try {
     const mined = await Promise.all(
       positionals.map((spec) =>
-        mineBundle(spec, work, { since: values.since, max: Number(values.max), found }),
+        mineBundle(spec, work, { since: values.since, max: Number(values.max), env: values.env, found }),
       ),
     );
     projects.push(...mined);
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   const minutes = (Date.now() - started) / 60_000;
-  const command = `node dist/eval/swebench/mine.js --since ${values.since} --max ${values.max} ${positionals.map((p) => `'${basename(p)}'`).join(' ')}`;
+  const command = `node dist/eval/swebench/mine.js --env ${values.env} --since ${values.since} --max ${values.max} ${positionals.map((p) => `'${basename(p)}'`).join(' ')}`;
   writeFileSync(join(out, 'MINING.md'), miningMarkdown(projects, command, minutes));
   for (const p of projects) process.stdout.write(`${summaryLine(p.repo, p.tried)}\n`);
 }
@@ -53,7 +54,7 @@ async function main(): Promise<void> {
 async function mineBundle(
   spec: string,
   work: string,
-  defaults: { since: string; max: number; found: (instance: MinedInstance) => void },
+  defaults: { since: string; max: number; env: string; found: (instance: MinedInstance) => void },
 ): Promise<{ repo: string; tried: Tried[] }> {
   const [bundle, target] = spec.split('=');
   const [repo, max, since, subject] = (target ?? '').split(':');
@@ -68,7 +69,15 @@ async function mineBundle(
     max: max ? Number(max) : defaults.max,
     subject: new RegExp(subject || '', 'i'),
   };
-  const tried = await mineProject({ clone, repo, ...options, ledgerPath, log, found: defaults.found });
+  const tried = await mineProject({
+    clone,
+    repo,
+    ...options,
+    ledgerPath,
+    log,
+    env: defaults.env,
+    found: defaults.found,
+  });
   log(summaryLine(repo, tried));
   return { repo, tried };
 }

@@ -2,6 +2,8 @@
 // --json`, the environment built or reused by its content key) and reads each test's outcome from
 // the full stdout the ledger keeps (the command's own output is only the tail).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 
@@ -35,16 +37,48 @@ export function parseOutcomes(stdout: string): Map<string, Outcome> {
   return outcomes;
 }
 
-/** `piper-agent run-test FILES -rA` in `repo`, recorded in `ledgerPath`. */
-export async function runTests(repo: string, files: string[], ledgerPath: string): Promise<TestRun> {
+/**
+ * `piper-agent run-test FILES -rA` in `repo`, recorded in `ledgerPath`. With `env: 'base'` no
+ * environment is built (the bare sandbox image: Python 3.13 and pytest) and the project is
+ * imported from its checkout: `src/` first on PYTHONPATH when it has one, set before pytest starts
+ * so a project pytest itself imports (iniconfig) is the checkout's, not Debian's.
+ */
+export async function runTests(
+  repo: string,
+  files: string[],
+  options: { ledgerPath: string; env: string },
+): Promise<TestRun> {
   const started = Date.now();
-  const args = [CLI, 'run-test', '--repo', repo, '--json', '--ledger', ledgerPath, '--timeout', '120'];
-  const target = [...files, '-rA', '--tb=short', '-p', 'no:cacheprovider'];
-  const { code, stdout, stderr } = await spawnCollect('node', [...args, '--', ...target]);
+  const args = [
+    CLI,
+    'run-test',
+    '--repo',
+    repo,
+    '--json',
+    '--ledger',
+    options.ledgerPath,
+    '--timeout',
+    '120',
+  ];
+  const pytest = [...files, '-rA', '--tb=short', '-p', 'no:cacheprovider'];
+  const target =
+    options.env === 'base'
+      ? [
+          '--env',
+          'base',
+          '--',
+          `PYTHONPATH=${existsSync(join(repo, 'src')) ? 'src' : '.'}`,
+          'python3',
+          '-m',
+          'pytest',
+          ...pytest,
+        ]
+      : ['--env', options.env, '--', ...pytest];
+  const { code, stdout, stderr } = await spawnCollect('node', [...args, ...target]);
   const ms = Date.now() - started;
   const callId = lastJsonLine(stdout)?.call_id;
   if (typeof callId !== 'string') return { exitCode: code, outcomes: new Map(), stdout: '', stderr, ms };
-  const ledger = Ledger.open(ledgerPath);
+  const ledger = Ledger.open(options.ledgerPath);
   try {
     const full = ledger.getExecution(callId)?.stdout ?? '';
     return { exitCode: code, outcomes: parseOutcomes(full), stdout: full, stderr, ms };
