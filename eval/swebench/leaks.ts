@@ -25,7 +25,8 @@ export function internalFunctionNames(patch: string, testPatch: string): string[
       if (m) names.add(m[1]!);
     }
   }
-  return [...names].filter((name) => !new RegExp(`\\b${name}\\b`).test(testPatch));
+  // Dunder names (`__init__`, `__get__`) are Python's protocol, not the fix's internals.
+  return [...names].filter((name) => !/^__\w+__$/.test(name) && !new RegExp(`\\b${name}\\b`).test(testPatch));
 }
 
 /** The leaks of `patch` found in `statement`, as sentences; empty when it gives nothing away. */

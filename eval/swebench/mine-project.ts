@@ -68,6 +68,7 @@ async function tryCandidate(options: ProjectOptions, split: SplitCommit): Promis
       ...base,
       rejected: `run-test failed (exit ${before.exitCode}; 2 is an environment that cannot be built): ${lastLine(before.stderr)}`,
     };
+  if (before.timedOut) return { ...base, rejected: 'the run at base timed out (300 s)' };
   git(clone, ['apply', '-'], split.patch);
   const after = await runTests(clone, modules, options);
   if (environmentFailed(after))
@@ -75,6 +76,7 @@ async function tryCandidate(options: ProjectOptions, split: SplitCommit): Promis
       ...base,
       rejected: `run-test failed with the fix (exit ${after.exitCode}): ${lastLine(after.stderr)}`,
     };
+  if (after.timedOut) return { ...base, rejected: 'the run with the fix timed out (300 s)' };
   const passedAfter = [...after.outcomes.values()].filter((o) => o === 'PASSED').length;
   if (!passedAfter) return { ...base, rejected: `no test passes at the fix (${collectionProblem(after)})` };
   const { failToPass, passToPass } = classify(before.outcomes, after.outcomes);

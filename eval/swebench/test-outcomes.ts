@@ -14,6 +14,8 @@ export type Outcome = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'XFAIL' | 'XPA
 export interface TestRun {
   /** run-test's exit status: 0 passed, 4 tests failed, 2 the environment could not be built. */
   exitCode: number;
+  /** The sandbox killed the run at its timeout: its outcomes are not the tests' verdict. */
+  timedOut: boolean;
   outcomes: Map<string, Outcome>;
   /** The full pytest stdout (from the ledger), for drafting what a failing test showed. */
   stdout: string;
@@ -76,12 +78,15 @@ export async function runTests(
       : ['--env', options.env, '--', ...pytest];
   const { code, stdout, stderr } = await spawnCollect('node', [...args, ...target]);
   const ms = Date.now() - started;
-  const callId = lastJsonLine(stdout)?.call_id;
-  if (typeof callId !== 'string') return { exitCode: code, outcomes: new Map(), stdout: '', stderr, ms };
+  const result = lastJsonLine(stdout);
+  const callId = result?.call_id;
+  const timedOut = result?.timed_out === true;
+  if (typeof callId !== 'string')
+    return { exitCode: code, timedOut, outcomes: new Map(), stdout: '', stderr, ms };
   const ledger = Ledger.open(options.ledgerPath);
   try {
     const full = ledger.getExecution(callId)?.stdout ?? '';
-    return { exitCode: code, outcomes: parseOutcomes(full), stdout: full, stderr, ms };
+    return { exitCode: code, timedOut, outcomes: parseOutcomes(full), stdout: full, stderr, ms };
   } finally {
     ledger.close();
   }
