@@ -11,7 +11,7 @@ import { SwarmClient } from '../../runtime/engine/swarm-client.js';
 import { getAbInstance, putAbInstance } from '../../runtime/ledger/ab-instances.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { mergeLedgerFile } from '../../runtime/ledger/merge.js';
-import { currentOwner } from '../../runtime/sandbox/owner.js';
+import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { buildReport } from '../../cli/ab/report.js';
 import type { AbOutcome, Failure } from '../../cli/ab/runner.js';
 import type { Progress } from '../../cli/ab/progress.js';
@@ -20,7 +20,7 @@ import { selectTasks, taskDigest, type Task } from '../../cli/ab/tasks.js';
 import { rowOf } from './job-result.js';
 import { runInstanceJob, type JobImages } from './instance-job.js';
 import { runOnEveryNode } from './global-job.js';
-import { removeRun, sweepDeadJobs } from './sweep.js';
+import { JOB_OWNER_ENV, removeRun, sweepDeadJobs } from './sweep.js';
 
 interface SwarmAbOptions {
   benchDir: string;
@@ -70,7 +70,7 @@ export async function runSwarmAb(opts: SwarmAbOptions): Promise<AbOutcome> {
     if (resumed > 0) progress.note(`read back ${resumed} finished instance(s)`);
     const images = pending.length > 0 ? await opts.images(client) : { ci: '', sandbox: null };
     const failures = await runJobs(opts, client, ledger, images, pending, digests, progress);
-    if (failures.length > 0) await sweepNodes(client, images, opts.log);
+    if (pending.length > 0) await sweepNodes(client, images, opts.log);
     progress.finish();
     const report = buildReport(ledger, {
       benchDir: resolve(opts.benchDir),
@@ -169,8 +169,9 @@ function onInterrupt(client: SwarmClient, ledger: Ledger, run: string): () => vo
 }
 
 /**
- * A job that died leaves the sandboxes its piper had made on its node; the next job there would sweep
- * them, but there may be none. Every node runs piper's start-up sweep once (`ab --sweep-node`).
+ * Every node, once, at the end (`ab --sweep-node`): the finished job containers of this `ab`, which
+ * Docker 20.10 leaves behind, and the sandboxes of a job that died, which the next job on that node
+ * would sweep, but there may be none.
  */
 async function sweepNodes(
   client: SwarmClient,
@@ -179,7 +180,8 @@ async function sweepNodes(
 ): Promise<void> {
   const command = ['node', '/app/bin/piper-agent.js', 'ab', '--sweep-node'];
   try {
-    await runOnEveryNode(client, currentOwner(), 'sweep', { image: images.ci, command, socket: true });
+    const env = [`${JOB_OWNER_ENV}=${formatOwner(currentOwner())}`];
+    await runOnEveryNode(client, currentOwner(), 'sweep', { image: images.ci, command, socket: true, env });
   } catch (error) {
     log(`warning: the nodes' sweep after a failed job did not finish: ${(error as Error).message}`);
   }

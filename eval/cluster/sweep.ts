@@ -5,8 +5,10 @@
 import { formatOwner, ownerAlive, parseOwner, type Owner } from '../../runtime/sandbox/owner.js';
 import type { SwarmClient } from '../../runtime/engine/swarm-client.js';
 
-const JOB_LABEL = 'piper.ab-job';
-const OWNER_LABEL = 'piper.owner';
+export const JOB_LABEL = 'piper.ab-job';
+export const OWNER_LABEL = 'piper.owner';
+/** Whose finished job containers `ab --sweep-node` removes on its node. */
+export const JOB_OWNER_ENV = 'PIPER_JOB_OWNER';
 /** Which `ab` invocation a job belongs to. */
 export const RUN_LABEL = 'piper.ab.run';
 

@@ -58,6 +58,18 @@ export class SwarmClient {
     return info.Swarm.NodeID;
   }
 
+  /** The ids of the nodes that are Ready and Active: where a global service runs a task. */
+  async readyNodes(): Promise<string[]> {
+    const nodes = (await this.call('list nodes', () => this.docker.listNodes())) as Array<{
+      ID: string;
+      Status?: { State?: string };
+      Spec?: { Availability?: string };
+    }>;
+    return nodes
+      .filter((n) => n.Status?.State === 'ready' && n.Spec?.Availability === 'active')
+      .map((n) => n.ID);
+  }
+
   async createConfig(name: string, data: Buffer, labels: Record<string, string>): Promise<string> {
     const created = (await this.call(`create the config ${name}`, () =>
       this.docker.createConfig({ Name: name, Labels: labels, Data: data.toString('base64') }),
