@@ -41,9 +41,11 @@ lint: $(NODE_STAMP)
 format: $(NODE_STAMP)
 	npx prettier --write . --log-level warn
 
-# tmux drives the TUI test in a real terminal.
+# tmux drives the TUI test in a real terminal; Debian's docker-registry is the test swarm's registry
+# (test/helpers/swarm.ts starts it inside the swarm's network namespace; it is never left running).
 host-tools:
 	@command -v tmux >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux)
+	@command -v docker-registry >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker-registry)
 
 test: image lint host-tools
 	npx vitest run

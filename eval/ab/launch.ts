@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import type { Arm } from './metrics.js';
 import { parseSimSpec, SimModel } from '../sim/sim-model.js';
 import type { GateName } from './gates.js';
+import { tagPulledSandboxImage, JOB_SANDBOX_IMAGE_ENV } from '../cluster/job-prepare.js';
+import { resultBlockOf } from '../cluster/job-result.js';
 import { resolveModel } from '../../runtime/model/resolve.js';
 import { loadConfig } from '../../cli/config.js';
 import { EXIT } from '../../cli/exit-codes.js';
@@ -26,6 +28,8 @@ export interface AbRequest {
   concurrency: number;
   ablation: boolean;
   gateAblation: GateName[];
+  /** One instance as a Swarm job (eval/cluster/): print its result block on stdout at the end. */
+  resultBlock?: boolean;
 }
 
 /** Runs the A/B of `request` and writes OUT/report.{json,md}; the exit status (1: an instance failed). */
@@ -39,6 +43,8 @@ export async function launchAb(request: AbRequest): Promise<number> {
         })
       : null;
   mkdirSync(request.outDir, { recursive: true });
+  const pulledSandbox = process.env[JOB_SANDBOX_IMAGE_ENV];
+  if (request.resultBlock && pulledSandbox) await tagPulledSandboxImage(pulledSandbox);
   const outcome = await runAb({
     ...request,
     embedConfigured: embedRetrievalConfigured(config),
@@ -49,11 +55,19 @@ export async function launchAb(request: AbRequest): Promise<number> {
   });
   const files = writeReport(request.outDir, outcome.report);
   process.stderr.write(summary(outcome, files));
+  if (request.resultBlock) printResultBlock(request);
   return outcome.failures.length > 0 ? EXIT.failure : EXIT.ok;
 }
 
+/** The one instance's result block, for the `ab --cluster swarm` that started this job. */
+function printResultBlock(request: AbRequest): void {
+  const key = { model: request.model, arm: request.arms[0]!, taskId: request.taskIds![0]! };
+  const block = resultBlockOf(join(request.outDir, 'ledger.db'), key);
+  if (block) process.stdout.write(block);
+}
+
 /** What ran, the decision, each ablated gate's verdict, where the report is, and every failure. */
-function summary(outcome: AbOutcome, files: { md: string; json: string }): string {
+export function summary(outcome: AbOutcome, files: { md: string; json: string }): string {
   const r = outcome.report;
   return (
     `${outcome.ran} instance(s) run, ${outcome.resumed} read back from the ledger, ${outcome.ablationRuns} ablation re-run(s), in ${outcome.wallS.toFixed(1)} s\n` +

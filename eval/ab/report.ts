@@ -47,6 +47,8 @@ export interface InstanceReport {
   pass_to_pass: { passed: number; total: number };
   restored_tests: string[];
   wall_s: number;
+  /** The Swarm node the instance ran on (`ab --cluster swarm` only). */
+  node?: string;
   /** The symbol trigger's searches in the run, and those that found nothing (symbol-triggers.ts). */
   symbol_triggers: SymbolTriggerCount;
   /** null: no complete ablation for this instance. */
@@ -210,6 +212,7 @@ function instanceReport(
           suppressed_calls: e.suppressedCalls,
         }))
       : null,
+    ...(details.node === undefined ? {} : { node: details.node }),
   };
 }
 

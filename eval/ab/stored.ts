@@ -12,6 +12,8 @@ export interface StoredDetails {
   /** The loop's reason for its outcome. */
   reason: string;
   wallS: number;
+  /** The Swarm node it ran on, when it ran as a job (`ab --cluster swarm`); absent for a local run. */
+  node?: string;
 }
 
 export interface StoredAblation {

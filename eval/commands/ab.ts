@@ -5,6 +5,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { GATE_NAMES } from '../ab/gates.js';
+import { launchSwarmAb } from '../cluster/launch-swarm.js';
+import { sweepNode } from '../cluster/node-sweep.js';
 import { launchAb } from '../ab/launch.js';
 import { parseArms, parseGateAblation } from '../ab/variants.js';
 import { UsageError } from '../../cli/exit-codes.js';
@@ -12,6 +14,7 @@ import { numberOption } from '../../cli/options.js';
 
 export const AB_HELP = `Usage: piper-agent ab --bench DIR --model M [--arms policy,current] [--tasks IDS] [--out DIR]
                       [--concurrency N] [--ablation] [--gate-ablation G1,G2|all]
+                      [--cluster swarm [--cluster-host URL] [--registry HOST:PORT] [--job-timeout S]]
 
 Runs both loops — policy (the policy loop) and current (the baseline: all tools, no gates) — on the
 same tasks with the same model, each instance on a fresh copy of its repository, and judges every run
@@ -38,6 +41,21 @@ correct-abstention rate) and applies the decision rule (docs/policy.md).
                        cases first). retrieval_embed_fallback needs RETRIEVE=embed with an embeddings
                        endpoint; without one it is reported as not applicable. Needs the policy arm.
 
+  --cluster swarm      run each instance as one Docker Swarm job (docs/scale.md): the job runs the CI
+                       image on the node Swarm picks, with that node's engine socket, and runs the
+                       instance there as a local ab would; its result comes back in the job's logs
+                       and the report is a local run's plus \`node\` per instance. --concurrency bounds
+                       the jobs in flight. Only sim:SEED models; no --ablation or --gate-ablation.
+  --cluster-host URL   the Swarm manager's engine, unix:///PATH or tcp://HOST:PORT (default: DOCKER_HOST)
+  --registry HOST:PORT push the CI and sandbox images there (through the manager's engine) for the
+                       nodes to pull; without it every node must have both images already
+                       (docker save IMAGE | docker -H NODE load)
+  --result-block       print the one instance's result (its row and ledger) as a checksummed block on
+                       stdout: what a --cluster job runs; needs one --tasks id and one --arms arm
+  --sweep-node         remove the sandboxes of dead owners on this engine, and exit: what a --cluster
+                       run has every node do after one of its jobs died
+  --job-timeout S      seconds one job may take before it is removed and reported failed (default 1800)
+
 Finished instances are kept in OUT/ledger.db: running the same command again reads them back instead of
 running them, so an interrupted A/B continues and a finished one rewrites the same report.
 
@@ -53,12 +71,19 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   ablation: { type: 'boolean', default: false },
   'gate-ablation': { type: 'string' },
+  cluster: { type: 'string' },
+  'cluster-host': { type: 'string' },
+  registry: { type: 'string' },
+  'job-timeout': { type: 'string' },
+  'result-block': { type: 'boolean', default: false },
+  'sweep-node': { type: 'boolean', default: false },
 } as const;
 
 export async function abCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   if (positionals.length > 0)
     throw new UsageError(`ab takes no positional arguments, got '${positionals[0]}'`);
+  if (values['sweep-node']) return sweepNode();
   if (!values.bench) throw new UsageError('ab needs --bench DIR (e.g. eval/tasks/piperbench)');
   if (!values.model) throw new UsageError('ab needs --model M: sim:SEED, openai:NAME or openai-tools:NAME');
   const arms = parseArms(values.arms ?? 'policy,current');
@@ -75,7 +100,7 @@ export async function abCommand(argv: string[]): Promise<number> {
     values['gate-ablation'] === undefined ? [] : parseGateAblation(values['gate-ablation']);
   if (gateAblation.length > 0 && !arms.includes('policy'))
     throw new UsageError('--gate-ablation compares with the full policy arm: --arms must include policy');
-  return launchAb({
+  const request = {
     benchDir: values.bench,
     model: values.model,
     arms,
@@ -84,5 +109,33 @@ export async function abCommand(argv: string[]): Promise<number> {
     concurrency,
     ablation: values.ablation === true,
     gateAblation,
-  });
+  };
+  if (values.cluster !== undefined) return launchSwarmAb({ ...request, ...clusterOptions(values) });
+  if (values['result-block'] && (taskIds?.length !== 1 || arms.length !== 1))
+    throw new UsageError(
+      '--result-block (a Swarm job) runs exactly one instance: one --tasks id, one --arms arm',
+    );
+  return launchAb({ ...request, resultBlock: values['result-block'] === true });
+}
+
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS }>>['values'];
+
+/** The cluster flags, checked: where the manager is, the registry, and what a cluster run cannot do. */
+function clusterOptions(values: Values): { endpoint: string; registry: string | null; jobTimeoutS: number } {
+  if (values.cluster !== 'swarm') throw new UsageError(`--cluster takes swarm, got '${values.cluster}'`);
+  if (!/^sim:/.test(values.model ?? ''))
+    throw new UsageError(
+      '--cluster swarm runs sim:SEED models only (an endpoint key would sit in the service spec)',
+    );
+  if (values.ablation || values['gate-ablation'] !== undefined)
+    throw new UsageError('--cluster swarm runs the arms only: --ablation and --gate-ablation run locally');
+  const endpoint = values['cluster-host'] ?? process.env.DOCKER_HOST;
+  if (!endpoint)
+    throw new UsageError('--cluster swarm needs --cluster-host URL or DOCKER_HOST: the Swarm manager');
+  const registry = values.registry ?? null;
+  if (registry !== null && !/^[A-Za-z0-9.-]+(:\d+)?$/.test(registry))
+    throw new UsageError(`--registry takes HOST:PORT, got '${registry}'`);
+  const jobTimeoutS =
+    numberOption('--job-timeout', values['job-timeout'], { min: 10, max: 86_400, integer: true }) ?? 1800;
+  return { endpoint, registry, jobTimeoutS };
 }
