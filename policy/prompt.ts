@@ -11,6 +11,7 @@
 // markers mean. docs/provenance.md lists every source and its label.
 import { createHash } from 'node:crypto';
 import type { Trust } from '../runtime/ledger/observation-row.js';
+import { estimateTokens } from '../runtime/model/pricing.js';
 import type { ChatMessage, ToolSpec } from '../runtime/model/types.js';
 import { closeMarker, fenceData, isBoundary, openMarker } from './fence.js';
 import { observationSource } from './observation-text.js';
@@ -92,15 +93,6 @@ export interface SelectionPrompt {
   tokens: number;
   /** Estimated tokens spent describing tools: the tools section plus any native specs. */
   toolSchemaTokens: number;
-}
-
-/**
- * A token ESTIMATE: characters / 4, rounded up. Real tokenizers differ by model (often 3–4.5 chars
- * per token for English and code); the estimate is used to compare prompts of the two arms, not to
- * bill or to enforce a model's context limit.
- */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
 }
 
 /**
