@@ -91,6 +91,18 @@ interface RunProgress {
   resulted: boolean;
 }
 
+/** Nothing done yet; a resumed run starts from its recorded turns. */
+function startProgress(input: FixInput): RunProgress {
+  const runId = input.resume?.runId;
+  return {
+    runId,
+    edited: false,
+    record: undefined,
+    lastTurn: input.resume?.state.turnsUsed ?? 0,
+    resulted: false,
+  };
+}
+
 export async function runFix(input: FixInput): Promise<RunResult> {
   const { config } = input;
   const model = new RefusalWatch(input.model ?? modelFor(config));
@@ -102,13 +114,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     input.lock ?? RepoLock.acquire(input.repo, { command: 'fix', runId: input.resume?.runId ?? null });
   // A new run's HEAD, read by git while the session opens (a resumed run has its row; it never rejects).
   const head = input.resume ? Promise.resolve(undefined) : gitHead(input.repo);
-  const progress: RunProgress = {
-    runId: input.resume?.runId,
-    edited: false,
-    record: undefined,
-    lastTurn: input.resume?.state.turnsUsed ?? 0,
-    resulted: false,
-  };
+  const progress = startProgress(input);
   const session = await openFixSession(input, progress).catch((error: unknown) => {
     if (!input.lock) lock.release();
     throw error;
@@ -194,7 +200,12 @@ function openFixSession(input: FixInput, progress: RunProgress): Promise<Session
  * The sink the loop emits to: it keeps `progress` current and forwards to the caller. After an
  * interrupt the loop stops at its next step; nothing it says then is the run's result.
  */
-function progressSink(input: FixInput, session: Session, model: RefusalWatch, progress: RunProgress): EventSink {
+function progressSink(
+  input: FixInput,
+  session: Session,
+  model: RefusalWatch,
+  progress: RunProgress,
+): EventSink {
   return (event) => {
     if (session.interrupted) return;
     if (event.type === 'observation' && event.kind === 'edit')
