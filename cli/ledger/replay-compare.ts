@@ -9,7 +9,7 @@ import { loopTurns } from './loop-turns.js';
 import type { CallView, RunDocument, TurnView } from './run-document.js';
 import { failedModelCallErrorSchema } from '../../policy/turn/turn-action.js';
 
-export type DivergenceKind =
+type DivergenceKind =
   | 'turn count'
   | 'toolset'
   | 'action'
@@ -20,7 +20,7 @@ export type DivergenceKind =
   | 'observation'
   | 'outcome';
 
-export interface Divergence {
+interface Divergence {
   /** 'before turn 1', 'turn N' (the loop's numbering, re-selections marked), or 'end of run'. */
   at: string;
   kind: DivergenceKind;

@@ -14,7 +14,7 @@ import type { FoundRun } from './find-run.js';
 import { getExecution } from '../../runtime/ledger/calls.js';
 
 /** An executions row as the document shows it: its flags as booleans, its limits parsed. */
-export type ExecutionView = Omit<
+type ExecutionView = Omit<
   ExecutionRow,
   'warm' | 'limits' | 'timed_out' | 'oom_killed' | 'stdout_truncated' | 'stderr_truncated'
 > & {

@@ -56,12 +56,12 @@ export function Header({ view }: { view: RunView }) {
 }
 
 /** The trust gate's marks and a test's own result: four different glyphs, never one for both. */
-export const TRUSTED = '◆';
-export const UNVERIFIED = '⚠';
-export const PASS = '✓';
-export const FAIL = '✗';
+const TRUSTED = '◆';
+const UNVERIFIED = '⚠';
+const PASS = '✓';
+const FAIL = '✗';
 
-export function LineView({ line }: { line: Line }) {
+function LineView({ line }: { line: Line }) {
   switch (line.kind) {
     case 'toolset':
       return (
@@ -209,7 +209,7 @@ export function Thinking({ model, since }: { model: string; since: number }) {
 }
 
 /** Each failed test by node id, and under it the first line pytest explained it with. */
-export function Failures({ failures, indent }: { failures: TestFailure[]; indent: string }) {
+function Failures({ failures, indent }: { failures: TestFailure[]; indent: string }) {
   return (
     <Box flexDirection="column">
       {failures.map((f, i) => (

@@ -295,7 +295,7 @@ async function baseImage(
 }
 
 /** The plan as recorded: credentials in index URLs, find-links and requirement URLs removed. */
-export function planRecord(plan: EnvPlan): EnvPlan {
+function planRecord(plan: EnvPlan): EnvPlan {
   return redactPlan(plan);
 }
 

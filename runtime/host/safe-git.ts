@@ -67,7 +67,7 @@ export function gitEnv(): NodeJS.ProcessEnv {
 }
 
 /** The `-c` arguments that neutralize the repository's command-running keys. */
-export function gitOverrides(): string[] {
+function gitOverrides(): string[] {
   return Object.entries(OVERRIDES).flatMap(([key, value]) => ['-c', `${key}=${value}`]);
 }
 

@@ -2,7 +2,10 @@
 // The readers that need less (the `ledger runs` list, the A/B facts) pick their columns from it.
 import { z } from 'zod';
 
-/** The runs table's columns, in its order (prompt_boundary was added by a later migration). */
+/**
+ * The runs table's columns, in its order (prompt_boundary was added by a later migration).
+ * @public the one declaration of this shape: its type is derived from it, a reader may parse with it
+ */
 export const runRowSchema = z.object({
   id: z.string(),
   /** `fix`, `execute`, `run_test` or `tool`. */

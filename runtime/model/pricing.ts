@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Usage } from './types.js';
 
-export const ModelPriceSchema = z.object({
+const ModelPriceSchema = z.object({
   promptPerMillion: z.number().nonnegative(),
   completionPerMillion: z.number().nonnegative(),
 });

@@ -50,7 +50,7 @@ export function readPytestConfig(reader: RepoReader, pyproject: TomlTable | null
 }
 
 /** Split a command line the way shlex does for the simple cases addopts holds. */
-export function shellWords(text: string): string[] {
+function shellWords(text: string): string[] {
   const words: string[] = [];
   for (const found of text.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g))
     words.push(found[1] ?? found[2] ?? found[3] ?? '');
