@@ -96,11 +96,17 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
 }
 
 /** Removes what dead piper-agent processes left: their containers, and their ledger rows' ends. */
-async function startUpSweep(engine: DockerEngine, ledger: Ledger, log: (line: string) => void): Promise<void> {
+async function startUpSweep(
+  engine: DockerEngine,
+  ledger: Ledger,
+  log: (line: string) => void,
+): Promise<void> {
   const orphans = await removeOrphans(engine, log);
   const swept = sweepLedger(ledger, ownerTextAlive);
   if (orphans.length || swept.length) {
-    log(`start-up sweep: removed ${orphans.length} orphan container(s), closed ${swept.length} ledger call(s)`);
+    log(
+      `start-up sweep: removed ${orphans.length} orphan container(s), closed ${swept.length} ledger call(s)`,
+    );
   }
 }
 

@@ -98,7 +98,10 @@ function engineCheck(info: EngineInfo | null, identity: EngineIdentity | null): 
 }
 
 /** Whether the sandbox image of the current recipe is built (`engine` null: no engine answers). */
-async function imageCheck(engine: DockerEngine | null, recipe: ReturnType<typeof loadRecipe>): Promise<Check> {
+async function imageCheck(
+  engine: DockerEngine | null,
+  recipe: ReturnType<typeof loadRecipe>,
+): Promise<Check> {
   if (!engine)
     return {
       name: 'image',

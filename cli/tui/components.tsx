@@ -71,15 +71,7 @@ function LineView({ line }: { line: Line }) {
         </Text>
       );
     case 'call':
-      return (
-        <Text wrap="truncate-end">
-          {'  '}
-          <Text color={color(line.origin === 'trigger' ? 'magenta' : 'cyan')}>
-            {line.origin === 'trigger' ? `⚙ ${line.trigger ?? 'trigger'}` : '▸ model'}
-          </Text>{' '}
-          {line.tool} <Text dimColor>{shortArgs(line.args, 70)}</Text>
-        </Text>
-      );
+      return <CallLine line={line} />;
     case 'rejection':
       return (
         <Text wrap="truncate-end" color={color('red')}>
@@ -115,27 +107,8 @@ function LineView({ line }: { line: Line }) {
           {'  '}“{line.text}”
         </Text>
       );
-    case 'observation': {
-      const mark = line.trust === null ? '' : line.trust === 'trusted' ? `${TRUSTED} ` : `${UNVERIFIED} `;
-      return (
-        <Box flexDirection="column">
-          <Text wrap="truncate-end">
-            {'    '}
-            <Text color={color(line.trust === 'unverified' ? 'yellow' : 'green')}>{mark}</Text>
-            {/* A refusal's summary says it all (`denied by you: …`); other kinds are named first. */}
-            {line.what === 'denied' ? null : `${line.what}: `}
-            {line.passed === null ? null : (
-              <Text color={color(line.passed ? 'green' : 'red')}>{line.passed ? PASS : FAIL} </Text>
-            )}
-            {line.summary}
-            {line.trust === 'unverified' ? (
-              <Text color={color('yellow')}> [unverified{line.caveat ? `: ${line.caveat}` : ''}]</Text>
-            ) : null}
-          </Text>
-          {line.failures ? <Failures failures={line.failures} indent="      " /> : null}
-        </Box>
-      );
-    }
+    case 'observation':
+      return <ObservationLine line={line} />;
     case 'question':
       return (
         <Text wrap="wrap" color={color('yellow')}>
@@ -146,6 +119,42 @@ function LineView({ line }: { line: Line }) {
     case 'answer':
       return <Text wrap="wrap"> ↳ {line.text.replaceAll('\n', '\n   ')}</Text>;
   }
+}
+
+/** A tool call: who asked for it (the model, or which trigger), the tool, its arguments cut short. */
+function CallLine({ line }: { line: Extract<Line, { kind: 'call' }> }) {
+  return (
+    <Text wrap="truncate-end">
+      {'  '}
+      <Text color={color(line.origin === 'trigger' ? 'magenta' : 'cyan')}>
+        {line.origin === 'trigger' ? `⚙ ${line.trigger ?? 'trigger'}` : '▸ model'}
+      </Text>{' '}
+      {line.tool} <Text dimColor>{shortArgs(line.args, 70)}</Text>
+    </Text>
+  );
+}
+
+/** An observation with the trust gate's mark, a test's own pass or fail, and its failed tests. */
+function ObservationLine({ line }: { line: Extract<Line, { kind: 'observation' }> }) {
+  const mark = line.trust === null ? '' : line.trust === 'trusted' ? `${TRUSTED} ` : `${UNVERIFIED} `;
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        {'    '}
+        <Text color={color(line.trust === 'unverified' ? 'yellow' : 'green')}>{mark}</Text>
+        {/* A refusal's summary says it all (`denied by you: …`); other kinds are named first. */}
+        {line.what === 'denied' ? null : `${line.what}: `}
+        {line.passed === null ? null : (
+          <Text color={color(line.passed ? 'green' : 'red')}>{line.passed ? PASS : FAIL} </Text>
+        )}
+        {line.summary}
+        {line.trust === 'unverified' ? (
+          <Text color={color('yellow')}> [unverified{line.caveat ? `: ${line.caveat}` : ''}]</Text>
+        ) : null}
+      </Text>
+      {line.failures ? <Failures failures={line.failures} indent="      " /> : null}
+    </Box>
+  );
 }
 
 export function TurnBlock({ turn }: { turn: TurnView }) {

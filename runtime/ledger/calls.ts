@@ -43,7 +43,17 @@ export function dispatchCall(ledger: Ledger, call: NewCall): string {
     db.prepare(
       `INSERT INTO calls (id, run_id, turn_id, origin, tool, args, verdict, status, owner, created_at, updated_at)
            VALUES (?, ?, ?, ?, ?, ?, 'valid', 'validated', ?, ?, ?)`,
-    ).run(id, call.runId, call.turnId ?? null, call.origin, call.tool, JSON.stringify(call.args), call.owner, t, t);
+    ).run(
+      id,
+      call.runId,
+      call.turnId ?? null,
+      call.origin,
+      call.tool,
+      JSON.stringify(call.args),
+      call.owner,
+      t,
+      t,
+    );
     setStatus(ledger, id, 'dispatched', null);
   })();
   return id;
@@ -56,7 +66,12 @@ export function containerCreated(ledger: Ledger, callId: string, containerId: st
 }
 
 /** The receipt and the call's completion, in one transaction. */
-export function completeCall(ledger: Ledger, callId: string, receipt: Receipt, envKey: string | null = null): void {
+export function completeCall(
+  ledger: Ledger,
+  callId: string,
+  receipt: Receipt,
+  envKey: string | null = null,
+): void {
   const db = ledger.database;
   db.transaction(() => {
     db.prepare(
@@ -154,7 +169,9 @@ export function getExecution(ledger: Ledger, callId: string): ExecutionRow | und
 /** Calls still `dispatched` (or `validated`) and runs without an outcome, of any owner. */
 export function unfinished(ledger: Ledger): { calls: CallRow[]; runs: Array<{ id: string; owner: string }> } {
   const db = ledger.database;
-  const calls = db.prepare(`SELECT * FROM calls WHERE status IN ('validated', 'dispatched')`).all() as CallRow[];
+  const calls = db
+    .prepare(`SELECT * FROM calls WHERE status IN ('validated', 'dispatched')`)
+    .all() as CallRow[];
   const runs = db.prepare(`SELECT id, owner FROM runs WHERE outcome IS NULL`).all() as Array<{
     id: string;
     owner: string;

@@ -54,9 +54,7 @@ export function createRun(ledger: Ledger, run: NewRun): string {
 
 export function endRun(ledger: Ledger, id: string, outcome: string, reason?: string): void {
   ledger.database
-    .prepare(
-      `UPDATE runs SET outcome = ?, outcome_reason = ?, ended_at = ? WHERE id = ? AND outcome IS NULL`,
-    )
+    .prepare(`UPDATE runs SET outcome = ?, outcome_reason = ?, ended_at = ? WHERE id = ? AND outcome IS NULL`)
     .run(outcome, reason ?? null, now(), id);
 }
 
@@ -65,7 +63,13 @@ export function getRun(ledger: Ledger, id: string): RunRow | undefined {
 }
 
 /** Run totals the loop keeps current after every model call. */
-export function addUsage(ledger: Ledger, runId: string, tokensIn: number, tokensOut: number, costUsd: number | null): void {
+export function addUsage(
+  ledger: Ledger,
+  runId: string,
+  tokensIn: number,
+  tokensOut: number,
+  costUsd: number | null,
+): void {
   ledger.database
     .prepare(
       `UPDATE runs SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ?,

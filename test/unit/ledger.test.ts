@@ -10,7 +10,14 @@ import { runDocument } from '../../cli/ledger/run-document.js';
 import { sweepLedger } from '../../runtime/ledger/sweep.js';
 import type { Receipt } from '../../runtime/sandbox/spec.js';
 import { createRun, getRun } from '../../runtime/ledger/runs.js';
-import { completeCall, containerCreated, dispatchCall, endCall, getCall, getExecution } from '../../runtime/ledger/calls.js';
+import {
+  completeCall,
+  containerCreated,
+  dispatchCall,
+  endCall,
+  getCall,
+  getExecution,
+} from '../../runtime/ledger/calls.js';
 
 const file = () => join(mkdtempSync(join(tmpdir(), 'piper-ledger-')), 'sub', 'ledger.db');
 
