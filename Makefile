@@ -37,6 +37,7 @@ lint: $(NODE_STAMP)
 	npx tsc -p tsconfig.json --noEmit
 	npx eslint .
 	npx prettier --check . --log-level warn
+	npx knip
 
 format: $(NODE_STAMP)
 	npx prettier --write . --log-level warn

@@ -27,6 +27,7 @@ import { packageRoot } from '../runtime/package-root.js';
 import { currentOwner, formatOwner } from '../runtime/sandbox/owner.js';
 import { Sandbox } from '../runtime/sandbox/sandbox.js';
 import { percentile, printTable } from './stats.js';
+import { createRun } from '../runtime/ledger/runs.js';
 
 const HOST_PYTHON = '/usr/bin/python3';
 const TESTS = 30;
@@ -190,7 +191,7 @@ async function runTestVsHost(b: Bench, rounds: number) {
   await pooled.init();
   await fresh.init();
   const pool = (pooled as unknown as { workspacePool: { warm(): Promise<void> } }).workspacePool;
-  const runId = b.ledger.createRun({ kind: 'run_test', repo: project, owner: b.owner });
+  const runId = createRun(b.ledger, { kind: 'run_test', repo: project, owner: b.owner });
   const timed = async (sandbox: Sandbox) => {
     const ctx = {
       sandbox,

@@ -31,6 +31,7 @@ import { packageRoot } from '../runtime/package-root.js';
 import { Sandbox } from '../runtime/sandbox/sandbox.js';
 import { percentile, printTable } from './stats.js';
 import { newPromptBoundary } from '../runtime/ledger/prompts.js';
+import { createRun } from '../runtime/ledger/runs.js';
 
 /** The fence boundary of the prompts built here, as a run's would be. */
 const BOUNDARY = newPromptBoundary();
@@ -116,7 +117,7 @@ async function overhead(turns: number): Promise<number[]> {
   const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-bench-loop-')), 'ledger.db'));
   const index = await CodeIndex.open(repo, ledger);
   const lint = new LintGate();
-  const runId = ledger.createRun({ kind: 'fix', repo, owner: 'bench' });
+  const runId = createRun(ledger, { kind: 'fix', repo, owner: 'bench' });
   const workspace = new Workspace({
     repoRoot: repo,
     index,

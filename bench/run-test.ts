@@ -22,6 +22,7 @@ import { loadRecipe } from '../runtime/images/recipe.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
 import { Sandbox } from '../runtime/sandbox/sandbox.js';
 import { percentile, printTable } from './stats.js';
+import { createRun } from '../runtime/ledger/runs.js';
 
 const CLI = fileURLToPath(new URL('../../bin/piper-agent.js', import.meta.url));
 
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
   const pool = (sandbox as unknown as { workspacePool: { warm(): Promise<void> } }).workspacePool;
   await sandbox.init();
   const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
-  const runId = ledger.createRun({ kind: 'run_test', repo, owner: 'bench' });
+  const runId = createRun(ledger, { kind: 'run_test', repo, owner: 'bench' });
   const ctx = { sandbox, ledger, runId, owner: 'bench', origin: 'user' as const, repoRoot: repo };
   const sandboxed: number[] = [];
   const host: number[] = [];

@@ -49,7 +49,7 @@ export type Config = z.infer<typeof ConfigSchema>;
 export type ConfigKey = keyof Config;
 export type Source = 'default' | 'user' | 'repo' | 'env' | 'flag';
 
-export const DEFAULTS: Config = { policy: 'policy', maxTurns: 30, maxWallS: 1800, output: 'text' };
+const DEFAULTS: Config = { policy: 'policy', maxTurns: 30, maxWallS: 1800, output: 'text' };
 
 /** Each variable and its key; a `flag` is on only when the variable is exactly `1`. */
 const ENV: Array<[string, ConfigKey, 'string' | 'number' | 'flag']> = [

@@ -38,7 +38,7 @@ export interface Session {
   close(): Promise<void>;
 }
 
-export async function openSession(opts: {
+interface SessionOptions {
   repo?: string;
   ledger?: string;
   image?: string;
@@ -61,39 +61,17 @@ export async function openSession(opts: {
    * write the run's last record (the headless `result` with outcome `interrupted`).
    */
   onInterrupted?: (signal: string, exitCode: number) => void;
-}): Promise<Session> {
+}
+
+export async function openSession(opts: SessionOptions): Promise<Session> {
   const { engine } = await connectEngine();
   const runtime = await resolveSandboxRuntime(engine, opts.runtime ?? process.env[SANDBOX_RUNTIME_ENV]);
   const repo = opts.repo ?? repoRoot();
   const ledger = Ledger.open(ledgerPath({ flag: opts.ledger, repo }));
-  const orphans = await removeOrphans(engine, opts.log);
-  const swept = sweepLedger(ledger, ownerTextAlive);
-  if (orphans.length || swept.length) {
-    opts.log(
-      `start-up sweep: removed ${orphans.length} orphan container(s), closed ${swept.length} ledger call(s)`,
-    );
-  }
+  await startUpSweep(engine, ledger, opts.log);
   const owner = formatOwner(currentOwner());
   const userImage = opts.image ?? process.env.PIPER_SANDBOX_IMAGE;
-  let environment: EnvironmentChoice | null = null;
-  if (opts.environment) {
-    try {
-      environment = await ensureEnvironment({
-        engine,
-        ledger,
-        repoRoot: repo,
-        mode: opts.environment.mode,
-        userImage,
-        trustRecipe: opts.environment.trustRecipe,
-        owner,
-        log: opts.log,
-      });
-    } catch (error) {
-      ledger.close();
-      throw error;
-    }
-    for (const note of environment.notes) opts.log(`environment: ${note}`);
-  }
+  const environment = await chooseEnvironment(opts, { engine, ledger, repo, owner, userImage });
   const sandbox = new Sandbox(engine, {
     image: environment?.image ?? userImage ?? loadRecipe().ref,
     envKey: environment?.key ?? null,
@@ -101,7 +79,74 @@ export async function openSession(opts: {
     runtime,
     log: opts.log,
   });
+  const handling = handleInterrupts(opts, ledger, sandbox, owner);
+  return {
+    engine,
+    ledger,
+    sandbox,
+    owner,
+    repo,
+    environment,
+    get interrupted() {
+      return handling.interrupted();
+    },
+    interruption: handling.interruption,
+    close: handling.close,
+  };
+}
 
+/** Removes what dead piper-agent processes left: their containers, and their ledger rows' ends. */
+async function startUpSweep(
+  engine: DockerEngine,
+  ledger: Ledger,
+  log: (line: string) => void,
+): Promise<void> {
+  const orphans = await removeOrphans(engine, log);
+  const swept = sweepLedger(ledger, ownerTextAlive);
+  if (orphans.length || swept.length) {
+    log(
+      `start-up sweep: removed ${orphans.length} orphan container(s), closed ${swept.length} ledger call(s)`,
+    );
+  }
+}
+
+/** The project environment when the caller asked for one (the ledger is closed if it fails). */
+async function chooseEnvironment(
+  opts: SessionOptions,
+  at: { engine: DockerEngine; ledger: Ledger; repo: string; owner: string; userImage: string | undefined },
+): Promise<EnvironmentChoice | null> {
+  if (!opts.environment) return null;
+  let environment: EnvironmentChoice;
+  try {
+    environment = await ensureEnvironment({
+      engine: at.engine,
+      ledger: at.ledger,
+      repoRoot: at.repo,
+      mode: opts.environment.mode,
+      userImage: at.userImage,
+      trustRecipe: opts.environment.trustRecipe,
+      owner: at.owner,
+      log: opts.log,
+    });
+  } catch (error) {
+    at.ledger.close();
+    throw error;
+  }
+  for (const note of environment.notes) opts.log(`environment: ${note}`);
+  return environment;
+}
+
+/**
+ * The session's SIGINT/SIGTERM handling, installed now, and its close: the first signal aborts
+ * `interruption`, marks this process's running calls, writes the caller's last record, removes
+ * every container and exits; a second one exits at once.
+ */
+function handleInterrupts(
+  opts: SessionOptions,
+  ledger: Ledger,
+  sandbox: Sandbox,
+  owner: string,
+): { interrupted: () => boolean; interruption: AbortSignal; close: () => Promise<void> } {
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
@@ -116,7 +161,7 @@ export async function openSession(opts: {
   let firstExitCode = 0;
   const interruption = new AbortController();
   const interrupt = (signal: string, code: number) => {
-    if (interrupted) return again(signal);
+    if (interrupted) return exitAgain(signal, firstExitCode);
     interrupted = true;
     firstExitCode = code;
     interruption.abort(new InterruptedRun(signal, code));
@@ -135,17 +180,6 @@ export async function openSession(opts: {
       process.exit(code);
     });
   };
-  // A second signal while the containers are being removed: the record (the marks, the result)
-  // was written before the removal began, so nothing is lost by ending now, as the operator asks.
-  // A container not removed yet keeps its owner label: the next start-up sweep removes it.
-  // Said on stderr itself: a TUI's log is shown only after the run, and there is no after.
-  const again = (signal: string) => {
-    process.stderr.write(
-      `${signal} again: exiting now; the run's record is written, and a container not removed yet is removed by the next piper-agent start\n`,
-    );
-    // The first signal's code: the one the written result names.
-    process.exit(firstExitCode);
-  };
   const onSigint = () => interrupt('SIGINT', EXIT.interrupted);
   const onSigterm = () => interrupt('SIGTERM', 143);
   const stopHandling = () => {
@@ -154,20 +188,21 @@ export async function openSession(opts: {
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigterm);
+  return { interrupted: () => interrupted, interruption: interruption.signal, close };
+}
 
-  return {
-    engine,
-    ledger,
-    sandbox,
-    owner,
-    repo,
-    environment,
-    get interrupted() {
-      return interrupted;
-    },
-    interruption: interruption.signal,
-    close,
-  };
+/**
+ * A second signal while the containers are being removed: the record (the marks, the result) was
+ * written before the removal began, so nothing is lost by ending now, as the operator asks. A
+ * container not removed yet keeps its owner label: the next start-up sweep removes it. Said on
+ * stderr itself: a TUI's log is shown only after the run, and there is no after. The exit code is
+ * the first signal's: the one the written result names.
+ */
+function exitAgain(signal: string, firstExitCode: number): never {
+  process.stderr.write(
+    `${signal} again: exiting now; the run's record is written, and a container not removed yet is removed by the next piper-agent start\n`,
+  );
+  process.exit(firstExitCode);
 }
 
 /**

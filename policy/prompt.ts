@@ -11,6 +11,7 @@
 // markers mean. docs/provenance.md lists every source and its label.
 import { createHash } from 'node:crypto';
 import type { Trust } from '../runtime/ledger/observation-row.js';
+import { estimateTokens } from '../runtime/model/pricing.js';
 import type { ChatMessage, ToolSpec } from '../runtime/model/types.js';
 import { closeMarker, fenceData, isBoundary, openMarker } from './fence.js';
 import { observationSource } from './observation-text.js';
@@ -95,14 +96,6 @@ export interface SelectionPrompt {
 }
 
 /**
- * A token ESTIMATE: characters / 4, rounded up. Real tokenizers differ by model (often 3–4.5 chars
- * per token for English and code); the estimate is used to compare prompts of two loops, not to
- * bill or to enforce a model's context limit.
- */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 4);
-}
-
 /**
  * What the fences mean, in the system message of every style. The boundary is shown so that the
  * model can tell the harness's markers from a forged one; the trust mark is explained where shown.

@@ -6,6 +6,7 @@ import type { DispatchOptions } from './ledger/dispatch.js';
 import type { CallOrigin, Ledger } from './ledger/ledger.js';
 import type { Sandbox } from './sandbox/sandbox.js';
 import type { Receipt, RunSpec } from './sandbox/spec.js';
+import { completeCall, containerCreated, dispatchCall, endCall } from './ledger/calls.js';
 
 export interface RecordedCall {
   runId: string;
@@ -24,7 +25,7 @@ export async function runRecorded(
   /** The call's announced id, and the hook told once its row exists (before the sandbox starts). */
   dispatch: DispatchOptions = {},
 ): Promise<{ callId: string; receipt: Receipt }> {
-  const callId = ledger.dispatchCall({ ...call, id: dispatch.callId });
+  const callId = dispatchCall(ledger, { ...call, id: dispatch.callId });
   dispatch.onDispatched?.(callId);
   let containerId: string | null = null;
   try {
@@ -33,15 +34,15 @@ export async function runRecorded(
       {
         onContainer: (id) => {
           containerId = id;
-          ledger.containerCreated(callId, id);
+          containerCreated(ledger, callId, id);
         },
       },
     );
-    ledger.completeCall(callId, receipt, sandbox.envKey);
+    completeCall(ledger, callId, receipt, sandbox.envKey);
     return { callId, receipt };
   } catch (error) {
     const reason = (error as Error).message;
-    ledger.endCall(callId, containerId ? 'failed' : 'not_executed', reason);
+    endCall(ledger, callId, containerId ? 'failed' : 'not_executed', reason);
     throw error;
   }
 }

@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { probeEngine } from '../../runtime/engine/bootstrap.js';
 import { DockerEngine, engineEndpoint } from '../../runtime/engine/docker-engine.js';
+import type { EngineInfo } from '../../runtime/engine/engine-types.js';
 import { describeEngine, type EngineIdentity } from '../../runtime/engine/engine-identity.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { isRuntimeError } from '../../runtime/errors.js';
@@ -61,64 +62,73 @@ export async function doctorCommand(argv: string[]): Promise<number> {
       ledger: { type: 'string' },
     },
   });
-  const checks: Check[] = [];
   const engine = new DockerEngine();
   const info = await probeEngine(engine).catch(() => null);
   const identity = info ? await engine.identity().catch(() => null) : null;
-  checks.push(
-    info
-      ? {
-          name: 'engine',
-          ok: true,
-          detail: identity
-            ? describeEngine(identity)
-            : `Docker ${info.version}, API ${info.apiVersion} (${info.os}) at ${info.endpoint}`,
-          ...(identity ? { identity } : {}),
-        }
-      : {
-          name: 'engine',
-          ok: false,
-          detail: `no Docker engine answers at ${engineEndpoint()}`,
-          fix: 'run `piper-agent engine up` as root (installs and starts dockerd), or set DOCKER_HOST',
-        },
-  );
+  const checks: Check[] = [engineCheck(info, identity)];
   const recipe = loadRecipe();
-  if (info) {
-    const image = await findImage(engine, recipe.hash);
-    checks.push(
-      image
-        ? { name: 'image', ok: true, detail: `${recipe.ref} ${image.id}` }
-        : {
-            name: 'image',
-            ok: false,
-            detail: `${recipe.ref} is not built`,
-            fix: 'run `piper-agent image build`',
-          },
-    );
-  } else {
-    checks.push({
-      name: 'image',
-      ok: false,
-      detail: `${recipe.ref}: unknown, no engine`,
-      fix: 'start the engine first',
-    });
-  }
+  checks.push(await imageCheck(info ? engine : null, recipe));
   const repo = values.repo ?? repoRoot();
   if (info) checks.push(await runtimeCheck(engine, repo));
   if (info) checks.push(await hardeningCheck(engine, recipe.ref, wantedRuntime(repo)));
   if (identity) checks.push(oomCheck(identity));
   checks.push(ledgerCheck(ledgerPath({ flag: values.ledger, repo })));
   checks.push(await checkModel({ repo }));
-
-  if (values.json) {
-    process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
-  } else {
-    for (const c of checks) {
-      process.stdout.write(`${c.ok ? 'ok     ' : 'problem'}  ${c.name.padEnd(7)} ${c.detail}\n`);
-      if (c.fix) process.stdout.write(`         ${''.padEnd(7)} fix: ${c.fix}\n`);
-    }
-  }
+  printChecks(checks, values.json);
   return checks.every((c) => c.ok) ? EXIT.ok : EXIT.failure;
+}
+
+/** Which engine answers, or how to get one. */
+function engineCheck(info: EngineInfo | null, identity: EngineIdentity | null): Check {
+  return info
+    ? {
+        name: 'engine',
+        ok: true,
+        detail: identity
+          ? describeEngine(identity)
+          : `Docker ${info.version}, API ${info.apiVersion} (${info.os}) at ${info.endpoint}`,
+        ...(identity ? { identity } : {}),
+      }
+    : {
+        name: 'engine',
+        ok: false,
+        detail: `no Docker engine answers at ${engineEndpoint()}`,
+        fix: 'run `piper-agent engine up` as root (installs and starts dockerd), or set DOCKER_HOST',
+      };
+}
+
+/** Whether the sandbox image of the current recipe is built (`engine` null: no engine answers). */
+async function imageCheck(
+  engine: DockerEngine | null,
+  recipe: ReturnType<typeof loadRecipe>,
+): Promise<Check> {
+  if (!engine)
+    return {
+      name: 'image',
+      ok: false,
+      detail: `${recipe.ref}: unknown, no engine`,
+      fix: 'start the engine first',
+    };
+  const image = await findImage(engine, recipe.hash);
+  return image
+    ? { name: 'image', ok: true, detail: `${recipe.ref} ${image.id}` }
+    : {
+        name: 'image',
+        ok: false,
+        detail: `${recipe.ref} is not built`,
+        fix: 'run `piper-agent image build`',
+      };
+}
+
+function printChecks(checks: Check[], json: boolean): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
+    return;
+  }
+  for (const c of checks) {
+    process.stdout.write(`${c.ok ? 'ok     ' : 'problem'}  ${c.name.padEnd(7)} ${c.detail}\n`);
+    if (c.fix) process.stdout.write(`         ${''.padEnd(7)} fix: ${c.fix}\n`);
+  }
 }
 
 /**

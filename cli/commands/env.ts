@@ -72,7 +72,6 @@ export async function envCommand(argv: string[]): Promise<number> {
     allowPositionals: false,
   });
   const repo = values.repo ?? repoRoot();
-  const out = (text: string) => process.stdout.write(`${text}\n`);
   const log = (line: string) => process.stderr.write(`${line}\n`);
   switch (sub) {
     case 'plan': {
@@ -82,62 +81,10 @@ export async function envCommand(argv: string[]): Promise<number> {
       else out(inert(renderPlanText(plan) + lastBuildText(ledgerPath({ flag: values.ledger, repo }), plan)));
       return EXIT.ok;
     }
-    case 'build': {
-      const session = await openSession({
-        repo,
-        ledger: values.ledger,
-        log,
-        environment: {
-          ...environmentFlags(repo, values),
-          ...(values.rebuild ? { mode: 'rebuild' as const } : {}),
-        },
-      });
-      try {
-        const env = session.environment!;
-        if (values.json) {
-          out(
-            JSON.stringify({
-              status: env.status,
-              image: env.image,
-              key: env.key,
-              seconds: env.seconds,
-              sources: env.sources,
-              resolved: env.resolved,
-              shortfalls: env.shortfalls,
-            }),
-          );
-        } else {
-          out(
-            `${env.status}: ${env.image}${env.key ? ` (key ${env.key.slice(0, 12)})` : ''} in ${env.seconds.toFixed(1)} s`,
-          );
-          // Sources quote pip's words and versions come from packages: inert on a terminal.
-          for (const s of env.sources) out(inert(`  source ${s}`));
-          for (const r of env.resolved) out(inert(`  ${r.name} ${r.version} (${r.source})`));
-          for (const f of env.shortfalls) out(inert(`  ${shortfallLine(f)}`));
-        }
-        return EXIT.ok;
-      } finally {
-        await session.close();
-      }
-    }
-    case 'ls': {
-      const { engine } = await connectEngine();
-      const mine = projectId(repo);
-      const images = (await listEnvImages(engine)).sort((a, b) => b.created - a.created);
-      if (values.json) {
-        out(JSON.stringify(images.map((i) => ({ ...i, this_repo: i.labels[ENV_LABEL.project] === mine }))));
-        return EXIT.ok;
-      }
-      if (!images.length) out('no environment images; `piper-agent env build` makes one');
-      for (const i of images) {
-        const star = i.labels[ENV_LABEL.project] === mine ? '*' : ' ';
-        const when = new Date(i.created * 1000).toISOString().replace('T', ' ').slice(0, 16);
-        out(
-          `${star} ${(i.tags[0] ?? i.id.slice(7, 19)).padEnd(40)} ${(i.size / 1e6).toFixed(0).padStart(5)} MB  ${when}`,
-        );
-      }
-      return EXIT.ok;
-    }
+    case 'build':
+      return build(repo, values, log);
+    case 'ls':
+      return list(repo, values.json);
     case 'prune': {
       const { engine } = await connectEngine();
       const envs = await pruneAllEnvImages(engine, values.all ? 0 : 3);
@@ -153,6 +100,72 @@ export async function envCommand(argv: string[]): Promise<number> {
         sub ? `unknown env subcommand '${sub}'` : 'env needs a subcommand: plan, build, ls, prune or shell',
       );
   }
+}
+
+const out = (text: string) => process.stdout.write(`${text}\n`);
+
+/** `env build`: the environment the sandboxes would run in, built or reused, and what went in. */
+async function build(
+  repo: string,
+  values: { ledger?: string; json: boolean; rebuild: boolean; env?: string; 'trust-repo-config'?: boolean },
+  log: (line: string) => void,
+): Promise<number> {
+  const session = await openSession({
+    repo,
+    ledger: values.ledger,
+    log,
+    environment: {
+      ...environmentFlags(repo, values),
+      ...(values.rebuild ? { mode: 'rebuild' as const } : {}),
+    },
+  });
+  try {
+    const env = session.environment!;
+    if (values.json) {
+      out(
+        JSON.stringify({
+          status: env.status,
+          image: env.image,
+          key: env.key,
+          seconds: env.seconds,
+          sources: env.sources,
+          resolved: env.resolved,
+          shortfalls: env.shortfalls,
+        }),
+      );
+    } else {
+      out(
+        `${env.status}: ${env.image}${env.key ? ` (key ${env.key.slice(0, 12)})` : ''} in ${env.seconds.toFixed(1)} s`,
+      );
+      // Sources quote pip's words and versions come from packages: inert on a terminal.
+      for (const s of env.sources) out(inert(`  source ${s}`));
+      for (const r of env.resolved) out(inert(`  ${r.name} ${r.version} (${r.source})`));
+      for (const f of env.shortfalls) out(inert(`  ${shortfallLine(f)}`));
+    }
+    return EXIT.ok;
+  } finally {
+    await session.close();
+  }
+}
+
+/** `env ls`: every environment image on the engine, newest first, this repository's starred. */
+async function list(repo: string, json: boolean): Promise<number> {
+  const { engine } = await connectEngine();
+  const mine = projectId(repo);
+  const images = (await listEnvImages(engine)).sort((a, b) => b.created - a.created);
+  if (json) {
+    out(JSON.stringify(images.map((i) => ({ ...i, this_repo: i.labels[ENV_LABEL.project] === mine }))));
+    return EXIT.ok;
+  }
+  if (!images.length) out('no environment images; `piper-agent env build` makes one');
+  for (const i of images) {
+    const star = i.labels[ENV_LABEL.project] === mine ? '*' : ' ';
+    const when = new Date(i.created * 1000).toISOString().replace('T', ' ').slice(0, 16);
+    out(
+      `${star} ${(i.tags[0] ?? i.id.slice(7, 19)).padEnd(40)} ${(i.size / 1e6).toFixed(0).padStart(5)} MB  ${when}`,
+    );
+  }
+  return EXIT.ok;
 }
 
 async function shell(

@@ -13,6 +13,7 @@ import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
 import { WARM_HELP, keepWarmOption } from '../warm-option.js';
 import { numberOption } from '../options.js';
 import { inert } from '../../runtime/text/inert.js';
+import { createRun, endRun } from '../../runtime/ledger/runs.js';
 
 export const EXECUTE_HELP = `Usage: piper-agent execute (--code CODE | --file PATH) [options]
 
@@ -84,17 +85,17 @@ export async function executeCommand(argv: string[]): Promise<number> {
   const session = await openCommandSession(values, prestartedPool(limits, values['no-workspace']));
   session.sandbox.prestart();
   try {
-    const runId = session.ledger.createRun({ kind: 'execute', repo: session.repo, owner: session.owner });
+    const runId = createRun(session.ledger, { kind: 'execute', repo: session.repo, owner: session.owner });
     let ran: { callId: string; receipt: Receipt };
     try {
       ran = await runProgram(session, runId, code, limits, values['no-workspace']);
     } catch (error) {
       // Nothing ran (a snapshot over its cap, an engine that went away): the run ends, it does not stay open.
-      session.ledger.endRun(runId, 'failed', (error as Error).message);
+      endRun(session.ledger, runId, 'failed', (error as Error).message);
       throw error;
     }
     const { callId, receipt } = ran;
-    session.ledger.endRun(runId, 'completed', `exit code ${receipt.exit_code}`);
+    endRun(session.ledger, runId, 'completed', `exit code ${receipt.exit_code}`);
     if (values.json) {
       process.stdout.write(
         `${JSON.stringify({ run_id: runId, call_id: callId, ledger: session.ledger.path, ...receipt })}\n`,

@@ -124,7 +124,7 @@ export function flagsConfig(values: FixValues): Config {
   return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as Config;
 }
 
-export function isInteractive(values: FixValues, format: OutputFormat): boolean {
+function isInteractive(values: FixValues, format: OutputFormat): boolean {
   return (
     !values['non-interactive'] &&
     format === 'text' &&
@@ -178,7 +178,7 @@ export function patchOutPath(values: FixValues): string | undefined {
 }
 
 /** --repo DIR as given: a directory that exists (a run never creates the repository it works on). */
-export function existingRepo(dir: string): string {
+function existingRepo(dir: string): string {
   const stat = statSync(dir, { throwIfNoEntry: false });
   if (!stat) throw new UsageError(`--repo ${dir} does not exist`);
   if (!stat.isDirectory()) throw new UsageError(`--repo ${dir} is not a directory`);
@@ -190,7 +190,7 @@ export function existingRepo(dir: string): string {
  * (CI has no one to ask; every edit is recorded and undoable). `ask` headless is a usage error,
  * not a hang.
  */
-export function approvalMode(configured: ApprovalMode | undefined, interactive: boolean): ApprovalMode {
+function approvalMode(configured: ApprovalMode | undefined, interactive: boolean): ApprovalMode {
   const mode = configured ?? (interactive ? 'ask' : 'auto');
   if (mode === 'ask' && !interactive)
     throw new UsageError(

@@ -3,7 +3,7 @@
 // that command runs or its --help is asked for, so `piper-agent --help` and `--version` start in
 // about the time Node itself takes (measured by `npm run bench:startup`).
 
-export interface LoadedCommand {
+interface LoadedCommand {
   run: (argv: string[]) => Promise<number>;
   help: string;
 }

@@ -13,7 +13,7 @@ import type { Config } from '../config.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { runFix } from '../fix/run-fix.js';
 import { CommandError, reportingRefusals } from '../ledger/command-error.js';
-import { findRun, openLedgerAt, type RunRow } from '../ledger/find-run.js';
+import { findRun, openLedgerAt, type FoundRun } from '../ledger/find-run.js';
 import { compareRuns, type Comparison } from '../ledger/replay-compare.js';
 import { replayModel } from '../ledger/replay-model.js';
 import { checkoutRunHead } from '../ledger/replay-workspace.js';
@@ -84,7 +84,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   });
 }
 
-function refuseUnreplayable(run: RunRow): void {
+function refuseUnreplayable(run: FoundRun): void {
   if (run.kind !== 'fix')
     throw new CommandError(`run ${run.id} is a ${run.kind} run; only fix runs are replayed`);
   const owner = parseOwner(run.owner);
@@ -127,7 +127,7 @@ async function replay(recorded: RunDocument, source: string | null, scratch: str
 }
 
 /** The settings the run recorded, and nothing from this machine's config or environment. */
-function recordedConfig(run: RunRow, ledger: string): Config {
+function recordedConfig(run: FoundRun, ledger: string): Config {
   const c = run.config;
   const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
   const config: Config = {

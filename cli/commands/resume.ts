@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
-import { reopenRun, restoreEnding, type Reopened } from '../../runtime/ledger/run-queries.js';
+import { reopenRun, restoreEnding, type Reopened } from '../../runtime/ledger/runs.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { UsageError } from '../exit-codes.js';
 import { reportingRefusals } from '../ledger/command-error.js';

@@ -12,6 +12,7 @@ import { numberOption } from '../options.js';
 import { openCommandSession, type Session } from '../session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
 import { WARM_HELP, keepWarmOption } from '../warm-option.js';
+import { createRun, endRun } from '../../runtime/ledger/runs.js';
 
 export const RUN_TEST_HELP = `Usage: piper-agent run-test [TARGET] [--repo DIR] [--timeout S] [--json] [--ledger PATH]
 
@@ -72,7 +73,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       given,
       values.json ? () => undefined : log,
     );
-    const runId = session.ledger.createRun({
+    const runId = createRun(session.ledger, {
       kind: 'run_test',
       repo: session.repo,
       head: await gitHead(session.repo),
@@ -96,11 +97,11 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       );
     } catch (error) {
       // Nothing ran (a snapshot over its cap, an engine that went away): the run ends, it does not stay open.
-      session.ledger.endRun(runId, 'failed', (error as Error).message);
+      endRun(session.ledger, runId, 'failed', (error as Error).message);
       throw error;
     }
     const { callId, result } = ran;
-    session.ledger.endRun(runId, result.passed ? 'passed' : 'failed', `exit code ${result.exit_code}`);
+    endRun(session.ledger, runId, result.passed ? 'passed' : 'failed', `exit code ${result.exit_code}`);
     if (values.json) {
       const source = from ? { from } : {};
       process.stdout.write(

@@ -18,6 +18,7 @@ import { inert, inertJson } from '../../runtime/text/inert.js';
 import { loadConfig } from '../config.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { openSession } from '../session.js';
+import { createRun, endRun, getRun } from '../../runtime/ledger/runs.js';
 
 export const TOOL_HELP = `Usage: piper-agent tool NAME 'ARGS_JSON' [--repo DIR] [--run RUN] [--policy policy|current] [--ledger PATH]
 
@@ -87,14 +88,14 @@ export async function toolCommand(argv: string[]): Promise<number> {
   try {
     runId =
       values.run ??
-      session.ledger.createRun({
+      createRun(session.ledger, {
         kind: 'tool',
         issue: `piper-agent tool ${name}`,
         repo,
         owner: session.owner,
         policy: arm,
       });
-    if (!session.ledger.getRun(runId)) throw new UsageError(`no run ${runId} in ${session.ledger.path}`);
+    if (!getRun(session.ledger, runId)) throw new UsageError(`no run ${runId} in ${session.ledger.path}`);
     const index = await CodeIndex.open(repo, session.ledger);
     const workspace = new Workspace({
       repoRoot: repo,
@@ -155,7 +156,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
     ending = { outcome: 'failed', reason: (error as Error).message };
     throw error;
   } finally {
-    if (ownRun && runId !== undefined) session.ledger.endRun(runId, ending.outcome, ending.reason);
+    if (ownRun && runId !== undefined) endRun(session.ledger, runId, ending.outcome, ending.reason);
     await lint.close();
     await session.close();
   }

@@ -11,6 +11,7 @@ import { ledgerPath } from '../../runtime/ledger/location.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { CommandError } from '../ledger/command-error.js';
 import { findRunId } from '../ledger/find-run.js';
+import { getRun } from '../../runtime/ledger/runs.js';
 
 export const UNDO_HELP = `Usage: piper-agent undo RUN [--repo DIR] [--ledger PATH] [--json]
 
@@ -63,7 +64,7 @@ export async function undoCommand(argv: string[]): Promise<number> {
     }
     // The current repository, never the path the ledger names: a ledger is a file a repository can
     // carry, and its `repo` column could point undo at any directory on the host.
-    const recorded = ledger.getRun(runId)?.repo;
+    const recorded = getRun(ledger, runId)?.repo;
     const repo = values.repo ?? repoRoot();
     if (values.repo === undefined && typeof recorded === 'string' && !sameDir(recorded, repo)) {
       return finish(

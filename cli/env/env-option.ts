@@ -6,7 +6,7 @@ import type { EnvMode } from '../../runtime/env/ensure.js';
 import { UsageError } from '../exit-codes.js';
 import { repoFileTrusted } from '../trust/trust-store.js';
 
-export const RECIPE_FILE = '.piper/sandbox.toml';
+const RECIPE_FILE = '.piper/sandbox.toml';
 
 export const ENV_FLAG_HELP = `  --env MODE         the project environment: auto (default: build or reuse it from the project's
                      dependency files and .piper/sandbox.toml), base (the bare sandbox image),

@@ -8,7 +8,7 @@ import { shortfallLine } from '../../runtime/env/shortfall.js';
 import type { ApprovalMode, AskApproval } from '../../policy/approval.js';
 import type { EventSink, RunResult } from '../../policy/events.js';
 import type { LoopOptions, LoopState, LoopTools } from '../../policy/loop.js';
-import { LOOPS, type LoopSettings } from '../../policy/loop-settings.js';
+import { LOOPS, type LoopSettings, type PolicyName } from '../../policy/loop-settings.js';
 import { RUN_TEST_LIMITS } from '../../primitives/run-test.js';
 import { gitHead } from '../../runtime/host/git.js';
 import { RepoLock } from '../../runtime/host/repo-lock.js';
@@ -24,11 +24,12 @@ import type { EnvMode } from '../../runtime/env/ensure.js';
 import { DEFAULT_TEST_FROM } from '../../runtime/env/plan/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { envMode, recipeTrusted } from '../env/env-option.js';
-import { openSession } from '../session.js';
+import { openSession, type Session } from '../session.js';
 import { RefusalWatch } from './model-refusal.js';
 import { interruptNote } from './interrupt-note.js';
 import { interruptedResult } from './interrupted-result.js';
 import { failedResult } from './failed-result.js';
+import { createRun, type NewRun } from '../../runtime/ledger/runs.js';
 
 /** The plan's test command when the project named it; null for the default or with no plan. */
 function projectTestCommand(plan: EnvPlan | null): string | null {
@@ -78,6 +79,32 @@ export function samplingOf(config: Config, model: ChatModel): Sampling {
   return samplingFor(config.sampling, splitSpec(model.id).rest, SELECTION_SAMPLING);
 }
 
+/**
+ * What the run has done so far, kept as the loop's events go by: what an interrupt (whose note and
+ * result come from outside the loop) and a failure after `init` report.
+ */
+interface RunProgress {
+  runId: string | undefined;
+  /** Whether undo has anything to undo, for the interrupt note. */
+  edited: boolean;
+  record: RunRecord | undefined;
+  lastTurn: number;
+  /** Whether the run's own result is out (it ended just before a signal). */
+  resulted: boolean;
+}
+
+/** Nothing done yet; a resumed run starts from its recorded turns. */
+function startProgress(input: FixInput): RunProgress {
+  const runId = input.resume?.runId;
+  return {
+    runId,
+    edited: false,
+    record: undefined,
+    lastTurn: input.resume?.state.turnsUsed ?? 0,
+    resulted: false,
+  };
+}
+
 export async function runFix(input: FixInput): Promise<RunResult> {
   const { config } = input;
   const model = new RefusalWatch(input.model ?? modelFor(config));
@@ -90,40 +117,12 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     input.lock ?? RepoLock.acquire(input.repo, { command: 'fix', runId: input.resume?.runId ?? null });
   // A new run's HEAD, read by git while the session opens (a resumed run has its row; it never rejects).
   const head = input.resume ? Promise.resolve(undefined) : gitHead(input.repo);
-  const session = await openSession({
-    repo: input.repo,
-    ledger: config.ledger,
-    image: config.image,
-    runtime: config.sandboxRuntime,
-    // execute and run_test both run with a workspace and the same limits: one pool of two serves both.
-    sandbox: { poolSize: 0, workspacePoolSize: 2, workspacePoolLimits: RUN_TEST_LIMITS },
-    environment: input.env ?? { mode: envMode(undefined), trustRecipe: recipeTrusted(input.repo, false) },
-    log: input.log,
-    onInterrupt: (signal) => process.stderr.write(interruptNote(signal, runId, edited)),
-    // The stream still ends with a result: the run's own record so far, outcome `interrupted`;
-    // unless the run's own result is out already (it ended just before the signal).
-    onInterrupted: (signal, exitCode) => {
-      if (runId !== undefined && record !== undefined && !resulted)
-        input.emit(interruptedResult({ runId, signal, exitCode, turns: lastTurn, record }));
-    },
-  }).catch((error: unknown) => {
+  const progress = startProgress(input);
+  const session = await openFixSession(input, progress).catch((error: unknown) => {
     if (!input.lock) lock.release();
     throw error;
   });
-  let runId: string | undefined = input.resume?.runId;
-  let edited = false; // whether undo has anything to undo, for the interrupt note
-  let record: RunRecord | undefined;
-  let lastTurn = input.resume?.state.turnsUsed ?? 0;
-  let resulted = false;
-  // After an interrupt the loop stops at its next step; nothing it says then is the run's result.
-  const emit: EventSink = (event) => {
-    if (session.interrupted) return;
-    if (event.type === 'observation' && event.kind === 'edit')
-      edited ||= event.summary.startsWith('committed');
-    if (event.type === 'turn') lastTurn = event.turn;
-    resulted ||= event.type === 'result';
-    input.emit(event.type === 'result' ? model.settle(event) : event);
-  };
+  const emit = progressSink(input, session, model, progress);
   // The loop stops on the caller's signal and on the interrupt, whichever comes first.
   const signal = input.signal ? AbortSignal.any([input.signal, session.interruption]) : session.interruption;
   try {
@@ -136,77 +135,14 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     const reproTarget = input.reproTarget ?? projectTestCommand(session.environment?.plan ?? null);
     // Interrupted while the image was checked: no run is started after the interrupt.
     session.interruption.throwIfAborted();
-    runId ??= session.ledger.createRun({
-      kind: 'fix',
-      issue: input.issue,
-      repo: input.repo,
-      head: await head,
-      model: model.id,
-      policy: arm,
-      owner: session.owner,
-      ...(input.promptBoundary ? { promptBoundary: input.promptBoundary } : {}),
-      config: {
-        test: reproTarget,
-        maxTurns: config.maxTurns,
-        maxTokens: config.maxTokens,
-        maxCostUsd: config.maxCostUsd,
-        maxWallS: config.maxWallS,
-        sampling: { temperature: sampling.temperature, maxCompletionTokens: sampling.maxTokens },
-        image: session.sandbox.image,
-        env_key: session.sandbox.envKey,
-        // Only a run under a named runtime (runsc) carries it, so the default run's record is unchanged.
-        ...(session.sandbox.runtime ? { sandbox_runtime: session.sandbox.runtime } : {}),
-        // Only an ablated run carries it, so the default run's record is unchanged.
-        ...(input.loop ? { gates: input.loop.gates } : {}),
-        // A resumed run keeps the approval mode it started with (cli/ledger/resume-plan.ts).
-        approval: approvalMode,
-      },
-    });
+    const run: StartedRun = { settings, approvalMode, sampling, reproTarget, head: await head };
+    const runId = (progress.runId ??= createRun(session.ledger, newRunRow(input, session, model, run)));
     lock.setRunId(runId);
-    edited = editsForRun(session.ledger, runId).length > 0; // a resumed run may have edits already
-    record = new RunRecord(session.ledger, runId, session.owner);
-    emit({
-      type: 'init',
-      run_id: runId,
-      repo: input.repo,
-      model: model.id,
-      policy: arm,
-      test: reproTarget,
-      budget: {
-        max_turns: config.maxTurns ?? 30,
-        max_tokens: config.maxTokens ?? null,
-        max_cost_usd: config.maxCostUsd ?? null,
-        max_wall_s: config.maxWallS ?? null,
-      },
-    });
-    const env = session.environment;
-    if (env)
-      emit({
-        type: 'environment',
-        status: env.status,
-        key: env.key,
-        image: env.image,
-        seconds: Math.round(env.seconds * 1000) / 1000,
-        sources: env.sources,
-        shortfalls: env.shortfalls.map(shortfallLine),
-      });
+    progress.edited = editsForRun(session.ledger, runId).length > 0; // a resumed run may have edits already
+    const record = (progress.record = new RunRecord(session.ledger, runId, session.owner));
+    announce(emit, input, session, model, { runId, arm, reproTarget });
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);
-    const loop: LoopOptions = {
-      issueText: input.issue,
-      settings,
-      reproTarget,
-      budget: {
-        maxTurns: config.maxTurns ?? 30,
-        maxTokens: config.maxTokens,
-        maxCostUsd: config.maxCostUsd,
-        maxWallS: config.maxWallS,
-      },
-      symbolCamel: config.symbolCamel === true,
-      retrieve: config.retrieve === 'embed' ? 'embed' : 'map',
-      sampling,
-      ...(input.resume ? { resume: { state: input.resume.state, answer: input.resume.answer } } : {}),
-    };
     try {
       const { runAgent } = await import('./run-agent.js');
       const result = await runAgent({
@@ -221,7 +157,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         embedder: config.retrieve === 'embed' ? embedderOf(config) : undefined,
         retrieve: config.retrieve ?? 'lexical',
         approval: { mode: approvalMode, ask: input.approval?.ask },
-        loop,
+        loop: loopOptions(input, run),
       });
       return model.settle(result);
     } catch (error) {
@@ -229,7 +165,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       // lint gate) ends the run as an error, said on stderr with its fix as well. An interrupted
       // run's result was written by the interrupt; the command only exits with its code.
       if (session.interrupted) throw session.interruption.reason;
-      const failure = failedResult({ runId, turns: lastTurn, record, reproTarget, error });
+      const failure = failedResult({ runId, turns: progress.lastTurn, record, reproTarget, error });
       input.log(`piper-agent: ${failure.reason}`);
       emit({ type: 'result', ...failure });
       return model.settle(failure);
@@ -238,6 +174,145 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     await session.close();
     if (!input.lock) lock.release();
   }
+}
+
+/** The session of a fix: its sandbox pools, its environment, and what an interrupt reports. */
+function openFixSession(input: FixInput, progress: RunProgress): Promise<Session> {
+  const { config } = input;
+  return openSession({
+    repo: input.repo,
+    ledger: config.ledger,
+    image: config.image,
+    runtime: config.sandboxRuntime,
+    // execute and run_test both run with a workspace and the same limits: one pool of two serves both.
+    sandbox: { poolSize: 0, workspacePoolSize: 2, workspacePoolLimits: RUN_TEST_LIMITS },
+    environment: input.env ?? { mode: envMode(undefined), trustRecipe: recipeTrusted(input.repo, false) },
+    log: input.log,
+    onInterrupt: (signal) => process.stderr.write(interruptNote(signal, progress.runId, progress.edited)),
+    // The stream still ends with a result: the run's own record so far, outcome `interrupted`;
+    // unless the run's own result is out already (it ended just before the signal).
+    onInterrupted: (signal, exitCode) => {
+      const { runId, record, lastTurn, resulted } = progress;
+      if (runId !== undefined && record !== undefined && !resulted)
+        input.emit(interruptedResult({ runId, signal, exitCode, turns: lastTurn, record }));
+    },
+  });
+}
+
+/**
+ * The sink the loop emits to: it keeps `progress` current and forwards to the caller. After an
+ * interrupt the loop stops at its next step; nothing it says then is the run's result.
+ */
+function progressSink(
+  input: FixInput,
+  session: Session,
+  model: RefusalWatch,
+  progress: RunProgress,
+): EventSink {
+  return (event) => {
+    if (session.interrupted) return;
+    if (event.type === 'observation' && event.kind === 'edit')
+      progress.edited ||= event.summary.startsWith('committed');
+    if (event.type === 'turn') progress.lastTurn = event.turn;
+    progress.resulted ||= event.type === 'result';
+    input.emit(event.type === 'result' ? model.settle(event) : event);
+  };
+}
+
+/** What the run is started with, once the session is open. */
+interface StartedRun {
+  settings: LoopSettings;
+  approvalMode: ApprovalMode;
+  sampling: Sampling;
+  reproTarget: string | null;
+  head: string | undefined;
+}
+
+/** A new run's row: the issue, HEAD, model and arm, and the settings `resume` and `replay` read back. */
+function newRunRow(input: FixInput, session: Session, model: ChatModel, run: StartedRun): NewRun {
+  const { config } = input;
+  return {
+    kind: 'fix',
+    issue: input.issue,
+    repo: input.repo,
+    head: run.head,
+    model: model.id,
+    policy: run.settings.name,
+    owner: session.owner,
+    ...(input.promptBoundary ? { promptBoundary: input.promptBoundary } : {}),
+    config: {
+      test: run.reproTarget,
+      maxTurns: config.maxTurns,
+      maxTokens: config.maxTokens,
+      maxCostUsd: config.maxCostUsd,
+      maxWallS: config.maxWallS,
+      sampling: { temperature: run.sampling.temperature, maxCompletionTokens: run.sampling.maxTokens },
+      image: session.sandbox.image,
+      env_key: session.sandbox.envKey,
+      // Only a run under a named runtime (runsc) carries it, so the default run's record is unchanged.
+      ...(session.sandbox.runtime ? { sandbox_runtime: session.sandbox.runtime } : {}),
+      // Only an ablated run carries it, so the default run's record is unchanged.
+      ...(input.loop ? { gates: input.loop.gates } : {}),
+      // A resumed run keeps the approval mode it started with (cli/ledger/resume-plan.ts).
+      approval: run.approvalMode,
+    },
+  };
+}
+
+/** The stream's first events: `init`, then the environment the sandboxes run in when there is one. */
+function announce(
+  emit: EventSink,
+  input: FixInput,
+  session: Session,
+  model: ChatModel,
+  run: { runId: string; arm: PolicyName; reproTarget: string | null },
+): void {
+  const { config } = input;
+  emit({
+    type: 'init',
+    run_id: run.runId,
+    repo: input.repo,
+    model: model.id,
+    policy: run.arm,
+    test: run.reproTarget,
+    budget: {
+      max_turns: config.maxTurns ?? 30,
+      max_tokens: config.maxTokens ?? null,
+      max_cost_usd: config.maxCostUsd ?? null,
+      max_wall_s: config.maxWallS ?? null,
+    },
+  });
+  const env = session.environment;
+  if (env)
+    emit({
+      type: 'environment',
+      status: env.status,
+      key: env.key,
+      image: env.image,
+      seconds: Math.round(env.seconds * 1000) / 1000,
+      sources: env.sources,
+      shortfalls: env.shortfalls.map(shortfallLine),
+    });
+}
+
+/** The loop's options for this run: the issue, its settings, caps, retrieval, and the state it resumes. */
+function loopOptions(input: FixInput, run: StartedRun): LoopOptions {
+  const { config } = input;
+  return {
+    issueText: input.issue,
+    settings: run.settings,
+    reproTarget: run.reproTarget,
+    budget: {
+      maxTurns: config.maxTurns ?? 30,
+      maxTokens: config.maxTokens,
+      maxCostUsd: config.maxCostUsd,
+      maxWallS: config.maxWallS,
+    },
+    symbolCamel: config.symbolCamel === true,
+    retrieve: config.retrieve === 'embed' ? 'embed' : 'map',
+    sampling: run.sampling,
+    ...(input.resume ? { resume: { state: input.resume.state, answer: input.resume.answer } } : {}),
+  };
 }
 
 /** Whether embedding retrieval is configured: `retrieve: embed` with an embeddings endpoint and model. */

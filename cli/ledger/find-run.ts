@@ -5,30 +5,12 @@ import { existsSync } from 'node:fs';
 import { repoRoot } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
-import { listRuns } from '../../runtime/ledger/run-queries.js';
+import type { RunRow } from '../../runtime/ledger/run-row.js';
 import { CommandError } from './command-error.js';
+import { getRun, listRuns } from '../../runtime/ledger/runs.js';
 
-export interface RunRow {
-  id: string;
-  kind: string;
-  issue: string | null;
-  repo: string | null;
-  head: string | null;
-  model: string | null;
-  policy: string | null;
-  /** The runs.config JSON, parsed ({} when absent). */
-  config: Record<string, unknown>;
-  owner: string;
-  outcome: string | null;
-  outcome_reason: string | null;
-  tokens_in: number;
-  tokens_out: number;
-  cost_usd: number | null;
-  started_at: string;
-  ended_at: string | null;
-  /** The fence boundary of the run's prompts; absent or null for a run recorded before them. */
-  prompt_boundary?: string | null;
-}
+/** A runs row as the run commands read it: its config JSON parsed ({} when absent). */
+export type FoundRun = Omit<RunRow, 'config'> & { config: Record<string, unknown> };
 
 const ELSEWHERE =
   'a run is recorded in the ledger of the repository it ran on: pass --repo DIR (its ledger is DIR/.piper/ledger.db) or --ledger PATH';
@@ -45,7 +27,7 @@ export function openLedgerAt(where: { ledger?: string; repo?: string }): Ledger 
  * does. A prefix that several runs share is refused, naming some of them.
  */
 export function findRunId(ledger: Ledger, id: string): string | undefined {
-  if (ledger.getRun(id)) return id;
+  if (getRun(ledger, id)) return id;
   const matches = listRuns(ledger).filter((r) => r.id.startsWith(id));
   if (matches.length > 1) {
     throw new CommandError(
@@ -60,15 +42,15 @@ export function findRunId(ledger: Ledger, id: string): string | undefined {
 }
 
 /** The run with this id, or the one run whose id starts with it. */
-export function findRun(ledger: Ledger, id: string): RunRow {
+export function findRun(ledger: Ledger, id: string): FoundRun {
   const found = findRunId(ledger, id);
-  const row = found === undefined ? undefined : ledger.getRun(found);
+  const row = found === undefined ? undefined : getRun(ledger, found);
   if (!row)
     throw new CommandError(
       `no run ${id} in the ledger at ${ledger.path}`,
       `${ELSEWHERE}; list runs with piper-agent ledger runs`,
     );
-  return { ...(row as unknown as RunRow), config: parseConfig(row.config) };
+  return { ...row, config: parseConfig(row.config) };
 }
 
 function parseConfig(raw: unknown): Record<string, unknown> {

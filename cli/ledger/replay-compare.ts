@@ -9,7 +9,7 @@ import { loopTurns } from './loop-turns.js';
 import type { CallView, RunDocument, TurnView } from './run-document.js';
 import { failedModelCallErrorSchema } from '../../policy/turn/turn-action.js';
 
-export type DivergenceKind =
+type DivergenceKind =
   | 'turn count'
   | 'toolset'
   | 'action'
@@ -20,7 +20,7 @@ export type DivergenceKind =
   | 'observation'
   | 'outcome';
 
-export interface Divergence {
+interface Divergence {
   /** 'before turn 1', 'turn N' (the loop's numbering, re-selections marked), or 'end of run'. */
   at: string;
   kind: DivergenceKind;
@@ -61,54 +61,8 @@ export function compareRuns(recorded: RunDocument, replayed: RunDocument): Compa
     if (a.prompt_digest !== null && a.prompt_digest === b.prompt_digest) compared.identical_prompts++;
     if (!same(actionOf(a), actionOf(b)))
       return done({ at, kind: 'action', recorded: actionOf(a), replayed: actionOf(b) });
-    const callCount = Math.min(a.calls.length, b.calls.length);
-    for (let j = 0; j < callCount; j++) {
-      const [x, y] = [a.calls[j]!, b.calls[j]!];
-      if (!same(callOf(x), callOf(y)))
-        return done({ at, kind: 'call', index: j + 1, recorded: callOf(x), replayed: callOf(y) });
-      compared.calls++;
-      if (!same(executionOf(x), executionOf(y))) {
-        return done({
-          at,
-          kind: 'execution',
-          index: j + 1,
-          recorded: executionOf(x),
-          replayed: executionOf(y),
-          stderr: { recorded: stderrTail(x), replayed: stderrTail(y) },
-        });
-      }
-      if (x.execution) compared.executions++;
-    }
-    if (a.calls.length !== b.calls.length) {
-      return done({
-        at,
-        kind: 'call count',
-        index: callCount + 1,
-        recorded: a.calls.slice(callCount).map(callOf),
-        replayed: b.calls.slice(callCount).map(callOf),
-      });
-    }
-    const obsCount = Math.min(a.observations.length, b.observations.length);
-    for (let j = 0; j < obsCount; j++) {
-      const [x, y] = [a.observations[j]!, b.observations[j]!];
-      const [p, q] = [
-        { kind: x.kind, trust: x.trust },
-        { kind: y.kind, trust: y.trust },
-      ];
-      if (!same(p, q)) return done({ at, kind: 'observation', index: j + 1, recorded: p, replayed: q });
-      compared.observations++;
-    }
-    if (a.observations.length !== b.observations.length) {
-      const kinds = (t: TurnView) =>
-        t.observations.slice(obsCount).map((o) => ({ kind: o.kind, trust: o.trust }));
-      return done({
-        at,
-        kind: 'observation count',
-        index: obsCount + 1,
-        recorded: kinds(a),
-        replayed: kinds(b),
-      });
-    }
+    const divergence = compareCalls(at, a, b, compared) ?? compareObservations(at, a, b, compared);
+    if (divergence) return done(divergence);
   }
   if (recorded.run.outcome !== replayed.run.outcome)
     return done({
@@ -174,4 +128,64 @@ function canonical(v: unknown): unknown {
         .map(([k, x]) => [k, canonical(x)]),
     );
   return v;
+}
+
+type Counts = Comparison['compared'];
+
+/** The first call of the turn (or its execution) that differs, or a different number of calls. */
+function compareCalls(at: string, a: TurnView, b: TurnView, compared: Counts): Divergence | null {
+  const callCount = Math.min(a.calls.length, b.calls.length);
+  for (let j = 0; j < callCount; j++) {
+    const [x, y] = [a.calls[j]!, b.calls[j]!];
+    if (!same(callOf(x), callOf(y)))
+      return { at, kind: 'call', index: j + 1, recorded: callOf(x), replayed: callOf(y) };
+    compared.calls++;
+    if (!same(executionOf(x), executionOf(y))) {
+      return {
+        at,
+        kind: 'execution',
+        index: j + 1,
+        recorded: executionOf(x),
+        replayed: executionOf(y),
+        stderr: { recorded: stderrTail(x), replayed: stderrTail(y) },
+      };
+    }
+    if (x.execution) compared.executions++;
+  }
+  if (a.calls.length !== b.calls.length) {
+    return {
+      at,
+      kind: 'call count',
+      index: callCount + 1,
+      recorded: a.calls.slice(callCount).map(callOf),
+      replayed: b.calls.slice(callCount).map(callOf),
+    };
+  }
+  return null;
+}
+
+/** The first observation of the turn whose kind or trust differs, or a different number of them. */
+function compareObservations(at: string, a: TurnView, b: TurnView, compared: Counts): Divergence | null {
+  const obsCount = Math.min(a.observations.length, b.observations.length);
+  for (let j = 0; j < obsCount; j++) {
+    const [x, y] = [a.observations[j]!, b.observations[j]!];
+    const [p, q] = [
+      { kind: x.kind, trust: x.trust },
+      { kind: y.kind, trust: y.trust },
+    ];
+    if (!same(p, q)) return { at, kind: 'observation', index: j + 1, recorded: p, replayed: q };
+    compared.observations++;
+  }
+  if (a.observations.length !== b.observations.length) {
+    const kinds = (t: TurnView) =>
+      t.observations.slice(obsCount).map((o) => ({ kind: o.kind, trust: o.trust }));
+    return {
+      at,
+      kind: 'observation count',
+      index: obsCount + 1,
+      recorded: kinds(a),
+      replayed: kinds(b),
+    };
+  }
+  return null;
 }

@@ -9,7 +9,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gitInOwnRepo, gitRead, gitRepoAt, type GitRepo } from '../../runtime/host/safe-git.js';
-import type { RunRow } from './find-run.js';
+import type { FoundRun } from './find-run.js';
 import { CommandError } from './command-error.js';
 
 interface TreeEntry {
@@ -18,7 +18,7 @@ interface TreeEntry {
   path: string;
 }
 
-export function checkoutRunHead(run: RunRow, source: string | null, into: string): string {
+export function checkoutRunHead(run: FoundRun, source: string | null, into: string): string {
   const path = source ?? run.repo;
   if (!path || !gitRepoAt(path)) {
     throw new CommandError(

@@ -13,7 +13,7 @@ import type { FixInput } from '../fix/run-fix.js';
 import { flagsConfig } from '../commands/fix.js';
 import { ignoredWarning } from '../trust/settle.js';
 import { CommandError } from './command-error.js';
-import { findRun, type RunRow } from './find-run.js';
+import { findRun, type FoundRun } from './find-run.js';
 import { loopStateFor } from './resume-state.js';
 import { resumeModel } from './resume-model.js';
 import { runDocument } from './run-document.js';
@@ -21,7 +21,7 @@ import { runDocument } from './run-document.js';
 export type ResumeValues = Parameters<typeof flagsConfig>[0] & { answer?: string };
 
 export interface ResumePlan {
-  run: RunRow;
+  run: FoundRun;
   input: Omit<FixInput, 'emit' | 'log' | 'askUser'>;
   stateSource: 'saved' | 'rebuilt';
   /** The warning about repository config keys left out (untrusted file), or null. */
@@ -87,7 +87,7 @@ export function planResume(ledger: Ledger, runArg: string, values: ResumeValues)
 }
 
 function refuseUnresumable(
-  run: RunRow,
+  run: FoundRun,
   observations: Array<{ kind: string; result: unknown }>,
   answer: string | undefined,
 ): void {
@@ -127,7 +127,7 @@ function refuseUnresumable(
 }
 
 /** The run's own settings, as a config layer under the flags. The ledger is the one it is in. */
-function recordedSettings(run: RunRow, ledgerFile: string): Config {
+function recordedSettings(run: FoundRun, ledgerFile: string): Config {
   const c = run.config;
   const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
   const settings: Config = {
@@ -155,7 +155,7 @@ function recordedSampling(value: unknown): Config['sampling'] {
 }
 
 /** The approval mode the run started with; undefined for a run recorded before approvals existed. */
-function recordedApproval(run: RunRow): ApprovalMode | undefined {
+function recordedApproval(run: FoundRun): ApprovalMode | undefined {
   const mode = run.config.approval;
   return (APPROVAL_MODES as readonly unknown[]).includes(mode) ? (mode as ApprovalMode) : undefined;
 }

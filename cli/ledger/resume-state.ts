@@ -10,7 +10,7 @@ import { turnsUsed } from './loop-turns.js';
 import type { CallView, RunDocument } from './run-document.js';
 
 /** Outcomes written when a run's process went away instead of its loop ending it. */
-export function diedMidRun(outcome: string | null): boolean {
+function diedMidRun(outcome: string | null): boolean {
   return outcome === null || outcome === 'interrupted';
 }
 

@@ -10,10 +10,11 @@ import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { ObservationRow } from '../../runtime/ledger/observation-row.js';
 import { editsForRun, type EditRow } from '../../runtime/ledger/edits.js';
 import { callsOf, observationsOf, turnsOf } from '../../runtime/ledger/turns.js';
-import type { RunRow } from './find-run.js';
+import type { FoundRun } from './find-run.js';
+import { getExecution } from '../../runtime/ledger/calls.js';
 
 /** An executions row as the document shows it: its flags as booleans, its limits parsed. */
-export type ExecutionView = Omit<
+type ExecutionView = Omit<
   ExecutionRow,
   'warm' | 'limits' | 'timed_out' | 'oom_killed' | 'stdout_truncated' | 'stderr_truncated'
 > & {
@@ -52,12 +53,12 @@ export interface TurnView {
 export interface RunDocument {
   format: 'piper-agent.run/1';
   ledger: string;
-  run: RunRow;
+  run: FoundRun;
   turns: TurnView[];
   edits: EditRow[];
 }
 
-export function runDocument(ledger: Ledger, run: RunRow): RunDocument {
+export function runDocument(ledger: Ledger, run: FoundRun): RunDocument {
   const start: TurnView = {
     idx: null,
     toolset: [],
@@ -117,7 +118,7 @@ export function runDocument(ledger: Ledger, run: RunRow): RunDocument {
 }
 
 function callView(ledger: Ledger, c: CallRow): CallView {
-  const e = ledger.getExecution(c.id);
+  const e = getExecution(ledger, c.id);
   return {
     id: c.id,
     origin: c.origin,

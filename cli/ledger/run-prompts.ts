@@ -8,7 +8,7 @@ import { loadPrompt, type StoredPrompt } from '../../runtime/ledger/prompts.js';
 import { turnsOf } from '../../runtime/ledger/turns.js';
 import { inert } from '../../runtime/text/inert.js';
 import { CommandError } from './command-error.js';
-import type { RunRow } from './find-run.js';
+import type { FoundRun } from './find-run.js';
 import { loopTurns } from './loop-turns.js';
 import { runDocument } from './run-document.js';
 
@@ -26,7 +26,7 @@ export interface TurnPrompt {
 }
 
 /** Every turn's prompt, or turn `only`'s (its re-selection included). */
-export function runPrompts(ledger: Ledger, run: RunRow, only?: number): TurnPrompt[] {
+export function runPrompts(ledger: Ledger, run: FoundRun, only?: number): TurnPrompt[] {
   const numbers = loopTurns(runDocument(ledger, run).turns);
   const rows = turnsOf(ledger, run.id);
   const out: TurnPrompt[] = [];
@@ -53,7 +53,7 @@ export function runPrompts(ledger: Ledger, run: RunRow, only?: number): TurnProm
   return out;
 }
 
-export function renderPrompts(run: RunRow, turns: readonly TurnPrompt[]): string {
+export function renderPrompts(run: FoundRun, turns: readonly TurnPrompt[]): string {
   const boundary = run.prompt_boundary ?? null;
   const lines = [
     `run ${run.id} · prompt boundary ${boundary ?? '(none: recorded before prompts were fenced)'}`,

@@ -1,6 +1,6 @@
 // `ledger runs`: one line per run — id, start, kind, outcome, turns, tokens, cost and the issue's
 // first line — as a table for people or as JSON objects for scripts.
-import type { RunSummaryRow } from '../../runtime/ledger/run-queries.js';
+import type { RunSummaryRow } from '../../runtime/ledger/runs.js';
 import { savedTurnsUsed } from '../../policy/turn/loop-state.js';
 import { inert } from '../../runtime/text/inert.js';
 import { isRecord } from '../../runtime/text/is-record.js';

@@ -11,7 +11,7 @@ export { STREAM_SCHEMA_VERSION };
 
 const ts = z.iso.datetime().describe('when the event was written, ISO 8601 UTC');
 
-export const ERROR_KINDS = ['usage', 'config', 'engine', 'setup', 'busy', 'ledger', 'internal'] as const;
+const ERROR_KINDS = ['usage', 'config', 'engine', 'setup', 'busy', 'ledger', 'internal'] as const;
 
 export const errorEventSchema = z.object({
   type: z.literal('error'),
@@ -25,9 +25,7 @@ export const errorEventSchema = z.object({
 });
 export type ErrorEvent = z.infer<typeof errorEventSchema>;
 
-export const resultEventSchema = loopEventSchemas.result.extend({ ts });
-export type ResultEvent = z.infer<typeof resultEventSchema>;
-
+const resultEventSchema = loopEventSchemas.result.extend({ ts });
 const e = loopEventSchemas;
 export const streamEventSchema = z.discriminatedUnion('type', [
   e.init.extend({ ts, schema: z.literal(STREAM_SCHEMA_VERSION) }),
@@ -46,8 +44,6 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   resultEventSchema,
   errorEventSchema,
 ]);
-export type StreamEvent = z.infer<typeof streamEventSchema>;
-
 /** `--output json` prints exactly one object: the run's result, or the error that stopped it first. */
 export const jsonOutputSchema = z.discriminatedUnion('type', [resultEventSchema, errorEventSchema]);
 

@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { UsageError } from '../exit-codes.js';
 
-export const TrustedRepoSchema = z
+const TrustedRepoSchema = z
   .object({
     /** The repository's real path (symlinks resolved). */
     path: z.string().min(1),
@@ -21,7 +21,7 @@ export const TrustedRepoSchema = z
   .strict();
 
 export const TrustedReposSchema = z.array(TrustedRepoSchema);
-export type TrustedRepo = z.infer<typeof TrustedRepoSchema>;
+type TrustedRepo = z.infer<typeof TrustedRepoSchema>;
 
 /** The user's config file: $XDG_CONFIG_HOME/piper-agent/config.json, else ~/.config/piper-agent/config.json. */
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -66,7 +66,7 @@ export function rememberTrust(
   renameSync(tmp, file);
 }
 
-export function trustEntry(repoRoot: string, relPath: string, bytes: Uint8Array): TrustedRepo {
+function trustEntry(repoRoot: string, relPath: string, bytes: Uint8Array): TrustedRepo {
   return {
     path: realpathSync(repoRoot),
     file: relPath,

@@ -56,12 +56,12 @@ export function Header({ view }: { view: RunView }) {
 }
 
 /** The trust gate's marks and a test's own result: four different glyphs, never one for both. */
-export const TRUSTED = '◆';
-export const UNVERIFIED = '⚠';
-export const PASS = '✓';
-export const FAIL = '✗';
+const TRUSTED = '◆';
+const UNVERIFIED = '⚠';
+const PASS = '✓';
+const FAIL = '✗';
 
-export function LineView({ line }: { line: Line }) {
+function LineView({ line }: { line: Line }) {
   switch (line.kind) {
     case 'toolset':
       return (
@@ -71,15 +71,7 @@ export function LineView({ line }: { line: Line }) {
         </Text>
       );
     case 'call':
-      return (
-        <Text wrap="truncate-end">
-          {'  '}
-          <Text color={color(line.origin === 'trigger' ? 'magenta' : 'cyan')}>
-            {line.origin === 'trigger' ? `⚙ ${line.trigger ?? 'trigger'}` : '▸ model'}
-          </Text>{' '}
-          {line.tool} <Text dimColor>{shortArgs(line.args, 70)}</Text>
-        </Text>
-      );
+      return <CallLine line={line} />;
     case 'rejection':
       return (
         <Text wrap="truncate-end" color={color('red')}>
@@ -115,27 +107,8 @@ export function LineView({ line }: { line: Line }) {
           {'  '}“{line.text}”
         </Text>
       );
-    case 'observation': {
-      const mark = line.trust === null ? '' : line.trust === 'trusted' ? `${TRUSTED} ` : `${UNVERIFIED} `;
-      return (
-        <Box flexDirection="column">
-          <Text wrap="truncate-end">
-            {'    '}
-            <Text color={color(line.trust === 'unverified' ? 'yellow' : 'green')}>{mark}</Text>
-            {/* A refusal's summary says it all (`denied by you: …`); other kinds are named first. */}
-            {line.what === 'denied' ? null : `${line.what}: `}
-            {line.passed === null ? null : (
-              <Text color={color(line.passed ? 'green' : 'red')}>{line.passed ? PASS : FAIL} </Text>
-            )}
-            {line.summary}
-            {line.trust === 'unverified' ? (
-              <Text color={color('yellow')}> [unverified{line.caveat ? `: ${line.caveat}` : ''}]</Text>
-            ) : null}
-          </Text>
-          {line.failures ? <Failures failures={line.failures} indent="      " /> : null}
-        </Box>
-      );
-    }
+    case 'observation':
+      return <ObservationLine line={line} />;
     case 'question':
       return (
         <Text wrap="wrap" color={color('yellow')}>
@@ -146,6 +119,42 @@ export function LineView({ line }: { line: Line }) {
     case 'answer':
       return <Text wrap="wrap"> ↳ {line.text.replaceAll('\n', '\n   ')}</Text>;
   }
+}
+
+/** A tool call: who asked for it (the model, or which trigger), the tool, its arguments cut short. */
+function CallLine({ line }: { line: Extract<Line, { kind: 'call' }> }) {
+  return (
+    <Text wrap="truncate-end">
+      {'  '}
+      <Text color={color(line.origin === 'trigger' ? 'magenta' : 'cyan')}>
+        {line.origin === 'trigger' ? `⚙ ${line.trigger ?? 'trigger'}` : '▸ model'}
+      </Text>{' '}
+      {line.tool} <Text dimColor>{shortArgs(line.args, 70)}</Text>
+    </Text>
+  );
+}
+
+/** An observation with the trust gate's mark, a test's own pass or fail, and its failed tests. */
+function ObservationLine({ line }: { line: Extract<Line, { kind: 'observation' }> }) {
+  const mark = line.trust === null ? '' : line.trust === 'trusted' ? `${TRUSTED} ` : `${UNVERIFIED} `;
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        {'    '}
+        <Text color={color(line.trust === 'unverified' ? 'yellow' : 'green')}>{mark}</Text>
+        {/* A refusal's summary says it all (`denied by you: …`); other kinds are named first. */}
+        {line.what === 'denied' ? null : `${line.what}: `}
+        {line.passed === null ? null : (
+          <Text color={color(line.passed ? 'green' : 'red')}>{line.passed ? PASS : FAIL} </Text>
+        )}
+        {line.summary}
+        {line.trust === 'unverified' ? (
+          <Text color={color('yellow')}> [unverified{line.caveat ? `: ${line.caveat}` : ''}]</Text>
+        ) : null}
+      </Text>
+      {line.failures ? <Failures failures={line.failures} indent="      " /> : null}
+    </Box>
+  );
 }
 
 export function TurnBlock({ turn }: { turn: TurnView }) {
@@ -209,7 +218,7 @@ export function Thinking({ model, since }: { model: string; since: number }) {
 }
 
 /** Each failed test by node id, and under it the first line pytest explained it with. */
-export function Failures({ failures, indent }: { failures: TestFailure[]; indent: string }) {
+function Failures({ failures, indent }: { failures: TestFailure[]; indent: string }) {
   return (
     <Box flexDirection="column">
       {failures.map((f, i) => (

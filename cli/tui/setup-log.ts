@@ -32,7 +32,7 @@ export function setupLine(line: string): SetupLine {
 }
 
 /** Whether a line is the build's own log (phases, steps, output) rather than a word to the user. */
-export function isBuildLog(line: string): boolean {
+function isBuildLog(line: string): boolean {
   return setupLine(line).kind !== 'other';
 }
 

@@ -80,11 +80,14 @@ export const emptyView: RunView = {
   interrupted: false,
 };
 
+/** The view with lines added to the current turn. */
+function addLines(view: RunView, ...lines: Line[]): RunView {
+  const current = view.current ?? { turn: 0, lines: [] };
+  return { ...view, current: { ...current, lines: [...current.lines, ...lines] } };
+}
+
 export function fold(view: RunView, e: LoopEvent, now: number): RunView {
-  const add = (...lines: Line[]): RunView => {
-    const current = view.current ?? { turn: 0, lines: [] };
-    return { ...view, current: { ...current, lines: [...current.lines, ...lines] } };
-  };
+  const add = (...lines: Line[]): RunView => addLines(view, ...lines);
   switch (e.type) {
     case 'init':
       return { ...view, init: e, setup: null };
@@ -127,23 +130,8 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
             ...add({ kind: 'sandbox', exitCode: e.exit_code, timedOut: e.timed_out ?? false, ms: e.ms ?? 0 }),
             running: null,
           };
-    case 'observation': {
-      const passed = e.kind === 'test' ? e.summary.startsWith('passed') : null;
-      const failures = e.failures ?? [];
-      return {
-        ...add({
-          kind: 'observation',
-          what: e.kind,
-          summary: e.summary,
-          trust: e.trust,
-          ...(e.caveat ? { caveat: e.caveat } : {}),
-          passed,
-          ...(failures.length ? { failures } : {}),
-        }),
-        lastTest: passed === null ? view.lastTest : { target: e.target, passed, failures },
-        edited: view.edited || (e.kind === 'edit' && e.summary.startsWith('committed')),
-      };
-    }
+    case 'observation':
+      return foldObservation(view, e);
     case 'usage':
       // The model's reply is in: it has stopped thinking.
       return { ...view, tokens: e.total_tokens, costUsd: e.total_cost_usd, thinking: null };
@@ -162,4 +150,23 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
         result: e,
       };
   }
+}
+
+/** An observation's line; a test's also becomes the last test, a committed edit marks the run edited. */
+function foldObservation(view: RunView, e: Extract<LoopEvent, { type: 'observation' }>): RunView {
+  const passed = e.kind === 'test' ? e.summary.startsWith('passed') : null;
+  const failures = e.failures ?? [];
+  return {
+    ...addLines(view, {
+      kind: 'observation',
+      what: e.kind,
+      summary: e.summary,
+      trust: e.trust,
+      ...(e.caveat ? { caveat: e.caveat } : {}),
+      passed,
+      ...(failures.length ? { failures } : {}),
+    }),
+    lastTest: passed === null ? view.lastTest : { target: e.target, passed, failures },
+    edited: view.edited || (e.kind === 'edit' && e.summary.startsWith('committed')),
+  };
 }

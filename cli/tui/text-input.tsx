@@ -65,7 +65,7 @@ export function TextInput({
 }
 
 /** The draft's lines, the cursor drawn as an inverse cell (a space at the end of a line). */
-export function DraftView({ draft, prompt }: { draft: Draft; prompt: string }) {
+function DraftView({ draft, prompt }: { draft: Draft; prompt: string }) {
   const lines: { text: string; start: number }[] = [];
   let start = 0;
   draft.chars.forEach((c, i) => {

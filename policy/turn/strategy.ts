@@ -19,7 +19,7 @@ import { validateCall, type PreconditionChecks, type Validation } from '../valid
 export type { Trust };
 
 /** The trigger gate as the turn uses it. */
-export type Triggers = Pick<TriggerGate, 'onText' | 'onEditCommitted' | 'onModelAction' | 'snapshot'>;
+type Triggers = Pick<TriggerGate, 'onText' | 'onEditCommitted' | 'onModelAction' | 'snapshot'>;
 
 export interface LoopStrategy {
   settings: LoopSettings;

@@ -8,8 +8,8 @@ import { RuntimeError, isRuntimeError } from '../errors.js';
 import { aptInstall, isRoot } from '../host/apt.js';
 import { DockerEngine, type EngineInfo } from './docker-engine.js';
 
-export const DOCKERD_PIDFILE = '/var/run/piper-agent/dockerd.pid';
-export const DOCKERD_LOG = '/var/log/piper-agent/dockerd.log';
+const DOCKERD_PIDFILE = '/var/run/piper-agent/dockerd.pid';
+const DOCKERD_LOG = '/var/log/piper-agent/dockerd.log';
 const DOCKERD = '/usr/sbin/dockerd';
 
 export interface EngineUp {

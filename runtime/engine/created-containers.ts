@@ -10,7 +10,7 @@ import { RuntimeError } from '../errors.js';
 
 type Remove = (id: string) => Promise<void>;
 
-export class CreatedContainers {
+class CreatedContainers {
   /** Each live container with the removal of the engine that made it. */
   private readonly live = new Map<string, Remove>();
   private readonly inFlight = new Set<Promise<string>>();

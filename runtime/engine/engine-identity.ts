@@ -31,7 +31,7 @@ export interface EngineIdentity {
 }
 
 /** The first Podman whose State.OOMKilled is set by a memory kill (it reads conmon's marker where conmon writes it). */
-export const PODMAN_REPORTS_OOM_FROM = 5;
+const PODMAN_REPORTS_OOM_FROM = 5;
 
 /** GET /version, as far as telling engines apart needs it. */
 export interface VersionBody {
@@ -63,7 +63,7 @@ export function kindOf(version: VersionBody): EngineKind {
   return names.some((n) => /podman/i.test(n)) ? 'podman' : 'docker';
 }
 
-export function podmanVersion(version: VersionBody): string {
+function podmanVersion(version: VersionBody): string {
   return version.Components?.find((c) => /podman/i.test(c.Name ?? ''))?.Version ?? version.Version;
 }
 

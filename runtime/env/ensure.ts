@@ -10,6 +10,7 @@ import { RECIPE_LABEL, loadRecipe, type Suite } from '../images/recipe.js';
 import {
   lastBuildOf,
   recordEnvironment,
+  type EnvironmentRow,
   type EnvironmentStatus,
   type ResolvedPackage,
 } from '../ledger/environments.js';
@@ -67,60 +68,52 @@ export interface EnsureInput {
   env?: NodeJS.ProcessEnv;
 }
 
-export async function ensureEnvironment(input: EnsureInput): Promise<EnvironmentChoice> {
-  const t0 = Date.now();
-  const seconds = () => (Date.now() - t0) / 1000;
-  const { engine, repoRoot } = input;
-  let redactor: Redactor = URL_REDACTOR;
-  const record = (row: Omit<Parameters<typeof recordEnvironment>[1], 'repo' | 'seconds'>) => {
-    if (input.ledger)
-      recordEnvironment(input.ledger, redactRow(redactor, { ...row, repo: repoRoot, seconds: seconds() }));
-  };
+/** The clock of one choice and its ledger row, every string of it through the build's redactor. */
+class ChoiceRecord {
+  private readonly t0 = Date.now();
+  redactor: Redactor = URL_REDACTOR;
 
-  if (input.userImage) {
-    const info = await engine.inspectImage(input.userImage);
-    if (!info)
-      throw new RuntimeError(
-        'image_missing',
-        `the image ${input.userImage} (PIPER_SANDBOX_IMAGE / image / --image) is not on the engine`,
-        'pull or build it, or unset it to let piper build the project environment',
-      );
-    record(emptyRow('user', null, input.userImage, info.id, ['user-provided image, used as it is']));
-    return choice('user', input.userImage, null, seconds(), [], [], null, [], [], null);
+  constructor(private readonly input: EnsureInput) {}
+
+  seconds(): number {
+    return (Date.now() - this.t0) / 1000;
   }
 
-  const plan = planEnvironment(repoRoot);
-  const base = await baseImage(engine, plan.debian, input.log);
-  const notes: string[] = [];
-  const setup = input.trustRecipe ? plan.setup : [];
-  if (!input.trustRecipe && plan.setup.length)
-    notes.push(
-      `ignored ${plan.setup.length} setup command(s) of .piper/sandbox.toml: the repository is not trusted (--trust-repo-config)`,
-    );
-  const pip = pipSettings(plan, input.env ?? process.env, {
-    trustRepoIndex: input.trustRecipe,
-    repoRoot,
-  });
-  redactor = pip.redactor;
-  notes.push(...pip.notes);
-  const strict = input.mode === 'strict' || plan.strict === true;
+  write(row: Omit<EnvironmentRow, 'repo' | 'seconds'>): void {
+    if (this.input.ledger)
+      recordEnvironment(
+        this.input.ledger,
+        redactRow(this.redactor, { ...row, repo: this.input.repoRoot, seconds: this.seconds() }),
+      );
+  }
+}
 
-  const nothingToDo =
-    !plan.requirements.length &&
-    !plan.project.installable &&
-    !plan.apt.length &&
-    !setup.length &&
-    plan.project.layout === 'flat';
-  if (input.mode === 'base' || nothingToDo) {
+/** What a project environment is made of, read before any image is looked for. */
+interface Prepared {
+  plan: EnvPlan;
+  base: { ref: string; imageId: string };
+  notes: string[];
+  setup: string[];
+  pip: ReturnType<typeof pipSettings>;
+  strict: boolean;
+}
+
+export async function ensureEnvironment(input: EnsureInput): Promise<EnvironmentChoice> {
+  const rec = new ChoiceRecord(input);
+  if (input.userImage) return userImageChoice(input, input.userImage, rec);
+  const { repoRoot } = input;
+  const prepared = await prepare(input);
+  const { plan, base, notes, setup, pip, strict } = prepared;
+  rec.redactor = pip.redactor;
+  if (input.mode === 'base' || nothingToDo(plan, setup)) {
     const why =
       input.mode === 'base'
         ? '--env base: the bare sandbox image'
         : 'nothing to install: the bare sandbox image';
-    record(emptyRow('base', null, base.ref, base.imageId, [...plan.decisions, why], plan));
+    rec.write(emptyRow('base', null, base.ref, base.imageId, [...plan.decisions, why], plan));
     // The bare sandbox image holds pytest and no plugin.
-    return choice('base', base.ref, null, seconds(), [], notes, plan, [], [], []);
+    return choice('base', base.ref, null, rec.seconds(), [], notes, plan, [], [], []);
   }
-
   const native = detectNative(repoRoot, plan);
   if (native) notes.push(nativeNote(native));
   const key = environmentKey({
@@ -133,31 +126,93 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
     native: native !== null,
   });
   const target = envImageRef(repoRoot, key);
-  if (input.mode !== 'rebuild') {
-    const existing = await engine.inspectImage(target.ref);
-    if (
-      existing &&
-      existing.labels[ENV_LABEL.key] === key &&
-      existing.labels[ENV_LABEL.base] === base.imageId
-    ) {
-      const shortfalls = (
-        input.ledger ? (lastBuildOf(input.ledger, key)?.shortfalls ?? []) : []
-      ) as Shortfall[];
-      record({
-        ...emptyRow('hit', key, target.ref, existing.id, plan.decisions, plan),
-        baseImageId: base.imageId,
-        sizeBytes: existing.size,
-        shortfalls,
-      });
-      notes.push(...shortfalls.map(shortfallLine));
-      const plugins = pluginsFromLabel(existing.labels[PYTEST_PLUGINS_LABEL]);
-      return choice('hit', target.ref, key, seconds(), [], notes, plan, [], shortfalls, plugins);
-    }
-  }
+  const reused = input.mode === 'rebuild' ? null : await reuse(input, prepared, key, target.ref, rec);
+  return reused ?? build(input, prepared, { key, ref: target.ref, native }, rec);
+}
 
+/** A user-provided image, used as it is: it must be on the engine. */
+async function userImageChoice(
+  input: EnsureInput,
+  image: string,
+  rec: ChoiceRecord,
+): Promise<EnvironmentChoice> {
+  const info = await input.engine.inspectImage(image);
+  if (!info)
+    throw new RuntimeError(
+      'image_missing',
+      `the image ${image} (PIPER_SANDBOX_IMAGE / image / --image) is not on the engine`,
+      'pull or build it, or unset it to let piper build the project environment',
+    );
+  rec.write(emptyRow('user', null, image, info.id, ['user-provided image, used as it is']));
+  return choice('user', image, null, rec.seconds(), [], [], null, [], [], null);
+}
+
+/** The plan, the base image, the setup commands and pip settings the trust allows, and the notes. */
+async function prepare(input: EnsureInput): Promise<Prepared> {
+  const { repoRoot } = input;
+  const plan = planEnvironment(repoRoot);
+  const base = await baseImage(input.engine, plan.debian, input.log);
+  const notes: string[] = [];
+  const setup = input.trustRecipe ? plan.setup : [];
+  if (!input.trustRecipe && plan.setup.length)
+    notes.push(
+      `ignored ${plan.setup.length} setup command(s) of .piper/sandbox.toml: the repository is not trusted (--trust-repo-config)`,
+    );
+  const pip = pipSettings(plan, input.env ?? process.env, {
+    trustRepoIndex: input.trustRecipe,
+    repoRoot,
+  });
+  notes.push(...pip.notes);
+  const strict = input.mode === 'strict' || plan.strict === true;
+  return { plan, base, notes, setup, pip, strict };
+}
+
+function nothingToDo(plan: EnvPlan, setup: string[]): boolean {
+  return (
+    !plan.requirements.length &&
+    !plan.project.installable &&
+    !plan.apt.length &&
+    !setup.length &&
+    plan.project.layout === 'flat'
+  );
+}
+
+/** The image of this key when the engine has it, on this base: a hit, with the build's shortfalls. */
+async function reuse(
+  input: EnsureInput,
+  { plan, base, notes }: Prepared,
+  key: string,
+  ref: string,
+  rec: ChoiceRecord,
+): Promise<EnvironmentChoice | null> {
+  const existing = await input.engine.inspectImage(ref);
+  if (!existing || existing.labels[ENV_LABEL.key] !== key || existing.labels[ENV_LABEL.base] !== base.imageId)
+    return null;
+  const shortfalls = (input.ledger ? (lastBuildOf(input.ledger, key)?.shortfalls ?? []) : []) as Shortfall[];
+  rec.write({
+    ...emptyRow('hit', key, ref, existing.id, plan.decisions, plan),
+    baseImageId: base.imageId,
+    sizeBytes: existing.size,
+    shortfalls,
+  });
+  notes.push(...shortfalls.map(shortfallLine));
+  const plugins = pluginsFromLabel(existing.labels[PYTEST_PLUGINS_LABEL]);
+  return choice('hit', ref, key, rec.seconds(), [], notes, plan, [], shortfalls, plugins);
+}
+
+/** Builds the environment of this key; a failed build is recorded (redacted) and thrown. */
+async function build(
+  input: EnsureInput,
+  { plan, base, notes, setup, pip, strict }: Prepared,
+  target: { key: string; ref: string; native: ReturnType<typeof detectNative> },
+  rec: ChoiceRecord,
+): Promise<EnvironmentChoice> {
+  const { engine, repoRoot } = input;
+  const { key, native } = target;
   input.log(
     `building the environment of ${repoRoot} (${plan.requirements.length} requirement(s); key ${key.slice(0, 12)})`,
   );
+  // A failure anywhere from here (the build, pruning, the row) is the failed build's record.
   try {
     const built = await buildEnvironment({
       engine,
@@ -177,7 +232,7 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
     notes.push(...built.shortfalls.map(shortfallLine));
     const pruned = await pruneProjectImages(engine, repoRoot, { keep: 3, current: built.imageId });
     if (pruned.length) notes.push(`pruned ${pruned.length} older environment image(s) of this project`);
-    record({
+    rec.write({
       key,
       status: 'built',
       image: built.imageRef,
@@ -193,40 +248,50 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
       shortfalls: built.shortfalls,
       error: null,
     });
+    const { imageRef, sources, resolved, shortfalls, pytestPlugins } = built;
     return choice(
       'built',
-      built.imageRef,
+      imageRef,
       key,
-      seconds(),
-      built.sources,
+      rec.seconds(),
+      sources,
       notes,
       plan,
-      built.resolved,
-      built.shortfalls,
-      built.pytestPlugins,
+      resolved,
+      shortfalls,
+      pytestPlugins,
     );
   } catch (error) {
-    const steps = error instanceof EnvBuildError ? error.steps : [];
-    const sources = error instanceof EnvBuildError ? error.sources : [];
-    record({
-      key,
-      status: 'failed',
-      image: target.ref,
-      imageId: null,
-      baseImageId: base.imageId,
-      sizeBytes: null,
-      inputs: plan.inputs,
-      decisions: plan.decisions,
-      plan: planRecord(plan),
-      steps,
-      resolved: [],
-      sources,
-      shortfalls: [],
-      error: pip.redactor.text((error as Error).message),
-    });
-    if (error instanceof Error) error.message = pip.redactor.text(error.message);
+    recordFailure(rec, { plan, baseImageId: base.imageId, key, ref: target.ref }, error, pip.redactor);
     throw error;
   }
+}
+
+/** The row of a failed build, with what its steps said; the error's message is redacted in place. */
+function recordFailure(
+  rec: ChoiceRecord,
+  at: { plan: EnvPlan; baseImageId: string; key: string; ref: string },
+  error: unknown,
+  redactor: Redactor,
+): void {
+  const { plan } = at;
+  rec.write({
+    key: at.key,
+    status: 'failed',
+    image: at.ref,
+    imageId: null,
+    baseImageId: at.baseImageId,
+    sizeBytes: null,
+    inputs: plan.inputs,
+    decisions: plan.decisions,
+    plan: planRecord(plan),
+    steps: error instanceof EnvBuildError ? error.steps : [],
+    resolved: [],
+    sources: error instanceof EnvBuildError ? error.sources : [],
+    shortfalls: [],
+    error: redactor.text((error as Error).message),
+  });
+  if (error instanceof Error) error.message = redactor.text(error.message);
 }
 
 /**
@@ -249,7 +314,7 @@ async function baseImage(
 }
 
 /** The plan as recorded: credentials in index URLs, find-links and requirement URLs removed. */
-export function planRecord(plan: EnvPlan): EnvPlan {
+function planRecord(plan: EnvPlan): EnvPlan {
   return redactPlan(plan);
 }
 

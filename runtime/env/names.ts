@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 
-export const ENV_IMAGE_PREFIX = 'piper-env-';
+const ENV_IMAGE_PREFIX = 'piper-env-';
 export const ENV_LABEL = {
   key: 'piper.env.key',
   project: 'piper.env.project',

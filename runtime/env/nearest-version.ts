@@ -5,7 +5,7 @@
 import { explain, valid } from '@renovatebot/pep440';
 
 /** The version a specifier is about: its `==`/`~=`/`>=`/`>`/`<=`/`<` operand, first found. */
-export function targetVersion(specifier: string): string | null {
+function targetVersion(specifier: string): string | null {
   for (const op of ['===', '==', '~=', '>=', '>', '<=', '<', '!=']) {
     const m = new RegExp(`(?:^|,)\\s*${op.replace(/([=~<>!])/g, '\\$1')}\\s*([0-9][^,\\s]*)`).exec(specifier);
     if (m?.[1]) return m[1].replace(/\.\*$/, '');

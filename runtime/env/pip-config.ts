@@ -25,7 +25,7 @@ const KEYS = {
 } as const;
 
 /** The configuration files pip reads, lowest precedence first. */
-export function pipConfigFiles(env: NodeJS.ProcessEnv): string[] {
+function pipConfigFiles(env: NodeJS.ProcessEnv): string[] {
   if (env.PIP_CONFIG_FILE === '/dev/null') return [];
   const home = env.HOME || homedir();
   const xdgDirs = (env.XDG_CONFIG_DIRS || '/etc/xdg').split(':').filter(Boolean);

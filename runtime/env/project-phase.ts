@@ -22,7 +22,7 @@ import { repoWheelNames } from './wheelhouse-phase.js';
 import { projectInstallFor } from './vcs-version.js';
 import { packAbsolute, readTar, type FileToWrite, type TarFile } from './tar-files.js';
 
-export const WORKSPACE_PTH = '_piper_workspace.pth';
+const WORKSPACE_PTH = '_piper_workspace.pth';
 
 /** The project's files for the final image: read back from its build, or only the workspace .pth. */
 export async function projectPhase(

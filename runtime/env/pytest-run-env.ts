@@ -32,7 +32,7 @@ function shellQuote(word: string): string {
 }
 
 /** The plugins to load by name: each plugin whose distribution the project's plan names. */
-export function namedPlugins(plan: EnvPlan, plugins: PytestPlugin[]): PytestPlugin[] {
+function namedPlugins(plan: EnvPlan, plugins: PytestPlugin[]): PytestPlugin[] {
   const named = new Set(plan.requirements.map((q) => normalize(q.name)));
   if (plan.project.name) named.add(normalize(plan.project.name));
   return plugins.filter((p) => named.has(p.dist));

@@ -5,7 +5,7 @@
 // PIP_FIND_LINKS, pip.conf's index-url / extra-index-url / find-links, the recipe's URLs). The
 // second catches a secret that shows up outside a URL: pip echoing a token, an error that
 // percent-decodes it, a backend printing its environment.
-import { redactUrl } from './plan/redact.js';
+import { redactUrl, userinfoOf } from './plan/redact.js';
 
 const MASK = '***';
 
@@ -15,7 +15,7 @@ export class Redactor {
   /** `urls`: every credential-bearing URL of the build (their userinfo parts become the secrets). */
   constructor(urls: readonly string[]) {
     const found = new Set<string>();
-    for (const url of urls) for (const secret of userinfoOf(url)) found.add(secret);
+    for (const url of urls) for (const secret of secretsOf(url)) found.add(secret);
     // Longest first: a password that contains the user name is replaced whole.
     this.secrets = [...found].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length);
   }
@@ -37,10 +37,9 @@ export class Redactor {
  * whole of a token-only `https://TOKEN@host/` (a user name alone is not treated as a secret: it
  * would mask every other occurrence of a common word).
  */
-function userinfoOf(url: string): string[] {
-  const match = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([^/?#@\s]+)@/.exec(url.trim());
-  if (!match) return [];
-  const info = match[1]!;
+function secretsOf(url: string): string[] {
+  const info = userinfoOf(url);
+  if (info === undefined) return [];
   const colon = info.indexOf(':');
   const secret = colon >= 0 ? info.slice(colon + 1) : info;
   let decoded = secret;

@@ -35,14 +35,6 @@ export function pipReport(stdout: string): Array<{ name: string; version: string
   }
 }
 
-export function pipList(stdout: string): Array<{ name: string; version: string }> {
-  try {
-    return JSON.parse(stdout.trim() || '[]') as Array<{ name: string; version: string }>;
-  } catch {
-    return [];
-  }
-}
-
 export function dpkgLines(stdout: string): Array<[string, string]> {
   return stdout
     .split('\n')

@@ -6,7 +6,7 @@ import type { StepSpec } from './build-box.js';
 import type { Redactor } from './secrets.js';
 import { editableInstallLines, type ProjectInstall } from './project-install.js';
 
-export function shQuote(text: string): string {
+function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -59,7 +59,7 @@ function bumpLast(tag: string): string {
  * A `.git_archival.txt` that `git archive` filled in (no `$Format:` left): setuptools-scm reads the
  * version from it, so nothing is pretended for a tarball without .git.
  */
-export function hasFilledArchival(repoRoot: string): boolean {
+function hasFilledArchival(repoRoot: string): boolean {
   // Read only as a regular file inside the repository (never a FIFO or a link out of it).
   const bytes = readRepoFile(realpathSync(repoRoot), '.git_archival.txt');
   if (!Buffer.isBuffer(bytes)) return false;
@@ -80,7 +80,7 @@ export function pretendVersionEnv(name: string | null, version: string): Record<
 }
 
 /** What the project step of a build gets for a project that uses a VCS version (null: nothing). */
-export function projectVersionEnv(
+function projectVersionEnv(
   repoRoot: string,
   name: string | null,
   use: VcsUse | null,

@@ -1,17 +1,12 @@
 // Installing Debian packages on this host, for the engine and for debootstrap. Only as root, only
 // the named packages, and `apt-get update` once per process (a fresh machine's lists are empty).
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { RuntimeError } from '../errors.js';
 
 let updated = false;
 
 export function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
-}
-
-export function hasCommand(path: string): boolean {
-  return existsSync(path);
 }
 
 export async function aptInstall(packages: string[], log: (line: string) => void): Promise<void> {

@@ -43,11 +43,6 @@ export function adoptOwner(path: string, owner: FileOwner | null): void {
   }
 }
 
-/** Gives `path`, which piper just created inside the checkout, to the owner of the checkout's root. */
-export function adoptCheckoutOwner(repoRoot: string, path: string): void {
-  adoptOwner(path, ownerToAdopt(repoRoot));
-}
-
 /**
  * `mkdir -p dir` where every directory it creates takes the owner of the nearest directory that
  * already existed. Returns the owner files created in `dir` should get (as ownerToAdopt(dir)).

@@ -27,19 +27,6 @@ export function openRegular(path: string): OpenedFile {
   return { fd, stat };
 }
 
-/** A regular file's bytes, or why not (see openRegular). */
-export function readRegular(path: string): Buffer | { error: string } {
-  const opened = openRegular(path);
-  if ('error' in opened) return opened;
-  try {
-    return readAt(opened.fd, 0, opened.stat.size).bytes;
-  } catch (error) {
-    return { error: `cannot read (${(error as Error).message})` };
-  } finally {
-    closeSync(opened.fd);
-  }
-}
-
 /**
  * Up to `length` bytes of `fd` from `position`, or fewer when the file ends first (`short`: it
  * shrank since its size was taken). A file that grew is read as far as asked: callers that wrote

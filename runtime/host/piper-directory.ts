@@ -7,7 +7,7 @@ import { RuntimeError } from '../errors.js';
 import { basename, dirname, join } from 'node:path';
 import { adoptOwner, makeOwnedDirectory, type FileOwner } from './checkout-owner.js';
 
-export const PIPER_DIRECTORY = '.piper';
+const PIPER_DIRECTORY = '.piper';
 
 const GITIGNORE = '# Created by piper-agent automatically.\n*\n';
 
@@ -37,7 +37,7 @@ export function makeStateDirectory(dir: string): FileOwner | null {
  * the way to its ledger or lock) would move piper's state, and what it writes, outside the
  * checkout. Refused before anything is written, with the fix.
  */
-export function assertPiperDirectory(repoRoot: string): void {
+function assertPiperDirectory(repoRoot: string): void {
   const dir = join(repoRoot, PIPER_DIRECTORY);
   for (const path of [dir, join(dir, 'ledger.db'), join(dir, 'run.lock')]) {
     let st;

@@ -20,7 +20,7 @@ export interface BuiltImage {
 
 type Records = Record<string, BuiltImage>;
 
-export function stateDir(): string {
+function stateDir(): string {
   return process.env.PIPER_STATE_DIR || join(homedir(), '.local', 'state', 'piper-agent');
 }
 

@@ -23,7 +23,7 @@ import { RuntimeError } from '../errors.js';
 
 export type CiBuildPath = 'offline' | 'dockerfile';
 
-export type ContextEntry =
+type ContextEntry =
   | { name: string; kind: 'file'; source: string }
   | { name: string; kind: 'symlink'; target: string }
   | { name: string; kind: 'text'; content: string; mode: number };
@@ -37,8 +37,8 @@ export interface CiContext {
 }
 
 /** The ARGs naming each offline Dockerfile's base; the build sets their defaults. */
-export const SANDBOX_ARG = 'PIPER_SANDBOX_IMAGE';
-export const BASE_ARG = 'PIPER_CI_BASE';
+const SANDBOX_ARG = 'PIPER_SANDBOX_IMAGE';
+const BASE_ARG = 'PIPER_CI_BASE';
 
 // Never part of an image: VCS data, ledgers, caches of Python and pytest.
 const SKIP_ALWAYS = new Set(['.git', '.piper', '__pycache__', '.pytest_cache']);

@@ -24,17 +24,17 @@ import { loadRecipe } from './recipe.js';
 
 export type { CiBuildPath } from './ci-context.js';
 
-export const CI_IMAGE_REPO = 'piper-agent-ci';
-export const CI_BASE_REPO = 'piper-agent-ci-base';
+const CI_IMAGE_REPO = 'piper-agent-ci';
+const CI_BASE_REPO = 'piper-agent-ci-base';
 export const CI_LABEL = 'piper.ci-image';
 export const CI_HASH_LABEL = 'piper.ci-image.hash';
 export const CI_VERSION_LABEL = 'piper.version';
-export const CI_NODE_LABEL = 'piper.node';
+const CI_NODE_LABEL = 'piper.node';
 /** On base images only (and inherited by the app images built on them). */
-export const CI_BASE_HASH_LABEL = 'piper.ci-base.hash';
+const CI_BASE_HASH_LABEL = 'piper.ci-base.hash';
 
 /** One image to build: its context, the hash naming it, its reference and labels. */
-export interface ImagePlan {
+interface ImagePlan {
   context: CiContext;
   hash: string;
   ref: string;

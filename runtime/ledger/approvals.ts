@@ -3,8 +3,8 @@
 // decided, linked to the call. Statements over the `approvals` table of migrations.ts.
 import type { Ledger } from './ledger.js';
 
-export type ApprovalScope = 'once' | 'file';
-export type ApprovalDecider = 'user' | 'policy:auto' | 'policy:read-only';
+type ApprovalScope = 'once' | 'file';
+type ApprovalDecider = 'user' | 'policy:auto' | 'policy:read-only';
 
 export interface NewApproval {
   runId: string;

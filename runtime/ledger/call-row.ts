@@ -2,20 +2,16 @@
 // operator's call, with its verdict and its terminal status.
 import { z } from 'zod';
 
-export const callOriginSchema = z.enum(['model', 'trigger', 'user']);
+const callOriginSchema = z.enum(['model', 'trigger', 'user']);
 export type CallOrigin = z.output<typeof callOriginSchema>;
 
-export const callStatusSchema = z.enum([
-  'validated',
-  'dispatched',
-  'completed',
-  'failed',
-  'not_executed',
-  'denied',
-]);
+const callStatusSchema = z.enum(['validated', 'dispatched', 'completed', 'failed', 'not_executed', 'denied']);
 export type CallStatus = z.output<typeof callStatusSchema>;
 
-/** The calls table's columns, in its order. */
+/**
+ * The calls table's columns, in its order.
+ * @public the one declaration of this shape: its type is derived from it, a reader may parse with it
+ */
 export const callRowSchema = z.object({
   id: z.string(),
   run_id: z.string(),

@@ -29,7 +29,10 @@ export const entitySchema = z.object({
 });
 export type Entity = z.output<typeof entitySchema>;
 
-/** A stored node: the entity and what only the index reads. */
+/**
+ * A stored node: the entity and what only the index reads.
+ * @public the one declaration of this shape: its type is derived from it, a reader may parse with it
+ */
 export const codeNodeRowSchema = entitySchema.extend({
   /** Definition order in the file; 0 is the module. */
   seq: z.int(),

@@ -2,7 +2,10 @@
 // SQLite integers, the limits as JSON text), beside the call it answers.
 import { z } from 'zod';
 
-/** The executions table's columns, in its order. */
+/**
+ * The executions table's columns, in its order.
+ * @public the one declaration of this shape: its type is derived from it, a reader may parse with it
+ */
 export const executionRowSchema = z.object({
   call_id: z.string(),
   image: z.string(),

@@ -8,7 +8,10 @@ import { z } from 'zod';
 export const trustSchema = z.enum(['trusted', 'unverified']);
 export type Trust = z.output<typeof trustSchema>;
 
-/** The observations table's columns, in its order. */
+/**
+ * The observations table's columns, in its order.
+ * @public the one declaration of this shape: its type is derived from it, a reader may parse with it
+ */
 export const observationRowSchema = z.object({
   id: z.int(),
   run_id: z.string(),

@@ -3,7 +3,7 @@
 // the sandbox after the last edit, and what is the run's diff. Answers come from rows, not memory.
 import type { CallOrigin } from './call-row.js';
 import { editsForRun } from './edits.js';
-import { newCallId, type Ledger } from './ledger.js';
+import type { Ledger } from './ledger.js';
 import type { NewObservation, ObservationRow } from './observation-row.js';
 import { newPromptBoundary, storePrompt } from './prompts.js';
 import {
@@ -15,6 +15,8 @@ import {
   type TurnReply,
   type TurnStart,
 } from './turns.js';
+import { addUsage, endRun, getRun } from './runs.js';
+import { newCallId, recordRejectedCall } from './calls.js';
 
 /** A proposal validation rejected, as the run records it: never executed, with the reason. */
 export interface RejectedProposal {
@@ -81,7 +83,7 @@ export class RunRecord {
 
   rejected(r: RejectedProposal): string {
     const { callId, ...call } = r;
-    return this.ledger.recordRejectedCall({ ...call, id: callId, runId: this.runId, owner: this.owner });
+    return recordRejectedCall(this.ledger, { ...call, id: callId, runId: this.runId, owner: this.owner });
   }
 
   observe(o: NewObservation): ObservationRow {
@@ -93,20 +95,16 @@ export class RunRecord {
   }
 
   usage(tokensIn: number, tokensOut: number, costUsd: number | null): void {
-    this.ledger.addUsage(this.runId, tokensIn, tokensOut, costUsd);
+    addUsage(this.ledger, this.runId, tokensIn, tokensOut, costUsd);
   }
 
   totals(): { tokens: number; costUsd: number | null } {
-    const row = this.ledger.getRun(this.runId) as {
-      tokens_in: number;
-      tokens_out: number;
-      cost_usd: number | null;
-    };
+    const row = getRun(this.ledger, this.runId)!;
     return { tokens: row.tokens_in + row.tokens_out, costUsd: row.cost_usd };
   }
 
   end(outcome: string, reason: string): void {
-    this.ledger.endRun(this.runId, outcome, reason);
+    endRun(this.ledger, this.runId, outcome, reason);
   }
 
   /**
@@ -135,7 +133,7 @@ export class RunRecord {
 
   /** Keeps what `resume` needs (turns used, trigger memory) in the run's config under `loop_state`. */
   saveState(state: unknown): void {
-    const row = this.ledger.getRun(this.runId) as { config: string | null };
+    const row = getRun(this.ledger, this.runId)!;
     const config = row.config ? (JSON.parse(row.config) as Record<string, unknown>) : {};
     config.loop_state = state;
     this.ledger.database

@@ -5,8 +5,8 @@
 import { RuntimeError } from '../errors.js';
 import type { Ledger } from './ledger.js';
 
-export type Cell = string | number | null;
-export type Row = Record<string, Cell>;
+type Cell = string | number | null;
+type Row = Record<string, Cell>;
 
 /** Every table a run's record touches, parents before children (the order rows are inserted in). */
 export const RUN_TABLES = [
@@ -20,7 +20,7 @@ export const RUN_TABLES = [
   'environments',
   'prompt_parts',
 ] as const;
-export type RunTable = (typeof RUN_TABLES)[number];
+type RunTable = (typeof RUN_TABLES)[number];
 export type RunRows = Record<RunTable, Row[]>;
 
 // Ordered as the readers order them, so rowids come back in the same order on insert.
@@ -67,7 +67,7 @@ export function runRows(ledger: Ledger, runId: string): RunRows {
 }
 
 /** The columns each run table has in this ledger's schema. */
-export function runTableColumns(ledger: Ledger): Record<RunTable, Set<string>> {
+function runTableColumns(ledger: Ledger): Record<RunTable, Set<string>> {
   const columns = {} as Record<RunTable, Set<string>>;
   for (const table of RUN_TABLES) {
     const info = ledger.database.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as Array<{

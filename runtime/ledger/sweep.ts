@@ -3,6 +3,8 @@
 // existed, or an in-process call (read, search, edit), may have run, so it is `failed` (outcome
 // unknown), never silently `completed`.
 import type { Ledger } from './ledger.js';
+import { endRun } from './runs.js';
+import { endCall, unfinished } from './calls.js';
 
 export interface SweptCall {
   callId: string;
@@ -11,7 +13,7 @@ export interface SweptCall {
 }
 
 export function sweepLedger(ledger: Ledger, isAlive: (owner: string) => boolean, what = 'died'): SweptCall[] {
-  const { calls, runs } = ledger.unfinished();
+  const { calls, runs } = unfinished(ledger);
   const swept: SweptCall[] = [];
   for (const call of calls) {
     if (isAlive(call.owner)) continue;
@@ -36,11 +38,11 @@ export function sweepLedger(ledger: Ledger, isAlive: (owner: string) => boolean,
             status: 'not_executed',
             reason: `owner process ${pid} ${what} before a container was created`,
           };
-    ledger.endCall(entry.callId, entry.status, entry.reason);
+    endCall(ledger, entry.callId, entry.status, entry.reason);
     swept.push(entry);
   }
   for (const run of runs) {
-    if (!isAlive(run.owner)) ledger.endRun(run.id, 'interrupted', `the process running it ${what}`);
+    if (!isAlive(run.owner)) endRun(ledger, run.id, 'interrupted', `the process running it ${what}`);
   }
   return swept;
 }

@@ -3,7 +3,10 @@
 // action — written before the call and completed after it (turns.ts).
 import { z } from 'zod';
 
-/** The turns table's columns, in its order (attempts and prompt were added by later migrations). */
+/**
+ * The turns table's columns, in its order (attempts and prompt were added by later migrations).
+ * @public the one declaration of this shape: its type is derived from it, a reader may parse with it
+ */
 export const turnRowSchema = z.object({
   id: z.int(),
   run_id: z.string(),

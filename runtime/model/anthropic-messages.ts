@@ -117,7 +117,7 @@ function conversation(
 }
 
 /** Reads a Messages API reply; a string is the reason the body is unusable. */
-export function parseMessage(json: unknown): ParsedReply | string {
+function parseMessage(json: unknown): ParsedReply | string {
   if (!isObject(json)) return 'the message reply is not a JSON object';
   if (json.type === 'error' || isObject(json.error)) {
     const error = isObject(json.error) ? json.error : {};

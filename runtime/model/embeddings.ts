@@ -63,7 +63,7 @@ export class OpenAIEmbeddings implements EmbeddingsModel {
  * The vectors of an embeddings body in input order (servers may return `data` in any order; each
  * item says its `index`). A string is the reason the body is unusable.
  */
-export function parseEmbeddings(json: unknown, expected: number): number[][] | string {
+function parseEmbeddings(json: unknown, expected: number): number[][] | string {
   const data = typeof json === 'object' && json !== null ? (json as { data?: unknown }).data : undefined;
   if (!Array.isArray(data)) return 'the embeddings reply has no data list';
   if (data.length !== expected)

@@ -29,7 +29,7 @@ export interface JsonReply {
 }
 
 /** `{baseUrl}/{path}` with exactly one slash between them. */
-export function endpointUrl(baseUrl: string, path: string): string {
+function endpointUrl(baseUrl: string, path: string): string {
   return `${baseUrl.replace(/\/+$/, '')}/${path}`;
 }
 

@@ -89,7 +89,7 @@ export class OpenAIChatModel implements ChatModel {
 }
 
 /** Reads choices[0].message of a chat completion; a string is the reason the body is unusable. */
-export function parseCompletion(json: unknown): ParsedReply | string {
+function parseCompletion(json: unknown): ParsedReply | string {
   if (!isObject(json)) return 'the chat completion is not a JSON object';
   if (isObject(json.error)) {
     const message = typeof json.error.message === 'string' ? json.error.message : JSON.stringify(json.error);

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Usage } from './types.js';
 
-export const ModelPriceSchema = z.object({
+const ModelPriceSchema = z.object({
   promptPerMillion: z.number().nonnegative(),
   completionPerMillion: z.number().nonnegative(),
 });
@@ -48,8 +48,10 @@ export function costUsd(table: PriceTable, models: readonly string[], usage: Usa
 }
 
 /**
- * A rough token count (4 characters a token) for replies that carry no usage: servers that omit
- * it and the script model. Rough on purpose; it only has to keep token caps meaningful.
+ * A rough token count (4 characters a token, rounded up) for replies that carry no usage (servers
+ * that omit it, the script model) and for the prompt's own size estimate. Real tokenizers differ by
+ * model (often 3–4.5 characters a token for English and code); rough on purpose: it keeps token caps
+ * meaningful and compares prompts, never bills or enforces a model's context limit.
  */
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);

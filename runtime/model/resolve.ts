@@ -15,10 +15,10 @@ import type { RetryPolicy } from './retry.js';
 import { loadScriptModel } from './script-model.js';
 import { ModelError, type ChatModel } from './types.js';
 
-export const MODEL_SCHEMES = ['openai', 'openai-tools', 'anthropic', 'script'] as const;
+const MODEL_SCHEMES = ['openai', 'openai-tools', 'anthropic', 'script'] as const;
 
 /** Settings from the config file (or flags); each one, when set, wins over the environment. */
-export interface ModelConfig {
+interface ModelConfig {
   /** The OpenAI-compatible server (config `baseUrl`); Anthropic's comes from ANTHROPIC_BASE_URL. */
   baseUrl?: string;
   /** The OpenAI-compatible key (config `apiKey`); never sent to Anthropic. */

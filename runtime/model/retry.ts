@@ -75,7 +75,7 @@ export function parseRetryAfter(
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
-export function backoffMs(policy: RetryPolicy, attemptNumber: number, random: () => number): number {
+function backoffMs(policy: RetryPolicy, attemptNumber: number, random: () => number): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

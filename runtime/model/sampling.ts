@@ -12,7 +12,7 @@ const TemperatureSchema = z
   .union([z.number().min(0).max(2), z.null(), z.literal('none')])
   .transform((t) => (t === 'none' ? null : t));
 
-export const SamplingEntrySchema = z
+const SamplingEntrySchema = z
   .object({
     temperature: TemperatureSchema.optional(),
     maxCompletionTokens: z.number().int().min(1).max(1_000_000).optional(),

@@ -14,7 +14,7 @@ import { DEFAULT_LIMITS } from './spec.js';
 
 export const ACCEPT_UNENFORCED_ENV = 'PIPER_ACCEPT_UNENFORCED';
 
-export const HARDENING_SETTINGS = [
+const HARDENING_SETTINGS = [
   'network',
   'capabilities',
   'no-new-privileges',

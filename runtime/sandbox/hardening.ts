@@ -8,8 +8,8 @@ import { CONTAINER_ULIMITS } from '../engine/build-container.js';
 import type { ContainerConfig } from '../engine/docker-engine.js';
 import type { Limits } from './spec.js';
 
-export const SANDBOX_USER = '1000:1000';
-export const WORKDIR = '/work';
+const SANDBOX_USER = '1000:1000';
+const WORKDIR = '/work';
 
 export const LABEL = {
   run: 'piper.run',
@@ -24,7 +24,7 @@ export const LABEL = {
   warmExpires: 'piper.warm.expires',
 } as const;
 
-export const BASE_ENV = [
+const BASE_ENV = [
   'PYTHONDONTWRITEBYTECODE=1',
   'PYTHONUNBUFFERED=1',
   'PYTEST_ADDOPTS=-p no:cacheprovider',

@@ -24,7 +24,7 @@ export async function removeOrReport(engine: DockerEngine, id: string, report: R
   }
 }
 
-export function removalFailure(id: string, error: unknown): string {
+function removalFailure(id: string, error: unknown): string {
   const short = id.slice(0, 12);
   return (
     `could not remove sandbox container ${short}: ${(error as Error).message}; ` +

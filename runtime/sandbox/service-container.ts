@@ -26,7 +26,7 @@ export interface ServiceContainer {
   close(): Promise<void>;
 }
 
-export const SERVICE_LIMITS: Limits = {
+const SERVICE_LIMITS: Limits = {
   cpus: 1,
   memoryMb: 256,
   pids: 16,

@@ -50,13 +50,16 @@ export interface RunSpec {
   labels?: { run?: string; call?: string };
 }
 
-export const TimingsSchema = z.object({
+const TimingsSchema = z.object({
   create_ms: z.number(),
   start_ms: z.number(),
   run_ms: z.number(),
   total_ms: z.number(),
 });
 
+/**
+ * @public the one declaration of this shape: its type is derived from it, a reader may parse with it
+ */
 export const ReceiptSchema = z.object({
   exit_code: z.number().int(),
   timed_out: z.boolean(),
@@ -90,7 +93,6 @@ export const ReceiptSchema = z.object({
 });
 
 export type Receipt = z.infer<typeof ReceiptSchema>;
-export type Timings = z.infer<typeof TimingsSchema>;
 
 export function resolveLimits(partial: Partial<Limits> | undefined): Limits {
   const limits = { ...DEFAULT_LIMITS, ...stripUndefined(partial ?? {}) };

@@ -25,78 +25,7 @@ interface OpenFile {
 }
 
 export function packFiles(root: string, entries: SnapshotEntry[], skipped: SkippedEntry[]): Readable {
-  const dirs = new Set<string>();
-  let next = 0;
-  let open: OpenFile | null = null;
-
-  /** The next piece of the archive, or null at its end. */
-  const piece = (): Buffer | null => {
-    if (open) return continueFile(open);
-    if (next >= entries.length) return null;
-    const item = entries[next++]!;
-    const parts: Buffer[] = [];
-    const segments = item.path.split('/');
-    for (let i = 1; i < segments.length; i++) {
-      const dir = segments.slice(0, i).join('/');
-      if (dirs.has(dir)) continue;
-      dirs.add(dir);
-      parts.push(tarHeader({ name: dir, type: 'directory', mode: 0o755 }));
-    }
-    if (item.kind === 'symlink') {
-      parts.push(tarHeader({ name: item.path, type: 'symlink', linkname: item.linkname, mode: 0o777 }));
-    } else {
-      const file = openFile(item.path);
-      if (file) parts.push(file);
-    }
-    return Buffer.concat(parts);
-  };
-
-  /** A file's header (and its content when small), or null when it is skipped after all. */
-  const openFile = (path: string): Buffer | null => {
-    const opened = openRegular(join(root, path));
-    if ('error' in opened) {
-      skipped.push({ path, reason: opened.error === 'vanished' ? 'vanished before packing' : opened.error });
-      return null;
-    }
-    // A parent directory swapped for a link since the plan: the open followed it.
-    const real = realPathOf(opened.fd);
-    if (real !== null && !isWithin(root, real)) {
-      closeSync(opened.fd);
-      skipped.push({ path, reason: 'outside the repository, changed while packing' });
-      return null;
-    }
-    const { stat } = opened;
-    // Owner bits only matter for the unprivileged user: keep the executable bit, make it readable.
-    const mode = stat.mode & 0o111 ? 0o755 : 0o644;
-    const header = tarHeader({
-      name: path,
-      type: 'file',
-      mode,
-      size: stat.size,
-      mtime: stat.mtime.getTime() / 1000,
-    });
-    open = { fd: opened.fd, path, size: stat.size, at: 0, short: false };
-    return Buffer.concat([header, continueFile(open)]);
-  };
-
-  /** The next chunk of the open file (zeros once it came up short: the header promised its size). */
-  const continueFile = (file: OpenFile): Buffer => {
-    const want = Math.min(BATCH, file.size - file.at);
-    let chunk: Buffer;
-    if (file.short) chunk = Buffer.alloc(want);
-    else {
-      const read = readAt(file.fd, file.at, want);
-      file.short = read.short;
-      chunk = read.short ? Buffer.concat([read.bytes, Buffer.alloc(want - read.bytes.length)]) : read.bytes;
-    }
-    file.at += want;
-    if (file.at < file.size) return chunk;
-    closeSync(file.fd);
-    open = null;
-    if (file.short) skipped.push({ path: file.path, reason: 'shrank while packing; the rest is zeros' });
-    return Buffer.concat([chunk, Buffer.alloc(padding(file.size))]);
-  };
-
+  const packer = new TarPacker(root, entries, skipped);
   return new Readable({
     highWaterMark: BATCH,
     read() {
@@ -104,7 +33,7 @@ export function packFiles(root: string, entries: SnapshotEntry[], skipped: Skipp
         const parts: Buffer[] = [];
         let bytes = 0;
         while (bytes < BATCH) {
-          const p = piece();
+          const p = packer.piece();
           if (p === null) {
             parts.push(TAR_END);
             this.push(Buffer.concat(parts));
@@ -120,9 +49,98 @@ export function packFiles(root: string, entries: SnapshotEntry[], skipped: Skipp
       }
     },
     destroy(error, callback) {
-      if (open) closeSync(open.fd);
-      open = null;
+      packer.abandon();
       callback(error);
     },
   });
+}
+
+/** The archive's pieces in order: each entry's parent directories, its header, its content. */
+class TarPacker {
+  private readonly dirs = new Set<string>();
+  private next = 0;
+  private open: OpenFile | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly entries: SnapshotEntry[],
+    private readonly skipped: SkippedEntry[],
+  ) {}
+
+  /** The next piece of the archive, or null at its end. */
+  piece(): Buffer | null {
+    if (this.open) return this.continueFile(this.open);
+    if (this.next >= this.entries.length) return null;
+    const item = this.entries[this.next++]!;
+    const parts: Buffer[] = [];
+    const segments = item.path.split('/');
+    for (let i = 1; i < segments.length; i++) {
+      const dir = segments.slice(0, i).join('/');
+      if (this.dirs.has(dir)) continue;
+      this.dirs.add(dir);
+      parts.push(tarHeader({ name: dir, type: 'directory', mode: 0o755 }));
+    }
+    if (item.kind === 'symlink') {
+      parts.push(tarHeader({ name: item.path, type: 'symlink', linkname: item.linkname, mode: 0o777 }));
+    } else {
+      const file = this.openFile(item.path);
+      if (file) parts.push(file);
+    }
+    return Buffer.concat(parts);
+  }
+
+  /** Closes the file being read, when the stream ends early. */
+  abandon(): void {
+    if (this.open) closeSync(this.open.fd);
+    this.open = null;
+  }
+
+  /** A file's header (and its content when small), or null when it is skipped after all. */
+  private openFile(path: string): Buffer | null {
+    const opened = openRegular(join(this.root, path));
+    if ('error' in opened) {
+      this.skipped.push({
+        path,
+        reason: opened.error === 'vanished' ? 'vanished before packing' : opened.error,
+      });
+      return null;
+    }
+    // A parent directory swapped for a link since the plan: the open followed it.
+    const real = realPathOf(opened.fd);
+    if (real !== null && !isWithin(this.root, real)) {
+      closeSync(opened.fd);
+      this.skipped.push({ path, reason: 'outside the repository, changed while packing' });
+      return null;
+    }
+    const { stat } = opened;
+    // Owner bits only matter for the unprivileged user: keep the executable bit, make it readable.
+    const mode = stat.mode & 0o111 ? 0o755 : 0o644;
+    const header = tarHeader({
+      name: path,
+      type: 'file',
+      mode,
+      size: stat.size,
+      mtime: stat.mtime.getTime() / 1000,
+    });
+    this.open = { fd: opened.fd, path, size: stat.size, at: 0, short: false };
+    return Buffer.concat([header, this.continueFile(this.open)]);
+  }
+
+  /** The next chunk of the open file (zeros once it came up short: the header promised its size). */
+  private continueFile(file: OpenFile): Buffer {
+    const want = Math.min(BATCH, file.size - file.at);
+    let chunk: Buffer;
+    if (file.short) chunk = Buffer.alloc(want);
+    else {
+      const read = readAt(file.fd, file.at, want);
+      file.short = read.short;
+      chunk = read.short ? Buffer.concat([read.bytes, Buffer.alloc(want - read.bytes.length)]) : read.bytes;
+    }
+    file.at += want;
+    if (file.at < file.size) return chunk;
+    closeSync(file.fd);
+    this.open = null;
+    if (file.short) this.skipped.push({ path: file.path, reason: 'shrank while packing; the rest is zeros' });
+    return Buffer.concat([chunk, Buffer.alloc(padding(file.size))]);
+  }
 }

@@ -21,6 +21,7 @@ import {
 import { RECIPE_LABEL } from '../../runtime/images/recipe.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
+import { getRun } from '../../runtime/ledger/runs.js';
 
 const engine = new DockerEngine();
 const work = mkdtempSync(join(tmpdir(), 'piper-ci-image-'));
@@ -176,7 +177,7 @@ describe('the CI image', () => {
     // The ledger the container wrote, read from the host with the same module.
     const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
     try {
-      const row = ledger.getRun(String(result.run_id));
+      const row = getRun(ledger, String(result.run_id));
       expect(row).toMatchObject({ kind: 'fix', outcome: 'resolved', repo: '/repo', head });
       expect(row?.ended_at).toEqual(expect.any(String));
     } finally {

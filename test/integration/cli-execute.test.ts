@@ -8,6 +8,8 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { runCli, startCli } from '../helpers/cli.js';
 import { engine } from '../helpers/sandbox.js';
+import { getRun } from '../../runtime/ledger/runs.js';
+import { getCall, getExecution } from '../../runtime/ledger/calls.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'piper-cli-'));
 const ledgerFile = join(dir, 'ledger.db');
@@ -65,12 +67,12 @@ describe('piper-agent execute (real engine, real CLI)', () => {
     for (const k of ['create_ms', 'start_ms', 'run_ms', 'total_ms'])
       expect(receipt.timings[k]).toBeGreaterThanOrEqual(0);
     const ledger = Ledger.open(ledgerFile);
-    const call = ledger.getCall(receipt.call_id)!;
+    const call = getCall(ledger, receipt.call_id)!;
     expect(call.status).toBe('completed');
     expect(call.origin).toBe('user');
-    const execution = ledger.getExecution(receipt.call_id)!;
+    const execution = getExecution(ledger, receipt.call_id)!;
     expect(execution).toMatchObject({ exit_code: 4, stdout: 'ok ✓\n', stdout_sha256: receipt.stdout_sha256 });
-    expect(ledger.getRun(receipt.run_id)).toMatchObject({ kind: 'execute', outcome: 'completed' });
+    expect(getRun(ledger, receipt.run_id)).toMatchObject({ kind: 'execute', outcome: 'completed' });
     ledger.close();
   });
 

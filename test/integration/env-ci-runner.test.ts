@@ -15,6 +15,7 @@ import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { runCli } from '../helpers/cli.js';
+import { getCall, getExecution } from '../../runtime/ledger/calls.js';
 
 const NO_PIP = { PIP_INDEX_URL: '', PIP_EXTRA_INDEX_URL: '', PIP_FIND_LINKS: '', CI: 'true' };
 const FIXTURES = join(packageRoot(), 'test', 'fixtures', 'env-projects');
@@ -95,7 +96,7 @@ describe('execute in a project environment', () => {
     expect(() => cpSync(join(repo, 'scratch.txt'), join(scratch, 'x'))).toThrow();
     // Recorded as every call is, with the environment it ran in.
     const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
-    const exec = ledger.getExecution(receipt.call_id);
+    const exec = getExecution(ledger, receipt.call_id);
     ledger.close();
     expect(exec?.env_key).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -148,7 +149,7 @@ describe("the project's own test command", () => {
     expect(plan.stdout).toMatch(/env PYTHONPATH not set: it would change Python's module search path/);
     // The variables are recorded with the call, as its args.
     const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
-    const call = ledger.getCall(result.call_id);
+    const call = getCall(ledger, result.call_id);
     ledger.close();
     expect(JSON.parse(call!.args)).toMatchObject({
       env: { UNITCONV_MODE: 'strict', UNITCONV_PRECISION: '3' },

@@ -11,6 +11,7 @@ import { runCli, startCli } from '../helpers/cli.js';
 import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
 import { engine } from '../helpers/sandbox.js';
 import { expectTraceComplete } from '../helpers/trace.js';
+import { getCall } from '../../runtime/ledger/calls.js';
 
 const fix = sampleFixArgs;
 
@@ -155,7 +156,7 @@ describe('piper-agent fix, headless (real sandbox)', () => {
     let containerId = '';
     try {
       for (let i = 0; i < 600 && !containerId; i++) {
-        const row = watch.getCall(callId);
+        const row = getCall(watch, callId);
         const running = (await engine.listContainers([LABEL.owner])).filter((c) => c.state === 'running');
         containerId = running.find((c) => c.id === row?.container_id)?.id ?? '';
         if (!containerId) await new Promise((r) => setTimeout(r, 50));

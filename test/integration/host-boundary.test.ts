@@ -26,6 +26,7 @@ import { recordEdit } from '../../runtime/ledger/edits.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { runCli } from '../helpers/cli.js';
 import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
+import { createRun, getRun } from '../../runtime/ledger/runs.js';
 
 // The bare sandbox image: these tests are about the host side, not the project environment.
 const ENV = { PIPER_ENV: 'base' };
@@ -127,7 +128,7 @@ describe('links out of the repository and special files (items 6 and 7)', () => 
     );
     const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
     try {
-      expect(ledger.getRun(result.run_id)).toMatchObject({ outcome: 'failed' });
+      expect(getRun(ledger, result.run_id)).toMatchObject({ outcome: 'failed' });
     } finally {
       ledger.close();
     }
@@ -169,9 +170,9 @@ describe('undo with a tampered ledger (item 7)', () => {
     let climbing: string;
     let elsewhere: string;
     try {
-      climbing = ledger.createRun({ kind: 'fix', repo, owner: 'test:1:1' });
+      climbing = createRun(ledger, { kind: 'fix', repo, owner: 'test:1:1' });
       recordEdit(ledger, { runId: climbing, ...row('../../victim/victim.txt') });
-      elsewhere = ledger.createRun({ kind: 'fix', repo: victimDir, owner: 'test:1:1' });
+      elsewhere = createRun(ledger, { kind: 'fix', repo: victimDir, owner: 'test:1:1' });
       recordEdit(ledger, { runId: elsewhere, ...row('victim.txt') });
     } finally {
       ledger.close();

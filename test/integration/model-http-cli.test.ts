@@ -10,6 +10,7 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { runCli } from '../helpers/cli.js';
 import { anthropic, FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
 import { sampleRepo } from '../helpers/sample-repo.js';
+import { getRun } from '../../runtime/ledger/runs.js';
 
 let server: FakeAnthropicServer;
 beforeAll(async () => {
@@ -108,7 +109,7 @@ describe('anthropic:NAME through the CLI (fake Messages API, real sandbox)', () 
     expect(Object.keys(tools[0]!).sort()).toEqual(['description', 'input_schema', 'name']);
 
     const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
-    const run = ledger.getRun(String(result.run_id))!;
+    const run = getRun(ledger, String(result.run_id))!;
     ledger.close();
     expect(run.model).toBe(`anthropic:${MODEL}`);
     expect(JSON.parse(String(run.config)).sampling).toEqual({ temperature: null, maxCompletionTokens: 512 });

@@ -13,6 +13,8 @@ import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { runCli } from '../helpers/cli.js';
 import { engine, expectNoContainersLeft, makeSandbox } from '../helpers/sandbox.js';
+import { createRun } from '../../runtime/ledger/runs.js';
+import { getExecution } from '../../runtime/ledger/calls.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'piper-one-shot-'));
 const repo = join(dir, 'repo');
@@ -35,16 +37,16 @@ describe('a one-shot sandbox', () => {
       oneShot: true,
     });
     const ledger = Ledger.open(join(mkdtempSync(join(dir, 'ledger-')), 'ledger.db'));
-    const runId = ledger.createRun({ kind: 'run_test', repo, owner: 'test' });
+    const runId = createRun(ledger, { kind: 'run_test', repo, owner: 'test' });
     const ctx = { sandbox, ledger, runId, owner: 'test', origin: 'user' as const, repoRoot: repo };
     try {
       sandbox.prestart();
       const first = await runTest(ctx, { target: 'tests/' });
       const second = await runTest(ctx, { target: 'tests/' });
       expect([first.result.passed, second.result.passed]).toEqual([true, true]);
-      expect(ledger.getExecution(first.callId)?.warm).toBe(1);
+      expect(getExecution(ledger, first.callId)?.warm).toBe(1);
       // No refill after the first call: the second was created for it.
-      expect(ledger.getExecution(second.callId)?.warm).toBe(0);
+      expect(getExecution(ledger, second.callId)?.warm).toBe(0);
       // The used ones have exited (their removal is in the background); none is waiting for a call.
       const pooled = await engine.listContainers([
         `${LABEL.owner}=${formatOwner(currentOwner())}`,
@@ -66,7 +68,7 @@ describe('a one-shot sandbox', () => {
     expect(result).toMatchObject({ passed: true, counts: { passed: 2 } });
     const ledger = Ledger.open(ledgerFile);
     try {
-      expect(ledger.getExecution(result.call_id)).toMatchObject({ warm: 1, exit_code: 0 });
+      expect(getExecution(ledger, result.call_id)).toMatchObject({ warm: 1, exit_code: 0 });
     } finally {
       ledger.close();
     }

@@ -18,13 +18,14 @@ import type { RunTestResult } from '../../primitives/results/sandbox-results.js'
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { expectNoContainersLeft, makeSandbox } from '../helpers/sandbox.js';
+import { createRun } from '../../runtime/ledger/runs.js';
 
 const BENCH = join(packageRoot(), 'eval', 'tasks', 'piperbench');
 const tasks = loadTasks(BENCH);
 const scratch = mkdtempSync(join(tmpdir(), 'piperbench-'));
 const sandbox = makeSandbox({ concurrency: 4 });
 const ledger = Ledger.open(join(scratch, 'ledger.db'));
-const runId = ledger.createRun({ kind: 'run_test', repo: BENCH, owner: 'test' });
+const runId = createRun(ledger, { kind: 'run_test', repo: BENCH, owner: 'test' });
 const gate = new LintGate();
 
 afterAll(async () => {

@@ -17,6 +17,7 @@ import { packageRoot } from '../../runtime/package-root.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { startCli, type CliResult } from '../helpers/cli.js';
 import { engine } from '../helpers/sandbox.js';
+import { getRun } from '../../runtime/ledger/runs.js';
 
 const root = packageRoot();
 const dir = mkdtempSync(join(tmpdir(), 'piper-resume-'));
@@ -97,7 +98,7 @@ describe('resume after ask_user (real CLI, real sandbox)', () => {
       diff: '',
     });
     askRun = result.run_id;
-    expect(withLedger(ledgerOf(askRepo), (l) => l.getRun(askRun))).toMatchObject({ outcome: 'ask_user' });
+    expect(withLedger(ledgerOf(askRepo), (l) => getRun(l, askRun))).toMatchObject({ outcome: 'ask_user' });
   });
 
   it('refuses to resume without the answer, and names the question', async () => {
@@ -105,7 +106,7 @@ describe('resume after ask_user (real CLI, real sandbox)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`run ${askRun} is waiting for an answer to: ${QUESTION}`);
     expect(r.stderr).toContain(`piper-agent resume ${askRun} --answer`);
-    expect(withLedger(ledgerOf(askRepo), (l) => l.getRun(askRun))).toMatchObject({ outcome: 'ask_user' });
+    expect(withLedger(ledgerOf(askRepo), (l) => getRun(l, askRun))).toMatchObject({ outcome: 'ask_user' });
   });
 
   it('resume --answer continues the same run to a verified fix, the answer recorded as a user observation', async () => {
@@ -221,7 +222,7 @@ describe('resume after the process died (real CLI, real sandbox)', () => {
       }
     };
     expect((await done).signal).toBe('SIGKILL');
-    expect(withLedger(ledgerOf(repo), (l) => l.getRun(runId))).toMatchObject({ outcome: null });
+    expect(withLedger(ledgerOf(repo), (l) => getRun(l, runId))).toMatchObject({ outcome: null });
 
     const r = await cli(['resume', runId, '--repo', repo, '--non-interactive', '--output', 'json']);
     expect(r.stderr).toContain(

@@ -9,11 +9,13 @@ import { RUN_TEST_LIMITS, runTest, targetArgv } from '../../primitives/run-test.
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { expectNoContainersLeft, makeSandbox } from '../helpers/sandbox.js';
+import { createRun } from '../../runtime/ledger/runs.js';
+import { getCall, getExecution } from '../../runtime/ledger/calls.js';
 
 const suites = join(packageRoot(), 'test', 'fixtures', 'suites');
 const sandbox = makeSandbox({ poolSize: 1, workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS });
 const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-rt-')), 'ledger.db'));
-const runId = ledger.createRun({ kind: 'fix', repo: suites, owner: 'test' });
+const runId = createRun(ledger, { kind: 'fix', repo: suites, owner: 'test' });
 const ctx = (suite: string) => ({
   sandbox,
   ledger,
@@ -39,8 +41,8 @@ describe('run_test (real pytest, real sandbox)', () => {
       counts: { passed: 2, failed: 0, errors: 0, skipped: 0 },
     });
     expect(result.output).toMatch(/2 passed/);
-    expect(ledger.getCall(callId)).toMatchObject({ status: 'completed', tool: 'run_test', origin: 'model' });
-    expect(ledger.getExecution(callId)).toMatchObject({ exit_code: 0 });
+    expect(getCall(ledger, callId)).toMatchObject({ status: 'completed', tool: 'run_test', origin: 'model' });
+    expect(getExecution(ledger, callId)).toMatchObject({ exit_code: 0 });
   });
 
   it('fails a failing suite from its exit code and keeps the end of the traceback', async () => {
@@ -94,7 +96,7 @@ describe('run_test from the warm pool', () => {
   it('gives the same result from a pre-started container with pytest already imported', async () => {
     await sandbox.init();
     const { callId, result } = await runTest(ctx('failing'), { target: 'tests/test_parse.py' });
-    expect(ledger.getExecution(callId)).toMatchObject({ warm: 1 });
+    expect(getExecution(ledger, callId)).toMatchObject({ warm: 1 });
     expect(result).toMatchObject({
       passed: false,
       exit_code: 1,
@@ -111,7 +113,7 @@ describe('execute primitive', () => {
       code: 'import sys, shapes\nprint(2**10, shapes.__file__)\nsys.exit(3)',
     });
     expect(result).toEqual({ stdout: '1024 /work/shapes.py\n', stderr: '', exit_code: 3, timed_out: false });
-    expect(ledger.getExecution(callId)).toMatchObject({ warm: 1, exit_code: 3 });
+    expect(getExecution(ledger, callId)).toMatchObject({ warm: 1, exit_code: 3 });
   });
 
   it('leaves the host repo as it was: the program writes into its copy', async () => {

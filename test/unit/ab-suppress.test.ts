@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SUPPRESSED, suppressNth } from '../../eval/ab/suppress.js';
 import { MemoryRun, MemoryTools } from '../../policy/turn/in-memory.js';
-import { Ledger, newCallId } from '../../runtime/ledger/ledger.js';
+import { Ledger } from '../../runtime/ledger/ledger.js';
+import { createRun } from '../../runtime/ledger/runs.js';
+import { getCall, newCallId } from '../../runtime/ledger/calls.js';
 
 const OWNER = 'h:1:1';
 
@@ -15,7 +17,7 @@ describe('suppressNth', () => {
   it('writes the suppressed call under its announced id and tells the dispatch hook; forwards both otherwise', async () => {
     const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-suppress-')), 'ledger.db'));
     try {
-      const runId = ledger.createRun({ kind: 'fix', repo: '/r', owner: OWNER });
+      const runId = createRun(ledger, { kind: 'fix', repo: '/r', owner: OWNER });
       const memory = new MemoryRun();
       const inner = new MemoryTools({ selectors: [], answer: () => ({ result: { ok: true } }) }, memory);
       const { wrap, suppression } = suppressNth(0, ledger, OWNER, () => runId);
@@ -31,7 +33,7 @@ describe('suppressNth', () => {
         { callId: first, onDispatched },
       );
       expect(suppressed.callId).toBe(first);
-      expect(ledger.getCall(first)).toMatchObject({ status: 'not_executed', status_reason: SUPPRESSED });
+      expect(getCall(ledger, first)).toMatchObject({ status: 'not_executed', status_reason: SUPPRESSED });
       expect(suppression.suppressed?.callId).toBe(first);
 
       const second = newCallId();

@@ -17,6 +17,7 @@ import { deniedMessage, type EditApprovalRequest } from '../../primitives/edit-a
 import { approvalsForRun, recordApproval } from '../../runtime/ledger/approvals.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { MIGRATIONS } from '../../runtime/ledger/migrations.js';
+import { dispatchCall, endCall, getCall, markCompleted } from '../../runtime/ledger/calls.js';
 
 const request = (path: string, selector: string, n = 1): EditApprovalRequest => ({
   callId: `c${n}`,
@@ -138,22 +139,22 @@ describe('the approvals table and the denied status (migration 6)', () => {
 
     const ledger = Ledger.open(path);
     try {
-      expect(ledger.getCall('k1')?.status).toBe('completed');
+      expect(getCall(ledger, 'k1')?.status).toBe('completed');
       expect(ledger.database.pragma('foreign_key_check')).toEqual([]);
-      const call = ledger.dispatchCall({
+      const call = dispatchCall(ledger, {
         runId: 'r1',
         tool: 'edit_entity',
         args: {},
         origin: 'model',
         owner: 'h:1:1',
       });
-      ledger.endCall(call, 'denied', 'denied by the user: no');
-      expect(ledger.getCall(call)).toMatchObject({
+      endCall(ledger, call, 'denied', 'denied by the user: no');
+      expect(getCall(ledger, call)).toMatchObject({
         status: 'denied',
         status_reason: 'denied by the user: no',
       });
       // Still only forward: a denied call cannot be reopened.
-      expect(() => ledger.markCompleted(call)).toThrow(/only moves forward/);
+      expect(() => markCompleted(ledger, call)).toThrow(/only moves forward/);
       const id = recordApproval(ledger, {
         runId: 'r1',
         callId: call,

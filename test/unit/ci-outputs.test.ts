@@ -20,6 +20,8 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { recordEdit } from '../../runtime/ledger/edits.js';
 import { recordObservation, recordTurn } from '../../runtime/ledger/turns.js';
 import { packageRoot } from '../../runtime/package-root.js';
+import { createRun, endRun } from '../../runtime/ledger/runs.js';
+import { completeCall, dispatchCall } from '../../runtime/ledger/calls.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'piper-ci-unit-'));
 
@@ -114,7 +116,7 @@ describe('checkOutputFile', () => {
 /** A small run in a ledger in memory: a turn, a call with its execution, an observation, an edit. */
 function sampleLedger(): { ledger: Ledger; runId: string } {
   const ledger = Ledger.open(':memory:');
-  const runId = ledger.createRun({
+  const runId = createRun(ledger, {
     kind: 'fix',
     repo: '/r',
     owner: 'h:1:0',
@@ -131,7 +133,7 @@ function sampleLedger(): { ledger: Ledger; runId: string } {
     rawOutput: '{}',
     action: { tool: 'run_test', args: { target: 't.py' } },
   });
-  const callId = ledger.dispatchCall({
+  const callId = dispatchCall(ledger, {
     runId,
     tool: 'run_test',
     args: { target: 't.py' },
@@ -139,7 +141,7 @@ function sampleLedger(): { ledger: Ledger; runId: string } {
     owner: 'h:1:0',
     turnId,
   });
-  ledger.completeCall(callId, {
+  completeCall(ledger, callId, {
     image: 'img',
     image_digest: 'sha256:00',
     container_id: 'c0ffee',
@@ -176,7 +178,7 @@ function sampleLedger(): { ledger: Ledger; runId: string } {
     afterSha256: '2',
     diff: '--- a/x.py\n+++ b/x.py\n',
   });
-  ledger.endRun(runId, 'resolved', 'done');
+  endRun(ledger, runId, 'resolved', 'done');
   return { ledger, runId };
 }
 

@@ -22,6 +22,7 @@ import { LintGate } from '../../primitives/lint/lint-gate.js';
 import type { EntityLookup } from '../../primitives/types.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
+import { createRun } from '../../runtime/ledger/runs.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'edit');
 const gate = new LintGate({ python: 'python3' }); // the host's python3: unit tests run without the engine
@@ -43,7 +44,7 @@ async function openRepo(): Promise<Repo> {
   cpSync(FIXTURE, root, { recursive: true });
   const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-edit-ledger-')), 'ledger.db'));
   const index = await CodeIndex.open(root, ledger);
-  const runId = ledger.createRun({ kind: 'fix', repo: root, owner: 'test:1:1' });
+  const runId = createRun(ledger, { kind: 'fix', repo: root, owner: 'test:1:1' });
   return {
     root,
     ledger,

@@ -8,12 +8,13 @@ import { failedResult } from '../../cli/fix/failed-result.js';
 import { IndexError } from '../../primitives/index/index-error.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
+import { createRun, getRun } from '../../runtime/ledger/runs.js';
 
 describe('failedResult', () => {
   it('ends the run as an error with the reason and its fix, numbers from the ledger', () => {
     const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-failed-')), 'ledger.db'));
     try {
-      const runId = ledger.createRun({ kind: 'fix', repo: '/r', owner: 'h:1:1' });
+      const runId = createRun(ledger, { kind: 'fix', repo: '/r', owner: 'h:1:1' });
       const record = new RunRecord(ledger, runId, 'h:1:1');
       record.usage(10, 2, null);
       const error = new IndexError(
@@ -33,7 +34,7 @@ describe('failedResult', () => {
         cost_usd: null,
         diff: '',
       });
-      expect(ledger.getRun(runId)).toMatchObject({ outcome: 'error', outcome_reason: result.reason });
+      expect(getRun(ledger, runId)).toMatchObject({ outcome: 'error', outcome_reason: result.reason });
     } finally {
       ledger.close();
     }

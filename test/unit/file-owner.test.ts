@@ -19,6 +19,7 @@ import { atomicWrite, sha256 } from '../../primitives/fs/atomic-write.js';
 import { makeOwnedDirectory, ownerToAdopt } from '../../runtime/host/checkout-owner.js';
 import { RepoLock, repoLockPath } from '../../runtime/host/repo-lock.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
+import { createRun } from '../../runtime/ledger/runs.js';
 
 const OTHER = { uid: 1000, gid: 1000 };
 const asRoot = process.getuid?.() === 0;
@@ -76,7 +77,7 @@ describe.skipIf(!asRoot)('files keep their owner (run as root)', () => {
     expect(ownerOf(join(repo, '.piper'))).toEqual(OTHER);
     expect(ownerOf(repoLockPath(repo))).toEqual(OTHER);
     const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
-    ledger.createRun({ kind: 'fix', repo, owner: 'test' });
+    createRun(ledger, { kind: 'fix', repo, owner: 'test' });
     const files = readdirSync(join(repo, '.piper')).sort();
     expect(files).toEqual(['.gitignore', 'ledger.db', 'ledger.db-shm', 'ledger.db-wal', 'run.lock']);
     for (const file of files) expect(ownerOf(join(repo, '.piper', file)), file).toEqual(OTHER);
@@ -84,7 +85,7 @@ describe.skipIf(!asRoot)('files keep their owner (run as root)', () => {
     lock.release();
     // A second open of the existing ledger (its -wal and -shm made anew by SQLite) keeps them OTHER's.
     const again = Ledger.open(join(repo, '.piper', 'ledger.db'));
-    again.createRun({ kind: 'fix', repo, owner: 'test' });
+    createRun(again, { kind: 'fix', repo, owner: 'test' });
     for (const file of readdirSync(join(repo, '.piper')))
       expect(ownerOf(join(repo, '.piper', file)), file).toEqual(OTHER);
     again.close();

@@ -4,6 +4,7 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { loadPrompt, promptParts, promptStorage } from '../../runtime/ledger/prompts.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { insertRunRows, runRows } from '../../runtime/ledger/run-rows.js';
+import { createRun, getRun } from '../../runtime/ledger/runs.js';
 
 const ISSUE = 'Calc.add returns a - b instead of a + b.\n\nSee src.calc.ops.Calc.add.\n'.repeat(20);
 
@@ -12,7 +13,7 @@ afterEach(() => ledger?.close());
 
 function record(): RunRecord {
   ledger = Ledger.open(':memory:');
-  const runId = ledger.createRun({ kind: 'fix', repo: '/repo', owner: 'test', issue: ISSUE });
+  const runId = createRun(ledger, { kind: 'fix', repo: '/repo', owner: 'test', issue: ISSUE });
   return new RunRecord(ledger, runId, 'test');
 }
 
@@ -55,7 +56,7 @@ describe('the ledger keeps the prompts', () => {
     const again = new RunRecord(r.ledger, r.runId, 'another process');
     expect(again.promptBoundary).toBe(r.promptBoundary);
     expect(r.promptBoundary).toMatch(/^[0-9a-f]{32}$/);
-    expect((r.ledger.getRun(r.runId) as { prompt_boundary: string }).prompt_boundary).toBe(r.promptBoundary);
+    expect((getRun(r.ledger, r.runId) as { prompt_boundary: string }).prompt_boundary).toBe(r.promptBoundary);
   });
 
   it('gives a run recorded without a boundary one, once', () => {

@@ -9,6 +9,15 @@ import { renderRun } from '../../cli/ledger/render-run.js';
 import { runDocument } from '../../cli/ledger/run-document.js';
 import { sweepLedger } from '../../runtime/ledger/sweep.js';
 import type { Receipt } from '../../runtime/sandbox/spec.js';
+import { createRun, getRun } from '../../runtime/ledger/runs.js';
+import {
+  completeCall,
+  containerCreated,
+  dispatchCall,
+  endCall,
+  getCall,
+  getExecution,
+} from '../../runtime/ledger/calls.js';
 
 const file = () => join(mkdtempSync(join(tmpdir(), 'piper-ledger-')), 'sub', 'ledger.db');
 
@@ -38,10 +47,10 @@ describe('Ledger', () => {
     const a = Ledger.open(path);
     expect(a.journalMode).toBe('wal');
     expect(a.schemaVersion).toBe(SCHEMA_VERSION);
-    const run = a.createRun({ kind: 'execute', repo: '/r', owner: 'h:1:1' });
+    const run = createRun(a, { kind: 'execute', repo: '/r', owner: 'h:1:1' });
     a.close();
     const b = Ledger.open(path);
-    expect(b.getRun(run)).toMatchObject({ kind: 'execute', repo: '/r', outcome: null });
+    expect(getRun(b, run)).toMatchObject({ kind: 'execute', repo: '/r', outcome: null });
     b.close();
   });
 
@@ -55,73 +64,73 @@ describe('Ledger', () => {
 
   it('moves a call dispatched → completed with its execution, and never back', () => {
     const l = Ledger.open(file());
-    const run = l.createRun({ kind: 'execute', repo: '/r', owner: 'h:1:1' });
-    const call = l.dispatchCall({
+    const run = createRun(l, { kind: 'execute', repo: '/r', owner: 'h:1:1' });
+    const call = dispatchCall(l, {
       runId: run,
       tool: 'execute',
       args: { code: 'x' },
       origin: 'user',
       owner: 'h:1:1',
     });
-    expect(l.getCall(call)?.status).toBe('dispatched');
-    l.completeCall(call, receipt);
-    expect(l.getCall(call)).toMatchObject({ status: 'completed', container_id: 'c0ffee' });
-    expect(l.getExecution(call)).toMatchObject({ exit_code: 0, stdout: 'hi\n', warm: 0 });
-    expect(() => l.endCall(call, 'failed', 'late')).toThrow(/only moves forward/);
-    expect(l.getCall(call)?.status).toBe('completed');
+    expect(getCall(l, call)?.status).toBe('dispatched');
+    completeCall(l, call, receipt);
+    expect(getCall(l, call)).toMatchObject({ status: 'completed', container_id: 'c0ffee' });
+    expect(getExecution(l, call)).toMatchObject({ exit_code: 0, stdout: 'hi\n', warm: 0 });
+    expect(() => endCall(l, call, 'failed', 'late')).toThrow(/only moves forward/);
+    expect(getCall(l, call)?.status).toBe('completed');
   });
 
   it("keeps a receipt's kill reason (an engine that reports no OOM kill), null when there is none", () => {
     const l = Ledger.open(file());
-    const run = l.createRun({ kind: 'execute', repo: '/r', owner: 'h:1:1' });
-    const killed = l.dispatchCall({ runId: run, tool: 'execute', args: {}, origin: 'user', owner: 'h:1:1' });
+    const run = createRun(l, { kind: 'execute', repo: '/r', owner: 'h:1:1' });
+    const killed = dispatchCall(l, { runId: run, tool: 'execute', args: {}, origin: 'user', owner: 'h:1:1' });
     const reason =
       'killed by SIGKILL (this engine does not report OOM kills; the memory limit is the likely cause)';
-    l.completeCall(killed, { ...receipt, exit_code: 137, kill_reason: reason });
-    expect(l.getExecution(killed)).toMatchObject({ exit_code: 137, oom_killed: 0, kill_reason: reason });
-    const plain = l.dispatchCall({ runId: run, tool: 'execute', args: {}, origin: 'user', owner: 'h:1:1' });
-    l.completeCall(plain, receipt);
-    expect(l.getExecution(plain)?.kill_reason).toBeNull();
+    completeCall(l, killed, { ...receipt, exit_code: 137, kill_reason: reason });
+    expect(getExecution(l, killed)).toMatchObject({ exit_code: 137, oom_killed: 0, kill_reason: reason });
+    const plain = dispatchCall(l, { runId: run, tool: 'execute', args: {}, origin: 'user', owner: 'h:1:1' });
+    completeCall(l, plain, receipt);
+    expect(getExecution(l, plain)?.kill_reason).toBeNull();
     // `ledger show` says it beside the exit code.
     expect(renderRun(runDocument(l, findRun(l, run)))).toContain(`sandbox: exit 137 (${reason})`);
   });
 
   it('keeps one call one transaction: a failing completion leaves no execution row', () => {
     const l = Ledger.open(file());
-    const run = l.createRun({ kind: 'execute', repo: '/r', owner: 'h:1:1' });
-    const call = l.dispatchCall({ runId: run, tool: 'execute', args: {}, origin: 'user', owner: 'h:1:1' });
-    l.endCall(call, 'not_executed', 'test');
-    expect(() => l.completeCall(call, receipt)).toThrow();
-    expect(l.getExecution(call)).toBeUndefined();
+    const run = createRun(l, { kind: 'execute', repo: '/r', owner: 'h:1:1' });
+    const call = dispatchCall(l, { runId: run, tool: 'execute', args: {}, origin: 'user', owner: 'h:1:1' });
+    endCall(l, call, 'not_executed', 'test');
+    expect(() => completeCall(l, call, receipt)).toThrow();
+    expect(getExecution(l, call)).toBeUndefined();
   });
 
   it('sweeps dead owners: not_executed without a container, failed with one, runs interrupted', () => {
     const l = Ledger.open(file());
     const dead = 'host:99999:1';
-    const run = l.createRun({ kind: 'execute', repo: '/r', owner: dead });
-    const noContainer = l.dispatchCall({
+    const run = createRun(l, { kind: 'execute', repo: '/r', owner: dead });
+    const noContainer = dispatchCall(l, {
       runId: run,
       tool: 'execute',
       args: {},
       origin: 'user',
       owner: dead,
     });
-    const withContainer = l.dispatchCall({
+    const withContainer = dispatchCall(l, {
       runId: run,
       tool: 'execute',
       args: {},
       origin: 'user',
       owner: dead,
     });
-    l.containerCreated(withContainer, 'abcdef0123456789');
-    const alive = l.dispatchCall({
+    containerCreated(l, withContainer, 'abcdef0123456789');
+    const alive = dispatchCall(l, {
       runId: run,
       tool: 'execute',
       args: {},
       origin: 'user',
       owner: 'host:1:1',
     });
-    const inProcess = l.dispatchCall({
+    const inProcess = dispatchCall(l, {
       runId: run,
       tool: 'edit_entity',
       args: {},
@@ -131,15 +140,15 @@ describe('Ledger', () => {
     const swept = sweepLedger(l, (owner) => owner !== dead);
     expect(swept.map((s) => s.status).sort()).toEqual(['failed', 'failed', 'not_executed']);
     // An in-process call has no container, yet it may have written: its outcome is unknown.
-    expect(l.getCall(inProcess)).toMatchObject({ status: 'failed' });
-    expect(l.getCall(inProcess)?.status_reason).toMatch(
+    expect(getCall(l, inProcess)).toMatchObject({ status: 'failed' });
+    expect(getCall(l, inProcess)?.status_reason).toMatch(
       /while edit_entity ran in process; the outcome is unknown/,
     );
-    expect(l.getCall(noContainer)).toMatchObject({ status: 'not_executed' });
-    expect(l.getCall(withContainer)?.status_reason).toMatch(
+    expect(getCall(l, noContainer)).toMatchObject({ status: 'not_executed' });
+    expect(getCall(l, withContainer)?.status_reason).toMatch(
       /died while the call was in container abcdef012345/,
     );
-    expect(l.getCall(alive)?.status).toBe('dispatched');
-    expect(l.getRun(run)).toMatchObject({ outcome: 'interrupted' });
+    expect(getCall(l, alive)?.status).toBe('dispatched');
+    expect(getRun(l, run)).toMatchObject({ outcome: 'interrupted' });
   });
 });

@@ -19,6 +19,7 @@ import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { scriptModelFromReplies } from '../../runtime/model/script-model.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';
+import { createRun } from '../../runtime/ledger/runs.js';
 
 const SAMPLE = join(packageRoot(), 'test', 'fixtures', 'sample-repo');
 const lint = new LintGate({ python: 'python3' }); // the host's python3: unit tests run without the engine
@@ -46,7 +47,7 @@ async function run(opts: {
   cpSync(SAMPLE, repo, { recursive: true });
   const ledger = Ledger.open(join(root, 'ledger.db'));
   const index = await CodeIndex.open(repo, ledger);
-  const runId = ledger.createRun({ kind: 'fix', repo, owner: 'test' });
+  const runId = createRun(ledger, { kind: 'fix', repo, owner: 'test' });
   const sandbox = new Sandbox(new DockerEngine(), { image: 'unused' });
   const workspace = new Workspace({ repoRoot: repo, index, lint, sandbox, ledger, runId, owner: 'test' });
   const events: LoopEvent[] = [];

@@ -19,6 +19,7 @@ import { OpenAIChatModel } from '../../runtime/model/openai-chat.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';
 import { behave, FakeOpenAIServer } from '../helpers/fake-openai-server.js';
+import { createRun } from '../../runtime/ledger/runs.js';
 
 const repo = join(packageRoot(), 'test', 'fixtures', 'sample-repo');
 let server: FakeOpenAIServer;
@@ -35,7 +36,7 @@ afterAll(async () => {
 async function run(protocol: 'json' | 'tools') {
   const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-loop-http-')), 'ledger.db'));
   const index = await CodeIndex.open(repo, ledger);
-  const runId = ledger.createRun({ kind: 'fix', repo, owner: 'test' });
+  const runId = createRun(ledger, { kind: 'fix', repo, owner: 'test' });
   // No call here reaches the sandbox; it is only there because the workspace has one.
   const sandbox = new Sandbox(new DockerEngine(), { image: 'unused' });
   const workspace = new Workspace({ repoRoot: repo, index, lint, sandbox, ledger, runId, owner: 'test' });

@@ -15,6 +15,7 @@ import { cutReason, parseReply } from '../../policy/proposal.js';
 import { modelEndpoint, resolveModel } from '../../runtime/model/resolve.js';
 import { SamplingConfigSchema, samplingFor } from '../../runtime/model/sampling.js';
 import { ConfigSchema } from '../../cli/config.js';
+import { createRun, endRun } from '../../runtime/ledger/runs.js';
 
 describe('bare model names and default endpoints', () => {
   it('a bare name with OPENAI_API_KEY is openai:NAME at https://api.openai.com/v1', () => {
@@ -117,7 +118,7 @@ describe('resume keeps the sampling the run was recorded with', () => {
   it('reads config.sampling from the run into the resumed configuration', () => {
     const dir = mkdtempSync(join(tmpdir(), 'piper-resume-sampling-'));
     const ledger = Ledger.open(join(dir, 'ledger.db'));
-    const runId = ledger.createRun({
+    const runId = createRun(ledger, {
       kind: 'fix',
       repo: dir,
       owner: 'test',
@@ -125,7 +126,7 @@ describe('resume keeps the sampling the run was recorded with', () => {
       policy: 'policy',
       config: { maxTurns: 30, sampling: { temperature: null, maxCompletionTokens: 700 } },
     });
-    ledger.endRun(runId, 'stop', 'stopped');
+    endRun(ledger, runId, 'stop', 'stopped');
     const plan = planResume(ledger, runId, {});
     ledger.close();
     expect(plan.input.config.sampling).toEqual({ temperature: null, maxCompletionTokens: 700 });

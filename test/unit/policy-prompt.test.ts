@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { BASELINE_LOOP, SPEC_LOOP } from '../../policy/loop-settings.js';
 import {
   buildSelectionPrompt,
-  estimateTokens,
   LEDGER_LINE_MAX,
   POLICY_PREAMBLE,
   renderLedgerLine,
@@ -11,6 +10,7 @@ import {
   type PromptInput,
 } from '../../policy/prompt.js';
 import { renderForModel } from '../../policy/observation-text.js';
+import { estimateTokens } from '../../runtime/model/pricing.js';
 import { candidateLine, TOOL_NAMES, toolJsonSchema } from '../../policy/registry.js';
 
 const B = '0123456789abcdef0123456789abcdef';

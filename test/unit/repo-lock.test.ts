@@ -20,6 +20,7 @@ import { LintGate } from '../../primitives/lint/lint-gate.js';
 import { readRepoLock, RepoBusyError, RepoLock, repoLockPath } from '../../runtime/host/repo-lock.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
+import { createRun } from '../../runtime/ledger/runs.js';
 
 const tempRepo = () => mkdtempSync(join(tmpdir(), 'piper-lock-'));
 
@@ -110,7 +111,7 @@ describe('compare-and-swap', () => {
     cpSync(join(import.meta.dirname, '..', 'fixtures', 'edit'), root, { recursive: true });
     const ledger = Ledger.open(join(tempRepo(), 'ledger.db'));
     const index = await CodeIndex.open(root, ledger);
-    const runId = ledger.createRun({ kind: 'fix', repo: root, owner: 'test:1:1' });
+    const runId = createRun(ledger, { kind: 'fix', repo: root, owner: 'test:1:1' });
     const file = join(root, 'src/calc/ops.py');
     const theirs = readFileSync(file, 'utf8').replace('"""Return a + b."""', '"""Sum of a and b."""');
     const result = await editEntity(

@@ -14,6 +14,8 @@ import { evidenceFor, hasEvidence, recordEvidence } from '../../runtime/ledger/e
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { isRuntimeError } from '../../runtime/errors.js';
 import { packageRoot } from '../../runtime/package-root.js';
+import { createRun } from '../../runtime/ledger/runs.js';
+import { dispatchCall } from '../../runtime/ledger/calls.js';
 
 const FIXTURES = join(packageRoot(), 'test', 'fixtures', 'repos');
 const temps: string[] = [];
@@ -333,8 +335,8 @@ describe('search_code', () => {
 describe('evidence', () => {
   it('is written for every selector a read or search returns, with the call', async () => {
     const { ctx: base, ledger } = await open('packages');
-    const runId = ledger.createRun({ kind: 'fix', repo: base.index.root, owner: 'test' });
-    const callId = ledger.dispatchCall({
+    const runId = createRun(ledger, { kind: 'fix', repo: base.index.root, owner: 'test' });
+    const callId = dispatchCall(ledger, {
       runId,
       tool: 'search_symbol',
       args: {},

@@ -14,6 +14,7 @@ import { LintGate } from '../../primitives/lint/lint-gate.js';
 import { undoRun } from '../../primitives/undo.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
+import { createRun } from '../../runtime/ledger/runs.js';
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'edit');
 const FILES = ['src/calc/ops.py', 'src/calc/report.py', 'src/calc/broken.py'];
@@ -34,7 +35,7 @@ beforeEach(async () => {
   cpSync(FIXTURE, root, { recursive: true });
   ledgerFile = join(mkdtempSync(join(tmpdir(), 'piper-undo-ledger-')), 'ledger.db');
   ledger = Ledger.open(ledgerFile);
-  runId = ledger.createRun({ kind: 'fix', repo: root, owner: 'test:1:1' });
+  runId = createRun(ledger, { kind: 'fix', repo: root, owner: 'test:1:1' });
   ctx = { repoRoot: root, index: await CodeIndex.open(root, ledger), ledger, runId, lint: gate };
   originals = new Map(FILES.map((f) => [f, read(f)]));
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../../package-root.js';
 import { normalizeName } from './normalize.js';
 
-export const DEBIAN_NAME_MAP_PATH = join('runtime', 'env', 'data', 'cpython3_fallback');
+const DEBIAN_NAME_MAP_PATH = join('runtime', 'env', 'data', 'cpython3_fallback');
 
 let map: Map<string, string> | undefined;
 

@@ -9,7 +9,7 @@ import { debianNameMap } from './debian-names.js';
 import { normalizeName } from './normalize.js';
 
 /** Module (or `namespace.module`) → PyPI distribution, where Debian's package names do not say it. */
-export const EXCEPTIONS: Readonly<Record<string, string>> = {
+const EXCEPTIONS: Readonly<Record<string, string>> = {
   yaml: 'PyYAML',
   PIL: 'pillow',
   attr: 'attrs',

@@ -12,7 +12,7 @@ import type { RepoReader } from './repo-reader.js';
 import { isTable } from './toml.js';
 import { parse } from 'smol-toml';
 
-export const LOCKFILES = ['uv.lock', 'poetry.lock', 'pdm.lock', 'pylock.toml'];
+const LOCKFILES = ['uv.lock', 'poetry.lock', 'pdm.lock', 'pylock.toml'];
 /** Recorded (their bytes enter the cache key) but not read: not TOML. */
 const UNREAD_LOCKFILES = ['Pipfile.lock'];
 

@@ -11,7 +11,7 @@ import type { RepoReader } from './repo-reader.js';
 import { isTestName } from './test-names.js';
 import type { SkippedRequirement } from './types.js';
 
-export const NOXFILE = 'noxfile.py';
+const NOXFILE = 'noxfile.py';
 
 export interface NoxInstalls {
   /** Requirements-file lines, one per requirement or option. */

@@ -31,7 +31,7 @@ export const RECIPE_KEYS = {
     'true or false (true: a requirement no source meets fails the build instead of being relaxed or left out)',
 } as const;
 
-export const RecipeSchema = z.strictObject({
+const RecipeSchema = z.strictObject({
   debian: z.enum(['trixie', 'bookworm']).optional(),
   extras: z.array(z.string().min(1)).optional(),
   groups: z.array(z.string().min(1)).optional(),

@@ -8,7 +8,7 @@ import type { PlanInput } from './types.js';
 
 export type InputRole = PlanInput['role'];
 
-export function sha256(data: string | Buffer): string {
+function sha256(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex');
 }
 

@@ -17,12 +17,12 @@ export interface FileRequirement {
   from: string;
 }
 
-export interface FileOption {
+interface FileOption {
   value: string;
   from: string;
 }
 
-export interface FileProblem {
+interface FileProblem {
   line: string;
   from: string;
   reason: string;
@@ -43,7 +43,7 @@ export interface RequirementsFiles {
   transitive: Map<string, number>;
 }
 
-export function emptyRequirementsFiles(): RequirementsFiles {
+function emptyRequirementsFiles(): RequirementsFiles {
   return {
     requirements: [],
     constraints: [],

@@ -6,11 +6,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../package-root.js';
 
-export const STDLIB_MODULES_PATH = join('runtime', 'env', 'data', 'stdlib-modules');
+const STDLIB_MODULES_PATH = join('runtime', 'env', 'data', 'stdlib-modules');
 
 let names: Set<string> | undefined;
 
-export function parseStdlibModules(text: string): Set<string> {
+function parseStdlibModules(text: string): Set<string> {
   const out = new Set<string>();
   for (const raw of text.split('\n')) {
     const name = raw.trim().split(/\s+/)[0];

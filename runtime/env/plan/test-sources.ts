@@ -32,7 +32,7 @@ function quoted(names: readonly string[]): string {
   return names.map((n) => `"${n}"`).join(', ');
 }
 
-export function recipeError(key: string, problem: string): EnvPlanError {
+function recipeError(key: string, problem: string): EnvPlanError {
   const top = key.replace(/\[.*$/, '') as keyof typeof RECIPE_KEYS;
   return new EnvPlanError(
     'bad_recipe',

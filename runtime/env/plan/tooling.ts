@@ -14,9 +14,7 @@
 import type { Planner } from './planner.js';
 import { normalizeName } from './normalize.js';
 
-export const TOOLING: Readonly<
-  Record<string, { names: string[]; prefixes?: string[]; suffixes?: string[] }>
-> = {
+const TOOLING: Readonly<Record<string, { names: string[]; prefixes?: string[]; suffixes?: string[] }>> = {
   lint: {
     names: [
       'ruff',

@@ -9,8 +9,8 @@ import { PYPROJECT } from './pyproject.js';
 import type { RepoReader } from './repo-reader.js';
 import { isTable, readToml, type TomlTable } from './toml.js';
 
-export const TOX_INI = 'tox.ini';
-export const TOX_TOML = 'tox.toml';
+const TOX_INI = 'tox.ini';
+const TOX_TOML = 'tox.toml';
 
 export interface ToxTestenv {
   /** Where it was read, for decisions: e.g. `tox.ini [testenv]`. */

@@ -3,7 +3,7 @@
 // the JSON form (parsing through it puts every key in place), so `env plan --json` is stable.
 import { z } from 'zod';
 
-export const PlannedRequirementSchema = z.object({
+const PlannedRequirementSchema = z.object({
   name: z.string(),
   /** PEP 503-normalized name: the deduplication key. */
   normalized: z.string(),
@@ -28,13 +28,13 @@ export const PlannedRequirementSchema = z.object({
   debian: z.string().nullable(),
 });
 
-export const SkippedRequirementSchema = z.object({
+const SkippedRequirementSchema = z.object({
   line: z.string(),
   from: z.string(),
   reason: z.string(),
 });
 
-export const PlanInputSchema = z.object({
+const PlanInputSchema = z.object({
   path: z.string(),
   sha256: z.string(),
   role: z.enum(['dependencies', 'lockfile', 'recipe', 'wheelhouse']),

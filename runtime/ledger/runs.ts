@@ -1,27 +1,102 @@
-// The statements the CLI's run commands need beyond the Ledger class: listing runs (`ledger runs`)
-// and reopening a run that `resume` continues. Reopening is the one place a run's outcome is
-// cleared; endRun only ever writes an outcome once, so without this a resumed run could never
-// record how it really ended.
+// The runs of the ledger (docs/ledger.md, "runs"): creating and ending one, its usage totals,
+// listing them (`ledger runs`) and reopening a run that `resume` continues. Reopening is the one
+// place a run's outcome is cleared; endRun only ever writes an outcome once, so without it a
+// resumed run could never record how it really ended.
+import { randomBytes } from 'node:crypto';
 import { RuntimeError } from '../errors.js';
 import type { Ledger } from './ledger.js';
+import { newPromptBoundary } from './prompts.js';
+import type { RunRow } from './run-row.js';
 
-export interface RunSummaryRow {
-  id: string;
-  kind: string;
-  issue: string | null;
-  repo: string | null;
-  model: string | null;
-  policy: string | null;
-  outcome: string | null;
-  tokens_in: number;
-  tokens_out: number;
-  cost_usd: number | null;
-  started_at: string;
-  ended_at: string | null;
-  config: string | null;
+export interface NewRun {
+  /** `tool`: one `piper-agent tool` call, ended with it. */
+  kind: 'fix' | 'execute' | 'run_test' | 'tool';
+  repo: string;
+  owner: string;
+  issue?: string;
+  head?: string;
+  model?: string;
+  policy?: string;
+  config?: unknown;
+  /** The prompt boundary to keep (a replay keeps the recorded run's); default: a fresh one. */
+  promptBoundary?: string;
+}
+
+const now = () => new Date().toISOString();
+
+function newRunId(): string {
+  const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `r-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+export function createRun(ledger: Ledger, run: NewRun): string {
+  const id = newRunId();
+  ledger.database
+    .prepare(
+      `INSERT INTO runs (id, kind, issue, repo, head, model, policy, config, owner, started_at, prompt_boundary)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      id,
+      run.kind,
+      run.issue ?? null,
+      run.repo,
+      run.head ?? null,
+      run.model ?? null,
+      run.policy ?? null,
+      run.config === undefined ? null : JSON.stringify(run.config),
+      run.owner,
+      now(),
+      run.promptBoundary ?? newPromptBoundary(),
+    );
+  return id;
+}
+
+export function endRun(ledger: Ledger, id: string, outcome: string, reason?: string): void {
+  ledger.database
+    .prepare(`UPDATE runs SET outcome = ?, outcome_reason = ?, ended_at = ? WHERE id = ? AND outcome IS NULL`)
+    .run(outcome, reason ?? null, now(), id);
+}
+
+export function getRun(ledger: Ledger, id: string): RunRow | undefined {
+  return ledger.database.prepare(`SELECT * FROM runs WHERE id = ?`).get(id) as RunRow | undefined;
+}
+
+/** Run totals the loop keeps current after every model call. */
+export function addUsage(
+  ledger: Ledger,
+  runId: string,
+  tokensIn: number,
+  tokensOut: number,
+  costUsd: number | null,
+): void {
+  ledger.database
+    .prepare(
+      `UPDATE runs SET tokens_in = tokens_in + ?, tokens_out = tokens_out + ?,
+           cost_usd = CASE WHEN ? IS NULL THEN cost_usd ELSE COALESCE(cost_usd, 0) + ? END WHERE id = ?`,
+    )
+    .run(tokensIn, tokensOut, costUsd, costUsd, runId);
+}
+
+export type RunSummaryRow = Pick<
+  RunRow,
+  | 'id'
+  | 'kind'
+  | 'issue'
+  | 'repo'
+  | 'model'
+  | 'policy'
+  | 'outcome'
+  | 'tokens_in'
+  | 'tokens_out'
+  | 'cost_usd'
+  | 'started_at'
+  | 'ended_at'
+  | 'config'
+> & {
   /** Turn rows (one per model call attempt), for runs that saved no loop state. */
   turn_rows: number;
-}
+};
 
 /** Runs, newest first. */
 export function listRuns(ledger: Ledger, options: { limit?: number } = {}): RunSummaryRow[] {
