@@ -232,22 +232,7 @@ async function build(
     notes.push(...built.shortfalls.map(shortfallLine));
     const pruned = await pruneProjectImages(engine, repoRoot, { keep: 3, current: built.imageId });
     if (pruned.length) notes.push(`pruned ${pruned.length} older environment image(s) of this project`);
-    rec.write({
-      key,
-      status: 'built',
-      image: built.imageRef,
-      imageId: built.imageId,
-      baseImageId: base.imageId,
-      sizeBytes: built.sizeBytes,
-      inputs: plan.inputs,
-      decisions: plan.decisions,
-      plan: planRecord(plan),
-      steps: built.steps,
-      resolved: built.resolved,
-      sources: built.sources,
-      shortfalls: built.shortfalls,
-      error: null,
-    });
+    recordBuilt(rec, plan, base.imageId, key, built);
     const { imageRef, sources, resolved, shortfalls, pytestPlugins } = built;
     return choice(
       'built',
@@ -265,6 +250,32 @@ async function build(
     recordFailure(rec, { plan, baseImageId: base.imageId, key, ref: target.ref }, error, pip.redactor);
     throw error;
   }
+}
+
+/** The row of a finished build. */
+function recordBuilt(
+  rec: ChoiceRecord,
+  plan: EnvPlan,
+  baseImageId: string,
+  key: string,
+  built: Awaited<ReturnType<typeof buildEnvironment>>,
+): void {
+  rec.write({
+    key,
+    status: 'built',
+    image: built.imageRef,
+    imageId: built.imageId,
+    baseImageId,
+    sizeBytes: built.sizeBytes,
+    inputs: plan.inputs,
+    decisions: plan.decisions,
+    plan: planRecord(plan),
+    steps: built.steps,
+    resolved: built.resolved,
+    sources: built.sources,
+    shortfalls: built.shortfalls,
+    error: null,
+  });
 }
 
 /** The row of a failed build, with what its steps said; the error's message is redacted in place. */
