@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { execute, EXECUTE_LIMITS } from '../../primitives/execute.js';
+import { executeTool } from '../../primitives/tools/execute.js';
 import { runRecorded } from '../../runtime/recorded-run.js';
 import { EXECUTE_ARGV } from '../../runtime/sandbox/pool.js';
 import type { Limits, Receipt } from '../../runtime/sandbox/spec.js';
@@ -81,7 +82,11 @@ export async function executeCommand(argv: string[]): Promise<number> {
   const session = await openCommandSession(values, prestartedPool(limits, values['no-workspace']));
   session.sandbox.prestart();
   try {
-    const runId = session.ledger.createRun({ kind: 'execute', repo: session.repo, owner: session.owner });
+    const runId = session.ledger.createRun({
+      kind: executeTool.name,
+      repo: session.repo,
+      owner: session.owner,
+    });
     let ran: { callId: string; receipt: Receipt };
     try {
       ran = await runProgram(session, runId, code, limits, values['no-workspace']);
@@ -129,7 +134,7 @@ async function runProgram(
     return runRecorded(
       session.ledger,
       session.sandbox,
-      { runId, tool: 'execute', args: { code, limits }, origin: 'user', owner: session.owner },
+      { runId, tool: executeTool.name, args: { code, limits }, origin: 'user', owner: session.owner },
       { image: session.sandbox.image, argv: EXECUTE_ARGV, stdin: code, limits },
     );
   }

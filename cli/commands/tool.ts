@@ -4,12 +4,12 @@
 import { parseArgs } from 'node:util';
 import { renderForModel } from '../../policy/observation-text.js';
 import { isPlainObject } from '../../policy/proposal.js';
-import { isReservedName, type ToolName } from '../../policy/registry.js';
+import { isReservedName } from '../../policy/registry.js';
 import { trustGate } from '../../policy/trust.js';
 import { validateCall, type PolicyArm } from '../../policy/validate.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
-import { Workspace } from '../../primitives/workspace.js';
+import { ToolRunner } from '../../primitives/tool-runner.js';
 import { gitRootAbove, repoRoot } from '../../runtime/host/git.js';
 import { IN_MEMORY_LEDGER } from '../../runtime/ledger/location.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
@@ -95,7 +95,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
       });
     if (!session.ledger.getRun(runId)) throw new UsageError(`no run ${runId} in ${session.ledger.path}`);
     const index = await CodeIndex.open(repo, session.ledger);
-    const workspace = new Workspace({
+    const runner = new ToolRunner({
       repoRoot: repo,
       index,
       lint,
@@ -108,7 +108,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
       testEnv: session.environment?.plan?.testEnv,
     });
     const record = new RunRecord(session.ledger, runId, session.owner);
-    const validation = validateCall({ tool: name, args }, workspace, { policy: arm });
+    const validation = validateCall({ tool: name, args }, runner, { policy: arm });
     if (!validation.ok) {
       const callId = record.rejected({
         tool: name,
@@ -128,8 +128,8 @@ export async function toolCommand(argv: string[]): Promise<number> {
       ending = { outcome: 'rejected', reason: validation.rejection.reason };
       return EXIT.no;
     }
-    const call = validation.call as { tool: ToolName; args: Record<string, unknown> };
-    const exec = await workspace.run(call, 'model');
+    const { call } = validation;
+    const exec = await runner.run(call, 'model');
     const gated = trustGate(
       { tool: call.tool, args: call.args, result: exec.result, receipt: exec.receipt },
       { policy: arm },

@@ -14,12 +14,13 @@ import type { ExecutionRow } from './execution-row.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { ledgerFailure, unwritableLedger } from './open-error.js';
 import { newPromptBoundary } from './prompts.js';
+import type { SandboxToolName } from './sandbox-tools.js';
 
 export type { CallOrigin, CallRow, CallStatus } from './call-row.js';
 
 export interface NewRun {
-  /** `tool`: one `piper-agent tool` call, ended with it. */
-  kind: 'fix' | 'execute' | 'run_test' | 'tool';
+  /** `tool`: one `piper-agent tool` call, ended with it; a sandbox tool's name: one `run-test` or `execute`. */
+  kind: 'fix' | 'tool' | SandboxToolName;
   repo: string;
   owner: string;
   issue?: string;

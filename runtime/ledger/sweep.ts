@@ -3,6 +3,7 @@
 // existed, or an in-process call (read, search, edit), may have run, so it is `failed` (outcome
 // unknown), never silently `completed`.
 import type { Ledger } from './ledger.js';
+import { isSandboxTool } from './sandbox-tools.js';
 
 export interface SweptCall {
   callId: string;
@@ -18,7 +19,7 @@ export function sweepLedger(ledger: Ledger, isAlive: (owner: string) => boolean,
     const pid = call.owner.split(':')[1];
     // Sandboxed tools have not run until their container exists; the others run in process, so
     // without a container nothing says whether they did.
-    const sandboxed = call.tool === 'run_test' || call.tool === 'execute';
+    const sandboxed = isSandboxTool(call.tool);
     const entry: SweptCall = !sandboxed
       ? {
           callId: call.id,
