@@ -61,7 +61,7 @@ export async function execute(
     return { exec, row };
   }
   const stored = call.trigger ? triggerObservation(call.trigger, exec.result) : exec.result;
-  const verdict = verdictOf((c) => ctx.arm.gate(c), call.call, exec);
+  const verdict = verdictOf((c) => ctx.strategy.gate(c), call.call, exec);
   const row = ctx.journal.executed(turn, turnId, exec, stored, verdict);
   return { exec, row };
 }
@@ -85,6 +85,6 @@ export async function runTriggers(
       trigger: t.trigger,
     });
     const { exec } = await execute(ctx, turn, turnId, { callId, call: t, origin: 'trigger', trigger: t });
-    if (exec.edit) await runTriggers(ctx, ctx.arm.triggers.onEditCommitted(exec.edit), turn, turnId);
+    if (exec.edit) await runTriggers(ctx, ctx.strategy.triggers.onEditCommitted(exec.edit), turn, turnId);
   }
 }

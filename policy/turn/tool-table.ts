@@ -6,7 +6,7 @@
 import type { DispatchOptions } from '../../runtime/ledger/dispatch.js';
 import type { ExecutedLike, LoopTools } from '../loop-types.js';
 import type { ToolCall } from '../registry.js';
-import type { Arm, Trust } from './arm.js';
+import type { LoopStrategy, Trust } from './strategy.js';
 
 /** The harness lint's call: not a registry tool, so never validated or offered to the model. */
 export interface LintCall {
@@ -31,7 +31,7 @@ export function runLoopCall(
 
 /** The trust verdict the call's observation is stored with. */
 export function verdictOf(
-  gate: Arm['gate'],
+  gate: LoopStrategy['gate'],
   call: LoopCall,
   exec: ExecutedLike,
 ): { trust: Trust; caveat?: string } {
