@@ -134,7 +134,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
     const { call } = validation;
     const exec = await runner.run(call, 'model');
     const gated = trustGate(
-      { tool: call.tool, args: call.args, result: exec.result, receipt: exec.receipt },
+      { ...call, result: exec.result, receipt: exec.receipt },
       { skip: LOOPS[arm].trustSkip },
     );
     const row = record.observe({

@@ -36,5 +36,5 @@ export function verdictOf(
   exec: ExecutedLike,
 ): { trust: Trust; caveat?: string } {
   if (call.tool === 'lint') return { trust: 'trusted' };
-  return gate({ tool: call.tool, args: call.args, result: exec.result, receipt: exec.receipt });
+  return gate({ ...call, result: exec.result, receipt: exec.receipt });
 }

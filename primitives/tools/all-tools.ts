@@ -45,6 +45,9 @@ const DEFINITIONS: Definitions = TOOLS;
 /** The result schemas typed per key the same way (zod's safeParse is typed by its schema's own type). */
 const RESULTS: { readonly [N in ToolName]: { readonly result: z.ZodType<ToolResultOf<N>> } } = TOOLS;
 
+/** The args schemas typed per key the same way. */
+const ARGS: { readonly [N in ToolName]: { readonly args: z.ZodType<ToolArgs<N>> } } = TOOLS;
+
 /** Every tool, in registry order. */
 export const ALL_TOOLS: ReadonlyArray<Definitions[ToolName]> = Object.values(DEFINITIONS);
 
@@ -62,6 +65,17 @@ export function toolDefinition<N extends ToolName>(name: N): Definitions[N] {
 /** Runs a validated call with its own tool: the args keep their type from validation to the effect. */
 export function runToolCall<N extends ToolName>(call: ToolCall<N>, ctx: ToolContext): Promise<ExecutedCall> {
   return DEFINITIONS[call.tool].run(ctx, call.args);
+}
+
+/** A call's args parsed against its tool's schema (defaults applied): the typed call, or zod's issues. */
+export function parseToolCall<N extends ToolName>(
+  tool: N,
+  args: unknown,
+): { ok: true; call: ToolCall<N> } | { ok: false; error: z.ZodError } {
+  const parsed = ARGS[tool].args.safeParse(args);
+  if (!parsed.success) return { ok: false, error: parsed.error };
+  const call: ToolCall<N> = { tool, args: parsed.data };
+  return { ok: true, call };
 }
 
 /** A recorded result parsed against its tool's schema: the typed result, or zod's issues. */
