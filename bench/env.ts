@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { RUN_TEST_LIMITS, runTest } from '../primitives/run-test.js';
+import { runTestTool } from '../primitives/tools/run-test.js';
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment, type EnvMode, type EnvironmentChoice } from '../runtime/env/ensure.js';
@@ -191,7 +192,7 @@ async function runTestVsHost(b: Bench, rounds: number) {
   await pooled.init();
   await fresh.init();
   const pool = (pooled as unknown as { workspacePool: { warm(): Promise<void> } }).workspacePool;
-  const runId = createRun(b.ledger, { kind: 'run_test', repo: project, owner: b.owner });
+  const runId = createRun(b.ledger, { kind: runTestTool.name, repo: project, owner: b.owner });
   const timed = async (sandbox: Sandbox) => {
     const ctx = {
       sandbox,

@@ -13,6 +13,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readEntityTool } from '../primitives/tools/read-entity.js';
+import { searchSymbolTool } from '../primitives/tools/search-symbol.js';
 import { runLoop, type LoopDeps, type LoopTools } from '../policy/loop.js';
 import { buildSelectionPrompt } from '../policy/prompt.js';
 import { TOOL_NAMES } from '../policy/registry.js';
@@ -21,7 +23,7 @@ import { MemoryRecord, MemoryRun, MemoryTools } from '../policy/turn/in-memory.j
 import { CodeIndex } from '../primitives/index/code-index.js';
 import { LintGate } from '../primitives/lint/lint-gate.js';
 import type { Entity } from '../primitives/types.js';
-import { Workspace } from '../primitives/workspace.js';
+import { ToolRunner } from '../primitives/tool-runner.js';
 import { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
 import { RunRecord } from '../runtime/ledger/run-record.js';
@@ -46,7 +48,7 @@ const SELECTORS = [
 function scriptedReplies(turns: number): string[] {
   const replies = Array.from({ length: turns }, (_, i) =>
     JSON.stringify({
-      tool: i % 3 === 2 ? 'search_symbol' : 'read_entity',
+      tool: i % 3 === 2 ? searchSymbolTool.name : readEntityTool.name,
       args: i % 3 === 2 ? { query: 'words' } : { selector: SELECTORS[i % SELECTORS.length], body: true },
     }),
   );
@@ -111,14 +113,14 @@ async function measureTurns(
   return perTurn;
 }
 
-/** The real workspace and ledger on the sample repository; the sandbox is never called. */
+/** The real tool runner and ledger on the sample repository; the sandbox is never called. */
 async function overhead(turns: number): Promise<number[]> {
   const repo = join(packageRoot(), 'test', 'fixtures', 'sample-repo');
   const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-bench-loop-')), 'ledger.db'));
   const index = await CodeIndex.open(repo, ledger);
   const lint = new LintGate();
   const runId = createRun(ledger, { kind: 'fix', repo, owner: 'bench' });
-  const workspace = new Workspace({
+  const runner = new ToolRunner({
     repoRoot: repo,
     index,
     lint,
@@ -128,7 +130,7 @@ async function overhead(turns: number): Promise<number[]> {
     owner: 'bench',
   });
   try {
-    return await measureTurns(turns, { tools: workspace, record: new RunRecord(ledger, runId, 'bench') });
+    return await measureTurns(turns, { tools: runner, record: new RunRecord(ledger, runId, 'bench') });
   } finally {
     await lint.close();
     ledger.close();
@@ -163,7 +165,7 @@ async function pureOverhead(turns: number): Promise<number[]> {
     {
       selectors: SELECTORS,
       answer: (tool, args) =>
-        tool === 'search_symbol'
+        tool === searchSymbolTool.name
           ? {
               result: {
                 ok: true,

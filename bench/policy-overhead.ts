@@ -14,6 +14,9 @@ import { retrieveByMap } from '../policy/retrieve.js';
 import { TriggerGate } from '../policy/triggers.js';
 import { trustGate, type RecordedCall } from '../policy/trust.js';
 import { classifyProposal, validateCall } from '../policy/validate.js';
+import { editEntityTool } from '../primitives/tools/edit-entity.js';
+import { runTestTool } from '../primitives/tools/run-test.js';
+import { searchSymbolTool } from '../primitives/tools/search-symbol.js';
 import { newPromptBoundary } from '../runtime/ledger/prompts.js';
 
 /** The fence boundary of the prompts built here, as a run's would be. */
@@ -45,13 +48,13 @@ const REPLIES = [
 
 const RECORDED: RecordedCall[] = [
   {
-    tool: 'run_test',
+    tool: runTestTool.name,
     args: { target: 'tests/test_memstore.py::test_evicts_oldest', timeout: 120 },
     result: { passed: false, exit_code: 1, output: 'E   assert 2 == 3\n1 failed in 0.03s', timed_out: false },
     receipt: { exit_code: 1, timed_out: false },
   },
   {
-    tool: 'search_symbol',
+    tool: searchSymbolTool.name,
     args: { query: 'MemStore.remember', k: 10 },
     result: {
       ok: true,
@@ -68,7 +71,7 @@ const RECORDED: RecordedCall[] = [
     },
   },
   {
-    tool: 'edit_entity',
+    tool: editEntityTool.name,
     args: {
       selector: 'memstore.MemStore.remember',
       search: 'len(self.items) > ',

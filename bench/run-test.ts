@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RUN_TEST_LIMITS, runTest } from '../primitives/run-test.js';
+import { runTestTool } from '../primitives/tools/run-test.js';
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
@@ -124,7 +125,7 @@ async function main(): Promise<void> {
   const pool = (sandbox as unknown as { workspacePool: { warm(): Promise<void> } }).workspacePool;
   await sandbox.init();
   const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
-  const runId = createRun(ledger, { kind: 'run_test', repo, owner: 'bench' });
+  const runId = createRun(ledger, { kind: runTestTool.name, repo, owner: 'bench' });
   const ctx = { sandbox, ledger, runId, owner: 'bench', origin: 'user' as const, repoRoot: repo };
   const sandboxed: number[] = [];
   const host: number[] = [];

@@ -1,7 +1,7 @@
 // The effective configuration of a command, and where each value came from. Precedence, lowest
 // first: ~/.config/piper-agent/config.json < <repo>/.piper/config.json < environment
 // (PIPER_*, OPENAI_API_KEY, OPENAI_BASE_URL) < command-line flags. Secrets are redacted on display.
-// The repository's file may only narrow unless the user trusts it (cli/trust/repo-narrowing.ts).
+// The repository's file may only narrow unless the user trusts it (cli/repo-config-trust/repo-narrowing.ts).
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { z } from 'zod';
@@ -10,8 +10,8 @@ import { PriceTableSchema } from '../runtime/model/pricing.js';
 import { SamplingConfigSchema } from '../runtime/model/sampling.js';
 import { ConfigError } from './exit-codes.js';
 import { didYouMean } from './suggest.js';
-import { narrowRepoLayer, type IgnoredKey } from './trust/repo-narrowing.js';
-import { repoFileTrusted, TrustedReposSchema, userConfigPath } from './trust/trust-store.js';
+import { narrowRepoLayer, type IgnoredKey } from './repo-config-trust/repo-narrowing.js';
+import { repoFileTrusted, TrustedReposSchema, userConfigPath } from './repo-config-trust/trust-store.js';
 
 export const ConfigSchema = z
   .object({

@@ -8,6 +8,7 @@
 // another process starts with none — reuse beyond its scope is impossible by construction.
 import { createHash } from 'node:crypto';
 import type { EditApprovalRequest, EditAuthorizer, EditDecision } from '../primitives/edit-approval.js';
+import { editEntityTool } from '../primitives/tools/edit-entity.js';
 
 export const APPROVAL_MODES = ['ask', 'auto', 'read-only'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];
@@ -21,7 +22,7 @@ export type AskApproval = (request: EditApprovalRequest) => Promise<UserVerdict>
 /** One decision as the ledger keeps it (runtime/ledger/approvals.ts); returns the row id. */
 export interface ApprovalRecord {
   callId: string;
-  operation: 'edit_entity';
+  operation: typeof editEntityTool.name;
   path: string;
   selector: string;
   decision: 'approved' | 'denied';
@@ -52,7 +53,7 @@ export function createEditAuthorizer(opts: {
   return async (request: EditApprovalRequest): Promise<EditDecision> => {
     const base = {
       callId: request.callId,
-      operation: 'edit_entity' as const,
+      operation: editEntityTool.name,
       path: request.path,
       selector: request.selector,
       diffSha256: createHash('sha256').update(request.diff).digest('hex'),

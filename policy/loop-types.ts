@@ -1,7 +1,8 @@
 // The loop's injected effects and options: what it needs of the workspace, of the ledger, of the
-// model and of the operator. Implemented by primitives/workspace.ts, runtime/ledger/run-record.ts,
+// model and of the operator. Implemented by primitives/tool-runner.ts, runtime/ledger/run-record.ts,
 // the model clients and the CLI; the loop itself sees only these shapes.
-import type { ExecutedCall, ValidatedCall } from '../primitives/workspace.js';
+import type { ExecutedCall } from '../primitives/tool-runner.js';
+import type { ToolCall } from '../primitives/tools/all-tools.js';
 import type { NewObservation, ObservationRow } from '../runtime/ledger/observation-row.js';
 import type { RejectedProposal } from '../runtime/ledger/run-record.js';
 import type { TurnReply, TurnStart } from '../runtime/ledger/turns.js';
@@ -16,12 +17,12 @@ import type { LoopState } from './turn/loop-state.js';
 
 export type { LoopState };
 
-/** What the loop needs of the workspace (primitives/workspace.ts implements it). */
+/** What the loop needs of the tool runner (primitives/tool-runner.ts implements it). */
 export interface LoopTools {
   selectorExists(selector: string): boolean;
   hasEvidence(selector: string): boolean;
   run(
-    call: ValidatedCall,
+    call: ToolCall,
     origin: 'model' | 'trigger',
     turnId?: number,
     /** The id the call's proposal announced, and the hook told once its ledger row exists. */
@@ -35,7 +36,7 @@ export interface LoopTools {
   ): Promise<ExecutedLike>;
 }
 
-/** One executed call as the workspace returns it (primitives/workspace.ts declares it). */
+/** One executed call as the tool runner returns it (primitives/tools/tool.ts declares it). */
 export type ExecutedLike = ExecutedCall;
 
 /** An observation row as much as the loop reads back of it (the in-memory record keeps no more). */

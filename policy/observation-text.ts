@@ -12,6 +12,7 @@ import type { DataSource } from './fence.js';
 import { isRecord } from '../runtime/text/is-record.js';
 import { USER_DENIAL_PREFIX } from '../primitives/edit-approval.js';
 import { editDenialSchema } from '../primitives/results/edit-result.js';
+import { executeTool } from '../primitives/tools/execute.js';
 import { NO_REASON_GIVEN } from './approval.js';
 
 /** What rendering reads of an observation row; `result` is the JSON the ledger stores. */
@@ -73,7 +74,7 @@ export function summarize(kind: string, result: unknown): string {
       : '';
     return `${r.passed ? 'passed' : r.timed_out ? 'timed out' : 'failed'}${exitText(r.exit_code)}${c}`;
   }
-  if (kind === 'execute')
+  if (kind === executeTool.kind)
     return `${exitText(r.exit_code).slice(2) || 'no exit code'}${r.timed_out ? ', timed out' : ''}: ${oneLine(String(r.stdout ?? ''))}`;
   if (r.ok === false)
     return typeof r.error === 'string' ? `error: ${oneLine(r.error)}` : 'error (no message)';

@@ -1,108 +1,32 @@
-// The tool registry of docs/policy.md, "The tool registry": the six executable tools, declared
-// once here with zod, plus the two reserved non-tool names. Everything else is derived from these
-// declarations: the spec's JSON view (`"int 1..100 (default 100)"`), the JSON Schema offered for
+// The tool registry of docs/policy.md, "The tool registry": the six executable tools, each declared
+// once with zod in its own module (primitives/tools/, listed in all-tools.ts), plus the two reserved
+// non-tool names. Everything else is derived from those declarations: the spec's JSON view (`"int 1..100 (default 100)"`), the JSON Schema offered for
 // native function calling, the validation rules and their "expected ..." phrases.
 import { z } from 'zod';
-import type { ToolCallName } from '../primitives/results/tool-results.js';
+import {
+  isToolName,
+  TOOL_NAMES,
+  toolDefinition,
+  type ToolArgs,
+  type ToolCall,
+  type ToolName,
+} from '../primitives/tools/all-tools.js';
 import type { ToolSpec } from '../runtime/model/types.js';
 
-export type ToolCategory = 'read' | 'search' | 'edit' | 'execute';
+export { isToolName, TOOL_NAMES, type ToolArgs, type ToolCall, type ToolName };
 
+/** What the registry declares of a tool: read from its module (primitives/tools/<name>.ts). */
 interface ToolDeclaration {
   description: string;
   /** Strict: an arg not declared here is rejected (`unknown arg: <name>`), never ignored. */
   args: z.ZodObject;
   returns: string;
   keywords: readonly string[];
-  category: ToolCategory;
+  category: string;
 }
 
-// Registry order matters: retrieval breaks score ties by it (section 4.2).
-const DECLARATIONS = {
-  read_entity: {
-    description: "read a code entity's signature and optional windowed body",
-    args: z.strictObject({
-      selector: z.string(),
-      body: z.boolean().default(false),
-      window: z.int().min(1).max(100).default(100),
-    }),
-    returns: 'envelope {ok, error, data:{entity, body}}',
-    keywords: ['read', 'view', 'inspect', 'signature', 'body', 'entity', 'function', 'class', 'method'],
-    category: 'read',
-  },
-  search_symbol: {
-    description: 'signature-only AST symbol search',
-    args: z.strictObject({
-      query: z.string(),
-      keywords: z.array(z.string()).optional(),
-      k: z.int().min(1).max(10).default(10),
-    }),
-    returns: 'envelope {ok, error, data:{matches:[{selector, kind, signature, path, line}]}}',
-    keywords: ['search', 'symbol', 'find', 'lookup', 'name', 'signature', 'grep', 'function'],
-    category: 'search',
-  },
-  search_code: {
-    description: 'summarized + capped embedding retrieval over entities',
-    args: z.strictObject({
-      query: z.string(),
-      cap: z.int().min(1).max(8).default(8),
-    }),
-    returns: 'envelope {ok, error, data:{results:[{selector, signature, doc, score}], retrieval, note?}}',
-    keywords: ['search', 'code', 'retrieve', 'similar', 'related', 'embedding', 'semantic'],
-    category: 'search',
-  },
-  edit_entity: {
-    description: 'exact-string replace scoped to an entity, linter-gated',
-    args: z.strictObject({
-      selector: z.string(),
-      search: z.string().max(400),
-      replace: z.string().max(2000),
-    }),
-    returns: 'envelope {ok, error, data:{committed, lint_clean, diff}}',
-    keywords: ['edit', 'change', 'fix', 'patch', 'replace', 'modify', 'update', 'write', 'correct'],
-    category: 'edit',
-  },
-  run_test: {
-    description: 'execute a test; pass/fail + truncated traceback',
-    args: z.strictObject({
-      target: z.string(),
-      timeout: z.int().min(1).max(300).default(120),
-    }),
-    returns: '{passed, exit_code, output, timed_out, counts?}',
-    keywords: ['test', 'run', 'verify', 'pytest', 'fail', 'pass', 'assert', 'regression'],
-    category: 'execute',
-  },
-  execute: {
-    description: 'sandboxed compute (no net / no host fs / bounded time)',
-    args: z.strictObject({
-      code: z.string(),
-      timeout: z.int().min(1).max(30).default(10),
-    }),
-    returns: '{stdout, stderr, exit_code, timed_out}',
-    keywords: ['execute', 'compute', 'run', 'calculate', 'eval', 'script', 'code', 'sandbox'],
-    category: 'execute',
-  },
-} as const satisfies Record<ToolCallName, ToolDeclaration>;
-
-// The same names as the tools' result schemas (primitives/results): a tool declared here has a
-// declared result, and `satisfies` above refuses one that does not.
-export type ToolName = keyof typeof DECLARATIONS;
-
-/** The six executable tools, in registry order. */
-export const TOOL_NAMES = Object.keys(DECLARATIONS) as ToolName[];
-
-/** The arguments of a tool after validation: defaults applied, optional args absent when not given. */
-export type ToolArgs<N extends ToolName> = z.output<(typeof DECLARATIONS)[N]['args']>;
-
-/** A validated call of one tool; the union is discriminated by `tool`. */
-export type ToolCall = { [N in ToolName]: { tool: N; args: ToolArgs<N> } }[ToolName];
-
-export function isToolName(name: string): name is ToolName {
-  return Object.prototype.hasOwnProperty.call(DECLARATIONS, name);
-}
-
-export function toolDeclaration<N extends ToolName>(name: N): (typeof DECLARATIONS)[N] {
-  return DECLARATIONS[name];
+export function toolDeclaration(name: ToolName): ToolDeclaration {
+  return toolDefinition(name);
 }
 
 // ---- the reserved non-tool names (section 3.3) -------------------------------------------------
@@ -152,7 +76,7 @@ function deriveArgs(declaration: ToolDeclaration): ArgInfo[] {
 }
 
 const ARG_INFO = Object.fromEntries(
-  TOOL_NAMES.map((name) => [name, deriveArgs(DECLARATIONS[name])]),
+  TOOL_NAMES.map((name) => [name, deriveArgs(toolDeclaration(name))]),
 ) as Record<ToolName, ArgInfo[]>;
 
 /** The declared args of a tool, in declaration order. */
@@ -195,7 +119,7 @@ export interface ToolDescription {
   args: Record<string, string>;
   returns: string;
   keywords: string[];
-  category: ToolCategory;
+  category: string;
 }
 
 export interface ReservedDescription {
@@ -205,7 +129,7 @@ export interface ReservedDescription {
 }
 
 export function describeTool(name: ToolName): ToolDescription {
-  const declaration: ToolDeclaration = DECLARATIONS[name];
+  const declaration = toolDeclaration(name);
   return {
     name,
     description: declaration.description,
@@ -228,7 +152,7 @@ export function registryView(): { tools: ToolDescription[]; reserved: ReservedDe
 
 /** One tool's JSON Schema for native function calling, derived from the zod declaration. */
 export function toolJsonSchema(name: ToolName): Record<string, unknown> {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(DECLARATIONS[name].args, { io: 'input' });
+  const { $schema: _dialect, ...schema } = z.toJSONSchema(toolDeclaration(name).args, { io: 'input' });
   return schema;
 }
 
@@ -245,7 +169,7 @@ export function nativeToolSpecs(names: readonly ToolName[]): ToolSpec[] {
   return [
     ...names.map((name) => ({
       name,
-      description: DECLARATIONS[name].description,
+      description: toolDeclaration(name).description,
       parameters: toolJsonSchema(name),
     })),
     ...RESERVED_NAMES.map((name) => ({
@@ -259,7 +183,7 @@ export function nativeToolSpecs(names: readonly ToolName[]): ToolSpec[] {
 /** One candidate line of the selection prompt (section 5 item 2): `name — description — args`. */
 export function candidateLine(name: ToolName): string {
   const args = ARG_INFO[name].map((arg) => `${arg.name}: ${renderArg(arg)}`).join(', ');
-  return `${name} — ${DECLARATIONS[name].description} — ${args}`;
+  return `${name} — ${toolDeclaration(name).description} — ${args}`;
 }
 
 /** The two reserved lines, exactly as section 5 item 2 writes them. */

@@ -23,8 +23,10 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { symbolMatchSchema } from '../primitives/results/read-results.js';
 import { runTestResultSchema } from '../primitives/results/sandbox-results.js';
-import { parseToolResult } from '../primitives/results/tool-results.js';
-import { toolArgs } from './registry.js';
+import { editEntityTool } from '../primitives/tools/edit-entity.js';
+import { runTestTool } from '../primitives/tools/run-test.js';
+import { searchSymbolTool } from '../primitives/tools/search-symbol.js';
+import { toolArgs, type ToolName } from './registry.js';
 import type { TriggerSnapshot } from './turn/loop-state.js';
 import { scanSymbols } from './symbol-scan.js';
 
@@ -49,10 +51,14 @@ export type TriggerCall =
   | (TriggerBase & { trigger: 'post_edit_lint'; tool: 'lint'; args: { selector: string; path: string } })
   | (TriggerBase & {
       trigger: 'post_patch_test';
-      tool: 'run_test';
+      tool: typeof runTestTool.name;
       args: { target: string; timeout: number };
     })
-  | (TriggerBase & { trigger: 'symbol_token'; tool: 'search_symbol'; args: { query: string; k: number } });
+  | (TriggerBase & {
+      trigger: 'symbol_token';
+      tool: typeof searchSymbolTool.name;
+      args: { query: string; k: number };
+    });
 
 /** What the model chose this turn, once it is accepted (validated tool call or reserved name). */
 export type ModelAction = { kind: 'call'; tool: string } | { kind: 'ask_user' } | { kind: 'stop' };
@@ -70,7 +76,7 @@ export interface TriggerOptions {
 
 export type TriggerName = TriggerCall['trigger'];
 
-const defaultOf = (tool: 'run_test' | 'search_symbol', arg: string): number =>
+const defaultOf = (tool: TriggerCall['tool'] & ToolName, arg: string): number =>
   toolArgs(tool).find((a) => a.name === arg)!.schema.default as number;
 
 export class TriggerGate {
@@ -99,8 +105,8 @@ export class TriggerGate {
       this.fired.add(key);
       calls.push({
         trigger: 'symbol_token',
-        tool: 'search_symbol',
-        args: { query: token, k: defaultOf('search_symbol', 'k') },
+        tool: searchSymbolTool.name,
+        args: { query: token, k: defaultOf(searchSymbolTool.name, 'k') },
         origin: 'trigger',
         key,
       });
@@ -132,7 +138,7 @@ export class TriggerGate {
 
   /** The model's accepted action this turn; returns the post-patch test when it forms a patch. */
   onModelAction(action: ModelAction): TriggerCall[] {
-    if (action.kind === 'call' && action.tool === 'edit_entity') return [];
+    if (action.kind === 'call' && action.tool === editEntityTool.name) return [];
     if (this.untestedEdits === 0) return [];
     this.untestedEdits = 0;
     const target = this.options.reproTarget?.trim();
@@ -144,8 +150,8 @@ export class TriggerGate {
     return [
       {
         trigger: 'post_patch_test',
-        tool: 'run_test',
-        args: { target, timeout: this.options.testTimeout ?? defaultOf('run_test', 'timeout') },
+        tool: runTestTool.name,
+        args: { target, timeout: this.options.testTimeout ?? defaultOf(runTestTool.name, 'timeout') },
         origin: 'trigger',
         key,
       },
@@ -214,7 +220,7 @@ export function triggerObservation(call: TriggerCall, result: unknown): unknown 
       return verdict.success ? verdict.data : result;
     }
     case 'symbol_token': {
-      const found = parseToolResult('search_symbol', result);
+      const found = searchSymbolTool.result.safeParse(result);
       const matches = found.success ? (found.data.data?.matches ?? []) : [];
       return { query: call.args.query, matches } satisfies z.output<typeof symbolObservationSchema>;
     }

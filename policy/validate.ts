@@ -24,14 +24,11 @@ import {
   type ArgSchema,
   type ToolCall,
 } from './registry.js';
+import { parseToolCall, type ToolName } from '../primitives/tools/all-tools.js';
+import { toolPolicy } from './tools/all-policies.js';
+import type { PreconditionChecks } from './tools/tool-policy.js';
 
-/** The lookups the preconditions need, injected so validation stays pure. */
-export interface PreconditionChecks {
-  /** Whether the selector exists in the code index (`code_nodes`). */
-  selectorExists(selector: string): boolean;
-  /** Whether the run's evidence ledger holds a read/search record citing the selector. */
-  hasEvidence(selector: string): boolean;
-}
+export type { PreconditionChecks };
 
 /** The rejection observation, exactly the spec's shape (keys in the spec's order). */
 export interface Rejection {
@@ -41,7 +38,8 @@ export interface Rejection {
   reason: string;
 }
 
-export type Validation = { ok: true; call: ToolCall } | { ok: false; rejection: Rejection };
+export type Validation<N extends ToolName = ToolName> =
+  { ok: true; call: ToolCall<N> } | { ok: false; rejection: Rejection };
 
 export type ClassifiedProposal =
   | { kind: 'ask_user'; question: string }
@@ -67,7 +65,7 @@ export function validateCall(
     evidenceGate?: boolean;
   } = {},
 ): Validation {
-  const reject = (reason: string): Validation => ({
+  const reject = (reason: string): { ok: false; rejection: Rejection } => ({
     ok: false,
     rejection: { ok: false, rejected: true, tool: proposal.tool, reason },
   });
@@ -90,46 +88,23 @@ export function validateCall(
     if (!shape[arg.name]!.safeParse(value).success)
       return reject(`invalid arg: ${arg.name} (${why(arg, value)})`);
   }
-  const parsed = toolDeclaration(tool).args.safeParse(args);
+  return bindCall(tool, args, checks, options.evidenceGate !== false, reject);
+}
+
+/** The call with its tool's types, then rule 3: its tool's precondition (policy/tools/<name>.ts). */
+function bindCall<N extends ToolName>(
+  tool: N,
+  args: Record<string, unknown>,
+  checks: PreconditionChecks,
+  evidenceGate: boolean,
+  reject: (reason: string) => { ok: false; rejection: Rejection },
+): Validation<N> {
+  const parsed = parseToolCall(tool, args);
   // Unreachable after the per-arg checks above; kept so a future cross-field rule cannot throw.
-  if (!parsed.success)
-    return reject(`invalid arg: args (${parsed.error.issues[0]?.message ?? 'does not match'})`);
-  const call = { tool, args: parsed.data } as ToolCall;
-
-  const failed = precondition(call, checks, options.evidenceGate !== false);
+  if (!parsed.ok) return reject(`invalid arg: args (${parsed.error.issues[0]?.message ?? 'does not match'})`);
+  const { call } = parsed;
+  const failed = toolPolicy(tool).precondition(call.args, checks, { evidenceGate });
   return failed === null ? { ok: true, call } : reject(`precondition failed: ${failed}`);
-}
-
-/** Rule 3. Returns what follows `precondition failed: `, or null when the call may run. */
-function precondition(call: ToolCall, checks: PreconditionChecks, evidenceGate: boolean): string | null {
-  switch (call.tool) {
-    case 'read_entity':
-      return ask(() => checks.selectorExists(call.args.selector))
-        ? null
-        : `unknown selector ${call.args.selector}`;
-    case 'search_symbol':
-    case 'search_code':
-      return call.args.query.trim() === '' ? 'empty query' : null;
-    case 'edit_entity':
-      // Off in the stock surface the A/B measures against, and when the gate is ablated.
-      if (!evidenceGate) return null;
-      return ask(() => checks.hasEvidence(call.args.selector))
-        ? null
-        : `no evidence for selector ${call.args.selector}`;
-    case 'run_test':
-      return call.args.target.trim() === '' ? 'empty target' : null;
-    case 'execute':
-      return call.args.code.trim() === '' ? 'empty code' : null;
-  }
-}
-
-/** An injected lookup that throws counts as "no": validation never throws, and never lets a call through on doubt. */
-function ask(check: () => boolean): boolean {
-  try {
-    return check() === true;
-  } catch {
-    return false;
-  }
 }
 
 /** The `<why>` of `invalid arg: <name> (<why>)`: what was expected, and what came. */

@@ -3,6 +3,7 @@
 // run_test's — so the program can import the project and reproduce a bug with its own functions.
 // It is a copy: nothing the program writes reaches the host. Served from the warm workspace pool
 // when one is running. The result is the captured streams and the engine's exit code.
+import { SANDBOX_TOOL } from '../runtime/ledger/sandbox-tools.js';
 import { runRecorded } from '../runtime/recorded-run.js';
 import { EXECUTE_ARGV } from '../runtime/sandbox/pool.js';
 import { DEFAULT_LIMITS, type Limits, type Receipt } from '../runtime/sandbox/spec.js';
@@ -30,13 +31,13 @@ export async function execute(
   const timeout = given?.timeoutS ?? args.timeout ?? 10;
   const recorded = given ? { code: args.code, limits: given } : { code: args.code, timeout };
   const base = { ...EXECUTE_LIMITS, ...stripUndefined(given ?? {}) };
-  const { snapshot, sized } = sizedSnapshot(ctx, { tool: 'execute', args: recorded }, base);
+  const { snapshot, sized } = sizedSnapshot(ctx, { tool: SANDBOX_TOOL.compute, args: recorded }, base);
   const { callId, receipt } = await runRecorded(
     ctx.ledger,
     ctx.sandbox,
     {
       runId: ctx.runId,
-      tool: 'execute',
+      tool: SANDBOX_TOOL.compute,
       args: recorded,
       origin: ctx.origin,
       owner: ctx.owner,

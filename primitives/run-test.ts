@@ -4,6 +4,7 @@
 // project's test variables (the environment plan's testEnv, from its CI) are set in the container.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { SANDBOX_TOOL } from '../runtime/ledger/sandbox-tools.js';
 import { runRecorded } from '../runtime/recorded-run.js';
 import { skippedNote } from '../runtime/workspace/snapshot.js';
 import type { RunTestResult } from './results/sandbox-results.js';
@@ -70,13 +71,17 @@ export async function runTest(
   const env = ctx.testEnv && Object.keys(ctx.testEnv).length ? ctx.testEnv : undefined;
   const recorded = { target: args.target, timeout, ...(env ? { env } : {}) };
   // Sized before any container exists: a snapshot over the cap is a call that never ran.
-  const { snapshot, sized } = sizedSnapshot(ctx, { tool: 'run_test', args: recorded }, RUN_TEST_LIMITS);
+  const { snapshot, sized } = sizedSnapshot(
+    ctx,
+    { tool: SANDBOX_TOOL.test, args: recorded },
+    RUN_TEST_LIMITS,
+  );
   const { callId, receipt } = await runRecorded(
     ctx.ledger,
     ctx.sandbox,
     {
       runId: ctx.runId,
-      tool: 'run_test',
+      tool: SANDBOX_TOOL.test,
       args: recorded,
       origin: ctx.origin,
       owner: ctx.owner,

@@ -2,6 +2,7 @@
 // (runtime/workspace/snapshot.ts), planned and sized before any container exists. A snapshot over
 // the work-space cap is a call that never ran: its ledger row is written `not_executed` with the
 // reason, then the error is thrown, so both tools fail the same way, with the same record.
+import type { SandboxToolName } from '../runtime/ledger/sandbox-tools.js';
 import type { Limits } from '../runtime/sandbox/spec.js';
 import { planSnapshot, snapshotTar, type Snapshot } from '../runtime/workspace/snapshot.js';
 import type { SandboxContext } from './sandbox-context.js';
@@ -23,7 +24,7 @@ export const WORKSPACE_LIMITS = { memoryMb: 1024, pids: 256, tmpfsMb: 256, cpus:
 
 export function sizedSnapshot(
   ctx: WorkspaceContext,
-  call: { tool: 'run_test' | 'execute'; args: unknown },
+  call: { tool: SandboxToolName; args: unknown },
   base: Pick<Limits, 'tmpfsMb' | 'memoryMb'>,
 ): { snapshot: Snapshot; sized: Pick<Limits, 'tmpfsMb' | 'memoryMb'> } {
   const plan = planSnapshot(ctx.repoRoot);

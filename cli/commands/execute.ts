@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { execute, EXECUTE_LIMITS } from '../../primitives/execute.js';
+import { executeTool } from '../../primitives/tools/execute.js';
 import { runRecorded } from '../../runtime/recorded-run.js';
 import { EXECUTE_ARGV } from '../../runtime/sandbox/pool.js';
 import type { Limits, Receipt } from '../../runtime/sandbox/spec.js';
@@ -71,21 +72,15 @@ export async function executeCommand(argv: string[]): Promise<number> {
   });
   if (values.json && values.raw) throw new UsageError('give --json or --raw, not both');
   const code = readProgram(values.code, values.file);
-  const limits = {
-    timeoutS: numberOption('--timeout', values.timeout, { min: 0.1, max: 3600 }),
-    memoryMb: numberOption('--memory', values.memory, { min: 6, max: 65536 }),
-    cpus: numberOption('--cpus', values.cpus, { min: 0.01, max: 64 }),
-    pids: numberOption('--pids', values.pids, { min: 1, max: 100000, integer: true }),
-    outputCapBytes: numberOption('--output-cap', values['output-cap'], {
-      min: 16,
-      max: 64 << 20,
-      integer: true,
-    }),
-  };
+  const limits = limitOptions(values);
   const session = await openCommandSession(values, prestartedPool(limits, values['no-workspace']));
   session.sandbox.prestart();
   try {
-    const runId = createRun(session.ledger, { kind: 'execute', repo: session.repo, owner: session.owner });
+    const runId = createRun(session.ledger, {
+      kind: executeTool.name,
+      repo: session.repo,
+      owner: session.owner,
+    });
     let ran: { callId: string; receipt: Receipt };
     try {
       ran = await runProgram(session, runId, code, limits, values['no-workspace']);
@@ -107,6 +102,22 @@ export async function executeCommand(argv: string[]): Promise<number> {
   } finally {
     await session.close();
   }
+}
+
+/** The call's limits from --timeout, --memory, --cpus, --pids and --output-cap (absent: the defaults). */
+function limitOptions(values: Record<string, string | boolean | undefined>) {
+  const text = (name: string) => values[name] as string | undefined;
+  return {
+    timeoutS: numberOption('--timeout', text('timeout'), { min: 0.1, max: 3600 }),
+    memoryMb: numberOption('--memory', text('memory'), { min: 6, max: 65536 }),
+    cpus: numberOption('--cpus', text('cpus'), { min: 0.01, max: 64 }),
+    pids: numberOption('--pids', text('pids'), { min: 1, max: 100000, integer: true }),
+    outputCapBytes: numberOption('--output-cap', text('output-cap'), {
+      min: 16,
+      max: 64 << 20,
+      integer: true,
+    }),
+  };
 }
 
 /**
@@ -134,7 +145,7 @@ async function runProgram(
     return runRecorded(
       session.ledger,
       session.sandbox,
-      { runId, tool: 'execute', args: { code, limits }, origin: 'user', owner: session.owner },
+      { runId, tool: executeTool.name, args: { code, limits }, origin: 'user', owner: session.owner },
       { image: session.sandbox.image, argv: EXECUTE_ARGV, stdin: code, limits },
     );
   }

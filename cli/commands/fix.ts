@@ -15,7 +15,7 @@ import { issueText } from '../fix/issue-text.js';
 import { modelFor, runFix, type FixInput } from '../fix/run-fix.js';
 import { numberOption } from '../options.js';
 import { headlessSink, type OutputFormat } from '../render/headless.js';
-import { settleRepoTrust } from '../trust/settle.js';
+import { settleRepoTrust } from '../repo-config-trust/settle.js';
 
 export const FIX_HELP = `Usage: piper-agent fix <issue> [options]
 

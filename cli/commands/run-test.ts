@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { RUN_TEST_LIMITS, runTest } from '../../primitives/run-test.js';
 import type { RunTestResult } from '../../primitives/results/sandbox-results.js';
+import { runTestTool } from '../../primitives/tools/run-test.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
@@ -74,7 +75,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       values.json ? () => undefined : log,
     );
     const runId = createRun(session.ledger, {
-      kind: 'run_test',
+      kind: runTestTool.name,
       repo: session.repo,
       head: await gitHead(session.repo),
       owner: session.owner,

@@ -4,13 +4,13 @@
 import { parseArgs } from 'node:util';
 import { renderForModel } from '../../policy/observation-text.js';
 import { isPlainObject } from '../../policy/proposal.js';
-import { isReservedName, type ToolName } from '../../policy/registry.js';
+import { isReservedName } from '../../policy/registry.js';
 import { trustGate } from '../../policy/trust.js';
 import { validateCall } from '../../policy/validate.js';
 import { LOOPS, type PolicyName } from '../../policy/loop-settings.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
-import { Workspace } from '../../primitives/workspace.js';
+import { ToolRunner } from '../../primitives/tool-runner.js';
 import { gitRootAbove, repoRoot } from '../../runtime/host/git.js';
 import { IN_MEMORY_LEDGER } from '../../runtime/ledger/location.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
@@ -97,7 +97,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
       });
     if (!getRun(session.ledger, runId)) throw new UsageError(`no run ${runId} in ${session.ledger.path}`);
     const index = await CodeIndex.open(repo, session.ledger);
-    const workspace = new Workspace({
+    const runner = new ToolRunner({
       repoRoot: repo,
       index,
       lint,
@@ -111,7 +111,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
       testNotes: session.environment?.run.runNotes,
     });
     const record = new RunRecord(session.ledger, runId, session.owner);
-    const validation = validateCall({ tool: name, args }, workspace, {
+    const validation = validateCall({ tool: name, args }, runner, {
       evidenceGate: LOOPS[arm].evidenceGate,
     });
     if (!validation.ok) {
@@ -133,10 +133,10 @@ export async function toolCommand(argv: string[]): Promise<number> {
       ending = { outcome: 'rejected', reason: validation.rejection.reason };
       return EXIT.no;
     }
-    const call = validation.call as { tool: ToolName; args: Record<string, unknown> };
-    const exec = await workspace.run(call, 'model');
+    const { call } = validation;
+    const exec = await runner.run(call, 'model');
     const gated = trustGate(
-      { tool: call.tool, args: call.args, result: exec.result, receipt: exec.receipt },
+      { ...call, result: exec.result, receipt: exec.receipt },
       { skip: LOOPS[arm].trustSkip },
     );
     const row = record.observe({

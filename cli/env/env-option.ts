@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnvMode } from '../../runtime/env/ensure.js';
 import { UsageError } from '../exit-codes.js';
-import { repoFileTrusted } from '../trust/trust-store.js';
+import { repoFileTrusted } from '../repo-config-trust/trust-store.js';
 
 const RECIPE_FILE = '.piper/sandbox.toml';
 

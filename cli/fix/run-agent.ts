@@ -7,7 +7,7 @@ import { runLoop, type LoopOptions, type LoopTools } from '../../policy/loop.js'
 import type { Embedder } from '../../policy/retrieve.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
-import { Workspace } from '../../primitives/workspace.js';
+import { ToolRunner } from '../../primitives/tool-runner.js';
 import { recordApproval } from '../../runtime/ledger/approvals.js';
 import type { RunRecord } from '../../runtime/ledger/run-record.js';
 import type { ChatModel } from '../../runtime/model/types.js';
@@ -50,7 +50,7 @@ export async function runAgent(run: AgentRun): Promise<RunResult> {
       ask: run.approval.ask,
       record: (decision) => recordApproval(session.ledger, { ...decision, runId: record.runId }),
     });
-    const workspace = new Workspace({
+    const tools = new ToolRunner({
       repoRoot: run.repo,
       index,
       lint,
@@ -68,7 +68,7 @@ export async function runAgent(run: AgentRun): Promise<RunResult> {
     return await runLoop(
       {
         model: run.model,
-        tools: run.wrapTools ? run.wrapTools(workspace) : workspace,
+        tools: run.wrapTools ? run.wrapTools(tools) : tools,
         record,
         emit: run.emit,
         askUser: run.askUser,

@@ -11,7 +11,7 @@ import { ownerAlive, parseOwner } from '../../runtime/sandbox/owner.js';
 import { loadConfig, type Config } from '../config.js';
 import type { FixInput } from '../fix/run-fix.js';
 import { flagsConfig } from '../commands/fix.js';
-import { ignoredWarning } from '../trust/settle.js';
+import { ignoredWarning } from '../repo-config-trust/settle.js';
 import { CommandError } from './command-error.js';
 import { findRun, type FoundRun } from './find-run.js';
 import { loopStateFor } from './resume-state.js';

@@ -6,6 +6,9 @@
 import type { LoopState } from '../../policy/loop.js';
 import { triggerSnapshotFrom } from '../../policy/triggers.js';
 import { parseLoopState } from '../../policy/turn/loop-state.js';
+import { editEntityTool } from '../../primitives/tools/edit-entity.js';
+import { runTestTool } from '../../primitives/tools/run-test.js';
+import { searchSymbolTool } from '../../primitives/tools/search-symbol.js';
 import { turnsUsed } from './loop-turns.js';
 import type { CallView, RunDocument } from './run-document.js';
 
@@ -24,14 +27,14 @@ export function rebuiltState(doc: RunDocument): LoopState {
   const calls = doc.turns.flatMap((t) => t.calls);
   const byTrigger = (tool: string) => calls.filter((c) => c.origin === 'trigger' && c.tool === tool);
   const editSelector = new Map(
-    calls.filter((c) => c.tool === 'edit_entity').map((c) => [c.id, argOf(c, 'selector')]),
+    calls.filter((c) => c.tool === editEntityTool.name).map((c) => [c.id, argOf(c, 'selector')]),
   );
   const editsBefore = (at: string) => doc.edits.filter((e) => e.created_at <= at).map((e) => String(e.id));
   // A post-patch test that did not complete (its process died in it) covered nothing: it fires again.
-  const tests = byTrigger('run_test').filter((c) => c.status === 'completed');
+  const tests = byTrigger(runTestTool.name).filter((c) => c.status === 'completed');
   const lastTest = tests.at(-1)?.created_at;
   const triggers = triggerSnapshotFrom({
-    symbolQueries: byTrigger('search_symbol').map((c) => String(argOf(c, 'query'))),
+    symbolQueries: byTrigger(searchSymbolTool.name).map((c) => String(argOf(c, 'query'))),
     edits: doc.edits.map((e) => ({
       editId: String(e.id),
       selector: String((e.call_id ? editSelector.get(e.call_id) : undefined) ?? e.selector),

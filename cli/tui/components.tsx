@@ -5,6 +5,7 @@
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import type { RunResult } from '../../policy/events.js';
+import { isSandboxed } from '../../primitives/tools/all-tools.js';
 import type { TestFailure } from '../../policy/test-failures.js';
 import { environmentText, indexText, shortArgs } from '../render/headless.js';
 import type { SetupProgress } from './setup-log.js';
@@ -177,7 +178,7 @@ export function Running({ tool, since }: { tool: string; since: number }) {
   return (
     <Text wrap="truncate-end" color={color('blue')}>
       {'    '}
-      {frameAt(now)} {tool === 'run_test' || tool === 'execute' ? 'sandbox: ' : ''}
+      {frameAt(now)} {isSandboxed(tool) ? 'sandbox: ' : ''}
       {tool} {((now - since) / 1000).toFixed(1)} s
     </Text>
   );

@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { runTest } from '../../primitives/run-test.js';
+import { runTestTool } from '../../primitives/tools/run-test.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { Sandbox } from '../../runtime/sandbox/sandbox.js';
 import { filesOf, type Task } from './tasks.js';
@@ -44,7 +45,7 @@ export async function judgeRun(
   const restored = restoreTests(task, repoDir);
   const ids = [...task.fail_to_pass, ...task.pass_to_pass];
   const runId = ctx.ledger.createRun({
-    kind: 'run_test',
+    kind: runTestTool.name,
     repo: repoDir,
     owner: ctx.owner,
     issue: `A/B judgement of ${task.id} after run ${agentRunId}`,

@@ -10,8 +10,7 @@
 // precision would measure the model's persistence, not whether the call was needed.
 import type { ExecutedLike, LoopTools } from '../../policy/loop.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
-import { callSubject } from '../../primitives/call-subject.js';
-import { OBSERVATION_KIND, type ToolCallName } from '../../primitives/workspace.js';
+import { callSubject, observationKind } from '../../primitives/tools/all-tools.js';
 
 export const SUPPRESSED = 'suppressed by the A/B ablation: this call was not run';
 
@@ -77,7 +76,7 @@ export function suppressNth(
       suppression.count++;
       return {
         callId,
-        kind: OBSERVATION_KIND[call.tool as ToolCallName] ?? call.tool,
+        kind: observationKind(call.tool, origin),
         target: subject.slice(call.tool.length + 1, call.tool.length + 81),
         result: { ok: false, error: SUPPRESSED, data: null },
         receipt: null,

@@ -5,6 +5,7 @@
 // Read from the run's ledger rows: a trigger's search_symbol call and its `{query, matches}` row.
 import type { Arm } from './metrics.js';
 import { symbolObservationSchema } from '../../policy/triggers.js';
+import { searchSymbolTool } from '../../primitives/tools/search-symbol.js';
 import type { CallRow } from '../../runtime/ledger/call-row.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { ObservationRow } from '../../runtime/ledger/observation-row.js';
@@ -25,7 +26,7 @@ export function countSymbolTriggers(
   observations: ReadonlyArray<Pick<ObservationRow, 'call_id' | 'result'>>,
 ): SymbolTriggerCount {
   const triggerCalls = new Set(
-    calls.filter((c) => c.origin === 'trigger' && c.tool === 'search_symbol').map((c) => c.id),
+    calls.filter((c) => c.origin === 'trigger' && c.tool === searchSymbolTool.name).map((c) => c.id),
   );
   const count: SymbolTriggerCount = { fired: 0, zero_matches: 0, zero_match_queries: [] };
   for (const o of observations) {

@@ -7,6 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { RESERVED_NAMES, TOOL_NAMES } from '../../policy/registry.js';
 
 /** The task mix: bug kinds, plus the two ways an issue can point at the code (by symbol or by behaviour). */
 export const CATEGORIES = [
@@ -22,16 +23,10 @@ export const CATEGORIES = [
 ] as const;
 
 /** What a decision point can be: one of the six tools, or a reserved name. */
-export const GOLD_ACTIONS = [
-  'read_entity',
-  'search_symbol',
-  'search_code',
-  'edit_entity',
-  'run_test',
-  'execute',
-  'ask_user',
-  'stop',
-] as const;
+const GOLD_ACTIONS: readonly string[] = [...TOOL_NAMES, ...RESERVED_NAMES];
+const goldActionSchema = z.string().refine((action) => GOLD_ACTIONS.includes(action), {
+  error: () => `Invalid option: expected one of ${GOLD_ACTIONS.map((a) => JSON.stringify(a)).join('|')}`,
+});
 
 /** The m of the tool-selection measure: gold labels cover the first m decision points (docs/policy.md). */
 export const GOLD_DECISIONS = 3;
@@ -72,7 +67,7 @@ export const TaskSchema = z
     pass_to_pass: z.array(NodeIdSchema),
     /** What the agent's --test gets: usually fail_to_pass joined by spaces. */
     repro: z.string().trim().min(1),
-    gold_labels: z.array(z.enum(GOLD_ACTIONS)).min(1).max(GOLD_DECISIONS),
+    gold_labels: z.array(goldActionSchema).min(1).max(GOLD_DECISIONS),
     /** The gold patch as edit_entity calls, applied in order. */
     gold_edits: z.array(GoldEditSchema).min(1),
     /** For an under-specified task: the answer the reporter gives when asked. */

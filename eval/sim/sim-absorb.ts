@@ -4,6 +4,11 @@
 // `{"ok":false,"rejected":true,...}`, a no-op `{"noop":true,...}`, or `{"kind","target",...,"data"}`
 // whose `data` is the primitive's result — an envelope `{ok,error,data}` for read/search/edit, and
 // `{passed,exit_code,...}` for a test.
+import { editEntityTool } from '../../primitives/tools/edit-entity.js';
+import { readEntityTool } from '../../primitives/tools/read-entity.js';
+import { runTestTool } from '../../primitives/tools/run-test.js';
+import { searchCodeTool } from '../../primitives/tools/search-code.js';
+import { searchSymbolTool } from '../../primitives/tools/search-symbol.js';
 import { SIM_RATES, type SimTask } from './sim-rates.js';
 import { intentKey, type Draw, type SimMemory } from './sim-plan.js';
 import { classifyObservation, type SimPrompt } from './sim-prompt.js';
@@ -50,22 +55,22 @@ function absorbResult(
   const inner = result && isRecord(result.data) ? result.data : null;
   const ok = result?.ok === true;
   switch (last.tool) {
-    case 'search_symbol':
-    case 'search_code': {
+    case searchSymbolTool.name:
+    case searchCodeTool.name: {
       m.searches++;
       const text = JSON.stringify(data ?? {});
       if (task.goldEdits.some((e) => text.includes(`"${e.selector}"`))) m.located = true;
       return;
     }
-    case 'read_entity': {
+    case readEntityTool.name: {
       const body = inner?.body;
       if (ok && typeof body === 'string') m.bodies.set(String(last.args.selector), body);
       else bump();
       return;
     }
-    case 'edit_entity':
+    case editEntityTool.name:
       return absorbEdit(m, last, ok && inner?.committed === true, draw, bump);
-    case 'run_test':
+    case runTestTool.name:
       return absorbTest(m, result?.passed, bump);
     default:
       return;

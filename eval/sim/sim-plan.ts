@@ -1,6 +1,11 @@
 // The simulated model's next intended action, from what it remembers (sim-absorb.ts keeps that up to
 // date from the prompts) and its seeded weaknesses (SIM_RATES in sim-model.ts). The plan of a
 // competent agent — locate, read, edit, test, stop — bent at the documented rates.
+import { editEntityTool } from '../../primitives/tools/edit-entity.js';
+import { readEntityTool } from '../../primitives/tools/read-entity.js';
+import { runTestTool } from '../../primitives/tools/run-test.js';
+import { searchCodeTool } from '../../primitives/tools/search-code.js';
+import { searchSymbolTool } from '../../primitives/tools/search-symbol.js';
 import { SIM_EDIT_ATTEMPTS, SIM_MAX_CALLS, SIM_RATES, type SimEdit, type SimTask } from './sim-rates.js';
 import type { SimPrompt } from './sim-prompt.js';
 
@@ -78,11 +83,11 @@ export function simIntent(m: SimMemory, task: SimTask, prompt: SimPrompt, n: num
     if ((m.editAttempts[j] ?? 0) >= SIM_EDIT_ATTEMPTS) return stop(`the edit of ${selector} does not apply`);
     if (m.bodies.has(selector)) return editIntent(m, task, j, true, draw);
     if ((m.retries.get(`read_entity:${selector}`) ?? 0) < 2)
-      return { tool: 'read_entity', args: { selector, body: true } };
+      return { tool: readEntityTool.name, args: { selector, body: true } };
     return editIntent(m, task, j, false, draw);
   }
   if (m.untested && (m.retries.get(`run_test:${task.repro}`) ?? 0) < 2)
-    return { tool: 'run_test', args: { target: task.repro } };
+    return { tool: runTestTool.name, args: { target: task.repro } };
   return stop(m.untested ? 'the repro test cannot be run' : 'done');
 }
 
@@ -101,8 +106,8 @@ function stop(reason: string): SimIntent {
 
 function search(m: SimMemory, task: SimTask, prompt: SimPrompt, draw: Draw): SimIntent {
   const selector = task.goldEdits[0]?.selector ?? '';
-  const preferred = task.goldLabels[0] === 'search_code' ? 'search_code' : 'search_symbol';
-  const other = preferred === 'search_code' ? 'search_symbol' : 'search_code';
+  const preferred = task.goldLabels[0] === searchCodeTool.name ? searchCodeTool.name : searchSymbolTool.name;
+  const other = preferred === searchCodeTool.name ? searchSymbolTool.name : searchCodeTool.name;
   // Retrieval narrows the choice: a tool the prompt does not offer is not the first pick.
   const first = prompt.offered.includes(preferred) || !prompt.offered.includes(other) ? preferred : other;
   if (m.searches === 0) {
@@ -110,12 +115,12 @@ function search(m: SimMemory, task: SimTask, prompt: SimPrompt, draw: Draw): Sim
     const query =
       draw('wrong_search') < SIM_RATES.wrongSearch
         ? titleOf(prompt.issue).split(/\s+/).slice(0, 4).join(' ')
-        : first === 'search_code'
+        : first === searchCodeTool.name
           ? name.replace(/_/g, ' ')
           : name;
     return { tool: first, args: { query } };
   }
-  return { tool: 'search_symbol', args: { query: entityName(selector) } };
+  return { tool: searchSymbolTool.name, args: { query: entityName(selector) } };
 }
 
 /** The edit for gold edit j: right, wrong (a comment and no fix), or with a mis-remembered search. */
@@ -123,7 +128,7 @@ function editIntent(m: SimMemory, task: SimTask, j: number, informed: boolean, d
   const gold = task.goldEdits[j]!;
   const attempt = m.editAttempts[j] ?? 0;
   const right: SimIntent = {
-    tool: 'edit_entity',
+    tool: editEntityTool.name,
     args: { selector: gold.selector, search: gold.search, replace: gold.replace },
     edit: { index: j, wrong: false },
   };
@@ -136,7 +141,7 @@ function editIntent(m: SimMemory, task: SimTask, j: number, informed: boolean, d
   const whole = linePrefix(m.bodies.get(gold.selector), gold) + gold.search;
   const indent = /^[ \t]*/.exec(whole)![0];
   return {
-    tool: 'edit_entity',
+    tool: editEntityTool.name,
     args: { selector: gold.selector, search: whole, replace: `${indent}${WRONG_EDIT_COMMENT}\n${whole}` },
     edit: { index: j, wrong: true },
   };

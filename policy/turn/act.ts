@@ -49,12 +49,7 @@ export async function act(ctx: TurnContext, s: Selected): Promise<ActResult> {
   const { call } = validation;
   const triggers = ctx.strategy.triggers;
   await runTriggers(ctx, triggers.onModelAction({ kind: 'call', tool: call.tool }), turn, turnId);
-  const { exec, row } = await execute(ctx, turn, turnId, {
-    callId,
-    tool: call.tool,
-    args: call.args as Record<string, unknown>,
-    origin: 'model',
-  });
+  const { exec, row } = await execute(ctx, turn, turnId, { callId, call, origin: 'model' });
   ctx.latest = ctx.strategy.render(row);
   // A denied call advances no trigger: nothing happened to the repository.
   if (exec.kind === 'denied') return CONTINUE;

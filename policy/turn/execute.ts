@@ -1,19 +1,18 @@
 // Running one call, the model's or a trigger's: the execution events around it, the trust gate's
 // verdict on what it captured, and its observation. Trigger calls chain: an edit a trigger commits
 // fires that edit's own triggers.
-import { parseToolResult } from '../../primitives/results/tool-results.js';
+import { editEntityTool } from '../../primitives/tools/edit-entity.js';
 import type { ExecutedLike, ObservationRowLike } from '../loop-types.js';
 import { triggerObservation, type TriggerCall } from '../triggers.js';
 import type { TurnContext } from './context.js';
 import type { DeniedNote } from './harness-notes.js';
 import { stopIfAborted } from './stop.js';
-import { LOOP_TOOLS, type LoopToolName } from './tool-table.js';
+import { runLoopCall, verdictOf, type LoopCall } from './tool-table.js';
 
 interface CallToRun {
   /** The id its proposal event announced; the ledger row is written with it. */
   callId: string;
-  tool: LoopToolName;
-  args: Record<string, unknown>;
+  call: LoopCall;
   origin: 'model' | 'trigger';
   /** A trigger's call: its observation takes the trigger's shape. */
   trigger?: TriggerCall;
@@ -25,7 +24,8 @@ export async function execute(
   turnId: number | undefined,
   call: CallToRun,
 ): Promise<{ exec: ExecutedLike; row: ObservationRowLike }> {
-  const { tool, args, origin } = call;
+  const { origin } = call;
+  const { tool } = call.call;
   // `started` carries the id the ledger row has, so it is told once that row exists; a tool
   // wrapper that does not pass the hook on gets it told just before `finished`.
   let started = false;
@@ -36,8 +36,8 @@ export async function execute(
   };
   stopIfAborted(ctx);
   const t0 = ctx.clock();
-  const entry = LOOP_TOOLS[tool];
-  const exec = await entry.run(ctx.deps.tools, args, origin, turnId, { callId: call.callId, onDispatched });
+  const dispatch = { callId: call.callId, onDispatched };
+  const exec = await runLoopCall(ctx.deps.tools, call.call, origin, turnId, dispatch);
   // Stopped while it ran: the stop marked the call; its result is not observed.
   stopIfAborted(ctx);
   onDispatched(exec.callId);
@@ -54,14 +54,14 @@ export async function execute(
   });
   if (exec.kind === 'denied') {
     // The authorization stage refused it: the harness's own record of the decision, not a result.
-    const refused = parseToolResult('edit_entity', exec.result);
+    const refused = editEntityTool.result.safeParse(exec.result);
     const reason = refused.success ? refused.data.error : null;
     const note: DeniedNote = { denied: true, reason };
     const row = ctx.journal.executed(turn, turnId, exec, note, { trust: 'trusted' });
     return { exec, row };
   }
   const stored = call.trigger ? triggerObservation(call.trigger, exec.result) : exec.result;
-  const verdict = entry.verdict((c) => ctx.strategy.gate(c), args, exec);
+  const verdict = verdictOf((c) => ctx.strategy.gate(c), call.call, exec);
   const row = ctx.journal.executed(turn, turnId, exec, stored, verdict);
   return { exec, row };
 }
@@ -84,13 +84,7 @@ export async function runTriggers(
       origin: 'trigger',
       trigger: t.trigger,
     });
-    const { exec } = await execute(ctx, turn, turnId, {
-      callId,
-      tool: t.tool,
-      args: t.args,
-      origin: 'trigger',
-      trigger: t,
-    });
+    const { exec } = await execute(ctx, turn, turnId, { callId, call: t, origin: 'trigger', trigger: t });
     if (exec.edit) await runTriggers(ctx, ctx.strategy.triggers.onEditCommitted(exec.edit), turn, turnId);
   }
 }

@@ -3,14 +3,21 @@
 // sandbox, so its own rules (phases, rejections, triggers, trust gate, caps) can be exercised and
 // timed alone: the pure loop test and bench/loop-overhead.ts both use them.
 import type { SandboxVerdict } from '../../primitives/results/sandbox-results.js';
-import type { ValidatedCall } from '../../primitives/workspace.js';
 import type { CallOrigin } from '../../runtime/ledger/call-row.js';
 import type { DispatchOptions } from '../../runtime/ledger/dispatch.js';
 import type { NewObservation } from '../../runtime/ledger/observation-row.js';
 import type { RejectedProposal } from '../../runtime/ledger/run-record.js';
 import type { TurnReply, TurnStart } from '../../runtime/ledger/turns.js';
 import type { ExecutedLike, LoopRecord, LoopState, LoopTools, ObservationRowLike } from '../loop-types.js';
-import type { ToolName } from '../registry.js';
+import {
+  callSubject,
+  observationKind,
+  type ToolCall,
+  type ToolName,
+} from '../../primitives/tools/all-tools.js';
+import { editEntityTool } from '../../primitives/tools/edit-entity.js';
+import { readEntityTool } from '../../primitives/tools/read-entity.js';
+import { runTestTool } from '../../primitives/tools/run-test.js';
 import { isRecord } from '../../runtime/text/is-record.js';
 
 export interface MemoryTurn {
@@ -121,7 +128,7 @@ export class MemoryRecord implements LoopRecord {
     if (!last) return false;
     const tests = this.run.calls
       .slice(last.callIndex + 1)
-      .filter((c) => c.tool === 'run_test' && c.receipt !== null)
+      .filter((c) => c.tool === runTestTool.name && c.receipt !== null)
       .filter((c) => reproTarget === null || String(c.args.target).trim() === reproTarget.trim());
     return tests.at(-1)?.receipt?.exit_code === 0;
   }
@@ -150,15 +157,6 @@ export interface MemoryWorld {
   lint?(path: string): string;
 }
 
-const KIND: Record<ToolName, string> = {
-  read_entity: 'read',
-  search_symbol: 'search',
-  search_code: 'search',
-  edit_entity: 'edit',
-  run_test: 'test',
-  execute: 'execute',
-};
-
 export class MemoryTools implements LoopTools {
   constructor(
     readonly world: MemoryWorld,
@@ -174,7 +172,7 @@ export class MemoryTools implements LoopTools {
   }
 
   run(
-    call: ValidatedCall,
+    call: ToolCall,
     origin: 'model' | 'trigger',
     turnId?: number,
     dispatch: DispatchOptions = {},
@@ -185,11 +183,11 @@ export class MemoryTools implements LoopTools {
       dispatch.callId,
     );
     dispatch.onDispatched?.(callId);
-    const kind = origin === 'trigger' && call.tool === 'search_symbol' ? 'symbol' : KIND[call.tool];
-    const target = String(Object.values(call.args)[0] ?? '');
+    const kind = observationKind(call.tool, origin);
+    const target = callSubject(call.tool, call.args);
     for (const selector of citedSelectors(call, result)) this.ledger.evidence.add(selector);
     const exec: ExecutedLike = { callId, kind, target, result, receipt };
-    if (call.tool === 'edit_entity' && committed(result)) {
+    if (call.tool === editEntityTool.name && committed(result)) {
       const selector = String(call.args.selector);
       const editId = String(this.ledger.edits.length + 1);
       const path = `${selector.split('.').slice(0, -1).join('/')}.py`;
@@ -227,9 +225,9 @@ function committed(result: unknown): boolean {
 }
 
 /** The selectors a read or search result cites: what the evidence gate accepts for an edit. */
-function citedSelectors(call: ValidatedCall, result: unknown): string[] {
+function citedSelectors(call: ToolCall, result: unknown): string[] {
   if (!isRecord(result) || result.ok !== true || !isRecord(result.data)) return [];
-  if (call.tool === 'read_entity') return [String(call.args.selector)];
+  if (call.tool === readEntityTool.name) return [call.args.selector];
   const listed = result.data.matches ?? result.data.results;
   return Array.isArray(listed) ? listed.flatMap((m) => (isRecord(m) ? [String(m.selector)] : [])) : [];
 }

@@ -1,39 +1,40 @@
-// How the loop runs each tool it can call: the six registry tools through LoopTools.run, and the
-// harness's own lint (the post-edit lint trigger's tool) through LoopTools.lintFile. The trust gate
-// checks what a tool captured against its declared result; lint is the harness's verdict on a file,
-// which is what the gate would compare an edit against, so it is recorded trusted as produced.
+// How the loop runs each call it can make: a registry tool's validated call through LoopTools.run,
+// and the harness's own lint (the post-edit lint trigger's tool) through LoopTools.lintFile. The
+// trust gate checks what a tool captured against its declared result; lint is the harness's verdict
+// on a file, which is what the gate would compare an edit against, so it is recorded trusted as
+// produced.
 import type { DispatchOptions } from '../../runtime/ledger/dispatch.js';
 import type { ExecutedLike, LoopTools } from '../loop-types.js';
-import { TOOL_NAMES, type ToolName } from '../registry.js';
+import type { ToolCall } from '../registry.js';
 import type { LoopStrategy, Trust } from './strategy.js';
 
-export type LoopToolName = ToolName | 'lint';
-
-interface LoopTool {
-  run(
-    tools: LoopTools,
-    args: Record<string, unknown>,
-    origin: 'model' | 'trigger',
-    turnId?: number,
-    /** The id the proposal announced, and the hook told once the call's row is written. */
-    dispatch?: DispatchOptions,
-  ): Promise<ExecutedLike>;
-  /** The trust verdict the call's observation is stored with. */
-  verdict(gate: LoopStrategy['gate'], args: Record<string, unknown>, exec: ExecutedLike): Verdict;
+/** The harness lint's call: not a registry tool, so never validated or offered to the model. */
+interface LintCall {
+  tool: 'lint';
+  args: { selector: string; path: string };
 }
 
-type Verdict = { trust: Trust; caveat?: string };
+/** A call the loop runs: a validated (or trigger-built) registry call, or the harness lint. */
+export type LoopCall = ToolCall | LintCall;
 
-const registryTool = (tool: ToolName): LoopTool => ({
-  run: (tools, args, origin, turnId, dispatch) => tools.run({ tool, args }, origin, turnId, dispatch),
-  verdict: (gate, args, exec) => gate({ tool, args, result: exec.result, receipt: exec.receipt }),
-});
+export function runLoopCall(
+  tools: LoopTools,
+  call: LoopCall,
+  origin: 'model' | 'trigger',
+  turnId?: number,
+  /** The id the proposal announced, and the hook told once the call's row is written. */
+  dispatch?: DispatchOptions,
+): Promise<ExecutedLike> {
+  if (call.tool === 'lint') return tools.lintFile(call.args.selector, call.args.path, turnId, dispatch);
+  return tools.run(call, origin, turnId, dispatch);
+}
 
-export const LOOP_TOOLS: Readonly<Record<LoopToolName, LoopTool>> = {
-  ...(Object.fromEntries(TOOL_NAMES.map((tool) => [tool, registryTool(tool)])) as Record<ToolName, LoopTool>),
-  lint: {
-    run: (tools, args, _origin, turnId, dispatch) =>
-      tools.lintFile(String(args.selector), String(args.path), turnId, dispatch),
-    verdict: () => ({ trust: 'trusted' }),
-  },
-};
+/** The trust verdict the call's observation is stored with. */
+export function verdictOf(
+  gate: LoopStrategy['gate'],
+  call: LoopCall,
+  exec: ExecutedLike,
+): { trust: Trust; caveat?: string } {
+  if (call.tool === 'lint') return { trust: 'trusted' };
+  return gate({ ...call, result: exec.result, receipt: exec.receipt });
+}

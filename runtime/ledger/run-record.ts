@@ -6,6 +6,7 @@ import { editsForRun } from './edits.js';
 import type { Ledger } from './ledger.js';
 import type { NewObservation, ObservationRow } from './observation-row.js';
 import { newPromptBoundary, storePrompt } from './prompts.js';
+import { SANDBOX_TOOL } from './sandbox-tools.js';
 import {
   completeTurn,
   nextTurnIndex,
@@ -119,10 +120,10 @@ export class RunRecord {
     const rows = this.ledger.database
       .prepare(
         `SELECT c.args, e.exit_code FROM calls c JOIN executions e ON e.call_id = c.id
-         WHERE c.run_id = ? AND c.tool = 'run_test' AND c.status = 'completed' AND c.created_at >= ?
+         WHERE c.run_id = ? AND c.tool = ? AND c.status = 'completed' AND c.created_at >= ?
          ORDER BY c.created_at DESC, c.rowid DESC`,
       )
-      .all(this.runId, last.created_at) as Array<{ args: string; exit_code: number }>;
+      .all(this.runId, SANDBOX_TOOL.test, last.created_at) as Array<{ args: string; exit_code: number }>;
     const relevant = rows.filter(
       (r) =>
         reproTarget === null ||

@@ -7,10 +7,11 @@ import { RuntimeError } from '../errors.js';
 import type { Ledger } from './ledger.js';
 import { newPromptBoundary } from './prompts.js';
 import type { RunRow } from './run-row.js';
+import type { SandboxToolName } from './sandbox-tools.js';
 
 export interface NewRun {
-  /** `tool`: one `piper-agent tool` call, ended with it. */
-  kind: 'fix' | 'execute' | 'run_test' | 'tool';
+  /** `tool`: one `piper-agent tool` call, ended with it; a sandbox tool's name: one `run-test` or `execute`. */
+  kind: 'fix' | 'tool' | SandboxToolName;
   repo: string;
   owner: string;
   issue?: string;

@@ -5,6 +5,7 @@
 import type { Ledger } from './ledger.js';
 import { endRun } from './runs.js';
 import { endCall, unfinished } from './calls.js';
+import { isSandboxTool } from './sandbox-tools.js';
 
 export interface SweptCall {
   callId: string;
@@ -20,7 +21,7 @@ export function sweepLedger(ledger: Ledger, isAlive: (owner: string) => boolean,
     const pid = call.owner.split(':')[1];
     // Sandboxed tools have not run until their container exists; the others run in process, so
     // without a container nothing says whether they did.
-    const sandboxed = call.tool === 'run_test' || call.tool === 'execute';
+    const sandboxed = isSandboxTool(call.tool);
     const entry: SweptCall = !sandboxed
       ? {
           callId: call.id,

@@ -27,7 +27,7 @@ describe('suppressNth', () => {
 
       const first = newCallId();
       const suppressed = await tools.run(
-        { tool: 'read_entity', args: { selector: 'a.b' } },
+        { tool: 'read_entity', args: { selector: 'a.b', body: false, window: 100 } },
         'model',
         undefined,
         { callId: first, onDispatched },
@@ -38,7 +38,7 @@ describe('suppressNth', () => {
 
       const second = newCallId();
       const through = await tools.run(
-        { tool: 'read_entity', args: { selector: 'a.c' } },
+        { tool: 'read_entity', args: { selector: 'a.c', body: false, window: 100 } },
         'model',
         undefined,
         { callId: second, onDispatched },

@@ -2,8 +2,8 @@
 // controls inert) and why; y trusts, anything else (Enter, n, Esc) does not.
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { TrustPrompt } from '../../cli/tui/trust-prompt.js';
-import type { TrustQuestion } from '../../cli/trust/settle.js';
+import { TrustPrompt } from '../../cli/tui/repo-config-trust-prompt.js';
+import type { TrustQuestion } from '../../cli/repo-config-trust/settle.js';
 import { tick } from '../helpers/ink-frames.js';
 
 const question: TrustQuestion = {

@@ -8,8 +8,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { configReport, renderConfigReport } from '../../cli/commands/config.js';
 import { loadConfig, REPO_CONFIG_FILE } from '../../cli/config.js';
 import { UsageError } from '../../cli/exit-codes.js';
-import { settleRepoTrust } from '../../cli/trust/settle.js';
-import { rememberTrust, repoFileTrusted } from '../../cli/trust/trust-store.js';
+import { settleRepoTrust } from '../../cli/repo-config-trust/settle.js';
+import { rememberTrust, repoFileTrusted } from '../../cli/repo-config-trust/trust-store.js';
 
 let xdg: string;
 let repo: string;

@@ -1,4 +1,4 @@
-// The A/B's gate ablation (eval/ab/gates.ts: the spec's loop with one setting off) end to end over the real workspace on a copy of the
+// The A/B's gate ablation (eval/ab/gates.ts: the spec's loop with one setting off) end to end over the real tool runner on a copy of the
 // sample repo, with a scripted model: each switch turns its own gate off and leaves the rest as they
 // were. No call here reaches the sandbox (no repro target, no run_test, no execute).
 import { cpSync, mkdtempSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { runLoop, type LoopTools } from '../../policy/loop.js';
 import { TOOL_NAMES } from '../../policy/registry.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
-import { Workspace } from '../../primitives/workspace.js';
+import { ToolRunner } from '../../primitives/tool-runner.js';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
@@ -49,12 +49,12 @@ async function run(opts: {
   const index = await CodeIndex.open(repo, ledger);
   const runId = createRun(ledger, { kind: 'fix', repo, owner: 'test' });
   const sandbox = new Sandbox(new DockerEngine(), { image: 'unused' });
-  const workspace = new Workspace({ repoRoot: repo, index, lint, sandbox, ledger, runId, owner: 'test' });
+  const runner = new ToolRunner({ repoRoot: repo, index, lint, sandbox, ledger, runId, owner: 'test' });
   const events: LoopEvent[] = [];
   const result = await runLoop(
     {
       model: scriptModelFromReplies(opts.replies),
-      tools: opts.wrap ? opts.wrap(workspace) : workspace,
+      tools: opts.wrap ? opts.wrap(runner) : runner,
       record: new RunRecord(ledger, runId, 'test'),
       emit: (e) => events.push(e),
     },
@@ -128,7 +128,7 @@ describe('loop gates: each switch turns off its own gate only', () => {
 
   describe('trust gate', () => {
     // A search_symbol result with one match that does not hold the query's token: what the
-    // round-trip check exists to catch. Injected by wrapping the workspace, as a faulty index would.
+    // round-trip check exists to catch. Injected by wrapping the tool runner, as a faulty index would.
     const bogusMatch = (tools: LoopTools): LoopTools => ({
       selectorExists: (s) => tools.selectorExists(s),
       hasEvidence: (s) => tools.hasEvidence(s),

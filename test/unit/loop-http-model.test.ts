@@ -10,7 +10,7 @@ import type { LoopEvent } from '../../policy/events.js';
 import { runLoop } from '../../policy/loop.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
-import { Workspace } from '../../primitives/workspace.js';
+import { ToolRunner } from '../../primitives/tool-runner.js';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
@@ -37,9 +37,9 @@ async function run(protocol: 'json' | 'tools') {
   const ledger = Ledger.open(join(mkdtempSync(join(tmpdir(), 'piper-loop-http-')), 'ledger.db'));
   const index = await CodeIndex.open(repo, ledger);
   const runId = createRun(ledger, { kind: 'fix', repo, owner: 'test' });
-  // No call here reaches the sandbox; it is only there because the workspace has one.
+  // No call here reaches the sandbox; it is only there because the tool runner has one.
   const sandbox = new Sandbox(new DockerEngine(), { image: 'unused' });
-  const workspace = new Workspace({ repoRoot: repo, index, lint, sandbox, ledger, runId, owner: 'test' });
+  const runner = new ToolRunner({ repoRoot: repo, index, lint, sandbox, ledger, runId, owner: 'test' });
   const model = new OpenAIChatModel({
     baseUrl: server.baseUrl,
     apiKey: 'k',
@@ -50,7 +50,7 @@ async function run(protocol: 'json' | 'tools') {
   });
   const events: LoopEvent[] = [];
   const result = await runLoop(
-    { model, tools: workspace, record: new RunRecord(ledger, runId, 'test'), emit: (e) => events.push(e) },
+    { model, tools: runner, record: new RunRecord(ledger, runId, 'test'), emit: (e) => events.push(e) },
     {
       issueText: 'top_words returns too few words',
       settings: SPEC_LOOP,

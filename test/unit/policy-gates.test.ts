@@ -105,12 +105,12 @@ describe('trust gate: skipping the search_symbol round trip, or the whole gate',
   });
   const symbolCall = {
     tool: 'search_symbol' as const,
-    args: { query: 'remember' },
+    args: { query: 'remember', k: 10 },
     result: { ok: true, error: null, data: { matches: [match('pkg.mod.recall')] } },
   };
   const badTest = {
     tool: 'run_test' as const,
-    args: { target: 't' },
+    args: { target: 't', timeout: 120 },
     result: { passed: true, exit_code: 1, output: '', timed_out: false },
     receipt: { exit_code: 1, timed_out: false },
   };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BASELINE_LOOP } from '../../policy/loop-settings.js';
-import { editRoundTrip, lastQueryToken, trustGate, type RecordedCall } from '../../policy/trust.js';
+import { editRoundTrip } from '../../policy/tools/edit-round-trip.js';
+import { lastQueryToken } from '../../policy/tools/search-symbol.js';
+import { trustGate, type RecordedCall } from '../../policy/trust.js';
 
 const runTest = (result: Record<string, unknown>, receipt?: RecordedCall['receipt']): RecordedCall => ({
   tool: 'run_test',
@@ -93,7 +95,7 @@ describe('schema conformance', () => {
   it('checks envelope consistency: ok with no data, failed with no error', () => {
     const read = (result: unknown): RecordedCall => ({
       tool: 'read_entity',
-      args: { selector: 'a.b' },
+      args: { selector: 'a.b', body: false, window: 100 },
       result,
     });
     expect(trustGate(read({ ok: true, error: null, data: null }))).toMatchObject({

@@ -29,7 +29,7 @@ export async function settleRepoTrust(
     opts.log(ignoredWarning(effective));
     return effective.config;
   }
-  const ask = opts.ask ?? (await import('../tui/trust-prompt.js')).askRepoTrust;
+  const ask = opts.ask ?? (await import('../tui/repo-config-trust-prompt.js')).askRepoTrust;
   if (!(await ask({ file: effective.files.repo, keys: effective.ignored }))) return effective.config;
   rememberTrust(opts.repo, REPO_CONFIG_FILE, effective.repoBytes, opts.env);
   return effective.ifTrusted.config;

@@ -1,0 +1,68 @@
+// edit_entity: an exact-string replace scoped to one entity, linter-gated and authorized before it
+// is written. The policy's part (the evidence gate; the round-trip and lint checks of a committed
+// edit) is policy/tools/edit-entity.ts, the edit itself primitives/edit-entity.ts.
+import { z } from 'zod';
+import { editsForRun } from '../../runtime/ledger/edits.js';
+import { editEntity } from '../edit-entity.js';
+import { editResultSchema, type EditEnvelope } from '../results/edit-result.js';
+import { runInProcess } from './in-process.js';
+import { defineTool, stringArg, type ExecutedCall } from './tool.js';
+import type { ToolContext } from './tool-context.js';
+
+export const editEntityTool = defineTool({
+  name: 'edit_entity',
+  description: 'exact-string replace scoped to an entity, linter-gated',
+  returns: 'envelope {ok, error, data:{committed, lint_clean, diff}}',
+  category: 'edit',
+  keywords: ['edit', 'change', 'fix', 'patch', 'replace', 'modify', 'update', 'write', 'correct'],
+  args: z.strictObject({
+    selector: z.string(),
+    search: z.string().max(400),
+    replace: z.string().max(2000),
+  }),
+  result: editResultSchema,
+  kind: 'edit',
+  sandboxed: false,
+  subject: (args) => stringArg(args, 'selector'),
+  run: (ctx, args) =>
+    runInProcess(
+      ctx,
+      args,
+      (callId) => {
+        const o = ctx.options;
+        const { repoRoot, index, ledger, runId, lint, authorizeEdit: authorize, signal } = o;
+        return editEntity({ repoRoot, index, ledger, runId, callId, lint, authorize, signal }, args);
+      },
+      (callId, result) => editRecorded(ctx, args.selector, callId, result),
+    ),
+});
+
+/** An edit's terminal record: denied (it never ran), or completed with its ledger edit row. */
+function editRecorded(
+  ctx: ToolContext,
+  selector: string,
+  callId: string,
+  result: EditEnvelope,
+): ExecutedCall {
+  const o = ctx.options;
+  const denied = result.data?.denied;
+  if (denied) {
+    // A refusal is a terminal record of its own: the call never ran, and the model is told so.
+    o.ledger.endCall(callId, 'denied', denied.reason);
+    return { callId, kind: 'denied', target: ctx.target, result, receipt: null };
+  }
+  o.ledger.markCompleted(callId);
+  const executed: ExecutedCall = { callId, kind: ctx.kind, target: ctx.target, result, receipt: null };
+  if (result.data?.committed === true) {
+    const row = editsForRun(o.ledger, o.runId)
+      .filter((e) => e.call_id === callId)
+      .at(-1);
+    if (row)
+      executed.edit = {
+        editId: String(row.id),
+        selector: o.index.resolve(selector) ?? selector,
+        path: row.path,
+      };
+  }
+  return executed;
+}

@@ -1,0 +1,26 @@
+// execute: Python in a fresh sandbox with no network, over a copy of the repository. The policy's
+// part (non-empty code) is policy/tools/execute.ts, the run itself primitives/execute.ts. Its name
+// is the ledger's too (runtime/ledger/sandbox-tools.ts).
+import { z } from 'zod';
+import type { SandboxToolName } from '../../runtime/ledger/sandbox-tools.js';
+import { execute } from '../execute.js';
+import { executeResultSchema } from '../results/sandbox-results.js';
+import { sandboxContext, sandboxRecorded } from './in-sandbox.js';
+import { defineTool, stringArg } from './tool.js';
+
+export const executeTool = defineTool({
+  name: 'execute' satisfies SandboxToolName,
+  description: 'sandboxed compute (no net / no host fs / bounded time)',
+  returns: '{stdout, stderr, exit_code, timed_out}',
+  category: 'execute',
+  keywords: ['execute', 'compute', 'run', 'calculate', 'eval', 'script', 'code', 'sandbox'],
+  args: z.strictObject({
+    code: z.string(),
+    timeout: z.int().min(1).max(30).default(10),
+  }),
+  result: executeResultSchema,
+  kind: 'execute',
+  sandboxed: true,
+  subject: (args) => stringArg(args, 'code'),
+  run: async (ctx, args) => sandboxRecorded(ctx, await execute(sandboxContext(ctx), args)),
+});

@@ -1,0 +1,52 @@
+// How a tool that runs in this process (read, search, edit) is recorded: its ledger row is written
+// `dispatched` before it runs, then `completed`, or `failed` with the message of what went wrong,
+// which also becomes its result (a failed envelope), so a failure never escapes as a throw. The one
+// throw is a stopped run's (`signal`): its calls were marked by whoever stopped it.
+import type { ExecutedCall } from './tool.js';
+import type { ToolContext } from './tool-context.js';
+
+export async function runInProcess<R>(
+  ctx: ToolContext,
+  args: Record<string, unknown>,
+  work: (callId: string) => Promise<R>,
+  /** The terminal record of a result (default: completed, as captured). */
+  recorded: (callId: string, result: R) => ExecutedCall = (callId, result) => {
+    ctx.options.ledger.markCompleted(callId);
+    return { callId, kind: ctx.kind, target: ctx.target, result, receipt: null };
+  },
+): Promise<ExecutedCall> {
+  const o = ctx.options;
+  const callId = o.ledger.dispatchCall({
+    id: ctx.dispatch.callId,
+    runId: o.runId,
+    tool: ctx.tool,
+    args,
+    origin: ctx.origin,
+    owner: o.owner,
+    turnId: ctx.turnId,
+  });
+  ctx.dispatch.onDispatched?.(callId);
+  try {
+    const result = await work(callId);
+    o.signal?.throwIfAborted();
+    return recorded(callId, result);
+  } catch (error) {
+    if (o.signal?.aborted) throw o.signal.reason;
+    o.ledger.endCall(callId, 'failed', (error as Error).message);
+    const result = { ok: false, error: (error as Error).message, data: null };
+    return { callId, kind: ctx.kind, target: ctx.target, result, receipt: null };
+  }
+}
+
+/** What the read and search primitives need of the run (primitives/read-context.ts). */
+export function readContext(ctx: ToolContext, callId: string) {
+  const o = ctx.options;
+  return {
+    index: o.index,
+    ledger: o.ledger,
+    runId: o.runId,
+    callId,
+    embedder: o.embedder,
+    retrieve: o.retrieve,
+  };
+}
