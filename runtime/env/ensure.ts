@@ -22,6 +22,7 @@ import { pipSettings } from './pip-settings.js';
 import { planEnvironment } from './plan/detect.js';
 import { redactPlan } from './plan/render.js';
 import type { EnvPlan } from './plan/types.js';
+import type { SandboxPython } from './plan/marker-env.js';
 import { detectNative, nativeNote } from './native.js';
 import { pruneProjectImages } from './prune.js';
 import type { Redactor } from './secrets.js';
@@ -59,6 +60,8 @@ export interface EnsureInput {
   owner: string;
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** The sandbox's Python when the recipe does not choose a Debian release (an A/B set's --debian). */
+  python?: SandboxPython;
 }
 
 export async function ensureEnvironment(input: EnsureInput): Promise<EnvironmentChoice> {
@@ -83,7 +86,7 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
     return choice('user', input.userImage, null, seconds(), [], [], null, [], []);
   }
 
-  const plan = planEnvironment(repoRoot);
+  const plan = planEnvironment(repoRoot, input.python ? { python: input.python } : {});
   const base = await baseImage(engine, plan.debian, input.log);
   const notes: string[] = [];
   const setup = input.trustRecipe ? plan.setup : [];
