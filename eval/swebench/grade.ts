@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { runTest } from '../../primitives/run-test.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { InstanceEnvironment } from './environment.js';
-import type { SweInstance } from './instance.js';
+import type { SweInstance } from './instance-file.js';
 import { applyPatch, patchedFiles } from './repos.js';
-import { grade, parseOutcomes, pytestTarget, type Graded } from './test-outcomes.js';
+import { grade, parseOutcomes, pytestTarget, type Graded } from './test-grade.js';
 
 export const GRADE_TIMEOUT_S = 900;
 

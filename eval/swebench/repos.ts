@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitEnv, gitInOwnRepo, gitOverrides } from '../../runtime/host/safe-git.js';
-import type { SweInstance } from './instance.js';
+import type { SweInstance } from './instance-file.js';
 
 /** A precise, per-instance problem with its repository or commit (the instance is not run). */
 export class RepoSourceError extends Error {

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { EXIT, UsageError } from '../../cli/exit-codes.js';
 import { openSession } from '../../cli/session.js';
 import { debianOf, parseDebian, type DebianChoice } from './debian.js';
-import { InstanceSetError, instanceDigest, loadInstances, type SweInstance } from './instance.js';
+import { InstanceSetError, instanceDigest, loadInstances, type SweInstance } from './instance-file.js';
 import { RepoCache } from './repos.js';
 import { validateInstance, type Validation } from './validate.js';
 import { ValidationCache } from './validation-cache.js';

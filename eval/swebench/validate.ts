@@ -9,9 +9,9 @@ import type { DebianRelease } from '../../runtime/env/plan/marker-env.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { instanceEnvironment, type EnvironmentContext, type InstanceEnvironment } from './environment.js';
 import { applyTestPatch, runInstanceTests, type TestRun } from './grade.js';
-import type { SweInstance } from './instance.js';
+import type { SweInstance } from './instance-file.js';
 import { applyPatch, type RepoCache } from './repos.js';
-import type { TestStatus } from './test-outcomes.js';
+import type { TestStatus } from './test-grade.js';
 
 export interface Validation {
   instanceId: string;

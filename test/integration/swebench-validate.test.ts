@@ -44,7 +44,7 @@ describe('piper-agent ab validate (real sandbox, real pytest)', () => {
     );
     writeFileSync(bench, `${lines.join('\n')}\n`);
     ({ code, stdout } = await capture(['--bench', bench, '--repos', join(FIXTURES, 'repos'), '--out', out]));
-  }, 600_000);
+  }, 1_800_000);
 
   afterAll(async () => {
     await expectNoContainersLeft();

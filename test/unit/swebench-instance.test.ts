@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { debianOf, parseDebian } from '../../eval/swebench/debian.js';
-import { instanceDigest, InstanceSetError, loadInstances } from '../../eval/swebench/instance.js';
+import { instanceDigest, InstanceSetError, loadInstances } from '../../eval/swebench/instance-file.js';
 import { candidateNames, patchedFiles } from '../../eval/swebench/repos.js';
-import { grade, parseOutcomes, pytestTarget } from '../../eval/swebench/test-outcomes.js';
+import { grade, parseOutcomes, pytestTarget } from '../../eval/swebench/test-grade.js';
 
 const FIXTURE = join(__dirname, '../fixtures/swebench/instances.jsonl');
 
