@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { debianOf, parseDebian } from '../../eval/swebench/debian.js';
 import { instanceDigest, InstanceSetError, loadInstances } from '../../eval/swebench/instance-file.js';
+import { enclosingNames, goldEditsOf } from '../../eval/swebench/gold-edits.js';
 import { candidateNames, patchedFiles } from '../../eval/swebench/repos.js';
 import { grade, parseOutcomes, pytestTarget } from '../../eval/swebench/test-grade.js';
 
@@ -152,5 +153,45 @@ describe('--debian and --repos names', () => {
     ]);
     const [first] = loadInstances(FIXTURE);
     expect(patchedFiles(first!.test_patch)).toEqual(['tests/test_cachedmethod.py']);
+  });
+});
+
+describe('the gold patch as edits for the simulated model', () => {
+  const set = loadInstances(FIXTURE);
+  // The base file as far as the hunk needs it: the class, then __get__ at line 78 (as at base_commit).
+  const base = [
+    'class _DescriptorBase:',
+    '',
+    '    def __init__(self):',
+    '        pass',
+    '',
+    ...Array<string>(72).fill('    #'),
+    '    def __get__(self, obj, objtype=None):',
+    '        wrapper = self.Wrapper(obj)',
+    '        if self.__attrname is not None:',
+  ].join('\n');
+
+  it('edits the innermost def around each hunk, with the hunk changed lines as search and replace', () => {
+    const edits = goldEditsOf(set[0]!.patch, (file) => (file.endsWith('_cachedmethod.py') ? base : null));
+    expect(edits).toEqual([
+      {
+        selector: 'src.cachetools._cachedmethod._DescriptorBase.__get__',
+        search: '        if self.__attrname is not None:',
+        replace: expect.stringMatching(
+          /^ {8}if obj is None:\n[\s\S]*\n {8}elif self.__attrname is not None:$/,
+        ),
+      },
+    ]);
+  });
+
+  it('leaves out hunks whose file is not in the base tree', () => {
+    expect(goldEditsOf(set[1]!.patch, () => null)).toEqual([]);
+  });
+
+  it('finds the enclosing names by indentation', () => {
+    const source = 'class A:\n    x = 1\n\n    def f(self):\n        if x:\n            return 1\n';
+    expect(enclosingNames(source, 6)).toEqual(['A', 'f']);
+    expect(enclosingNames(source, 2)).toEqual(['A']);
+    expect(enclosingNames(source, 1)).toEqual([]);
   });
 });
