@@ -5,7 +5,6 @@
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment, type EnvironmentChoice, type EnvMode } from '../runtime/env/ensure.js';
-import type { SandboxPython } from '../runtime/env/plan/marker-env.js';
 import { repoRoot } from '../runtime/host/git.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
@@ -53,7 +52,7 @@ export async function openSession(opts: {
    * Build or reuse the project's environment before the first sandbox. Without it the
    * sandboxes run in `image` or the bare sandbox image.
    */
-  environment?: { mode: EnvMode; trustRecipe: boolean; python?: SandboxPython };
+  environment?: { mode: EnvMode; trustRecipe: boolean };
   log: (line: string) => void;
   /** A last word after an interrupt has cleaned up (e.g. the run id and how to undo). */
   onInterrupt?: (signal: string) => void;
@@ -86,7 +85,6 @@ export async function openSession(opts: {
         mode: opts.environment.mode,
         userImage,
         trustRecipe: opts.environment.trustRecipe,
-        ...(opts.environment.python ? { python: opts.environment.python } : {}),
         owner,
         log: opts.log,
       });

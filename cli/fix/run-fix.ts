@@ -30,7 +30,6 @@ import { RefusalWatch } from './model-refusal.js';
 import { interruptNote } from './interrupt-note.js';
 import { interruptedResult } from './interrupted-result.js';
 import { failedResult } from './failed-result.js';
-import type { SandboxPython } from '../../runtime/env/plan/marker-env.js';
 
 /** The plan's test command when the project named it; null for the default or with no plan. */
 function projectTestCommand(plan: EnvPlan | null): string | null {
@@ -57,7 +56,7 @@ export interface FixInput {
   /** The repository's run lock when the caller took it (resume); absent: taken and released here. */
   lock?: RepoLock;
   /** The project environment; default: built or reused, the recipe's trust as remembered. */
-  env?: { mode: EnvMode; trustRecipe: boolean; python?: SandboxPython };
+  env?: { mode: EnvMode; trustRecipe: boolean };
   /** A new run's prompt boundary (a replay reuses the recorded run's); default: a fresh one. */
   promptBoundary?: string;
   /** Who decides whether an edit is written (policy/approval.ts); default `auto`. */

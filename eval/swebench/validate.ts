@@ -9,7 +9,8 @@ import type { DebianRelease } from '../../runtime/env/plan/marker-env.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { instanceEnvironment, type EnvironmentContext, type InstanceEnvironment } from './environment.js';
 import { applyTestPatch, runInstanceTests, type TestRun } from './grade.js';
-import type { SweInstance } from './instance-file.js';
+import { baseTreeDir } from './base-tree.js';
+import { instanceDigest, type SweInstance } from './instance-file.js';
 import { applyPatch, type RepoCache } from './repos.js';
 import type { TestStatus } from './test-grade.js';
 
@@ -86,7 +87,7 @@ export async function validateInstance(
       throw new Error(
         `test ids are not pytest node ids (${named(foreign)}): this harness grades with pytest`,
       );
-    const base = ctx.repos.checkout(instance, join(root, 'base'));
+    const base = ctx.repos.checkout(instance, baseTreeDir(instance, instanceDigest(instance, debian ?? 'default')));
     env = await buildEnvironment(ctx, base, debian);
     result.environment = { status: env.choice.status, key: env.choice.key, image: env.choice.image };
     const grading = { ledger: ctx.ledger, owner: ctx.owner, env };
@@ -108,6 +109,7 @@ export async function validateInstance(
     result.reason = (error as Error).message.split('\n')[0]!;
   } finally {
     await env?.sandbox.close();
+    // The base tree stays where it is: `ab` runs the instance from it, in the same environment image.
     rmSync(root, { recursive: true, force: true });
     result.seconds = Math.round((performance.now() - t0) / 100) / 10;
   }
