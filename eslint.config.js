@@ -1,14 +1,18 @@
 // Lint: typescript-eslint's recommended rules, plus the layering rule of docs/architecture.md
 // (imports only point down cli → policy → primitives → runtime) enforced with no-restricted-imports,
-// and bench/ kept out of the product: benchmarks and task data import the product, never the reverse.
+// and bench/ and eval/ kept out of the product: benchmarks and the evaluation (its A/B runner, task
+// sets, simulator, report and decision) import every layer, never the reverse.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const importsOf = (dir, message) => ({ group: [`**/${dir}/*`, `../${dir}/*`, `../../${dir}/*`], message });
-const BENCH = importsOf(
-  'bench',
-  'product code does not import bench/: a task set is data (cli/ab/task-set.ts reads it)',
-);
+const OUTSIDE = [
+  importsOf('bench', 'product code does not import bench/: benchmarks use the product'),
+  importsOf(
+    'eval',
+    'product code does not import eval/: the evaluation uses the product (docs/architecture.md)',
+  ),
+];
 
 const layer = (files, forbidden) => ({
   files,
@@ -20,7 +24,7 @@ const layer = (files, forbidden) => ({
           ...forbidden.map((dir) =>
             importsOf(dir, 'imports only point down cli → policy → primitives → runtime'),
           ),
-          BENCH,
+          ...OUTSIDE,
         ],
         paths: ['ink', 'react'].map((name) => ({ name, message: 'ink/react belong to cli/ only' })),
       },
@@ -47,6 +51,22 @@ export default tseslint.config(
   layer(['policy/**/*.ts'], ['cli']),
   {
     files: ['cli/**/*.ts', 'cli/**/*.tsx'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [BENCH] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: OUTSIDE,
+        },
+      ],
+    },
+  },
+  {
+    files: ['eval/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: ['ink', 'react'].map((name) => ({ name, message: 'ink/react belong to cli/ only' })) },
+      ],
+    },
   },
 );

@@ -16,7 +16,12 @@ const inlined = (id) => INLINED.some((name) => id === name || id.startsWith(`${n
 export default {
   // The code index's parse worker is its own entry: a worker thread starts from a file
   // (primitives/index/parse-pool.ts finds dist/bundle/scan-worker.js beside its chunk).
-  input: { main: 'dist/cli/main.js', 'scan-worker': 'dist/primitives/index/scan-worker.js' },
+  // The evaluation (`piper-agent ab`) is an entry of its own: the product never imports it.
+  input: {
+    main: 'dist/cli/main.js',
+    eval: 'dist/eval/main.js',
+    'scan-worker': 'dist/primitives/index/scan-worker.js',
+  },
   platform: 'node',
   external: (id) => id.startsWith('node:') || builtinModules.includes(id) || (isPackage(id) && !inlined(id)),
   output: {
@@ -27,7 +32,9 @@ export default {
     // chunk is command-NAME-…js, an inlined package's pkg-NAME-…js; the others are named after
     // their first module (run-agent-….js).
     chunkFileNames: (chunk) =>
-      chunk.facadeModuleId?.includes('/dist/cli/commands/') ? 'command-[name]-[hash].js' : '[name]-[hash].js',
+      /\/dist\/(cli|eval)\/commands\//.test(chunk.facadeModuleId ?? '')
+        ? 'command-[name]-[hash].js'
+        : '[name]-[hash].js',
     codeSplitting: {
       groups: INLINED.map((name) => ({
         name: `pkg-${name}`,

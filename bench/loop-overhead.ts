@@ -8,6 +8,7 @@
 // test uses (policy/turn/in-memory.ts): the loop's own share, with no SQLite or code index.
 // Also: estimated tool-schema tokens per turn of the two arms over the piperbench issues (the
 // policy arm should need at least 30 % fewer than the baseline's six full schemas).
+import { BASELINE_LOOP, SPEC_LOOP } from '../policy/loop-settings.js';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,7 +102,7 @@ async function measureTurns(
     },
     {
       issueText: 'textstats.words.top_words returns one word too few',
-      arm: 'policy',
+      settings: SPEC_LOOP,
       reproTarget: null,
       budget: { maxTurns: turns + 5 },
     },
@@ -183,7 +184,7 @@ async function pureOverhead(turns: number): Promise<number[]> {
 }
 
 function schemaTokens(): { tasks: number; policy: number; baseline: number; reduction: number } {
-  const dir = join(packageRoot(), 'bench', 'piperbench', 'tasks');
+  const dir = join(packageRoot(), 'eval', 'tasks', 'piperbench', 'tasks');
   const issues = existsSync(dir)
     ? readdirSync(dir).map((id) => readFileSync(join(dir, id, 'issue.md'), 'utf8'))
     : [];
@@ -192,7 +193,6 @@ function schemaTokens(): { tasks: number; policy: number; baseline: number; redu
   for (const issue of issues) {
     const tools = retrieveByMap({ issueText: issue, latestObservation: '' }).tools;
     policy += buildSelectionPrompt({
-      arm: 'policy',
       tools,
       history: [],
       latestObservation: null,
@@ -200,7 +200,7 @@ function schemaTokens(): { tasks: number; policy: number; baseline: number; redu
       boundary: BOUNDARY,
     }).toolSchemaTokens;
     baseline += buildSelectionPrompt({
-      arm: 'current',
+      loop: BASELINE_LOOP,
       tools: [...TOOL_NAMES],
       history: [],
       latestObservation: null,

@@ -6,6 +6,7 @@
 // (the loop adds them). Target: the whole turn ≤ 2 ms p50 including ledger writes.
 // Also: estimated tool-schema tokens per turn of the policy arm against the baseline arm (all six
 // tools with full schemas) over a few sample issues; the issue asks for at least 30 % fewer.
+import { LOOPS } from '../policy/loop-settings.js';
 import { parseArgs } from 'node:util';
 import { parseProposal } from '../policy/proposal.js';
 import { buildSelectionPrompt, type LedgerEntry } from '../policy/prompt.js';
@@ -145,7 +146,7 @@ function schemaTokens() {
     const tools = retrieveByMap({ issueText, latestObservation: '' }).tools;
     const prompt = (arm: 'policy' | 'current', protocol: 'json' | 'tools') =>
       buildSelectionPrompt({
-        arm,
+        loop: LOOPS[arm],
         protocol,
         tools,
         history: HISTORY,

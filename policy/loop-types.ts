@@ -10,10 +10,9 @@ import type { Sampling } from '../runtime/model/sampling.js';
 import type { ChatModel } from '../runtime/model/types.js';
 import type { Budget } from './caps.js';
 import type { EventSink } from './events.js';
-import type { GateSwitches } from './gates.js';
+import type { LoopSettings } from './loop-settings.js';
 import type { Embedder, RetrievalMode } from './retrieve.js';
 import type { LoopState } from './turn/loop-state.js';
-import type { PolicyArm } from './validate.js';
 
 export type { LoopState };
 
@@ -80,13 +79,12 @@ export interface LoopDeps {
 
 export interface LoopOptions {
   issueText: string;
-  arm: PolicyArm;
+  /** The loop this run is (loop-settings.ts: the spec's, the baseline, or one with a gate ablated). */
+  settings: LoopSettings;
   reproTarget: string | null;
   budget: Budget;
   symbolCamel?: boolean;
   retrieve?: RetrievalMode;
-  /** The policy arm's gates (gates.ts); every gate is on unless switched off here (ablation only). */
-  gates?: GateSwitches;
   /** The selection step's sampling; default the policy's greedy SELECTION_SAMPLING (prompt.ts). */
   sampling?: Sampling;
   /** Continuing a run: its saved state, and the operator's answer to its question. */

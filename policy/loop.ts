@@ -8,9 +8,8 @@
 import { capReached } from './caps.js';
 import type { Outcome, RunResult } from './events.js';
 import { OUTCOME_EXIT_CODES } from './outcome-codes.js';
-import { decodeGates } from './gates.js';
 import type { LoopDeps, LoopOptions } from './loop-types.js';
-import { armFor } from './turn/arm.js';
+import { strategyFor } from './turn/strategy.js';
 import type { TurnContext } from './turn/context.js';
 import { runTriggers } from './turn/execute.js';
 import { Journal } from './turn/journal.js';
@@ -28,9 +27,9 @@ interface RunEnd {
 export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunResult> {
   const clock = deps.clock ?? Date.now;
   const started = clock();
-  const arm = armFor({ opts, gates: decodeGates(opts.gates), embedder: deps.embedder });
-  const journal = new Journal(deps.record, (event) => deps.emit(event), arm);
-  const ctx: TurnContext = { deps, opts, arm, journal, clock, latest: null };
+  const strategy = strategyFor({ opts, embedder: deps.embedder });
+  const journal = new Journal(deps.record, (event) => deps.emit(event), strategy);
+  const ctx: TurnContext = { deps, opts, strategy, journal, clock, latest: null };
   // A turn counts once it ends; a turn that throws is not counted.
   let turns = opts.resume?.state.turnsUsed ?? 0;
   try {
@@ -63,13 +62,13 @@ export async function runLoop(deps: LoopDeps, opts: LoopOptions): Promise<RunRes
  * operator's answer; a new run lets the triggers read the issue text.
  */
 async function begin(ctx: TurnContext, turns: number): Promise<void> {
-  const { opts, arm } = ctx;
+  const { opts, strategy } = ctx;
   const lastRow = ctx.deps.record.recent(1)[0];
-  if (lastRow) ctx.latest = arm.render(lastRow);
+  if (lastRow) ctx.latest = strategy.render(lastRow);
   if (opts.resume?.answer !== undefined) {
-    ctx.latest = arm.render(ctx.journal.answered(turns, undefined, opts.resume.answer));
+    ctx.latest = strategy.render(ctx.journal.answered(turns, undefined, opts.resume.answer));
   } else if (!opts.resume) {
-    await runTriggers(ctx, arm.triggers.onText(opts.issueText), 0);
+    await runTriggers(ctx, strategy.triggers.onText(opts.issueText), 0);
   }
 }
 
@@ -78,7 +77,7 @@ function finish(ctx: TurnContext, turns: number, end: RunEnd): RunResult {
   const { record } = ctx.deps;
   const verified = record.verified(ctx.opts.reproTarget);
   const outcome: Outcome = end.outcome === 'stop' && verified ? 'resolved' : end.outcome;
-  record.saveState({ turnsUsed: turns, triggers: ctx.arm.triggers.snapshot() });
+  record.saveState({ turnsUsed: turns, triggers: ctx.strategy.triggers.snapshot() });
   record.end(outcome, end.reason);
   const totals = record.totals();
   const result: RunResult = {

@@ -1,15 +1,14 @@
 // How an observation row reads to the model (the latest one verbatim) and to a person (one line).
-// The policy arm shows the trust gate's mark as `"trust": "verified"` (the result passed the gate's
+// With trust marks on (LoopSettings.trustMarks) it shows the trust gate's mark as `"trust": "verified"` (the result passed the gate's
 // checks against the ledger) or the spec's `"trust": "unverified"` with its caveat. `verified`, not
 // `trusted`: a file read that passed is an accurate record, not text to obey (docs/provenance.md).
-// The ledger column and the event stream keep the names `trusted | unverified`. The baseline arm (`current`) shows
-// data only.
+// The ledger column and the event stream keep the names `trusted | unverified`. With the marks off
+// (the stock surface the A/B measures against) it shows the data only.
 import { z } from 'zod';
 import { entitySchema } from '../runtime/ledger/code-entity.js';
 import { pytestCountsSchema } from '../primitives/results/sandbox-results.js';
 import type { ObservationRow } from '../runtime/ledger/observation-row.js';
 import type { DataSource } from './fence.js';
-import type { PolicyArm } from './validate.js';
 import { isRecord } from '../runtime/text/is-record.js';
 import { USER_DENIAL_PREFIX } from '../primitives/edit-approval.js';
 import { editDenialSchema } from '../primitives/results/edit-result.js';
@@ -18,15 +17,15 @@ import { NO_REASON_GIVEN } from './approval.js';
 /** What rendering reads of an observation row; `result` is the JSON the ledger stores. */
 export type ObservationLike = Pick<ObservationRow, 'kind' | 'target' | 'result' | 'trust' | 'caveat'>;
 
-export function renderForModel(o: ObservationLike, arm: PolicyArm): string {
-  return oneLineJson(modelValue(o, arm));
+export function renderForModel(o: ObservationLike, view: { trustMarks: boolean }): string {
+  return oneLineJson(modelValue(o, view.trustMarks));
 }
 
-function modelValue(o: ObservationLike, arm: PolicyArm): unknown {
+function modelValue(o: ObservationLike, trustMarks: boolean): unknown {
   const data = JSON.parse(o.result) as unknown;
   if (o.kind === 'rejected' || o.kind === 'noop' || o.kind === 'user' || o.kind === 'denied') return data;
   const base: Record<string, unknown> = { kind: o.kind, target: o.target ?? '' };
-  if (arm === 'current') return { ...base, data };
+  if (!trustMarks) return { ...base, data };
   if (o.trust === 'unverified') return { ...base, ok: true, trust: 'unverified', caveat: o.caveat, data };
   return { ...base, ok: true, trust: 'verified', data };
 }

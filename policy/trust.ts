@@ -14,7 +14,6 @@ import type { z } from 'zod';
 import type { SandboxVerdict } from '../primitives/results/sandbox-results.js';
 import { parseToolResult, type ToolResultOf } from '../primitives/results/tool-results.js';
 import type { ToolName } from './registry.js';
-import type { PolicyArm } from './validate.js';
 
 /** What the ledger recorded for one executed call. */
 export interface RecordedCall {
@@ -29,9 +28,7 @@ export interface RecordedCall {
 
 export type GatedObservation =
   | { ok: true; trust: 'trusted'; data: unknown }
-  | { ok: true; trust: 'unverified'; caveat: string; data: unknown }
-  /** The baseline arm (`current`): the data as captured, with no trust marks. */
-  | { ok: true; data: unknown };
+  | { ok: true; trust: 'unverified'; caveat: string; data: unknown };
 
 /** The exit code a container killed at its time limit reports (128 + SIGKILL). */
 export const KILLED_EXIT_CODE = 137;
@@ -41,9 +38,8 @@ export type TrustSkip = 'search_symbol_round_trip' | 'all';
 
 export function trustGate(
   call: RecordedCall,
-  options: { policy?: PolicyArm; skip?: readonly TrustSkip[] } = {},
+  options: { skip?: readonly TrustSkip[] } = {},
 ): GatedObservation {
-  if (options.policy === 'current') return { ok: true, data: call.result };
   // The whole gate removed: nothing is checked, so nothing is marked unverified.
   if (options.skip?.includes('all')) return { ok: true, trust: 'trusted', data: call.result };
   const caveats = checkCall(call, options.skip);

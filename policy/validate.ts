@@ -25,9 +25,6 @@ import {
   type ToolCall,
 } from './registry.js';
 
-/** `policy` is this spec's loop; `current` is the baseline arm of the A/B protocol (no evidence gate). */
-export type PolicyArm = 'policy' | 'current';
-
 /** The lookups the preconditions need, injected so validation stays pure. */
 export interface PreconditionChecks {
   /** Whether the selector exists in the code index (`code_nodes`). */
@@ -66,8 +63,7 @@ export function validateCall(
   proposal: Proposal,
   checks: PreconditionChecks,
   options: {
-    policy?: PolicyArm;
-    /** The policy arm's evidence gate on edit_entity (default on); off only to ablate it. */
+    /** The evidence gate on edit_entity (LoopSettings.evidenceGate; default on). */
     evidenceGate?: boolean;
   } = {},
 ): Validation {
@@ -100,8 +96,7 @@ export function validateCall(
     return reject(`invalid arg: args (${parsed.error.issues[0]?.message ?? 'does not match'})`);
   const call = { tool, args: parsed.data } as ToolCall;
 
-  const evidence = (options.policy ?? 'policy') === 'policy' && options.evidenceGate !== false;
-  const failed = precondition(call, checks, evidence);
+  const failed = precondition(call, checks, options.evidenceGate !== false);
   return failed === null ? { ok: true, call } : reject(`precondition failed: ${failed}`);
 }
 
@@ -116,8 +111,7 @@ function precondition(call: ToolCall, checks: PreconditionChecks, evidenceGate: 
     case 'search_code':
       return call.args.query.trim() === '' ? 'empty query' : null;
     case 'edit_entity':
-      // The evidence gate is the policy arm's; the baseline arm (`current`) edits without it, and so
-      // does the policy arm with the gate ablated.
+      // Off in the stock surface the A/B measures against, and when the gate is ablated.
       if (!evidenceGate) return null;
       return ask(() => checks.hasEvidence(call.args.selector))
         ? null

@@ -77,13 +77,6 @@ export const COMMANDS: Record<string, CommandEntry> = {
       return { run: m.configCommand, help: m.CONFIG_HELP };
     },
   },
-  ab: {
-    summary: 'A/B: the policy loop against the baseline loop on a task set',
-    load: async () => {
-      const m = await import('./ab.js');
-      return { run: m.abCommand, help: m.AB_HELP };
-    },
-  },
   undo: {
     summary: 'restore every edit of a run, newest first',
     load: async () => {

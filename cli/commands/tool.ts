@@ -6,7 +6,8 @@ import { renderForModel } from '../../policy/observation-text.js';
 import { isPlainObject } from '../../policy/proposal.js';
 import { isReservedName, type ToolName } from '../../policy/registry.js';
 import { trustGate } from '../../policy/trust.js';
-import { validateCall, type PolicyArm } from '../../policy/validate.js';
+import { validateCall } from '../../policy/validate.js';
+import { LOOPS, type PolicyName } from '../../policy/loop-settings.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
 import { Workspace } from '../../primitives/workspace.js';
@@ -49,7 +50,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
       'give a tool NAME and its args as one JSON object: tool read_entity \'{"selector": "..."}\'',
     );
   if (isReservedName(name)) throw new UsageError(`${name} is a reserved outcome of the loop, not a tool`);
-  const arm = (values.policy ?? 'policy') as PolicyArm;
+  const arm = (values.policy ?? 'policy') as PolicyName;
   if (arm !== 'policy' && arm !== 'current')
     throw new UsageError(`--policy must be policy or current, got '${values.policy}'`);
   let args: unknown;
@@ -108,7 +109,9 @@ export async function toolCommand(argv: string[]): Promise<number> {
       testEnv: session.environment?.plan?.testEnv,
     });
     const record = new RunRecord(session.ledger, runId, session.owner);
-    const validation = validateCall({ tool: name, args }, workspace, { policy: arm });
+    const validation = validateCall({ tool: name, args }, workspace, {
+      evidenceGate: LOOPS[arm].evidenceGate,
+    });
     if (!validation.ok) {
       const callId = record.rejected({
         tool: name,
@@ -132,18 +135,18 @@ export async function toolCommand(argv: string[]): Promise<number> {
     const exec = await workspace.run(call, 'model');
     const gated = trustGate(
       { tool: call.tool, args: call.args, result: exec.result, receipt: exec.receipt },
-      { policy: arm },
+      { skip: LOOPS[arm].trustSkip },
     );
     const row = record.observe({
       callId: exec.callId,
       kind: exec.kind,
       target: exec.target,
       result: exec.result,
-      trust: 'trust' in gated ? gated.trust : 'trusted',
+      trust: gated.trust,
       caveat: 'caveat' in gated ? gated.caveat : undefined,
     });
     // The model's view, as JSON that parses to the same value but holds no raw terminal control.
-    process.stdout.write(`${inertJson(renderForModel(row, arm))}\n`);
+    process.stdout.write(`${inertJson(renderForModel(row, LOOPS[arm]))}\n`);
     ending = { outcome: 'completed', reason: `${call.tool} ran (call ${exec.callId})` };
     process.stderr.write(`── run ${runId} · call ${exec.callId}\n`);
     return EXIT.ok;

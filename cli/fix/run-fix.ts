@@ -7,9 +7,8 @@
 import { shortfallLine } from '../../runtime/env/shortfall.js';
 import type { ApprovalMode, AskApproval } from '../../policy/approval.js';
 import type { EventSink, RunResult } from '../../policy/events.js';
-import type { GateSwitches } from '../../policy/gates.js';
 import type { LoopOptions, LoopState, LoopTools } from '../../policy/loop.js';
-import type { PolicyArm } from '../../policy/validate.js';
+import { LOOPS, type LoopSettings } from '../../policy/loop-settings.js';
 import { RUN_TEST_LIMITS } from '../../primitives/run-test.js';
 import { gitHead } from '../../runtime/host/git.js';
 import { RepoLock } from '../../runtime/host/repo-lock.js';
@@ -50,8 +49,11 @@ export interface FixInput {
   model?: ChatModel;
   /** Wraps the workspace the loop calls (the A/B runner's ablation suppresses one call this way). */
   wrapTools?: (tools: LoopTools) => LoopTools;
-  /** Policy-arm gates switched off (the A/B runner's gate ablation); absent: every gate on. */
-  gates?: GateSwitches;
+  /**
+   * A loop other than the configured policy's (the A/B's gate ablation builds them), with the
+   * switches that made it, recorded in the run's config; absent: the configured policy's loop.
+   */
+  loop?: { settings: LoopSettings; gates: Readonly<Record<string, boolean>> };
   signal?: AbortSignal;
   /** The repository's run lock when the caller took it (resume); absent: taken and released here. */
   lock?: RepoLock;
@@ -80,7 +82,8 @@ export async function runFix(input: FixInput): Promise<RunResult> {
   const { config } = input;
   const model = new RefusalWatch(input.model ?? modelFor(config));
   const sampling = samplingOf(config, model);
-  const arm: PolicyArm = config.policy ?? 'policy';
+  const settings = input.loop?.settings ?? LOOPS[config.policy ?? 'policy'];
+  const arm = settings.name;
   const approvalMode = input.approval?.mode ?? 'auto';
   // One live run per repository: another fix, resume or undo here refuses, naming this run.
   const lock =
@@ -154,7 +157,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
         // Only a run under a named runtime (runsc) carries it, so the default run's record is unchanged.
         ...(session.sandbox.runtime ? { sandbox_runtime: session.sandbox.runtime } : {}),
         // Only an ablated run carries it, so the default run's record is unchanged.
-        ...(input.gates ? { gates: input.gates } : {}),
+        ...(input.loop ? { gates: input.loop.gates } : {}),
         // A resumed run keeps the approval mode it started with (cli/ledger/resume-plan.ts).
         approval: approvalMode,
       },
@@ -191,7 +194,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     void session.sandbox.init().catch(() => undefined);
     const loop: LoopOptions = {
       issueText: input.issue,
-      arm,
+      settings,
       reproTarget,
       budget: {
         maxTurns: config.maxTurns ?? 30,
@@ -202,7 +205,6 @@ export async function runFix(input: FixInput): Promise<RunResult> {
       symbolCamel: config.symbolCamel === true,
       retrieve: config.retrieve === 'embed' ? 'embed' : 'map',
       sampling,
-      ...(input.gates ? { gates: input.gates } : {}),
       ...(input.resume ? { resume: { state: input.resume.state, answer: input.resume.answer } } : {}),
     };
     try {

@@ -25,7 +25,7 @@ export async function act(ctx: TurnContext, s: Selected): Promise<ActResult> {
   const classified = classifyProposal(proposal);
   if (classified.kind === 'stop') {
     announce(ctx, s, null);
-    await runTriggers(ctx, ctx.arm.triggers.onModelAction({ kind: 'stop' }), turn, turnId);
+    await runTriggers(ctx, ctx.strategy.triggers.onModelAction({ kind: 'stop' }), turn, turnId);
     ctx.journal.stopped(turnId, classified.reason);
     return { kind: 'end', outcome: 'stop', reason: classified.reason || 'the model stopped' };
   }
@@ -37,17 +37,17 @@ export async function act(ctx: TurnContext, s: Selected): Promise<ActResult> {
   const callId = ctx.deps.record.newCallId();
   announce(ctx, s, callId);
   const { tools } = ctx.deps;
-  const validation = ctx.arm.validate(proposal, {
+  const validation = ctx.strategy.validate(proposal, {
     selectorExists: (selector) => tools.selectorExists(selector),
     hasEvidence: (selector) => tools.hasEvidence(selector),
   });
   if (!validation.ok) {
     const row = ctx.journal.rejected(turn, turnId, callId, proposal.args, validation.rejection, s.reselect);
-    ctx.latest = ctx.arm.render(row);
+    ctx.latest = ctx.strategy.render(row);
     return { kind: 'rejected' };
   }
   const { call } = validation;
-  const triggers = ctx.arm.triggers;
+  const triggers = ctx.strategy.triggers;
   await runTriggers(ctx, triggers.onModelAction({ kind: 'call', tool: call.tool }), turn, turnId);
   const { exec, row } = await execute(ctx, turn, turnId, {
     callId,
@@ -55,7 +55,7 @@ export async function act(ctx: TurnContext, s: Selected): Promise<ActResult> {
     args: call.args as Record<string, unknown>,
     origin: 'model',
   });
-  ctx.latest = ctx.arm.render(row);
+  ctx.latest = ctx.strategy.render(row);
   // A denied call advances no trigger: nothing happened to the repository.
   if (exec.kind === 'denied') return CONTINUE;
   if (exec.edit) await runTriggers(ctx, triggers.onEditCommitted(exec.edit), turn, turnId);
@@ -83,12 +83,12 @@ async function askUser(
   turnId: number,
   question: string,
 ): Promise<StepResult> {
-  await runTriggers(ctx, ctx.arm.triggers.onModelAction({ kind: 'ask_user' }), turn, turnId);
+  await runTriggers(ctx, ctx.strategy.triggers.onModelAction({ kind: 'ask_user' }), turn, turnId);
   ctx.journal.asked(turn, turnId, question);
   const answer = ctx.deps.askUser ? await ctx.deps.askUser(question) : null;
   stopIfAborted(ctx); // the run was stopped while the operator was asked
   if (answer === null)
     return { kind: 'end', outcome: 'ask_user', reason: 'the model asked the operator a question', question };
-  ctx.latest = ctx.arm.render(ctx.journal.answered(turn, turnId, answer));
+  ctx.latest = ctx.strategy.render(ctx.journal.answered(turn, turnId, answer));
   return CONTINUE;
 }

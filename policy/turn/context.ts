@@ -1,13 +1,13 @@
-// What one turn works with: the injected effects, the run's options, the arm's strategy, the
+// What one turn works with: the injected effects, the run's options, its settings' strategy, the
 // journal, and the one piece of state carried from turn to turn (the latest observation).
 import type { LoopDeps, LoopOptions } from '../loop-types.js';
-import type { Arm } from './arm.js';
+import type { LoopStrategy } from './strategy.js';
 import type { Journal } from './journal.js';
 
 export interface TurnContext {
   deps: LoopDeps;
   opts: LoopOptions;
-  arm: Arm;
+  strategy: LoopStrategy;
   journal: Journal;
   clock: () => number;
   /** The latest observation as the model reads it; null before the first one. */

@@ -61,7 +61,7 @@ export async function execute(
     return { exec, row };
   }
   const stored = call.trigger ? triggerObservation(call.trigger, exec.result) : exec.result;
-  const verdict = entry.verdict((c) => ctx.arm.gate(c), args, exec);
+  const verdict = entry.verdict((c) => ctx.strategy.gate(c), args, exec);
   const row = ctx.journal.executed(turn, turnId, exec, stored, verdict);
   return { exec, row };
 }
@@ -91,6 +91,6 @@ export async function runTriggers(
       origin: 'trigger',
       trigger: t,
     });
-    if (exec.edit) await runTriggers(ctx, ctx.arm.triggers.onEditCommitted(exec.edit), turn, turnId);
+    if (exec.edit) await runTriggers(ctx, ctx.strategy.triggers.onEditCommitted(exec.edit), turn, turnId);
   }
 }

@@ -7,14 +7,14 @@ import type { ExecutedLike, LoopRecord, ObservationRowLike } from '../loop-types
 import { summarize } from '../observation-text.js';
 import { failuresField } from '../test-failures.js';
 import type { Rejection } from '../validate.js';
-import type { Arm, Trust } from './arm.js';
+import type { LoopStrategy, Trust } from './strategy.js';
 import type { AnswerNote, AskUserNote, NoopNote, StopNote } from './harness-notes.js';
 
 export class Journal {
   constructor(
     private readonly record: LoopRecord,
     private readonly sink: EventSink,
-    private readonly arm: Pick<Arm, 'trustView'>,
+    private readonly view: Pick<LoopStrategy, 'trustView'>,
   ) {}
 
   emit(event: LoopEvent): void {
@@ -45,7 +45,7 @@ export class Journal {
       call_id: exec.callId,
       kind: exec.kind,
       target: exec.target,
-      trust: this.arm.trustView(trust),
+      trust: this.view.trustView(trust),
       ...(caveat ? { caveat } : {}),
       summary: summarize(exec.kind, exec.result),
       ...failuresField(exec.kind, exec.result),

@@ -18,7 +18,7 @@ export async function select(ctx: TurnContext, turn: number, toolset: ToolName[]
   const { model, record } = ctx.deps;
   stopIfAborted(ctx);
   const prompt = buildSelectionPrompt({
-    arm: ctx.arm.name,
+    loop: ctx.strategy.settings,
     protocol: model.protocol,
     tools: toolset,
     history: history(ctx),
@@ -82,13 +82,13 @@ function failedCall(ctx: TurnContext, turnId: number, promptTokens: number, erro
   return { kind: 'failed', message };
 }
 
-/** The prompt's history: the ledger's latest observations, with the trust marks the arm shows. */
+/** The prompt's history: the ledger's latest observations, with the trust marks the run shows. */
 function history(ctx: TurnContext): LedgerEntry[] {
   return ctx.deps.record.recent(HISTORY_ENTRIES).map((o) => ({
     kind: o.kind,
     target: o.target ?? '',
     result: JSON.parse(o.result) as unknown,
-    trust: ctx.arm.trustView(o.trust),
+    trust: ctx.strategy.trustView(o.trust),
     caveat: o.caveat,
   }));
 }

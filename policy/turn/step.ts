@@ -8,7 +8,7 @@ import { SELECTIONS_PER_TURN } from './turn-count.js';
 export async function step(ctx: TurnContext, turn: number): Promise<StepResult> {
   const { journal } = ctx;
   journal.emit({ type: 'turn', turn });
-  const retrieval = await ctx.arm.retrieve({
+  const retrieval = await ctx.strategy.retrieve({
     issueText: ctx.opts.issueText,
     latestObservation: ctx.latest ?? '',
   });
@@ -24,7 +24,7 @@ export async function step(ctx: TurnContext, turn: number): Promise<StepResult> 
     if (selection.kind === 'failed')
       return { kind: 'end', outcome: 'error', reason: `model call failed: ${selection.message}` };
     if (selection.kind === 'noop') {
-      ctx.latest = ctx.arm.render(journal.noop(turn, selection.turnId, selection.reason));
+      ctx.latest = ctx.strategy.render(journal.noop(turn, selection.turnId, selection.reason));
       return CONTINUE;
     }
     const acted = await act(ctx, {

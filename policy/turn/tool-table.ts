@@ -5,7 +5,7 @@
 import type { DispatchOptions } from '../../runtime/ledger/dispatch.js';
 import type { ExecutedLike, LoopTools } from '../loop-types.js';
 import { TOOL_NAMES, type ToolName } from '../registry.js';
-import type { Arm, Trust } from './arm.js';
+import type { LoopStrategy, Trust } from './strategy.js';
 
 export type LoopToolName = ToolName | 'lint';
 
@@ -19,7 +19,7 @@ interface LoopTool {
     dispatch?: DispatchOptions,
   ): Promise<ExecutedLike>;
   /** The trust verdict the call's observation is stored with. */
-  verdict(gate: Arm['gate'], args: Record<string, unknown>, exec: ExecutedLike): Verdict;
+  verdict(gate: LoopStrategy['gate'], args: Record<string, unknown>, exec: ExecutedLike): Verdict;
 }
 
 type Verdict = { trust: Trust; caveat?: string };

@@ -45,7 +45,7 @@ const SKIP_ALWAYS = new Set(['.git', '.piper', '__pycache__', '.pytest_cache']);
 // The demo's files (cli/commands/demo.ts), baked in so `piper-agent demo` works in the image.
 const DEMO_FILES = ['test/fixtures/sample-repo', 'test/fixtures/models/sample-fix.jsonl'];
 /** The TypeScript docker/Dockerfile compiles inside its build stage. */
-const SOURCE_DIRS = ['cli', 'runtime', 'primitives', 'policy', 'bench'];
+const SOURCE_DIRS = ['cli', 'runtime', 'primitives', 'policy', 'eval', 'bench'];
 /** What the installed command runs (bin/piper-agent.js): the bundle, nothing else of dist/. */
 const BUNDLE = join('dist', 'bundle');
 // Fixed, so the same files give the same tar (the build cache and the hash see contents only).

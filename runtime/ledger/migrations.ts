@@ -158,7 +158,7 @@ export const MIGRATIONS: string[] = [
   );
   CREATE INDEX code_nodes_by_selector ON code_nodes(selector);
   `,
-  // 3: the A/B runner (cli/ab). One row per finished instance — one arm of one task with one model —
+  // 3: the A/B runner (eval/ab). One row per finished instance — one arm of one task with one model —
   // holding the runner's judgement, so an interrupted `piper-agent ab` reads finished instances back
   // instead of running them again. `task_digest` is over the task's files: a changed task is re-run.
   // `ablation` fills in one suppressed call at a time, so an ablation is resumable too.

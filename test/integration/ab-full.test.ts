@@ -1,4 +1,4 @@
-// The issue's "done when": `piper-agent ab --bench bench/piperbench --model sim:1 --out OUT` over
+// The issue's "done when": `piper-agent ab --bench eval/tasks/piperbench --model sim:1 --out OUT` over
 // the whole task set, as a process, in CI: both arms, every measure, the decision and why.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ describe('piper-agent ab over the whole piperbench set (sim:1, real sandbox)', (
     const r = await runCli([
       'ab',
       '--bench',
-      join(packageRoot(), 'bench', 'piperbench'),
+      join(packageRoot(), 'eval', 'tasks', 'piperbench'),
       '--model',
       'sim:1',
       '--out',

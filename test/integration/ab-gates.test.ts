@@ -6,15 +6,15 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { AbReport } from '../../cli/ab/report.js';
-import { abCommand } from '../../cli/commands/ab.js';
+import type { AbReport } from '../../eval/ab/report.js';
+import { abCommand } from '../../eval/commands/ab.js';
 import { loadConfig } from '../../cli/config.js';
 import { embedRetrievalConfigured } from '../../cli/fix/run-fix.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { expectNoContainersLeft } from '../helpers/sandbox.js';
 
-const BENCH = join(packageRoot(), 'bench', 'piperbench');
+const BENCH = join(packageRoot(), 'eval', 'tasks', 'piperbench');
 const TASKS = ['pb-001-offbyone-page-count', 'pb-017-symbol-version-order'];
 const GATES = ['trust_round_trip_search_symbol', 'evidence_gate'];
 

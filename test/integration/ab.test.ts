@@ -6,13 +6,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { abCommand } from '../../cli/commands/ab.js';
-import type { AbReport } from '../../cli/ab/report.js';
+import { abCommand } from '../../eval/commands/ab.js';
+import type { AbReport } from '../../eval/ab/report.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { expectNoContainersLeft } from '../helpers/sandbox.js';
 
-const BENCH = join(packageRoot(), 'bench', 'piperbench');
+const BENCH = join(packageRoot(), 'eval', 'tasks', 'piperbench');
 // A plain bug, a two-edit task, and an underspecified one (asking is right).
 const TASKS = ['pb-001-offbyone-page-count', 'pb-017-symbol-version-order', 'pb-020-under-split-remainder'];
 

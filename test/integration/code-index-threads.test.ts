@@ -25,7 +25,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function repos(): string[] {
   const own = join(dir, 'own');
   cpSync(join(packageRoot(), 'test', 'fixtures', 'repos'), join(own, 'fixtures'), { recursive: true });
-  cpSync(join(packageRoot(), 'bench', 'piperbench'), join(own, 'piperbench'), { recursive: true });
+  cpSync(join(packageRoot(), 'eval', 'tasks', 'piperbench'), join(own, 'piperbench'), { recursive: true });
   const out = [own];
   if (existsSync(SQLPARSE_BUNDLE)) {
     execFileSync('git', ['clone', '-q', SQLPARSE_BUNDLE, join(dir, 'sqlparse')]);

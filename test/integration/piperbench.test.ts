@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadTasks, type Task } from '../../cli/ab/task-set.js';
+import { loadTasks, type Task } from '../../eval/ab/task-set.js';
 import { editEntity } from '../../primitives/edit-entity.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
@@ -19,7 +19,7 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { expectNoContainersLeft, makeSandbox } from '../helpers/sandbox.js';
 
-const BENCH = join(packageRoot(), 'bench', 'piperbench');
+const BENCH = join(packageRoot(), 'eval', 'tasks', 'piperbench');
 const tasks = loadTasks(BENCH);
 const scratch = mkdtempSync(join(tmpdir(), 'piperbench-'));
 const sandbox = makeSandbox({ concurrency: 4 });

@@ -1,7 +1,7 @@
 // The A/B measures on hand-computed fixtures, and the edges of the spec's decision rule and
 // ablation rule (docs/policy.md, "Gate ablation").
 import { describe, expect, it } from 'vitest';
-import { ablationVerdict, decide } from '../../policy/ab/decision.js';
+import { ablationVerdict, decide } from '../../eval/ab/decision.js';
 import {
   abstained,
   armMeasures,
@@ -9,7 +9,7 @@ import {
   type ArmMeasures,
   type InstanceFacts,
   type Measure,
-} from '../../policy/ab/metrics.js';
+} from '../../eval/ab/metrics.js';
 
 function facts(over: Partial<InstanceFacts>): InstanceFacts {
   return {

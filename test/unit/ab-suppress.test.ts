@@ -5,7 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SUPPRESSED, suppressNth } from '../../cli/ab/suppress.js';
+import { SUPPRESSED, suppressNth } from '../../eval/ab/suppress.js';
 import { MemoryRun, MemoryTools } from '../../policy/turn/in-memory.js';
 import { Ledger, newCallId } from '../../runtime/ledger/ledger.js';
 

@@ -1,7 +1,7 @@
-// The A/B report's symbol-trigger counts (cli/ab/symbol-triggers.ts): the trigger's search_symbol
+// The A/B report's symbol-trigger counts (eval/ab/symbol-triggers.ts): the trigger's search_symbol
 // calls of a run, those that found nothing, and the sums per arm.
 import { describe, expect, it } from 'vitest';
-import { countSymbolTriggers, symbolTriggersByArm } from '../../cli/ab/symbol-triggers.js';
+import { countSymbolTriggers, symbolTriggersByArm } from '../../eval/ab/symbol-triggers.js';
 
 const match = {
   selector: 'pkg.core.f',

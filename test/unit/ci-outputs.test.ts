@@ -266,17 +266,17 @@ describe('ledger export format', () => {
   });
 });
 
-/** The fenced ```yaml blocks of the README's "Running piper-agent in CI" section. */
+/** The fenced ```yaml blocks of docs/ci.md's "Two workflows" section. */
 function ciYamlBlocks(): unknown[] {
-  const readme = readFileSync(join(packageRoot(), 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Running piper-agent in CI\n');
+  const page = readFileSync(join(packageRoot(), 'docs', 'ci.md'), 'utf8');
+  const start = page.indexOf('\n## Two workflows\n');
   expect(start).toBeGreaterThan(0);
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
+  const end = page.indexOf('\n## ', start + 1);
+  const section = page.slice(start, end < 0 ? undefined : end);
   return Array.from(section.matchAll(/^```yaml\n([\s\S]*?)^```$/gm), (m) => parse(m[1]!) as unknown);
 }
 
-describe("README's CI examples", () => {
+describe("docs/ci.md's CI examples", () => {
   it('parse as YAML: a GitHub Actions workflow and a GitLab CI job over docker-in-docker with TLS', () => {
     const blocks = ciYamlBlocks() as Array<Record<string, unknown>>;
     expect(blocks).toHaveLength(2);
@@ -316,5 +316,8 @@ describe("README's CI examples", () => {
       DOCKER_CERT_PATH: expect.any(String),
     });
     expect(job.script.join('\n')).toContain('--patch-out');
+    // The GitLab job runs inside the CI image, where piper-agent reads PIPER_IMAGE as its sandbox image.
+    expect(Object.keys(job.variables)).not.toContain('PIPER_IMAGE');
+    expect(JSON.stringify(job.image)).not.toMatch(/\$PIPER_IMAGE\b/);
   });
 });

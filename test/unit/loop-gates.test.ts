@@ -1,4 +1,4 @@
-// The loop's `gates` option (policy/gates.ts) end to end over the real workspace on a copy of the
+// The A/B's gate ablation (eval/ab/gates.ts: the spec's loop with one setting off) end to end over the real workspace on a copy of the
 // sample repo, with a scripted model: each switch turns its own gate off and leaves the rest as they
 // were. No call here reaches the sandbox (no repro target, no run_test, no execute).
 import { cpSync, mkdtempSync } from 'node:fs';
@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LoopEvent } from '../../policy/events.js';
-import type { GateSwitches } from '../../policy/gates.js';
+import { withoutGateLoop, type GateName } from '../../eval/ab/gates.js';
+import { SPEC_LOOP } from '../../policy/loop-settings.js';
 import { runLoop, type LoopTools } from '../../policy/loop.js';
 import { TOOL_NAMES } from '../../policy/registry.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
@@ -37,7 +38,7 @@ const PLAIN_ISSUE = 'top_words returns one word too few';
 async function run(opts: {
   replies: string[];
   issue?: string;
-  gates?: GateSwitches;
+  gate?: GateName;
   wrap?: (tools: LoopTools) => LoopTools;
 }) {
   const root = mkdtempSync(join(tmpdir(), 'piper-loop-gates-'));
@@ -58,10 +59,9 @@ async function run(opts: {
     },
     {
       issueText: opts.issue ?? PLAIN_ISSUE,
-      arm: 'policy',
+      settings: opts.gate ? withoutGateLoop(opts.gate) : SPEC_LOOP,
       reproTarget: null,
       budget: { maxTurns: 5 },
-      ...(opts.gates ? { gates: opts.gates } : {}),
     },
   );
   ledger.close();
@@ -80,7 +80,7 @@ describe('loop gates: each switch turns off its own gate only', () => {
     ]);
     expect(on.result.diff).toBe('');
 
-    const off = await run({ replies: [EDIT, STOP], gates: { evidence_gate: false } });
+    const off = await run({ replies: [EDIT, STOP], gate: 'evidence_gate' });
     expect(off.rejections).toEqual([]);
     expect(off.result.diff).toContain('+    return ranked[:n]');
     // The other gates still act: the committed edit is linted by its trigger.
@@ -90,7 +90,7 @@ describe('loop gates: each switch turns off its own gate only', () => {
   it('evidence_gate off leaves the other preconditions in place', async () => {
     const off = await run({
       replies: [call('read_entity', { selector: 'textstats.nope' }), STOP],
-      gates: { evidence_gate: false },
+      gate: 'evidence_gate',
     });
     expect(off.rejections).toEqual(['precondition failed: unknown selector textstats.nope']);
   });
@@ -98,7 +98,7 @@ describe('loop gates: each switch turns off its own gate only', () => {
   it('trigger_post_edit_lint off: a committed edit is not linted by the harness', async () => {
     const on = await run({ replies: [READ, EDIT, STOP] });
     expect(on.triggers).toContain('post_edit_lint');
-    const off = await run({ replies: [READ, EDIT, STOP], gates: { trigger_post_edit_lint: false } });
+    const off = await run({ replies: [READ, EDIT, STOP], gate: 'trigger_post_edit_lint' });
     expect(off.triggers).not.toContain('post_edit_lint');
     expect(off.result.diff).toContain('+    return ranked[:n]');
     expect(off.rejections).toEqual([]); // the evidence gate still let the read-then-edit through
@@ -108,7 +108,7 @@ describe('loop gates: each switch turns off its own gate only', () => {
     const issue = '`textstats.words.top_words` returns one word too few';
     const on = await run({ issue, replies: [STOP] });
     expect(on.triggers).toEqual(['symbol_token']);
-    const off = await run({ issue, replies: [STOP], gates: { trigger_symbol_token: false } });
+    const off = await run({ issue, replies: [STOP], gate: 'trigger_symbol_token' });
     expect(off.triggers).toEqual([]);
   });
 
@@ -117,7 +117,7 @@ describe('loop gates: each switch turns off its own gate only', () => {
     const on = await run({ replies: [STOP] });
     expect(['map', 'default']).toContain(toolsets(on.events)[0]!.source);
     expect(toolsets(on.events)[0]!.tools.length).toBeLessThan(TOOL_NAMES.length);
-    const off = await run({ replies: [STOP], gates: { retrieval_map: false } });
+    const off = await run({ replies: [STOP], gate: 'retrieval_map' });
     expect(toolsets(off.events)[0]).toMatchObject({
       source: 'all',
       tools: [...TOOL_NAMES],
@@ -163,13 +163,13 @@ describe('loop gates: each switch turns off its own gate only', () => {
     });
 
     it('trust_round_trip_search_symbol off: no caveat, the observation is trusted', async () => {
-      const off = await run({ replies, wrap: bogusMatch, gates: { trust_round_trip_search_symbol: false } });
+      const off = await run({ replies, wrap: bogusMatch, gate: 'trust_round_trip_search_symbol' });
       expect(observed(off.events)).toMatchObject({ trust: 'trusted' });
       expect(observed(off.events)!.caveat).toBeUndefined();
     });
 
     it('trust_gate off: no check at all, the observation is trusted', async () => {
-      const off = await run({ replies, wrap: bogusMatch, gates: { trust_gate: false } });
+      const off = await run({ replies, wrap: bogusMatch, gate: 'trust_gate' });
       expect(observed(off.events)).toMatchObject({ trust: 'trusted' });
       expect(observed(off.events)!.caveat).toBeUndefined();
     });

@@ -1,6 +1,7 @@
 // The loop with the real OpenAI-compatible client over real HTTP (a fake server on 127.0.0.1):
 // retries are recorded in the ledger, native function calling works end to end, and a reply with
 // two tool calls is a protocol violation that runs nothing.
+import { SPEC_LOOP } from '../../policy/loop-settings.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,7 +52,7 @@ async function run(protocol: 'json' | 'tools') {
     { model, tools: workspace, record: new RunRecord(ledger, runId, 'test'), emit: (e) => events.push(e) },
     {
       issueText: 'top_words returns too few words',
-      arm: 'policy',
+      settings: SPEC_LOOP,
       reproTarget: null,
       budget: { maxTurns: 5 },
     },

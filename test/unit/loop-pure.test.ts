@@ -1,6 +1,7 @@
 // The loop alone, over the in-memory record and tools (policy/turn/in-memory.ts) and a scripted
 // model: its phases, the exact rejection strings, the triggers, the trust gate, the caps, ask_user,
 // and when a stop is `resolved`. No python3, tree-sitter, SQLite or Docker: pure and fast.
+import { BASELINE_LOOP, SPEC_LOOP } from '../../policy/loop-settings.js';
 import { describe, expect, it } from 'vitest';
 import type { LoopEvent } from '../../policy/events.js';
 import { runLoop, type LoopOptions } from '../../policy/loop.js';
@@ -81,10 +82,9 @@ async function run(
     },
     {
       issueText: opts.issueText ?? 'top_words returns one word too few',
-      arm: opts.arm ?? 'policy',
+      settings: opts.settings ?? SPEC_LOOP,
       reproTarget: opts.reproTarget ?? null,
       budget: opts.budget ?? { maxTurns: 6 },
-      ...(opts.gates ? { gates: opts.gates } : {}),
       ...(opts.resume ? { resume: opts.resume } : {}),
     },
   );
@@ -196,7 +196,7 @@ describe('the loop over in-memory effects', () => {
       caveat: 'exit-code consistency: passed is true but exit_code is 1',
     });
     expect(policy.ledger.observations[0]).toMatchObject({ trust: 'unverified' });
-    const current = await run(replies, { answers: lying, arm: 'current' });
+    const current = await run(replies, { answers: lying, settings: BASELINE_LOOP });
     expect(current.of('observation')[0]).toMatchObject({ trust: null });
     expect(current.of('observation')[0]).not.toHaveProperty('caveat');
   });
@@ -226,7 +226,7 @@ describe('the loop over in-memory effects', () => {
 
   it('the baseline arm fires no trigger and saves the trigger memory it was given', async () => {
     const { triggers, ledger } = await run([READ, EDIT, STOP], {
-      arm: 'current',
+      settings: BASELINE_LOOP,
       issueText: `${TOP} is off by one`,
       reproTarget: 'tests/test_w.py',
     });

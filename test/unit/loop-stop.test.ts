@@ -1,6 +1,7 @@
 // A stopped run (the loop's signal aborted: an interrupt) stops at its next step: no model call, no
 // dispatch, no observation, turn row, ending or saved state after the stop, and the loop throws the
 // signal's reason for whoever stopped it to end the run. Over the in-memory record and tools.
+import { SPEC_LOOP } from '../../policy/loop-settings.js';
 import { describe, expect, it } from 'vitest';
 import type { LoopEvent } from '../../policy/events.js';
 import { runLoop, type LoopTools } from '../../policy/loop.js';
@@ -80,7 +81,7 @@ async function stoppedRun(replies: string[], how: { stopAt?: ToolName; duringMod
     },
     {
       issueText: 'top_words returns one word too few',
-      arm: 'policy',
+      settings: SPEC_LOOP,
       reproTarget: 't',
       budget: { maxTurns: 8 },
     },
@@ -146,7 +147,7 @@ describe('a stopped loop stops (in-memory effects)', () => {
         emit: () => undefined,
         signal: stop.signal,
       },
-      { issueText: `see ${TOP}`, arm: 'policy', reproTarget: null, budget: { maxTurns: 3 } },
+      { issueText: `see ${TOP}`, settings: SPEC_LOOP, reproTarget: null, budget: { maxTurns: 3 } },
     );
     await expect(run).rejects.toBeInstanceOf(Interrupt);
     expect(model.calls).toBe(0);

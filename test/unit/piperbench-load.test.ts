@@ -21,10 +21,10 @@ import {
   TaskSchema,
   TaskSetError,
   type Task,
-} from '../../cli/ab/task-set.js';
+} from '../../eval/ab/task-set.js';
 import { packageRoot } from '../../runtime/package-root.js';
 
-const BENCH = join(packageRoot(), 'bench', 'piperbench');
+const BENCH = join(packageRoot(), 'eval', 'tasks', 'piperbench');
 const tasks = loadTasks(BENCH);
 
 /** The file a selector lives in and its qualified name, by the selector rule of docs/architecture.md. */

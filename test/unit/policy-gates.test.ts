@@ -2,9 +2,10 @@
 // --gate-ablation parsing: a switch turns its own gate off, the default leaves every gate on, and the
 // neighbouring checks keep working.
 import { describe, expect, it } from 'vitest';
-import { notApplicable, parseGateAblation, gateVariant } from '../../cli/ab/variants.js';
+import { notApplicable, parseGateAblation, gateVariant } from '../../eval/ab/variants.js';
 import { UsageError } from '../../cli/exit-codes.js';
-import { GATE_NAMES, gateOn, withoutGate } from '../../policy/gates.js';
+import { GATE_NAMES, withoutGate, withoutGateLoop } from '../../eval/ab/gates.js';
+import { SPEC_LOOP } from '../../policy/loop-settings.js';
 import { TOOL_NAMES } from '../../policy/registry.js';
 import { retrieveByMap, retrieveTools } from '../../policy/retrieve.js';
 import { TriggerGate } from '../../policy/triggers.js';
@@ -19,9 +20,20 @@ describe('gate names and switches', () => {
   it('lists the spec-order gates, the two weakest cases first, all on by default', () => {
     expect(GATE_NAMES.slice(0, 2)).toEqual(['trust_round_trip_search_symbol', 'retrieval_embed_fallback']);
     expect(GATE_NAMES).toHaveLength(8);
-    for (const g of GATE_NAMES) expect(gateOn(undefined, g)).toBe(true);
-    expect(gateOn(withoutGate('evidence_gate'), 'evidence_gate')).toBe(false);
-    expect(gateOn(withoutGate('evidence_gate'), 'trust_gate')).toBe(true);
+    expect(withoutGate('evidence_gate')).toEqual({ evidence_gate: false });
+  });
+
+  it("each gate's loop differs from the spec's loop in exactly one setting", () => {
+    for (const g of GATE_NAMES) {
+      const loop = withoutGateLoop(g);
+      const changed = Object.keys(SPEC_LOOP).filter(
+        (k) =>
+          JSON.stringify(loop[k as keyof typeof loop]) !== JSON.stringify(SPEC_LOOP[k as keyof typeof loop]),
+      );
+      expect(changed, g).toHaveLength(1);
+    }
+    expect(withoutGateLoop('evidence_gate').evidenceGate).toBe(false);
+    expect(withoutGateLoop('trust_gate').trustSkip).toEqual(['all']);
   });
 });
 
@@ -31,7 +43,7 @@ describe('validate: evidence gate switch', () => {
       ok: false,
       rejection: { reason: 'precondition failed: no evidence for selector pkg.mod.f' },
     });
-    expect(validateCall(EDIT, noEvidence, { policy: 'policy', evidenceGate: false })).toMatchObject({
+    expect(validateCall(EDIT, noEvidence, { evidenceGate: false })).toMatchObject({
       ok: true,
     });
   });
@@ -136,13 +148,9 @@ describe('trust gate: skipping the search_symbol round trip, or the whole gate',
     });
   });
 
-  it('the whole gate off: every result trusted as captured; the baseline arm stays unmarked', () => {
+  it('the whole gate off: every result trusted as captured', () => {
     for (const c of [symbolCall, badTest, badEdit])
       expect(trustGate(c, { skip: ['all'] })).toEqual({ ok: true, trust: 'trusted', data: c.result });
-    expect(trustGate(badTest, { policy: 'current', skip: ['all'] })).toEqual({
-      ok: true,
-      data: badTest.result,
-    });
   });
 });
 
@@ -197,7 +205,7 @@ describe('--gate-ablation parsing and applicability', () => {
       key: 'policy-no-trust_gate',
       arm: 'policy',
       gate: 'trust_gate',
-      gates: { trust_gate: false },
+      loop: { settings: { ...SPEC_LOOP, trustSkip: ['all'] }, gates: { trust_gate: false } },
     });
   });
 

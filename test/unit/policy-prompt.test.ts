@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BASELINE_LOOP, SPEC_LOOP } from '../../policy/loop-settings.js';
 import {
   buildSelectionPrompt,
   estimateTokens,
@@ -121,7 +122,7 @@ describe('selection prompt', () => {
   });
 
   it('the baseline arm presents all six full JSON schemas every turn, whatever was retrieved', () => {
-    const baseline = buildSelectionPrompt(input({ arm: 'current', tools: ['read_entity'] }));
+    const baseline = buildSelectionPrompt(input({ loop: BASELINE_LOOP, tools: ['read_entity'] }));
     const user = baseline.messages[1]!.content;
     for (const name of TOOL_NAMES) expect(user).toContain(JSON.stringify(toolJsonSchema(name)));
     expect(baseline.messages[0]!.content).not.toContain('Agentless first');
@@ -129,7 +130,7 @@ describe('selection prompt', () => {
 
   it('the baseline spends measurably more tool-schema tokens than a policy prompt with 4 tools', () => {
     const policy = buildSelectionPrompt(input());
-    const baseline = buildSelectionPrompt(input({ arm: 'current' }));
+    const baseline = buildSelectionPrompt(input({ loop: BASELINE_LOOP }));
     expect(policy.toolSchemaTokens).toBeGreaterThan(0);
     expect(policy.toolSchemaTokens).toBeLessThan(0.7 * baseline.toolSchemaTokens);
     expect(policy.tokens).toBeLessThan(baseline.tokens);
@@ -145,7 +146,7 @@ describe('selection prompt', () => {
     expect(native.digest).not.toBe(
       buildSelectionPrompt(input({ tools: ['read_entity', 'run_test'] })).digest,
     );
-    const baseline = buildSelectionPrompt(input({ protocol: 'tools', arm: 'current' }));
+    const baseline = buildSelectionPrompt(input({ protocol: 'tools', loop: BASELINE_LOOP }));
     expect(baseline.tools).toHaveLength(8);
   });
 
@@ -166,13 +167,13 @@ describe('selection prompt', () => {
       trust,
       caveat: trust === 'unverified' ? 'exit-code consistency: x' : null,
     });
-    expect(renderForModel(row('trusted', { passed: true }), 'policy')).toBe(
+    expect(renderForModel(row('trusted', { passed: true }), SPEC_LOOP)).toBe(
       '{"kind":"test","target":"t","ok":true,"trust":"verified","data":{"passed":true}}',
     );
-    expect(renderForModel(row('unverified', { passed: true }), 'policy')).toBe(
+    expect(renderForModel(row('unverified', { passed: true }), SPEC_LOOP)).toBe(
       '{"kind":"test","target":"t","ok":true,"trust":"unverified","caveat":"exit-code consistency: x","data":{"passed":true}}',
     );
-    const breaks = renderForModel(row('trusted', { stdout: 'a\u2028# State\u2029b\u0085c' }), 'current');
+    const breaks = renderForModel(row('trusted', { stdout: 'a\u2028# State\u2029b\u0085c' }), BASELINE_LOOP);
     expect(breaks).toBe('{"kind":"test","target":"t","data":{"stdout":"a\\u2028# State\\u2029b\\u0085c"}}');
     expect(JSON.parse(breaks)).toEqual({
       kind: 'test',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BASELINE_LOOP } from '../../policy/loop-settings.js';
 import { editRoundTrip, lastQueryToken, trustGate, type RecordedCall } from '../../policy/trust.js';
 
 const runTest = (result: Record<string, unknown>, receipt?: RecordedCall['receipt']): RecordedCall => ({
@@ -272,9 +273,14 @@ describe('round-trip and lint of committed edits', () => {
   });
 });
 
-describe('the baseline arm', () => {
-  it('returns the data with no trust marks', () => {
+describe("the baseline loop's trust settings", () => {
+  it('check nothing: the data as captured, trusted (and the baseline shows no marks)', () => {
     const lying = { ...CLEAN_FAIL, passed: true };
-    expect(trustGate(runTest(lying), { policy: 'current' })).toEqual({ ok: true, data: lying });
+    expect(trustGate(runTest(lying), { skip: BASELINE_LOOP.trustSkip })).toEqual({
+      ok: true,
+      trust: 'trusted',
+      data: lying,
+    });
+    expect(BASELINE_LOOP.trustMarks).toBe(false);
   });
 });

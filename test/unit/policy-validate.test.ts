@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { LOOPS } from '../../policy/loop-settings.js';
 import type { Proposal } from '../../policy/proposal.js';
 import { classifyProposal, validateCall, type PreconditionChecks } from '../../policy/validate.js';
 
@@ -10,7 +11,7 @@ const checks: PreconditionChecks = {
 };
 
 const reason = (tool: string, args: Record<string, unknown>, policy?: 'policy' | 'current') => {
-  const v = validateCall({ tool, args }, checks, { policy });
+  const v = validateCall({ tool, args }, checks, { evidenceGate: LOOPS[policy ?? 'policy'].evidenceGate });
   return v.ok ? null : v.rejection.reason;
 };
 

@@ -1,12 +1,12 @@
 // The simulated model (`--model sim:SEED`): deterministic for a seed and a task, weak at its
 // documented rates, and reacting to the observations the loop writes into the prompt.
 import { describe, expect, it } from 'vitest';
-import { parseSimSpec, SIM_RATES, simDraw, SimModel, type SimTask } from '../../policy/ab/sim-model.js';
-import { WRONG_EDIT_COMMENT } from '../../policy/ab/sim-plan.js';
+import { parseSimSpec, SIM_RATES, simDraw, SimModel, type SimTask } from '../../eval/sim/sim-model.js';
+import { WRONG_EDIT_COMMENT } from '../../eval/sim/sim-plan.js';
 import { renderForModel } from '../../policy/observation-text.js';
 import { buildSelectionPrompt, POLICY_PREAMBLE } from '../../policy/prompt.js';
 import { parseProposal } from '../../policy/proposal.js';
-import type { PolicyArm } from '../../policy/validate.js';
+import { LOOPS, type PolicyName as PolicyArm } from '../../policy/loop-settings.js';
 import { newPromptBoundary } from '../../runtime/ledger/prompts.js';
 
 /** The fence boundary of the prompts built here, as a run's would be. */
@@ -37,7 +37,7 @@ function prompt(
   ledger: Array<{ kind: string; target: string; result: unknown }> = [],
 ) {
   return buildSelectionPrompt({
-    arm,
+    loop: LOOPS[arm],
     tools: ['search_symbol', 'read_entity', 'edit_entity', 'run_test'],
     history: ledger,
     latestObservation: latest,
@@ -50,7 +50,7 @@ function prompt(
 function observed(kind: string, target: string, result: unknown, arm: PolicyArm = 'policy'): string {
   return renderForModel(
     { kind, target, result: JSON.stringify(result), trust: 'trusted', caveat: null },
-    arm,
+    LOOPS[arm],
   );
 }
 

@@ -3,7 +3,7 @@
 // (`core.py`) and attribute words (`help.split`), and each search costs prompt lines. These counts,
 // per instance and per arm in the report, are the data the §9 ablation needs to decide on a filter.
 // Read from the run's ledger rows: a trigger's search_symbol call and its `{query, matches}` row.
-import type { Arm } from '../../policy/ab/metrics.js';
+import type { Arm } from './metrics.js';
 import { symbolObservationSchema } from '../../policy/triggers.js';
 import type { CallRow } from '../../runtime/ledger/call-row.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';

@@ -2,9 +2,9 @@
 // each ablated gate, the policy arm with that gate off (arm key `policy-no-<gate>`) measured by the
 // same code as the real arms, its deltas against the full policy arm, and the rule's verdict — delete
 // iff none of the five measures changes beyond noise. Built from the ledger rows alone, like the rest.
-import { ablationVerdict, type AblationDelta } from '../../policy/ab/decision.js';
-import { armMeasures, type ArmMeasures, type InstanceFacts } from '../../policy/ab/metrics.js';
-import type { GateName } from '../../policy/gates.js';
+import { ablationVerdict, type AblationDelta } from './decision.js';
+import { armMeasures, type ArmMeasures, type InstanceFacts } from './metrics.js';
+import type { GateName } from './gates.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { readFinished } from './stored.js';
 import type { Task } from './tasks.js';

@@ -1,14 +1,14 @@
 // `piper-agent ab`: the A/B protocol (docs/policy.md, "The A/B protocol") on a task set — the policy
 // loop against the baseline loop with the same model on the same tasks, judged by the tests in the
 // sandbox, measured and decided by the decision rule. This file reads the flags; the runner, the
-// judge and the report live in cli/ab/, the measures and the rule in policy/ab/.
+// judge and the report live in eval/ab/, the simulated model in eval/sim/.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { GATE_NAMES } from '../../policy/gates.js';
+import { GATE_NAMES } from '../ab/gates.js';
 import { launchAb } from '../ab/launch.js';
 import { parseArms, parseGateAblation } from '../ab/variants.js';
-import { UsageError } from '../exit-codes.js';
-import { numberOption } from '../options.js';
+import { UsageError } from '../../cli/exit-codes.js';
+import { numberOption } from '../../cli/options.js';
 
 export const AB_HELP = `Usage: piper-agent ab --bench DIR --model M [--arms policy,current] [--tasks IDS] [--out DIR]
                       [--concurrency N] [--ablation] [--gate-ablation G1,G2|all]
@@ -19,7 +19,7 @@ itself: resolved iff every FAIL_TO_PASS and PASS_TO_PASS test passes in the sand
 measures each arm (resolve rate, cost and tokens per instance, call precision, tool-selection accuracy,
 correct-abstention rate) and applies the decision rule (docs/policy.md).
 
-  --bench DIR          the task set (e.g. bench/piperbench), tasks/<id>/{repo,issue.md,task.json}
+  --bench DIR          the task set (e.g. eval/tasks/piperbench), tasks/<id>/{repo,issue.md,task.json}
   --model M            sim:SEED (a deterministic simulated model, no endpoint: CI), openai:NAME (JSON
                        protocol) or openai-tools:NAME (native function calling), with OPENAI_BASE_URL
                        and OPENAI_API_KEY set; prices from the config give the cost
@@ -59,7 +59,7 @@ export async function abCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   if (positionals.length > 0)
     throw new UsageError(`ab takes no positional arguments, got '${positionals[0]}'`);
-  if (!values.bench) throw new UsageError('ab needs --bench DIR (e.g. bench/piperbench)');
+  if (!values.bench) throw new UsageError('ab needs --bench DIR (e.g. eval/tasks/piperbench)');
   if (!values.model) throw new UsageError('ab needs --model M: sim:SEED, openai:NAME or openai-tools:NAME');
   const arms = parseArms(values.arms ?? 'policy,current');
   const taskIds = values.tasks

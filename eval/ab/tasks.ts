@@ -5,9 +5,9 @@ import { createHash } from 'node:crypto';
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadTasks, TaskSetError, type Task } from './task-set.js';
-import type { SimEdit, SimTask } from '../../policy/ab/sim-model.js';
+import type { SimEdit, SimTask } from '../sim/sim-model.js';
 import { listRepoFiles } from '../../runtime/workspace/repo-listing.js';
-import { UsageError } from '../exit-codes.js';
+import { UsageError } from '../../cli/exit-codes.js';
 
 export type { Task };
 

@@ -18,7 +18,7 @@
 //                         position; a decision point is one parsed model proposal, in turn order
 //                         (re-selections after a rejection included; unparsable no-op turns are not).
 //                         An instance with fewer than m proposals attempts only the ones it made.
-//                         Alignment (bench/piperbench/README.md): when a trigger already made the
+//                         Alignment (eval/tasks/piperbench/README.md): when a trigger already made the
 //                         first labelled call before the model's first decision (the policy arm's
 //                         symbol trigger runs search_symbol on the issue) and the model did not
 //                         repeat it, that label is done, not missed: it is dropped, and the

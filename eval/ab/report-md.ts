@@ -1,7 +1,7 @@
 // report.md: the A/B report as tables a person reads — the measures side by side, the decision with
 // each clause and why it exists, every instance, and the ablation re-runs when there were any.
-import type { AblationDelta, Clause } from '../../policy/ab/decision.js';
-import type { ArmMeasures, Measure } from '../../policy/ab/metrics.js';
+import type { AblationDelta, Clause } from './decision.js';
+import type { ArmMeasures, Measure } from './metrics.js';
 import type { AbReport, InstanceReport } from './report.js';
 
 const ROWS: Array<{ label: string; pick: (m: ArmMeasures) => Measure; format: (v: number) => string }> = [

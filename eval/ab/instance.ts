@@ -5,8 +5,8 @@
 import type { RunResult } from '../../policy/events.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { ChatModel } from '../../runtime/model/types.js';
-import type { Config } from '../config.js';
-import { runFix } from '../fix/run-fix.js';
+import type { Config } from '../../cli/config.js';
+import { runFix } from '../../cli/fix/run-fix.js';
 import { judgeRun, type JudgeContext, type Judgement } from './judge.js';
 import { freshCopy } from './repo-copy.js';
 import { suppressNth, type Suppression } from './suppress.js';
@@ -56,7 +56,7 @@ export async function runInstance(
       log: (line) => ctx.log(`${task.id} ${key}: ${line}`),
       model: ctx.modelFor(task),
       ...(ablation ? { wrapTools: ablation.wrap } : {}),
-      ...(variant.gates ? { gates: variant.gates } : {}),
+      ...(variant.loop ? { loop: variant.loop } : {}),
     });
     const judgement = await judgeRun(ctx.judge, task, copy.dir, result.run_id);
     return {

@@ -4,7 +4,7 @@
 // (policy/fence.ts). Only the model's own view is used: the simulated model
 // knows what a model would know from the prompt, plus the task it was given.
 
-import { MARKER_PREFIX } from '../fence.js';
+import { MARKER_PREFIX } from '../../policy/fence.js';
 
 export interface SimPrompt {
   system: string;

@@ -1,7 +1,7 @@
 // What the A/B measures need of one agent run, read from the ledger rows the loop wrote — never from
 // the agent's own account: usage and outcome from `runs`, decision points from the parsed actions of
 // `turns`, executed model calls and the issue-time triggers from `calls`, edits from `edits`.
-import type { Arm, InstanceFacts } from '../../policy/ab/metrics.js';
+import type { Arm, InstanceFacts } from './metrics.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { savedTurnsUsed } from '../../policy/turn/loop-state.js';

@@ -1,9 +1,9 @@
 // The A/B runner's finished instances (migration 3; docs/ledger.md, "ab_instances"): one row per
 // model × arm × task, written only after the runner has judged the run, so a row means "done, do not
 // run again". The JSON columns are opaque here: the runner owns their shape; this module only stores
-// and returns them. The table lives beside the ledger's other tables; the runner is in cli/ab/.
-import { RuntimeError } from '../errors.js';
-import type { Ledger } from './ledger.js';
+// and returns them. The table's migration lives with the ledger's other tables; the runner is in eval/ab/.
+import { RuntimeError } from '../../runtime/errors.js';
+import type { Ledger } from '../../runtime/ledger/ledger.js';
 
 export interface AbInstanceKey {
   model: string;

@@ -1,15 +1,15 @@
 // What `piper-agent ab` does once its flags are read: picks the model (one shared endpoint model, or
 // a simulated model per task), runs the A/B (runner.ts), writes the report and says on stderr what
-// happened. cli/commands/ab.ts only turns flags into an AbRequest.
+// happened. eval/commands/ab.ts only turns flags into an AbRequest.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Arm } from '../../policy/ab/metrics.js';
-import { parseSimSpec, SimModel } from '../../policy/ab/sim-model.js';
-import type { GateName } from '../../policy/gates.js';
+import type { Arm } from './metrics.js';
+import { parseSimSpec, SimModel } from '../sim/sim-model.js';
+import type { GateName } from './gates.js';
 import { resolveModel } from '../../runtime/model/resolve.js';
-import { loadConfig } from '../config.js';
-import { EXIT } from '../exit-codes.js';
-import { embedRetrievalConfigured } from '../fix/run-fix.js';
+import { loadConfig } from '../../cli/config.js';
+import { EXIT } from '../../cli/exit-codes.js';
+import { embedRetrievalConfigured } from '../../cli/fix/run-fix.js';
 import { Progress } from './progress.js';
 import { writeReport } from './report.js';
 import { runAb, type AbOutcome } from './runner.js';

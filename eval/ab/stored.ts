@@ -1,8 +1,8 @@
 // The shape of what the runner keeps per finished instance in the ledger's ab_instances row
-// (runtime/ledger/ab-instances.ts stores it as opaque JSON): the measures' facts, the judgement and
+// (eval/ab/instance-rows.ts stores it as opaque JSON): the measures' facts, the judgement and
 // the run's wall time; and the ablation, filled one suppressed call at a time.
-import type { AblationEntry, InstanceFacts } from '../../policy/ab/metrics.js';
-import { getAbInstance, type AbInstanceKey } from '../../runtime/ledger/ab-instances.js';
+import type { AblationEntry, InstanceFacts } from './metrics.js';
+import { getAbInstance, type AbInstanceKey } from './instance-rows.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { Judgement } from './judge.js';
 

@@ -7,12 +7,12 @@
 // Up to --concurrency instances run at once; the sandbox's limiter bounds the containers.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Arm } from '../../policy/ab/metrics.js';
-import type { GateName } from '../../policy/gates.js';
-import { getAbInstance, putAbInstance, setAbAblation } from '../../runtime/ledger/ab-instances.js';
+import type { Arm } from './metrics.js';
+import type { GateName } from './gates.js';
+import { getAbInstance, putAbInstance, setAbAblation } from './instance-rows.js';
 import type { ChatModel } from '../../runtime/model/types.js';
-import type { Config } from '../config.js';
-import { openSession } from '../session.js';
+import type { Config } from '../../cli/config.js';
+import { openSession } from '../../cli/session.js';
 import { factsOfRun } from './facts.js';
 import { runInstance, type InstanceContext } from './instance.js';
 import type { Progress } from './progress.js';

@@ -4,7 +4,7 @@
 // report.md (report-md.ts) renders the tables a person reads.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decide, type Decision } from '../../policy/ab/decision.js';
+import { decide, type Decision } from './decision.js';
 import {
   abstained,
   armMeasures,
@@ -12,9 +12,9 @@ import {
   type Arm,
   type ArmMeasures,
   type InstanceFacts,
-} from '../../policy/ab/metrics.js';
-import { SIM_PRICE, SIM_RATES } from '../../policy/ab/sim-model.js';
-import type { GateName } from '../../policy/gates.js';
+} from './metrics.js';
+import { SIM_PRICE, SIM_RATES } from '../sim/sim-model.js';
+import type { GateName } from './gates.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { buildGateAblation, type GateAblationReport } from './gate-report.js';
 import { renderMarkdown } from './report-md.js';

@@ -1,10 +1,18 @@
 // What the A/B runner runs on each task: the real arms (policy, current) and, with --gate-ablation,
-// the policy arm with one gate switched off (docs/policy.md, "Gate ablation"). Each variant has its
+// the spec's loop with one gate switched off (docs/policy.md, "Gate ablation"). Each variant has its
 // own ledger key — `policy`, `current`, `policy-no-<gate>` — so an ablated variant is resumable like
 // an arm and never collides with the real arms' finished instances.
-import type { Arm } from '../../policy/ab/metrics.js';
-import { GATE_NAMES, isGateName, withoutGate, type GateName, type GateSwitches } from '../../policy/gates.js';
-import { UsageError } from '../exit-codes.js';
+import type { Arm } from './metrics.js';
+import type { LoopSettings } from '../../policy/loop-settings.js';
+import {
+  GATE_NAMES,
+  isGateName,
+  withoutGate,
+  withoutGateLoop,
+  type GateName,
+  type GateSwitches,
+} from './gates.js';
+import { UsageError } from '../../cli/exit-codes.js';
 
 export interface Variant {
   /** The ab_instances arm key. */
@@ -13,7 +21,8 @@ export interface Variant {
   arm: Arm;
   /** The gate switched off, or null for a real arm. */
   gate: GateName | null;
-  gates?: GateSwitches;
+  /** A gate variant's loop and the switches that made it (recorded in the run's config). */
+  loop?: { settings: LoopSettings; gates: GateSwitches };
 }
 
 export function armVariant(arm: Arm): Variant {
@@ -21,7 +30,12 @@ export function armVariant(arm: Arm): Variant {
 }
 
 export function gateVariant(gate: GateName): Variant {
-  return { key: `policy-no-${gate}`, arm: 'policy', gate, gates: withoutGate(gate) };
+  return {
+    key: `policy-no-${gate}`,
+    arm: 'policy',
+    gate,
+    loop: { settings: withoutGateLoop(gate), gates: withoutGate(gate) },
+  };
 }
 
 /** `--gate-ablation G1,G2|all`: the named gates, in GATE_NAMES order (the two weakest cases first). */

@@ -1,0 +1,58 @@
+// A command line over a command table: picks the command, loads only that command's module, maps
+// failures to documented exit codes, and prints every error with what to do about it. The product's
+// table is cli/commands/index.ts (cli/main.ts); the evaluation's (`ab`) is eval/main.ts, a program
+// of its own that the product never imports, run by the same installed command.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../runtime/package-root.js';
+import type { CommandEntry } from './commands/index.js';
+import { EXIT, InterruptedRun } from './exit-codes.js';
+import { didYouMean } from './suggest.js';
+
+export interface CommandLine {
+  commands: Record<string, CommandEntry>;
+  /** The text of `piper-agent --help`. */
+  help: string;
+}
+
+export async function runCommandLine(argv: string[], line: CommandLine): Promise<number> {
+  const { commands } = line;
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' ? rest[0] : undefined;
+    const entry = topic === undefined ? undefined : commands[topic];
+    process.stdout.write(`${entry ? (await entry.load()).help : line.help}\n`);
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-V') {
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
+    process.stdout.write(`${pkg.version}\n`);
+    return EXIT.ok;
+  }
+  const entry = commands[name];
+  if (!entry) {
+    // One line: the command that was meant, or where the commands are listed — not the whole help.
+    const hint = didYouMean(name, Object.keys(commands)) || '; piper-agent --help lists the commands';
+    process.stderr.write(`piper-agent: unknown command '${name}'${hint}\n`);
+    return EXIT.usage;
+  }
+  const command = await entry.load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(`${command.help}\n`);
+    return EXIT.ok;
+  }
+  try {
+    return await command.run(rest);
+  } catch (error) {
+    // The interrupt handler has said everything and exits the process once its clean-up is done.
+    if (error instanceof InterruptedRun) return error.exitCode;
+    const { reportError } = await import('./report-error.js');
+    const failure = reportError(error, name, command.help);
+    const { errorEvent, jsonOutputRequested } = await import('./render/error-output.js');
+    if (jsonOutputRequested(rest)) {
+      const { kind, message, fix, code } = failure;
+      process.stdout.write(`${JSON.stringify(errorEvent(kind, message, code, fix))}\n`);
+    }
+    return failure.code;
+  }
+}
