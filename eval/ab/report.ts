@@ -46,6 +46,8 @@ export interface InstanceReport {
   fail_to_pass: { passed: number; total: number };
   pass_to_pass: { passed: number; total: number };
   restored_tests: string[];
+  /** Each FAIL_TO_PASS and PASS_TO_PASS test's outcome in the runner's judgement. */
+  tests: Record<string, string>;
   wall_s: number;
   /** The symbol trigger's searches in the run, and those that found nothing (symbol-triggers.ts). */
   symbol_triggers: SymbolTriggerCount;
@@ -80,6 +82,8 @@ export interface AbReport {
   /** Per arm: symbol trigger searches over its instances, and those with zero matches. */
   symbol_triggers: Partial<Record<Arm, { instances: number; fired: number; zero_matches: number }>>;
   instances: InstanceReport[];
+  /** Instances of a SWE-bench-format set that failed validation: not run, never counted unresolved. */
+  invalid: Array<{ instance: string; reason: string }>;
   /** Present only when gates were ablated (--gate-ablation): each gate's deltas and verdict. */
   ablation_gates?: GateAblationReport;
   notes: string[];
@@ -95,6 +99,7 @@ export interface ReportInput {
   /** Gates ablated (--gate-ablation), in order; absent or empty: no gate-ablation section. */
   gateAblation?: readonly GateName[];
   embedConfigured?: boolean;
+  invalid?: ReadonlyArray<{ instance: string; reason: string }>;
 }
 
 export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
@@ -152,6 +157,7 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
     },
     symbol_triggers: symbolTriggersByArm(instances, input.arms),
     instances,
+    invalid: [...(input.invalid ?? [])],
     ...(input.gateAblation?.length
       ? {
           ablation_gates: buildGateAblation(ledger, {
@@ -197,6 +203,7 @@ function instanceReport(
     fail_to_pass: details.judgement.failToPass,
     pass_to_pass: details.judgement.passToPass,
     restored_tests: details.judgement.restored,
+    tests: details.judgement.tests,
     wall_s: details.wallS,
     symbol_triggers: symbolTriggers,
     ablation: ablation

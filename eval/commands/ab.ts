@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { GATE_NAMES } from '../ab/gates.js';
 import { launchAb } from '../ab/launch.js';
 import { parseArms, parseGateAblation } from '../ab/variants.js';
+import { abValidateCommand } from '../swebench/validate-command.js';
 import { UsageError } from '../../cli/exit-codes.js';
 import { numberOption } from '../../cli/options.js';
 
@@ -19,7 +20,12 @@ itself: resolved iff every FAIL_TO_PASS and PASS_TO_PASS test passes in the sand
 measures each arm (resolve rate, cost and tokens per instance, call precision, tool-selection accuracy,
 correct-abstention rate) and applies the decision rule (docs/policy.md).
 
-  --bench DIR          the task set (e.g. eval/tasks/piperbench), tasks/<id>/{repo,issue.md,task.json}
+  --bench DIR|FILE     the task set (e.g. eval/tasks/piperbench), tasks/<id>/{repo,issue.md,task.json};
+                       or instances in SWE-bench's format, FILE.jsonl or FILE.json (docs/evaluation.md)
+  --repos DIR          with a SWE-bench-format set: a clone or git bundle per repository (owner__name
+                       or name, with or without .bundle)
+  --debian R|MAP       with a SWE-bench-format set: the sandbox's Debian, bookworm (Python 3.11) or
+                       trixie (3.13), or by instance version: 0.12=bookworm,*=trixie
   --model M            sim:SEED (a deterministic simulated model, no endpoint: CI), openai:NAME (JSON
                        protocol) or openai-tools:NAME (native function calling), with OPENAI_BASE_URL
                        and OPENAI_API_KEY set; prices from the config give the cost
@@ -38,6 +44,9 @@ correct-abstention rate) and applies the decision rule (docs/policy.md).
                        cases first). retrieval_embed_fallback needs RETRIEVE=embed with an embeddings
                        endpoint; without one it is reported as not applicable. Needs the policy arm.
 
+\`piper-agent ab validate --bench FILE --repos DIR\` checks a SWE-bench-format set first (ab validate --help);
+ab validates any instance it has no result for, and skips invalid ones with their reason in the report.
+
 Finished instances are kept in OUT/ledger.db: running the same command again reads them back instead of
 running them, so an interrupted A/B continues and a finished one rewrites the same report.
 
@@ -53,9 +62,12 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   ablation: { type: 'boolean', default: false },
   'gate-ablation': { type: 'string' },
+  repos: { type: 'string' },
+  debian: { type: 'string' },
 } as const;
 
 export async function abCommand(argv: string[]): Promise<number> {
+  if (argv[0] === 'validate') return abValidateCommand(argv.slice(1));
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   if (positionals.length > 0)
     throw new UsageError(`ab takes no positional arguments, got '${positionals[0]}'`);
@@ -84,5 +96,7 @@ export async function abCommand(argv: string[]): Promise<number> {
     concurrency,
     ablation: values.ablation === true,
     gateAblation,
+    ...(values.repos ? { repos: resolve(values.repos) } : {}),
+    ...(values.debian ? { debian: values.debian } : {}),
   });
 }

@@ -1,4 +1,4 @@
-// Where an instance's base tree lives: one stable directory per instance content, under the user's
+// Where an instance's base tree lives: one stable directory per repository and commit, under the user's
 // cache (PIPER_SWE_CACHE, default ~/.cache/piper-agent/swebench). Stable, because an environment
 // image is named by its project's path as well as its content key (runtime/env/names.ts): the same
 // path gives `ab validate`, every `ab` run and every judgement the same image after one build,
@@ -7,7 +7,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { SweInstance } from './instance-file.js';
 
-export function baseTreeDir(instance: SweInstance, digest: string): string {
+/** One directory per repository and commit: instances at the same commit share it and its image. */
+export function baseTreeDir(instance: SweInstance): string {
   const root = process.env.PIPER_SWE_CACHE ?? join(homedir(), '.cache', 'piper-agent', 'swebench');
-  return join(root, instance.instance_id, digest.slice(0, 16), 'base');
+  return join(root, instance.repo.replace('/', '__'), instance.base_commit);
 }

@@ -45,7 +45,11 @@ export async function prepareSet(
     let validation = cache.get(digest);
     if (!validation) {
       note(`validating ${instance.instance_id}`);
-      validation = await validateInstance({ ...ctx, repos, workDir: join(workDir, 'validate') }, instance, debian);
+      validation = await validateInstance(
+        { ...ctx, repos, workDir: join(workDir, 'validate') },
+        instance,
+        debian,
+      );
       cache.put(digest, validation);
     }
     if (!validation.valid) {
@@ -55,7 +59,7 @@ export async function prepareSet(
     const dir = join(workDir, 'instances', instance.instance_id);
     mkdirSync(dir, { recursive: true });
     try {
-      const base = repos.checkout(instance, baseTreeDir(instance, digest));
+      const base = repos.checkout(instance, baseTreeDir(instance));
       // The agent's runs use the environment image as it is: built from this base tree (a hit after
       // validation), not from each run's copy, whose new path would build it again.
       const env = await instanceEnvironment(ctx, base, debian);

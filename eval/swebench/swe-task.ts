@@ -63,4 +63,3 @@ export function sweTask(part: SweTaskPart, dir: string, baseTree: string): SweTa
     swe: part,
   } as SweTask;
 }
-

@@ -10,7 +10,7 @@ import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { instanceEnvironment, type EnvironmentContext, type InstanceEnvironment } from './environment.js';
 import { applyTestPatch, runInstanceTests, type TestRun } from './grade.js';
 import { baseTreeDir } from './base-tree.js';
-import { instanceDigest, type SweInstance } from './instance-file.js';
+import type { SweInstance } from './instance-file.js';
 import { applyPatch, type RepoCache } from './repos.js';
 import type { TestStatus } from './test-grade.js';
 
@@ -87,7 +87,7 @@ export async function validateInstance(
       throw new Error(
         `test ids are not pytest node ids (${named(foreign)}): this harness grades with pytest`,
       );
-    const base = ctx.repos.checkout(instance, baseTreeDir(instance, instanceDigest(instance, debian ?? 'default')));
+    const base = ctx.repos.checkout(instance, baseTreeDir(instance));
     env = await buildEnvironment(ctx, base, debian);
     result.environment = { status: env.choice.status, key: env.choice.key, image: env.choice.image };
     const grading = { ledger: ctx.ledger, owner: ctx.owner, env };

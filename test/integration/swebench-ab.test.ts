@@ -61,9 +61,9 @@ function prompts(out: string): { all: string[]; first: string[] } {
   try {
     const db = ledger.database;
     const parts = new Map(
-      (db.prepare(`SELECT sha256, body FROM prompt_parts`).all() as Array<{ sha256: string; body: Buffer }>).map(
-        (p) => [p.sha256, gunzipSync(p.body).toString('utf8')],
-      ),
+      (
+        db.prepare(`SELECT sha256, body FROM prompt_parts`).all() as Array<{ sha256: string; body: Buffer }>
+      ).map((p) => [p.sha256, gunzipSync(p.body).toString('utf8')]),
     );
     const turns = db
       .prepare(`SELECT run_id, prompt FROM turns WHERE prompt IS NOT NULL ORDER BY id`)
@@ -74,7 +74,11 @@ function prompts(out: string): { all: string[]; first: string[] } {
         .join('');
     const seen = new Set<string>();
     const first: string[] = [];
-    for (const t of turns) if (!seen.has(t.run_id)) (seen.add(t.run_id), first.push(text(t.prompt)));
+    for (const t of turns) {
+      if (seen.has(t.run_id)) continue;
+      seen.add(t.run_id);
+      first.push(text(t.prompt));
+    }
     return { all: turns.map((t) => text(t.prompt)), first };
   } finally {
     ledger.close();
@@ -123,7 +127,9 @@ describe('piper-agent ab on SWE-bench-format instances (real sandbox, sim:1)', (
     const byId = new Map(loadInstances(BENCH).map((i) => [i.instance_id, i]));
     for (const i of report.instances) {
       const instance = byId.get(i.task)!;
-      expect(Object.keys(i.tests).sort()).toEqual([...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS].sort());
+      expect(Object.keys(i.tests).sort()).toEqual(
+        [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS].sort(),
+      );
       const all = Object.values(i.tests).every((s) => s === 'passed');
       expect(i.resolved).toBe(all);
       expect(i.fail_to_pass.total).toBe(instance.FAIL_TO_PASS.length);
