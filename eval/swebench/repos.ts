@@ -41,8 +41,9 @@ function git(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}): string {
 }
 
 function gitError(error: unknown): string {
-  const stderr = (error as { stderr?: string }).stderr;
-  return (stderr ?? (error as Error).message).trim().split('\n').slice(-2).join(' ');
+  // applyPatch's git runs without an encoding: its stderr is a Buffer.
+  const stderr = (error as { stderr?: string | Buffer }).stderr;
+  return (stderr ? String(stderr) : (error as Error).message).trim().split('\n').slice(-2).join(' ');
 }
 
 /** Bare clones of the --repos sources, made on first use and kept under `cacheDir`. */
