@@ -7,6 +7,8 @@ import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { ChatModel } from '../../runtime/model/types.js';
 import type { Config } from '../../cli/config.js';
 import { runFix } from '../../cli/fix/run-fix.js';
+import { judgeSweRun, type SweJudgeContext } from '../swebench/judge.js';
+import { isSweTask } from '../swebench/swe-task.js';
 import { judgeRun, type JudgeContext, type Judgement } from './judge.js';
 import { freshCopy } from './repo-copy.js';
 import { suppressNth, type Suppression } from './suppress.js';
@@ -19,6 +21,8 @@ export interface InstanceContext {
   /** The runner's own connection to it. */
   ledger: Ledger;
   judge: JudgeContext;
+  /** The judge of SWE-bench instances: it builds or reuses each instance's environment. */
+  sweJudge: SweJudgeContext;
   config: Config;
   /** The model for a task: the same client for every task, or the simulated model playing that task. */
   modelFor(task: Task): ChatModel;
@@ -48,8 +52,15 @@ export async function runInstance(
     const result = await runFix({
       issue: task.issue,
       repo: copy.dir,
-      config: { ...ctx.config, policy: arm, ledger: ctx.ledgerPath },
-      reproTarget: task.repro,
+      config: {
+        ...ctx.config,
+        policy: arm,
+        ledger: ctx.ledgerPath,
+        ...(isSweTask(task) ? { image: task.swe.image } : {}),
+      },
+      // A SWE-bench instance gives no test target (the agent's is the project's own), and its
+      // sandboxes run in the instance's environment image as it is.
+      reproTarget: isSweTask(task) ? null : task.repro,
       emit: (event) => {
         if (event.type === 'init') runId = event.run_id;
       },
@@ -58,7 +69,9 @@ export async function runInstance(
       ...(ablation ? { wrapTools: ablation.wrap } : {}),
       ...(variant.loop ? { loop: variant.loop } : {}),
     });
-    const judgement = await judgeRun(ctx.judge, task, copy.dir, result.run_id);
+    const judgement = isSweTask(task)
+      ? await judgeSweRun(ctx.sweJudge, task, copy.dir, result.run_id)
+      : await judgeRun(ctx.judge, task, copy.dir, result.run_id);
     return {
       result,
       judgement,

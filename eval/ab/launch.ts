@@ -30,6 +30,9 @@ export interface AbRequest {
   gateAblation: GateName[];
   /** One instance as a Swarm job (eval/cluster/): print its result block on stdout at the end. */
   resultBlock?: boolean;
+  /** --repos and --debian of a SWE-bench-format set. */
+  repos?: string;
+  debian?: string;
 }
 
 /** Runs the A/B of `request` and writes OUT/report.{json,md}; the exit status (1: an instance failed). */
@@ -51,6 +54,7 @@ export async function launchAb(request: AbRequest): Promise<number> {
     config: { ...config, model: request.model },
     modelFor: (task) => shared ?? new SimModel(seed!, simTaskOf(task)),
     progress: (total) => new Progress(process.stderr, total),
+    onReport: (report) => writeReport(request.outDir, report),
     log: runsLog(request.outDir),
   });
   const files = writeReport(request.outDir, outcome.report);

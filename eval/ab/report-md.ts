@@ -105,6 +105,15 @@ export function renderMarkdown(r: AbReport): string {
     );
   }
   if (r.ablation_gates) out.push('', ...gateSection(r.ablation_gates));
+  if (r.invalid.length > 0) {
+    out.push('', '## Invalid instances (not run, not counted)', '');
+    out.push(
+      table(
+        ['instance', 'why'],
+        r.invalid.map((i) => [i.instance, i.reason]),
+      ),
+    );
+  }
   out.push('', '## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
   return out.join('\n');
 }

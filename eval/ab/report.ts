@@ -46,6 +46,8 @@ export interface InstanceReport {
   fail_to_pass: { passed: number; total: number };
   pass_to_pass: { passed: number; total: number };
   restored_tests: string[];
+  /** Each FAIL_TO_PASS and PASS_TO_PASS test's outcome in the runner's judgement. */
+  tests: Record<string, string>;
   wall_s: number;
   /** The Swarm node the instance ran on (`ab --cluster swarm` only). */
   node?: string;
@@ -82,6 +84,8 @@ export interface AbReport {
   /** Per arm: symbol trigger searches over its instances, and those with zero matches. */
   symbol_triggers: Partial<Record<Arm, { instances: number; fired: number; zero_matches: number }>>;
   instances: InstanceReport[];
+  /** Instances of a SWE-bench-format set that failed validation: not run, never counted unresolved. */
+  invalid: Array<{ instance: string; reason: string }>;
   /** Present only when gates were ablated (--gate-ablation): each gate's deltas and verdict. */
   ablation_gates?: GateAblationReport;
   notes: string[];
@@ -97,6 +101,7 @@ export interface ReportInput {
   /** Gates ablated (--gate-ablation), in order; absent or empty: no gate-ablation section. */
   gateAblation?: readonly GateName[];
   embedConfigured?: boolean;
+  invalid?: ReadonlyArray<{ instance: string; reason: string }>;
 }
 
 export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
@@ -154,6 +159,7 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
     },
     symbol_triggers: symbolTriggersByArm(instances, input.arms),
     instances,
+    invalid: [...(input.invalid ?? [])],
     ...(input.gateAblation?.length
       ? {
           ablation_gates: buildGateAblation(ledger, {
@@ -199,6 +205,7 @@ function instanceReport(
     fail_to_pass: details.judgement.failToPass,
     pass_to_pass: details.judgement.passToPass,
     restored_tests: details.judgement.restored,
+    tests: details.judgement.tests,
     wall_s: details.wallS,
     symbol_triggers: symbolTriggers,
     ablation: ablation

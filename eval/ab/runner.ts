@@ -6,13 +6,16 @@
 // arm key (variants.ts), on the same tasks with the same model, and is measured by the same code.
 // Up to --concurrency instances run at once; the sandbox's limiter bounds the containers.
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Arm } from './metrics.js';
 import type { GateName } from './gates.js';
 import { getAbInstance, putAbInstance, setAbAblation } from './instance-rows.js';
 import type { ChatModel } from '../../runtime/model/types.js';
 import type { Config } from '../../cli/config.js';
-import { openSession } from '../../cli/session.js';
+import { openSession, type Session } from '../../cli/session.js';
+import { openSweSet } from '../swebench/ab-set.js';
+import { isInstanceFile } from '../swebench/instance-file.js';
+import type { PreparedSet } from '../swebench/prepare.js';
 import { factsOfRun } from './facts.js';
 import { runInstance, type InstanceContext } from './instance.js';
 import type { Progress } from './progress.js';
@@ -38,6 +41,11 @@ export interface AbOptions {
   config: Config;
   modelFor(task: Task): ChatModel;
   progress: (total: number) => Progress;
+  /** A SWE-bench-format set (--bench FILE.jsonl): its repositories and Debian choice. */
+  repos?: string;
+  debian?: string;
+  /** Called with the report as it stands after each finished instance (it is rewritten as they finish). */
+  onReport?: (report: AbReport) => void;
   log(line: string): void;
 }
 
@@ -63,22 +71,33 @@ export interface AbOutcome {
 type Job = { task: Task; variant: Variant; suppress: number | null };
 
 export async function runAb(opts: AbOptions): Promise<AbOutcome> {
-  const tasks = selectTasks(opts.benchDir, opts.taskIds);
+  const swe = isInstanceFile(opts.benchDir);
+  const tasks: Task[] = swe ? [] : selectTasks(opts.benchDir, opts.taskIds);
   mkdirSync(opts.outDir, { recursive: true });
   const ledgerPath = resolve(join(opts.outDir, 'ledger.db'));
   const session = await openSession({
-    repo: resolve(opts.benchDir),
+    repo: swe ? dirname(resolve(opts.benchDir)) : resolve(opts.benchDir),
     ledger: ledgerPath,
     image: opts.config.image,
     runtime: opts.config.sandboxRuntime,
     sandbox: { poolSize: 0, concurrency: Math.max(2, opts.concurrency) },
     log: opts.log,
   });
+  const set = swe ? await openSet(opts, session) : null;
+  if (set) tasks.push(...set.tasks);
   const ledger = session.ledger;
   const ctx: InstanceContext = {
     ledgerPath,
     ledger,
     judge: { sandbox: session.sandbox, ledger, owner: session.owner },
+    sweJudge: {
+      sandbox: session.sandbox,
+      ledger,
+      owner: session.owner,
+      engine: session.engine,
+      runtime: session.sandbox.runtime ?? null,
+      log: opts.log,
+    },
     config: opts.config,
     modelFor: opts.modelFor,
     log: opts.log,
@@ -178,6 +197,7 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
         setAbAblation(ledger, key(job.task, variant), state);
         ablationRuns++;
       }
+      opts.onReport?.(report());
       progress.tick(
         `${label}: ${run.judgement.resolved ? 'resolved' : 'unresolved'} (${run.result.outcome}, ${run.wallS.toFixed(1)} s)`,
       );
@@ -196,7 +216,15 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
     await drain(Math.max(1, opts.concurrency), [...initial, ...later], work);
     progress.finish();
     // The report is built from the ledger rows alone, so a resumed run rebuilds the same report.
-    const report = buildReport(ledger, {
+    return { report: report(), failures, ran, resumed, ablationRuns, wallS: progress.elapsed() };
+  } finally {
+    set?.remove();
+    await session.close();
+  }
+
+  function report(): AbReport {
+    return buildReport(ledger, {
+      invalid: set?.invalid ?? [],
       benchDir: resolve(opts.benchDir),
       model: opts.model,
       arms: opts.arms,
@@ -206,9 +234,17 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
       gateAblation,
       embedConfigured,
     });
-    return { report, failures, ran, resumed, ablationRuns, wallS: progress.elapsed() };
-  } finally {
+  }
+}
+
+/** The SWE-bench-format set of --bench FILE, read, checked out and validated; on failure the session closes. */
+async function openSet(opts: AbOptions, session: Session): Promise<PreparedSet> {
+  try {
+    const request = { bench: opts.benchDir, repos: opts.repos, debian: opts.debian, taskIds: opts.taskIds };
+    return await openSweSet(request, session, opts.outDir, opts.log);
+  } catch (error) {
     await session.close();
+    throw error;
   }
 }
 

@@ -6,6 +6,7 @@ import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadTasks, TaskSetError, type Task } from './task-set.js';
 import type { SimEdit, SimTask } from '../sim/sim-model.js';
+import { isSweTask } from '../swebench/swe-task.js';
 import { listRepoFiles } from '../../runtime/workspace/repo-listing.js';
 import { UsageError } from '../../cli/exit-codes.js';
 
@@ -38,6 +39,7 @@ export function filesOf(dir: string): string[] {
 
 /** sha256 over task.json, issue.md, gold.patch and every repo file: what a finished instance was run on. */
 export function taskDigest(task: Task): string {
+  if (isSweTask(task)) return task.swe.digest;
   const hash = createHash('sha256');
   for (const name of ['task.json', 'issue.md', 'gold.patch'])
     hash

@@ -9,6 +9,7 @@ import { launchSwarmAb } from '../cluster/launch-swarm.js';
 import { sweepNode } from '../cluster/node-sweep.js';
 import { launchAb } from '../ab/launch.js';
 import { parseArms, parseGateAblation } from '../ab/variants.js';
+import { abValidateCommand } from '../swebench/validate-command.js';
 import { UsageError } from '../../cli/exit-codes.js';
 import { numberOption } from '../../cli/options.js';
 
@@ -22,7 +23,12 @@ itself: resolved iff every FAIL_TO_PASS and PASS_TO_PASS test passes in the sand
 measures each arm (resolve rate, cost and tokens per instance, call precision, tool-selection accuracy,
 correct-abstention rate) and applies the decision rule (docs/policy.md).
 
-  --bench DIR          the task set (e.g. eval/tasks/piperbench), tasks/<id>/{repo,issue.md,task.json}
+  --bench DIR|FILE     the task set (e.g. eval/tasks/piperbench), tasks/<id>/{repo,issue.md,task.json};
+                       or instances in SWE-bench's format, FILE.jsonl or FILE.json (docs/evaluation.md)
+  --repos DIR          with a SWE-bench-format set: a clone or git bundle per repository (owner__name
+                       or name, with or without .bundle)
+  --debian R|MAP       with a SWE-bench-format set: the sandbox's Debian, bookworm (Python 3.11) or
+                       trixie (3.13), or by instance version: 0.12=bookworm,*=trixie
   --model M            sim:SEED (a deterministic simulated model, no endpoint: CI), openai:NAME (JSON
                        protocol) or openai-tools:NAME (native function calling), with OPENAI_BASE_URL
                        and OPENAI_API_KEY set; prices from the config give the cost
@@ -56,6 +62,9 @@ correct-abstention rate) and applies the decision rule (docs/policy.md).
                        run has every node do after one of its jobs died
   --job-timeout S      seconds one job may take before it is removed and reported failed (default 1800)
 
+\`piper-agent ab validate --bench FILE --repos DIR\` checks a SWE-bench-format set first (ab validate --help);
+ab validates any instance it has no result for, and skips invalid ones with their reason in the report.
+
 Finished instances are kept in OUT/ledger.db: running the same command again reads them back instead of
 running them, so an interrupted A/B continues and a finished one rewrites the same report.
 
@@ -77,9 +86,12 @@ const OPTIONS = {
   'job-timeout': { type: 'string' },
   'result-block': { type: 'boolean', default: false },
   'sweep-node': { type: 'boolean', default: false },
+  repos: { type: 'string' },
+  debian: { type: 'string' },
 } as const;
 
 export async function abCommand(argv: string[]): Promise<number> {
+  if (argv[0] === 'validate') return abValidateCommand(argv.slice(1));
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
   if (positionals.length > 0)
     throw new UsageError(`ab takes no positional arguments, got '${positionals[0]}'`);
@@ -109,6 +121,8 @@ export async function abCommand(argv: string[]): Promise<number> {
     concurrency,
     ablation: values.ablation === true,
     gateAblation,
+    ...(values.repos ? { repos: resolve(values.repos) } : {}),
+    ...(values.debian ? { debian: values.debian } : {}),
   };
   if (values.cluster !== undefined) return launchSwarmAb({ ...request, ...clusterOptions(values) });
   if (values['result-block'] && (taskIds?.length !== 1 || arms.length !== 1))

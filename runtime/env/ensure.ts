@@ -23,6 +23,7 @@ import { pipSettings } from './pip-settings.js';
 import { planEnvironment } from './plan/detect.js';
 import { redactPlan } from './plan/render.js';
 import type { EnvPlan } from './plan/types.js';
+import type { SandboxPython } from './plan/marker-env.js';
 import { detectNative, nativeNote } from './native.js';
 import { pruneProjectImages } from './prune.js';
 import type { Redactor } from './secrets.js';
@@ -66,6 +67,8 @@ export interface EnsureInput {
   owner: string;
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** The sandbox's Python when the recipe does not choose a Debian release (an A/B set's --debian). */
+  python?: SandboxPython;
 }
 
 /** The clock of one choice and its ledger row, every string of it through the build's redactor. */
@@ -150,7 +153,7 @@ async function userImageChoice(
 /** The plan, the base image, the setup commands and pip settings the trust allows, and the notes. */
 async function prepare(input: EnsureInput): Promise<Prepared> {
   const { repoRoot } = input;
-  const plan = planEnvironment(repoRoot);
+  const plan = planEnvironment(repoRoot, input.python ? { python: input.python } : {});
   const base = await baseImage(input.engine, plan.debian, input.log);
   const notes: string[] = [];
   const setup = input.trustRecipe ? plan.setup : [];

@@ -1,0 +1,54 @@
+// An instance's environment and its sandbox: the project environment of its work tree at
+// base_commit (runtime/env: reused by content key, built otherwise — instances of one repository
+// and release share one image), on the Debian release the set chose, and a Sandbox over that image
+// with the hardened limits of every sandbox. The repository is untrusted: its recipe's setup
+// commands and index URLs are not used.
+import type { DockerEngine } from '../../runtime/engine/docker-engine.js';
+import { ensureEnvironment, type EnvironmentChoice } from '../../runtime/env/ensure.js';
+import type { DebianRelease } from '../../runtime/env/plan/marker-env.js';
+import type { Ledger } from '../../runtime/ledger/ledger.js';
+import { Sandbox } from '../../runtime/sandbox/sandbox.js';
+import { pythonOf } from './debian.js';
+
+export interface InstanceEnvironment {
+  choice: EnvironmentChoice;
+  sandbox: Sandbox;
+  /** The project's test variables (its CI's), set in every test container. */
+  testEnv: Record<string, string>;
+}
+
+export interface EnvironmentContext {
+  engine: DockerEngine;
+  ledger: Ledger;
+  owner: string;
+  /** The OCI runtime of the command's sandboxes (null: the engine's default). */
+  runtime: string | null;
+  log(line: string): void;
+}
+
+export async function instanceEnvironment(
+  ctx: EnvironmentContext,
+  workTree: string,
+  debian: DebianRelease | undefined,
+): Promise<InstanceEnvironment> {
+  const python = pythonOf(debian);
+  const choice = await ensureEnvironment({
+    engine: ctx.engine,
+    ledger: ctx.ledger,
+    repoRoot: workTree,
+    mode: 'auto',
+    trustRecipe: false,
+    owner: ctx.owner,
+    log: ctx.log,
+    ...(python ? { python } : {}),
+  });
+  const sandbox = new Sandbox(ctx.engine, {
+    image: choice.image,
+    envKey: choice.key,
+    poolSize: 0,
+    concurrency: 2,
+    runtime: ctx.runtime,
+    log: ctx.log,
+  });
+  return { choice, sandbox, testEnv: choice.plan?.testEnv ?? {} };
+}

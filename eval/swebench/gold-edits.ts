@@ -1,0 +1,104 @@
+// The gold patch as edit_entity calls, for the simulated model (it reads each instance's gold patch,
+// as it reads piperbench's gold edits; the agent under test never sees it). Each hunk becomes one
+// edit of the innermost def or class around its first changed line: the search is the hunk's old
+// lines from its first to its last change, the replace its new lines (a pure insertion carries the
+// line before it in both). Hunks at module level, or outside a .py file, have no entity to edit and
+// are left out: the simulator then cannot resolve that instance, which only says it is a weak model.
+/** One edit_entity call of the gold fix (the shape of piperbench's gold_edits). */
+export interface GoldEdit {
+  selector: string;
+  search: string;
+  replace: string;
+}
+
+interface Hunk {
+  file: string;
+  oldStart: number;
+  lines: string[];
+}
+
+function hunksOf(patch: string): Hunk[] {
+  const hunks: Hunk[] = [];
+  let file: string | null = null;
+  let current: Hunk | null = null;
+  for (const line of patch.split('\n')) {
+    const header = /^\+\+\+ (?:b\/)?(\S+)/.exec(line);
+    if (header) {
+      file = header[1] === '/dev/null' ? null : header[1]!;
+      current = null;
+      continue;
+    }
+    const at = /^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@/.exec(line);
+    if (at && file) {
+      current = { file, oldStart: Number(at[1]), lines: [] };
+      hunks.push(current);
+      continue;
+    }
+    if (!current || line.startsWith('\\')) continue; // "\ No newline at end of file"
+    if (/^[ +-]/.test(line) && !line.startsWith('--- ')) current.lines.push(line);
+    else if (line === '')
+      current.lines.push(' '); // a blank context line some tools strip
+    else current = null;
+  }
+  return hunks;
+}
+
+/** The hunk's changed region: old text, new text, and the old line number it starts at. */
+function region(hunk: Hunk): { search: string; replace: string; line: number } | null {
+  const changed = hunk.lines.map((l, i) => (l[0] === ' ' ? -1 : i)).filter((i) => i >= 0);
+  if (changed.length === 0) return null;
+  let first = changed[0]!;
+  const last = changed.at(-1)!;
+  const removes = hunk.lines.slice(first, last + 1).some((l) => l[0] === '-');
+  if (!removes && first > 0) first--; // a pure insertion needs a line to anchor on
+  const part = hunk.lines.slice(first, last + 1);
+  const side = (keep: string) => part.filter((l) => l[0] === ' ' || l[0] === keep).map((l) => l.slice(1));
+  const oldBefore = hunk.lines.slice(0, first).filter((l) => l[0] !== '+').length;
+  const search = side('-').join('\n');
+  return search.trim() === ''
+    ? null
+    : { search, replace: side('+').join('\n'), line: hunk.oldStart + oldBefore };
+}
+
+/** The dotted names of the defs and classes around line `line` (1-based) of `source`. */
+export function enclosingNames(source: string, line: number): string[] {
+  const lines = source.split('\n');
+  const target = lines[line - 1] ?? '';
+  let indent = /^\s*/.exec(target)![0].length;
+  const names: string[] = [];
+  for (let i = line - 2; i >= 0 && indent > 0; i--) {
+    const m = /^(\s*)(?:async\s+def|def|class)\s+(\w+)/.exec(lines[i]!);
+    if (m && m[1]!.length < indent) {
+      names.unshift(m[2]!);
+      indent = m[1]!.length;
+    }
+  }
+  return names;
+}
+
+/** The module selector of a .py path, as the code index names it (`src/a/b.py` → `src.a.b`). */
+function moduleOf(file: string): string {
+  return file
+    .slice(0, -3)
+    .replace(/\//g, '.')
+    .replace(/\.__init__$/, '');
+}
+
+/** The gold patch's hunks as edits; `read` gives a base file's text (null when it is not there). */
+export function goldEditsOf(patch: string, read: (file: string) => string | null): GoldEdit[] {
+  const edits: GoldEdit[] = [];
+  for (const hunk of hunksOf(patch)) {
+    if (!hunk.file.endsWith('.py')) continue;
+    const source = read(hunk.file);
+    const changed = region(hunk);
+    if (source === null || changed === null) continue;
+    const names = enclosingNames(source, changed.line);
+    if (names.length === 0) continue;
+    edits.push({
+      selector: `${moduleOf(hunk.file)}.${names.join('.')}`,
+      search: changed.search,
+      replace: changed.replace,
+    });
+  }
+  return edits;
+}

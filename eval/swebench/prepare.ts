@@ -1,0 +1,73 @@
+// What `ab --bench FILE.jsonl --repos DIR` does before any agent runs: each instance's base tree is
+// checked out once (every run copies it fresh), and each instance is validated — read from
+// OUT/validation.json when `ab validate` (or an earlier `ab`) already checked the same content,
+// checked now otherwise. An invalid instance is not run: it is reported with its reason and never
+// counted as unresolved. A missing repository or commit makes that instance invalid, by name.
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { debianOf } from './debian.js';
+import { baseTreeDir } from './base-tree.js';
+import { instanceEnvironment, type EnvironmentContext } from './environment.js';
+import { instanceDigest } from './instance-file.js';
+import { RepoCache } from './repos.js';
+import { sweTask, type SweTask } from './swe-task.js';
+import type { SetOptions } from './validate-command.js';
+import { validateInstance } from './validate.js';
+import { ValidationCache } from './validation-cache.js';
+import type { Ledger } from '../../runtime/ledger/ledger.js';
+
+export interface InvalidInstance {
+  instance: string;
+  reason: string;
+}
+
+export interface PreparedSet {
+  tasks: SweTask[];
+  invalid: InvalidInstance[];
+  /** Removes the base trees and the clones. */
+  remove(): void;
+}
+
+export async function prepareSet(
+  set: SetOptions,
+  ctx: EnvironmentContext & { ledger: Ledger },
+  outDir: string,
+  workDir: string,
+  note: (line: string) => void,
+): Promise<PreparedSet> {
+  const repos = new RepoCache(set.repos, join(workDir, 'clones'));
+  const cache = new ValidationCache(outDir);
+  const tasks: SweTask[] = [];
+  const invalid: InvalidInstance[] = [];
+  for (const instance of set.instances) {
+    const debian = debianOf(set.debian, instance);
+    const digest = instanceDigest(instance, debian ?? 'default');
+    let validation = cache.get(digest);
+    if (!validation) {
+      note(`validating ${instance.instance_id}`);
+      validation = await validateInstance(
+        { ...ctx, repos, workDir: join(workDir, 'validate') },
+        instance,
+        debian,
+      );
+      cache.put(digest, validation);
+    }
+    if (!validation.valid) {
+      invalid.push({ instance: instance.instance_id, reason: validation.reason ?? 'invalid' });
+      continue;
+    }
+    const dir = join(workDir, 'instances', instance.instance_id);
+    mkdirSync(dir, { recursive: true });
+    try {
+      const base = repos.checkout(instance, baseTreeDir(instance));
+      // The agent's runs use the environment image as it is: built from this base tree (a hit after
+      // validation), not from each run's copy, whose new path would build it again.
+      const env = await instanceEnvironment(ctx, base, debian);
+      await env.sandbox.close();
+      tasks.push(sweTask({ instance, debian, digest, image: env.choice.image }, dir, base));
+    } catch (error) {
+      invalid.push({ instance: instance.instance_id, reason: (error as Error).message });
+    }
+  }
+  return { tasks, invalid, remove: () => rmSync(workDir, { recursive: true, force: true }) };
+}

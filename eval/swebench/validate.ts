@@ -1,0 +1,135 @@
+// Whether an instance is sound, checked the way SWE-bench built its sets: the environment builds;
+// at base_commit with the test patch every FAIL_TO_PASS test fails and every PASS_TO_PASS test
+// passes; with the gold patch and the test patch every one of them passes. An instance that fails
+// any of these measures the set, not the agent: `ab` skips it with this reason instead of counting
+// it unresolved.
+import { cpSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { DebianRelease } from '../../runtime/env/plan/marker-env.js';
+import type { Ledger } from '../../runtime/ledger/ledger.js';
+import { instanceEnvironment, type EnvironmentContext, type InstanceEnvironment } from './environment.js';
+import { applyTestPatch, runInstanceTests, type TestRun } from './grade.js';
+import { baseTreeDir } from './base-tree.js';
+import type { SweInstance } from './instance-file.js';
+import { applyPatch, type RepoCache } from './repos.js';
+import type { TestStatus } from './test-grade.js';
+
+export interface Validation {
+  instanceId: string;
+  valid: boolean;
+  /** Why it is invalid (null when valid). */
+  reason: string | null;
+  environment: { status: string; key: string | null; image: string } | null;
+  /** Per-test outcomes at base_commit + test patch, and with the gold patch too. */
+  before: Record<string, TestStatus> | null;
+  gold: Record<string, TestStatus> | null;
+  seconds: number;
+}
+
+export interface ValidateContext extends EnvironmentContext {
+  ledger: Ledger;
+  repos: RepoCache;
+  /** A directory of the command's own where the work trees are made (and removed). */
+  workDir: string;
+}
+
+/** The ids of `list` whose status is (or is not) passed, as "a, b and 3 more". */
+function named(ids: string[]): string {
+  const shown = ids.slice(0, 3).join(', ');
+  return ids.length > 3 ? `${shown} and ${ids.length - 3} more` : shown;
+}
+
+/** What is wrong at base_commit + test patch, or null. */
+export function beforeProblem(instance: SweInstance, run: TestRun): string | null {
+  const passing = instance.FAIL_TO_PASS.filter((id) => run.tests[id] === 'passed');
+  if (passing.length > 0)
+    return `FAIL_TO_PASS ${named(passing)} already passes at base_commit with the test patch`;
+  const broken = instance.PASS_TO_PASS.filter((id) => run.tests[id] !== 'passed');
+  if (broken.length > 0)
+    return `PASS_TO_PASS ${named(broken.map((id) => `${id} (${run.tests[id]})`))} does not pass at base_commit`;
+  return run.timedOut ? 'the tests timed out at base_commit' : null;
+}
+
+/** What is wrong with the gold patch + test patch, or null. */
+export function goldProblem(instance: SweInstance, run: TestRun): string | null {
+  const ids = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
+  const failing = ids.filter((id) => run.tests[id] !== 'passed');
+  if (failing.length > 0)
+    return `with the gold patch, ${named(failing.map((id) => `${id} (${run.tests[id]})`))} does not pass: the gold patch does not resolve it`;
+  return run.timedOut ? 'the tests timed out with the gold patch' : null;
+}
+
+/** Ids this harness cannot run: it grades with pytest node ids (`path.py::name`). */
+function nonPytestIds(instance: SweInstance): string[] {
+  return [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS].filter((id) => !/^[^\s:]+\.py(::|$)/.test(id));
+}
+
+export async function validateInstance(
+  ctx: ValidateContext,
+  instance: SweInstance,
+  debian: DebianRelease | undefined,
+): Promise<Validation> {
+  const t0 = performance.now();
+  const root = join(ctx.workDir, instance.instance_id);
+  const result: Validation = {
+    instanceId: instance.instance_id,
+    valid: false,
+    reason: null,
+    environment: null,
+    before: null,
+    gold: null,
+    seconds: 0,
+  };
+  let env: InstanceEnvironment | null = null;
+  try {
+    const foreign = nonPytestIds(instance);
+    if (foreign.length > 0)
+      throw new Error(
+        `test ids are not pytest node ids (${named(foreign)}): this harness grades with pytest`,
+      );
+    const base = ctx.repos.checkout(instance, baseTreeDir(instance));
+    env = await buildEnvironment(ctx, base, debian);
+    result.environment = { status: env.choice.status, key: env.choice.key, image: env.choice.image };
+    const grading = { ledger: ctx.ledger, owner: ctx.owner, env };
+    const before = copyTree(base, join(root, 'before'));
+    applyTestPatch(instance, base, before);
+    const first = await runInstanceTests(grading, instance, before, 'validation at base_commit');
+    result.before = first.tests;
+    result.reason = beforeProblem(instance, first);
+    if (result.reason === null) {
+      const fixed = copyTree(base, join(root, 'gold'));
+      applyPatch(fixed, instance.patch, 'gold patch');
+      applyTestPatch(instance, base, fixed);
+      const second = await runInstanceTests(grading, instance, fixed, 'validation with the gold patch');
+      result.gold = second.tests;
+      result.reason = goldProblem(instance, second);
+    }
+    result.valid = result.reason === null;
+  } catch (error) {
+    result.reason = (error as Error).message.split('\n')[0]!;
+  } finally {
+    await env?.sandbox.close();
+    // The base tree stays where it is: `ab` runs the instance from it, in the same environment image.
+    rmSync(root, { recursive: true, force: true });
+    result.seconds = Math.round((performance.now() - t0) / 100) / 10;
+  }
+  return result;
+}
+
+async function buildEnvironment(
+  ctx: ValidateContext,
+  base: string,
+  debian: DebianRelease | undefined,
+): Promise<InstanceEnvironment> {
+  try {
+    return await instanceEnvironment(ctx, base, debian);
+  } catch (error) {
+    throw new Error(`the environment does not build: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+function copyTree(from: string, to: string): string {
+  rmSync(to, { recursive: true, force: true });
+  cpSync(from, to, { recursive: true, verbatimSymlinks: true });
+  return to;
+}

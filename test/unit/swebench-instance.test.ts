@@ -1,0 +1,197 @@
+// The SWE-bench-format reader (eval/swebench/instance.ts), the -rA outcome parser and grading rule
+// (test-outcomes.ts), the --debian flag (debian.ts) and the repository names --repos is searched
+// for (repos.ts): pure code, on the fixture set and on hand-made broken lines.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { debianOf, parseDebian } from '../../eval/swebench/debian.js';
+import { instanceDigest, InstanceSetError, loadInstances } from '../../eval/swebench/instance-file.js';
+import { enclosingNames, goldEditsOf } from '../../eval/swebench/gold-edits.js';
+import { candidateNames, patchedFiles } from '../../eval/swebench/repos.js';
+import { grade, parseOutcomes, pytestTarget } from '../../eval/swebench/test-grade.js';
+
+const FIXTURE = join(__dirname, '../fixtures/swebench/instances.jsonl');
+
+function setFile(name: string, text: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'swe-unit-')), name);
+  writeFileSync(file, text);
+  return file;
+}
+
+function problemsOf(file: string): string[] {
+  try {
+    loadInstances(file);
+  } catch (error) {
+    if (error instanceof InstanceSetError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadInstances', () => {
+  it('reads the fixture set with the test lists decoded from their JSON strings', () => {
+    const set = loadInstances(FIXTURE);
+    expect(set.map((i) => i.instance_id)).toEqual([
+      'tkem__cachetools-387',
+      'tkem__cachetools-130',
+      'tkem__cachetools-130-docstring-only',
+    ]);
+    expect(set[0]!.FAIL_TO_PASS).toEqual([
+      'tests/test_cachedmethod.py::AutospecTest::test_autospec_no_warnings',
+    ]);
+    expect(set[1]!.PASS_TO_PASS).toHaveLength(3);
+  });
+
+  it('reads a .json array and accepts decoded lists', () => {
+    const [first] = loadInstances(FIXTURE);
+    const file = setFile('set.json', JSON.stringify([{ ...first, PASS_TO_PASS: ['a.py::t'] }]));
+    expect(loadInstances(file)[0]!.PASS_TO_PASS).toEqual(['a.py::t']);
+  });
+
+  it('names the line, the instance and the field of every problem', () => {
+    const [first] = loadInstances(FIXTURE);
+    const lines = [
+      JSON.stringify(first),
+      '{not json',
+      JSON.stringify({ ...first, instance_id: 'x-2', FAIL_TO_PASS: '[1, 2]' }),
+      JSON.stringify({ ...first, instance_id: 'x-3', base_commit: 'HEAD', repo: 'noslash' }),
+      '',
+      JSON.stringify(first),
+    ];
+    const problems = problemsOf(setFile('set.jsonl', lines.join('\n')));
+    expect(problems[0]).toMatch(/^line 2: not JSON/);
+    expect(problems[1]).toBe(
+      'line 3 (instance x-2): FAIL_TO_PASS: not a JSON-encoded list of test id strings',
+    );
+    expect(problems).toContain('line 4 (instance x-3): repo: owner/name');
+    expect(problems.some((p) => p.startsWith('line 4 (instance x-3): base_commit:'))).toBe(true);
+    expect(problems.at(-1)).toBe('line 6 (instance tkem__cachetools-387): instance_id is also at line 1');
+  });
+
+  it('refuses an empty FAIL_TO_PASS, a missing patch and an id that could name a path', () => {
+    const [first] = loadInstances(FIXTURE);
+    const { patch: _p, ...noPatch } = first!;
+    const file = setFile(
+      'set.json',
+      JSON.stringify([{ ...first, FAIL_TO_PASS: '[]' }, noPatch, { ...first, instance_id: '../x' }]),
+    );
+    const problems = problemsOf(file);
+    expect(problems).toContain(
+      '[0] (instance tkem__cachetools-387): FAIL_TO_PASS: FAIL_TO_PASS names no test',
+    );
+    expect(problems.some((p) => p.startsWith('[1] (instance tkem__cachetools-387): patch:'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('[2] (instance ../x): instance_id:'))).toBe(true);
+  });
+
+  it('digests what decides the outcome, not the hints', () => {
+    const [first] = loadInstances(FIXTURE);
+    const d = instanceDigest(first!, 'bookworm');
+    expect(instanceDigest({ ...first!, hints_text: 'another hint' }, 'bookworm')).toBe(d);
+    expect(instanceDigest({ ...first!, patch: `${first!.patch}\n` }, 'bookworm')).not.toBe(d);
+    expect(instanceDigest(first!, 'trixie')).not.toBe(d);
+  });
+});
+
+describe('outcomes and grading', () => {
+  const stdout = [
+    '=== short test summary info ===',
+    'PASSED tests/a.py::T::test_one',
+    'PASSED tests/a.py::test_p[a b]',
+    'FAILED tests/a.py::test_two - AssertionError: 1 != 2',
+    'PASSED tests/a.py::test_three',
+    'ERROR tests/a.py::test_three - teardown',
+    'XFAIL tests/a.py::test_x - reason',
+  ].join('\n');
+
+  it('reads every -rA line, ids with spaces included; a teardown error outranks a pass', () => {
+    const out = parseOutcomes(stdout);
+    expect(Object.fromEntries(out)).toEqual({
+      'tests/a.py::T::test_one': 'passed',
+      'tests/a.py::test_p[a b]': 'passed',
+      'tests/a.py::test_two': 'failed',
+      'tests/a.py::test_three': 'error',
+      'tests/a.py::test_x': 'failed',
+    });
+  });
+
+  it('resolves iff every FAIL_TO_PASS and PASS_TO_PASS test passed; an unreported one is missing', () => {
+    const out = parseOutcomes(stdout);
+    expect(grade(out, ['tests/a.py::T::test_one'], ['tests/a.py::test_p[a b]']).resolved).toBe(true);
+    const g = grade(out, ['tests/a.py::T::test_one', 'tests/a.py::gone'], ['tests/a.py::test_two']);
+    expect(g.resolved).toBe(false);
+    expect(g.tests['tests/a.py::gone']).toBe('missing');
+    expect(g.failToPass).toEqual({ passed: 1, total: 2 });
+    expect(g.passToPass).toEqual({ passed: 0, total: 1 });
+  });
+
+  it('quotes each id for the shell', () => {
+    expect(pytestTarget(["t.py::x[it's]", 't.py::y'])).toBe(
+      `python3 -m pytest -rA -p no:cacheprovider 't.py::x[it'\\''s]' 't.py::y'`,
+    );
+  });
+});
+
+describe('--debian and --repos names', () => {
+  it('takes one release or a mapping by version', () => {
+    const [first] = loadInstances(FIXTURE);
+    expect(debianOf(parseDebian('bookworm'), first!)).toBe('bookworm');
+    const map = parseDebian('7.0.2=trixie,*=bookworm');
+    expect(debianOf(map, first!)).toBe('trixie');
+    expect(debianOf(map, { ...first!, version: '1.0' })).toBe('bookworm');
+    expect(debianOf(parseDebian('7.0.2=trixie'), { ...first!, version: '1.0' })).toBeUndefined();
+    expect(() => parseDebian('buster')).toThrow(/'buster' is not a Debian release the sandbox has/);
+    expect(() => parseDebian('1=bookworm=x')).toThrow(/is not VERSION=RELEASE/);
+  });
+
+  it('looks for owner__name and name, each with and without .bundle', () => {
+    expect(candidateNames('tkem/cachetools')).toEqual([
+      'tkem__cachetools',
+      'tkem__cachetools.bundle',
+      'cachetools',
+      'cachetools.bundle',
+    ]);
+    const [first] = loadInstances(FIXTURE);
+    expect(patchedFiles(first!.test_patch)).toEqual(['tests/test_cachedmethod.py']);
+  });
+});
+
+describe('the gold patch as edits for the simulated model', () => {
+  const set = loadInstances(FIXTURE);
+  // The base file as far as the hunk needs it: the class, then __get__ at line 78 (as at base_commit).
+  const base = [
+    'class _DescriptorBase:',
+    '',
+    '    def __init__(self):',
+    '        pass',
+    '',
+    ...Array<string>(72).fill('    #'),
+    '    def __get__(self, obj, objtype=None):',
+    '        wrapper = self.Wrapper(obj)',
+    '        if self.__attrname is not None:',
+  ].join('\n');
+
+  it('edits the innermost def around each hunk, with the hunk changed lines as search and replace', () => {
+    const edits = goldEditsOf(set[0]!.patch, (file) => (file.endsWith('_cachedmethod.py') ? base : null));
+    expect(edits).toEqual([
+      {
+        selector: 'src.cachetools._cachedmethod._DescriptorBase.__get__',
+        search: '        if self.__attrname is not None:',
+        replace: expect.stringMatching(
+          /^ {8}if obj is None:\n[\s\S]*\n {8}elif self.__attrname is not None:$/,
+        ),
+      },
+    ]);
+  });
+
+  it('leaves out hunks whose file is not in the base tree', () => {
+    expect(goldEditsOf(set[1]!.patch, () => null)).toEqual([]);
+  });
+
+  it('finds the enclosing names by indentation', () => {
+    const source = 'class A:\n    x = 1\n\n    def f(self):\n        if x:\n            return 1\n';
+    expect(enclosingNames(source, 6)).toEqual(['A', 'f']);
+    expect(enclosingNames(source, 2)).toEqual(['A']);
+    expect(enclosingNames(source, 1)).toEqual([]);
+  });
+});
