@@ -9,11 +9,12 @@ NODE_STAMP := node_modules/.install-stamp
 BUILD_STAMP := dist/.build-stamp
 TS_SOURCES := $(shell find cli runtime primitives policy eval bench -name '*.ts' -o -name '*.tsx' 2>/dev/null)
 
-.PHONY: help demo test build engine image lint format bench clean host-tools
+.PHONY: help demo test test-cluster build engine image lint format bench clean host-tools
 
 help:
 	@echo "make demo   run the main job: piper-agent fixes the bundled sample repository"
 	@echo "make test   lint + typecheck + the unit and real-engine integration tests"
+	@echo "make test-cluster  the two-node Docker Swarm test of ab --cluster swarm (minutes)"
 	@echo "make bench  the sandbox speed benchmark (JSON on stdout)"
 
 $(NODE_STAMP): package.json package-lock.json
@@ -49,7 +50,11 @@ host-tools:
 	@command -v docker-registry >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker-registry)
 
 test: image lint host-tools
-	npx vitest run
+	npx vitest run --project unit --project integration
+
+# The two-node Docker Swarm test of `ab --cluster swarm` (docs/scale.md): long, so apart from `make test`.
+test-cluster: image host-tools
+	npx vitest run --project cluster
 
 demo: image
 	$(PIPER) demo

@@ -27,6 +27,19 @@ export default defineConfig({
           env: { PIPER_WARM_IDLE_S: '0' },
         },
       },
+      {
+        // Two more dockerds in a private network namespace as a Swarm (test/helpers/swarm.ts): minutes
+        // of image loading and jobs, so `make test-cluster` runs it, not `make test`.
+        test: {
+          name: 'cluster',
+          include: ['test/cluster/**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 1_800_000,
+          hookTimeout: 1_800_000,
+          globalSetup: ['test/integration/global-setup.ts'],
+          env: { PIPER_WARM_IDLE_S: '0' },
+        },
+      },
     ],
   },
 });

@@ -3,6 +3,7 @@
 // test patch is applied, and exactly the FAIL_TO_PASS and PASS_TO_PASS tests run in the sandbox
 // (run_test's machinery: the hardened container, the environment image, the project's test
 // variables). The test run is a ledger run of its own (kind run_test) with the outcome per test.
+import { runTestTool } from '../../primitives/tools/run-test.js';
 import { copyFileSync, lstatSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { runTest } from '../../primitives/run-test.js';
@@ -79,7 +80,7 @@ export async function runInstanceTests(
 ): Promise<TestRun> {
   const ids = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
   const runId = ctx.ledger.createRun({
-    kind: 'run_test',
+    kind: runTestTool.name,
     repo: workTree,
     owner: ctx.owner,
     issue: `${label} of ${instance.instance_id}`,

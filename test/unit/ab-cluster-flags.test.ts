@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { abCommand } from '../../eval/commands/ab.js';
 import { UsageError } from '../../cli/exit-codes.js';
 
-const base = ['--bench', 'bench/piperbench', '--model', 'sim:1'];
+const base = ['--bench', 'eval/tasks/piperbench', '--model', 'sim:1'];
 const swarm = [...base, '--cluster', 'swarm', '--cluster-host', 'unix:///nonexistent.sock'];
 
 async function usage(args: string[], env: Record<string, string | undefined> = {}): Promise<string> {

@@ -12,7 +12,7 @@ const docPages = readdirSync(DOCS).filter((f) => f.endsWith('.md') && f !== 'REA
 const CHECKED = [
   'README.md',
   'bench/README.md',
-  'bench/piperbench/README.md',
+  'eval/tasks/piperbench/README.md',
   ...readdirSync(DOCS)
     .filter((f) => f.endsWith('.md'))
     .map((f) => `docs/${f}`),
