@@ -18,7 +18,7 @@ import { runCli, type CliResult } from '../helpers/cli.js';
 import { bringUpSwarm, nodeDocker, tearDownSwarm, type SwarmNode, type TestSwarm } from '../helpers/swarm.js';
 
 const run = promisify(execFile);
-const BENCH = join(packageRoot(), 'bench', 'piperbench');
+const BENCH = join(packageRoot(), 'eval', 'tasks', 'piperbench');
 const TASKS = ['pb-001-offbyone-page-count', 'pb-020-under-split-remainder'];
 const AB = ['ab', '--bench', BENCH, '--model', 'sim:1', '--tasks', TASKS.join(','), '--concurrency', '2'];
 
