@@ -7,7 +7,7 @@ import { trustSchema } from '../runtime/ledger/observation-row.js';
 import { TOOL_NAMES, type ToolName } from './registry.js';
 
 /** `interrupted`: SIGINT (exit 130) or SIGTERM (exit 143) stopped the run; written by the CLI, not the loop. */
-export const OUTCOMES = ['resolved', 'ask_user', 'stop', 'cap', 'error', 'interrupted'] as const;
+const OUTCOMES = ['resolved', 'ask_user', 'stop', 'cap', 'error', 'interrupted'] as const;
 /** The loop's own outcomes; a result's outcome may also be `interrupted`. */
 export type Outcome = Exclude<(typeof OUTCOMES)[number], 'interrupted'>;
 
@@ -21,7 +21,7 @@ export const testFailureSchema = z.object({
   line: z.string().optional().describe('the first line pytest marked with E'),
 });
 
-export const runResultSchema = z.object({
+const runResultSchema = z.object({
   run_id: z.string(),
   outcome: z.enum(OUTCOMES),
   reason: z.string(),
@@ -153,6 +153,7 @@ export const loopEventSchemas = {
 } as const;
 
 const s = loopEventSchemas;
+/** @public The schema of every loop event row, kept for its type (LoopEvent). */
 export const loopEventSchema = z.discriminatedUnion('type', [
   s.init,
   s.environment,

@@ -9,7 +9,7 @@
 /** Where a fenced text came from; each has the label the model reads. */
 export type DataSource = 'issue' | 'file' | 'search' | 'sandbox' | 'edit' | 'ledger' | 'tool';
 
-export const SOURCE_LABELS: Readonly<Record<DataSource, string>> = {
+const SOURCE_LABELS: Readonly<Record<DataSource, string>> = {
   issue: 'the issue',
   file: 'a repository file',
   search: 'search results over the repository',
@@ -20,7 +20,7 @@ export const SOURCE_LABELS: Readonly<Record<DataSource, string>> = {
 };
 
 /** The harness's own section headers in the user message (policy/prompt.ts writes them). */
-export const HARNESS_SECTIONS = ['Tools', 'State', 'Issue'] as const;
+const HARNESS_SECTIONS = ['Tools', 'State', 'Issue'] as const;
 
 /** The prefix of every marker line; data lines that start like it (after folding) are escaped. */
 export const MARKER_PREFIX = '<<<';

@@ -16,7 +16,7 @@ import { Journal } from './turn/journal.js';
 import { step } from './turn/step.js';
 import { stopIfAborted } from './turn/stop.js';
 
-export type { ExecutedLike, LoopDeps, LoopOptions, LoopRecord, LoopState, LoopTools } from './loop-types.js';
+export type { ExecutedLike, LoopDeps, LoopOptions, LoopState, LoopTools } from './loop-types.js';
 
 interface RunEnd {
   outcome: Outcome;

@@ -7,13 +7,12 @@ import {
   isToolName,
   TOOL_NAMES,
   toolDefinition,
-  type ToolArgs,
   type ToolCall,
   type ToolName,
 } from '../primitives/tools/all-tools.js';
 import type { ToolSpec } from '../runtime/model/types.js';
 
-export { isToolName, TOOL_NAMES, type ToolArgs, type ToolCall, type ToolName };
+export { isToolName, TOOL_NAMES, type ToolCall, type ToolName };
 
 /** What the registry declares of a tool: read from its module (primitives/tools/<name>.ts). */
 interface ToolDeclaration {
@@ -94,7 +93,7 @@ export function typeWord(schema: ArgSchema): string {
 }
 
 /** The type with its caps as the spec's table writes it: `int 1..100`, `str ≤400`, `list[str]`. */
-export function cappedType(schema: ArgSchema): string {
+function cappedType(schema: ArgSchema): string {
   const word = typeWord(schema);
   if (schema.minimum !== undefined && schema.maximum !== undefined)
     return `${word} ${schema.minimum}..${schema.maximum}`;
@@ -103,7 +102,7 @@ export function cappedType(schema: ArgSchema): string {
 }
 
 /** The spec's arg rendering: `"str (required)"`, `"bool (default false)"`, `"int 1..100 (default 100)"`. */
-export function renderArg(arg: ArgInfo): string {
+function renderArg(arg: ArgInfo): string {
   const qualifier = arg.required
     ? 'required'
     : arg.schema.default !== undefined
@@ -141,7 +140,7 @@ export function describeTool(name: ToolName): ToolDescription {
 }
 
 /** The question/reason is optional: the reserved names carry no preconditions (section 3.3). */
-export function describeReserved(name: ReservedName): ReservedDescription {
+function describeReserved(name: ReservedName): ReservedDescription {
   return { name, description: RESERVED[name].description, args: { [RESERVED[name].arg]: 'str (optional)' } };
 }
 

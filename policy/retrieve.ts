@@ -9,7 +9,7 @@ import { TOOL_NAMES, toolDeclaration, type ToolName } from './registry.js';
 import { cosine } from '../primitives/search/cosine.js';
 import { toolPolicy } from './tools/all-policies.js';
 
-export const RETRIEVAL_CAP = 5;
+const RETRIEVAL_CAP = 5;
 
 /** The observe-only set presented when no keyword matches (each tool's policy module says if it is in it). */
 export const DEFAULT_TOOLS: readonly ToolName[] = TOOL_NAMES.filter(
@@ -46,7 +46,7 @@ export interface Retrieval {
 }
 
 /** The text retrieval scores against, exactly as the spec writes it. */
-export function retrievalText(input: RetrievalInput): string {
+function retrievalText(input: RetrievalInput): string {
   return `${input.issueText} ${input.latestObservation}`;
 }
 
@@ -134,5 +134,3 @@ async function retrieveByEmbedding(input: RetrievalInput, embedder: Embedder): P
     scores,
   };
 }
-
-export { cosine };

@@ -11,7 +11,7 @@ import type { testFailureSchema } from './events.js';
 export type TestFailure = z.output<typeof testFailureSchema>;
 
 /** At most this many failures are carried: a screen, not a report (the ledger keeps the output). */
-export const MAX_FAILURES = 10;
+const MAX_FAILURES = 10;
 
 const SUMMARY = /^(FAILED|ERROR) (\S+)/;
 const SECTION = /^_{2,} (.+?) _{2,}$/;

@@ -40,7 +40,7 @@ export const SYMBOL_REGEX = /[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+/g
 export const CAMEL_REGEX = /\b[A-Z][a-zA-Z0-9_]+\b/g;
 
 /** At most this many search_symbol triggers per string (the spec's k ≤ 3). */
-export const SYMBOL_TRIGGERS_PER_TEXT = 3;
+const SYMBOL_TRIGGERS_PER_TEXT = 3;
 
 interface TriggerBase {
   origin: 'trigger';
@@ -177,12 +177,12 @@ export class TriggerGate {
 }
 
 /** The symbol trigger's key for one token. */
-export function symbolKey(token: string): string {
+function symbolKey(token: string): string {
   return `symbol:${token}`;
 }
 
 /** The post-edit lint's key for one committed edit. */
-export function lintKey(selector: string, editId: string): string {
+function lintKey(selector: string, editId: string): string {
   return `lint:${selector}@${editId}`;
 }
 
@@ -203,7 +203,7 @@ export function symbolTokens(text: string, options: { camel?: boolean } = {}): s
 }
 
 /** A post-patch test's observation: only the run_test verdict. */
-export const postPatchTestObservationSchema = runTestResultSchema.pick({ passed: true, exit_code: true });
+const postPatchTestObservationSchema = runTestResultSchema.pick({ passed: true, exit_code: true });
 
 /** A symbol trigger's observation: its query and search_symbol's matches (none when it failed). */
 export const symbolObservationSchema = z.object({ query: z.string(), matches: z.array(symbolMatchSchema) });

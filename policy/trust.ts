@@ -48,10 +48,7 @@ export function trustGate(
  * first, against the schema the tool's primitive is typed with (the tool's own checks read the
  * fields it guarantees).
  */
-export function checkCall<N extends ToolName>(
-  call: RecordedCall<N>,
-  skip: readonly TrustSkip[] = [],
-): string[] {
+function checkCall<N extends ToolName>(call: RecordedCall<N>, skip: readonly TrustSkip[] = []): string[] {
   const parsed = parseToolResult(call.tool, call.result);
   return conforming(parsed, (result) =>
     toolPolicy(call.tool).trustChecks(call.args, result, call.receipt, skip),

@@ -113,7 +113,7 @@ function why(arg: ArgInfo, value: unknown): string {
 }
 
 /** `int 1..100`, `bool`, `str`, `str of at most 400 chars`, `list[str]`. */
-export function expected(schema: ArgSchema): string {
+function expected(schema: ArgSchema): string {
   const word = typeWord(schema);
   if (schema.minimum !== undefined && schema.maximum !== undefined)
     return `${word} ${schema.minimum}..${schema.maximum}`;

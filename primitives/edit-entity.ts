@@ -15,7 +15,7 @@ import type { EditResult } from './results/edit-result.js';
 import type { Entity, EntityLookup, Envelope } from './types.js';
 
 /** The registry's caps (docs/policy.md, "The tool registry"), in code points as Python's len(). */
-export const EDIT_CAPS = { search: 400, replace: 2000 } as const;
+const EDIT_CAPS = { search: 400, replace: 2000 } as const;
 
 export interface EditContext {
   repoRoot: string;

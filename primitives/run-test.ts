@@ -11,8 +11,6 @@ import type { RunTestResult } from './results/sandbox-results.js';
 import { testCounts } from './test-counts.js';
 import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from './workspace-snapshot.js';
 
-export { pytestCounts } from './test-counts.js';
-
 export interface RunTestArgs {
   target: string;
   timeout?: number;
@@ -125,7 +123,7 @@ function withNote(note: string, output: string): string {
 }
 
 /** The last 50 lines, then the last 2000 characters of those. */
-export function lastOf(text: string): string {
+function lastOf(text: string): string {
   const lines = text.replace(/\n$/, '').split('\n');
   const tail = lines.slice(-OUTPUT_LINES).join('\n');
   return tail.length > OUTPUT_CHARS ? tail.slice(tail.length - OUTPUT_CHARS) : tail;

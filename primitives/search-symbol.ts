@@ -18,7 +18,7 @@ export interface SearchSymbolArgs {
   k?: number;
 }
 
-export type MatchTier = 'exact' | 'name' | 'suffix' | 'substring' | 'fuzzy';
+type MatchTier = 'exact' | 'name' | 'suffix' | 'substring' | 'fuzzy';
 
 /** The rank of a fuzzy match that shares only the query's last token with the entity. */
 export const FUZZY_LAST_TOKEN_ONLY = 6.5;

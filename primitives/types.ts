@@ -2,7 +2,7 @@
 // tool registry (docs/policy.md, "The tool registry"); each tool's own result is declared once as a
 // zod schema in results/, and an entity once in the ledger's code-entity.ts (the rows store it).
 
-export type { Entity, EntityKind } from '../runtime/ledger/code-entity.js';
+export type { Entity } from '../runtime/ledger/code-entity.js';
 import type { Entity } from '../runtime/ledger/code-entity.js';
 
 /**

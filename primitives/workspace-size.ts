@@ -6,8 +6,8 @@ import { RuntimeError } from '../runtime/errors.js';
 import type { Limits } from '../runtime/sandbox/spec.js';
 
 /** The cap when nothing sets one, MiB. */
-export const DEFAULT_WORKSPACE_CAP_MB = 2048;
-export const WORKSPACE_CAP_ENV = 'PIPER_RUN_TEST_TMPFS_MAX_MB';
+const DEFAULT_WORKSPACE_CAP_MB = 2048;
+const WORKSPACE_CAP_ENV = 'PIPER_RUN_TEST_TMPFS_MAX_MB';
 
 const MIB = 1024 * 1024;
 
@@ -41,7 +41,7 @@ export function workspaceLimits(
   return { tmpfsMb, memoryMb: base.memoryMb + snapshotMb };
 }
 
-export function formatSize(bytes: number): string {
+function formatSize(bytes: number): string {
   if (bytes >= 1024 * MIB) return `${(bytes / (1024 * MIB)).toFixed(2)} GiB`;
   if (bytes >= MIB) return `${(bytes / MIB).toFixed(1)} MiB`;
   if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;

@@ -3,11 +3,16 @@
 // here: the journal writes these shapes and `resume`, `replay` and `ledger show` read them back.
 import { z } from 'zod';
 
+/** @public Row schema of a harness note, kept for its type (NoopNote). */
 export const noopNoteSchema = z.object({ noop: z.literal(true), reason: z.string() });
+/** @public Row schema of a harness note, kept for its type (StopNote). */
 export const stopNoteSchema = z.object({ reason: z.string() });
 export const askUserNoteSchema = z.object({ question: z.string() });
 export const answerNoteSchema = z.object({ answer: z.string() });
-/** The authorization stage's refusal: its reason is the edit envelope's error. */
+/**
+ * The authorization stage's refusal: its reason is the edit envelope's error.
+ * @public Row schema of a harness note, kept for its type (DeniedNote).
+ */
 export const deniedNoteSchema = z.object({ denied: z.literal(true), reason: z.string().nullable() });
 
 export type NoopNote = z.output<typeof noopNoteSchema>;

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 
 /** The trigger gate's memory across a resume: which keys fired, which edits were committed and tested. */
-export const triggerSnapshotSchema = z.object({
+const triggerSnapshotSchema = z.object({
   fired: z.array(z.string()),
   committedEdits: z.array(z.string()),
   untestedEdits: z.number(),
@@ -12,7 +12,7 @@ export const triggerSnapshotSchema = z.object({
 export type TriggerSnapshot = z.output<typeof triggerSnapshotSchema>;
 
 /** What a later `resume` needs: turns used and the triggers' memory (runs.config.loop_state). */
-export const loopStateSchema = z.object({ turnsUsed: z.number(), triggers: triggerSnapshotSchema });
+const loopStateSchema = z.object({ turnsUsed: z.number(), triggers: triggerSnapshotSchema });
 export type LoopState = z.output<typeof loopStateSchema>;
 
 /** The saved state, or null when there is none or it is not one. */

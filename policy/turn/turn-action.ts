@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Attempt } from '../../runtime/model/types.js';
 import { proposalSchema } from '../proposal.js';
 
-export const failedModelCallSchema = z.object({
+const failedModelCallSchema = z.object({
   error: z.string(),
   attempts: z.array(z.custom<Attempt>((value) => typeof value === 'object' && value !== null)),
 });

@@ -3,7 +3,7 @@
 // `git apply` and `patch -p1` accept the output; primitives/diff/apply-patch.ts reverses it for undo.
 import { splitLines } from './lines.js';
 
-export type DiffOp = { kind: ' ' | '-' | '+'; line: string };
+type DiffOp = { kind: ' ' | '-' | '+'; line: string };
 
 const CONTEXT = 3;
 
@@ -15,7 +15,7 @@ export function unifiedDiff(path: string, before: string, after: string): string
 }
 
 /** The shortest edit script from `a` to `b`, in order. */
-export function diffLines(a: string[], b: string[]): DiffOp[] {
+function diffLines(a: string[], b: string[]): DiffOp[] {
   // Common head and tail first: an edit touches a few lines of a long file, and Myers' cost
   // grows with what lies between the first and the last difference only.
   let head = 0;

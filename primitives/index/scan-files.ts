@@ -11,15 +11,6 @@ import { extractEntities } from './extract.js';
 import type { Walk } from './walk.js';
 import { INDEXER_VERSION } from './python-parser.js';
 
-export interface Scan {
-  /** Files whose bytes differ from the indexed ones (or that were not indexed), parsed. */
-  changed: StoredCodeFile[];
-  /** Files whose sha256 matched: not parsed. */
-  unchanged: number;
-  /** Files that could not be read (gone since they were listed, unreadable, not a regular file, or outside the repository). */
-  unreadable: string[];
-}
-
 /** A file whose bytes differ from the indexed ones: read and hashed, not parsed yet. */
 export interface PendingFile {
   path: string;

@@ -3,7 +3,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 
 /** Called once per node in document order; `end()` and `node()` cross into WASM only when asked. */
-export type Visit = (type: string, start: number, end: () => number, node: () => Node) => void;
+type Visit = (type: string, start: number, end: () => number, node: () => Node) => void;
 export type Walk = (tree: Tree, visit: Visit) => void;
 
 const WALKED_TYPES = ['function_definition', 'class_definition', 'identifier'];

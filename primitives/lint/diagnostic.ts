@@ -15,7 +15,7 @@ export const diagnosticSchema = z.object({
 export type Diagnostic = z.output<typeof diagnosticSchema>;
 
 /** Codes that mean "the file does not parse": while one is present, ruff runs no other rule. */
-export function isSyntaxDiagnostic(d: Diagnostic): boolean {
+function isSyntaxDiagnostic(d: Diagnostic): boolean {
   return d.code === 'invalid-syntax' || d.code === 'E999';
 }
 

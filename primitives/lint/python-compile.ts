@@ -38,7 +38,7 @@ for raw in sys.stdin.buffer:
 export type CompileOutcome =
   { available: true; diagnostic: Diagnostic | null } | { available: false; reason: string };
 
-export interface SandboxCompileOptions {
+interface SandboxCompileOptions {
   /** Default: the engine at DOCKER_HOST or the local socket. */
   engine?: DockerEngine;
   /** Default: the current recipe's image for `suite`. */

@@ -6,9 +6,8 @@ import { envelopeOf } from './envelope.js';
 
 /** Who refused an edit at the authorization stage, and why. */
 export const editDenialSchema = z.object({ by: z.enum(['user', 'policy']), reason: z.string() });
-export type EditDenial = z.output<typeof editDenialSchema>;
 
-export const editDataSchema = z.object({
+const editDataSchema = z.object({
   committed: z.boolean(),
   /** The harness's verdict: the file as it now stands has no finding at all. */
   lint_clean: z.boolean(),

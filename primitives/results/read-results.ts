@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { entityKindSchema, entitySchema } from '../../runtime/ledger/code-entity.js';
 import { envelopeOf } from './envelope.js';
 
-export const readEntityDataSchema = z.object({
+const readEntityDataSchema = z.object({
   entity: entitySchema,
   /** The entity's source lines (decorators included), or null when `body` was false. */
   body: z.string().nullable(),
@@ -23,17 +23,17 @@ export const symbolMatchSchema = z.object({
   line: z.int(),
 });
 export type SymbolMatch = z.output<typeof symbolMatchSchema>;
-export const searchSymbolDataSchema = z.object({ matches: z.array(symbolMatchSchema) });
+const searchSymbolDataSchema = z.object({ matches: z.array(symbolMatchSchema) });
 export const searchSymbolResultSchema = envelopeOf(searchSymbolDataSchema);
 
-export const codeResultSchema = z.object({
+const codeResultSchema = z.object({
   selector: z.string(),
   signature: z.string(),
   doc: z.string().nullable(),
   score: z.number(),
 });
 export type CodeResult = z.output<typeof codeResultSchema>;
-export const searchCodeDataSchema = z.object({
+const searchCodeDataSchema = z.object({
   results: z.array(codeResultSchema),
   retrieval: z.enum(['lexical', 'embed']),
   /** Why the results are lexical when embeddings were asked for. */
