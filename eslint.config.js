@@ -37,14 +37,6 @@ const LONG_FUNCTIONS_TO_SPLIT = [
   'cli/commands/ledger.ts',
   'cli/commands/run-test.ts',
   'cli/commands/tool.ts',
-  'cli/tui/approval-prompt.tsx',
-  'cli/tui/state.ts',
-  'runtime/env/pip-settings.ts',
-  'runtime/env/project-phase.ts',
-  'runtime/env/requirements-step.ts',
-  'runtime/model/http-json.ts',
-  'runtime/sandbox/enforcement.ts',
-  'runtime/sandbox/sandbox.ts',
 ];
 
 const layer = (files, forbidden) => ({

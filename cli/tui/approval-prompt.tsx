@@ -40,13 +40,30 @@ export function ApprovalPrompt({
       if (action.kind === 'decline') return refuse();
     }
   }, !refusing);
-  const lines = request.diff.replace(/\n$/, '').split('\n');
-  const shown = lines.slice(0, DIFF_LINES);
   return (
     <Box flexDirection="column" borderStyle="single" paddingX={1}>
       <Text bold wrap="wrap">
         Apply this edit to {request.path}? <Text dimColor>({request.selector})</Text>
       </Text>
+      <DiffLines diff={request.diff} />
+      {!refusing ? (
+        <Text dimColor wrap="wrap">
+          Enter applies it · a applies it and every later edit of {request.path} in this run · n or Esc
+          refuses it
+        </Text>
+      ) : (
+        <RefusalReason refusal={refusal} onRefusal={onRefusal} onDecide={onDecide} />
+      )}
+    </Box>
+  );
+}
+
+/** The diff's lines, coloured by kind, at most DIFF_LINES of them and a count of the rest. */
+function DiffLines({ diff }: { diff: string }) {
+  const lines = diff.replace(/\n$/, '').split('\n');
+  const shown = lines.slice(0, DIFF_LINES);
+  return (
+    <>
       {shown.map((line, i) => (
         <Text
           key={i}
@@ -60,26 +77,33 @@ export function ApprovalPrompt({
       {lines.length > DIFF_LINES ? (
         <Text dimColor>… {lines.length - DIFF_LINES} more diff line(s)</Text>
       ) : null}
-      {!refusing ? (
-        <Text dimColor wrap="wrap">
-          Enter applies it · a applies it and every later edit of {request.path} in this run · n or Esc
-          refuses it
-        </Text>
-      ) : (
-        <>
-          <Text>Why not? (optional, one line; the model reads it)</Text>
-          <TextInput
-            allowEmpty
-            initial={refusal ?? emptyDraft}
-            onChange={onRefusal}
-            onSubmit={(reason) => onDecide({ verdict: 'deny', reason })}
-            onDecline={() => onDecide({ verdict: 'deny', reason: '' })}
-          />
-          <Text dimColor wrap="truncate-end">
-            Enter sends the reason to the model (nothing typed: refuses without one) · Esc refuses without one
-          </Text>
-        </>
-      )}
-    </Box>
+    </>
+  );
+}
+
+/** Once refusing: the optional one-line reason's input and what its keys do. */
+function RefusalReason({
+  refusal,
+  onRefusal,
+  onDecide,
+}: {
+  refusal: Draft | null;
+  onRefusal: (reason: Draft) => void;
+  onDecide: (verdict: UserVerdict) => void;
+}) {
+  return (
+    <>
+      <Text>Why not? (optional, one line; the model reads it)</Text>
+      <TextInput
+        allowEmpty
+        initial={refusal ?? emptyDraft}
+        onChange={onRefusal}
+        onSubmit={(reason) => onDecide({ verdict: 'deny', reason })}
+        onDecline={() => onDecide({ verdict: 'deny', reason: '' })}
+      />
+      <Text dimColor wrap="truncate-end">
+        Enter sends the reason to the model (nothing typed: refuses without one) · Esc refuses without one
+      </Text>
+    </>
   );
 }

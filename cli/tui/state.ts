@@ -123,13 +123,7 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
     case 'noop':
       return { ...add({ kind: 'noop', reason: e.reason }), thinking: null };
     case 'execution':
-      if (e.phase === 'started') return { ...view, running: { tool: e.tool, origin: e.origin, since: now } };
-      return e.exit_code === null || e.exit_code === undefined
-        ? { ...view, running: null }
-        : {
-            ...add({ kind: 'sandbox', exitCode: e.exit_code, timedOut: e.timed_out ?? false, ms: e.ms ?? 0 }),
-            running: null,
-          };
+      return foldExecution(view, e, now);
     case 'observation':
       return foldObservation(view, e);
     case 'usage':
@@ -150,6 +144,22 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
         result: e,
       };
   }
+}
+
+/** A tool starting runs it; one finishing stops it and, if it ran in the sandbox, adds its exit line. */
+function foldExecution(view: RunView, e: Extract<LoopEvent, { type: 'execution' }>, now: number): RunView {
+  if (e.phase === 'started') return { ...view, running: { tool: e.tool, origin: e.origin, since: now } };
+  return e.exit_code === null || e.exit_code === undefined
+    ? { ...view, running: null }
+    : {
+        ...addLines(view, {
+          kind: 'sandbox',
+          exitCode: e.exit_code,
+          timedOut: e.timed_out ?? false,
+          ms: e.ms ?? 0,
+        }),
+        running: null,
+      };
 }
 
 /** An observation's line; a test's also becomes the last test, a committed edit marks the run edited. */

@@ -60,29 +60,10 @@ export function pipSettings(
       `ignored the index URL(s) the repository names (${repoIndexes.map(redactUrl).join(', ')}): the repository is not trusted (--trust-repo-config)`,
     );
   }
-  const repoWheelDirs: string[] = [];
   const findLinkUrls: string[] = [];
-  for (const entry of plan.pip.findLinks) {
-    if (!isUrl(entry)) {
-      // The directory must really be the repository's (a `--find-links ../..` or a link out is not).
-      const dir = insideRepo(realpathSync(opts.repoRoot), entry);
-      if (dir && statSync(dir).isDirectory()) repoWheelDirs.push(dir);
-      else notes.push(`find_links ${entry} is not a directory inside the repository; ignored`);
-    } else if (opts.trustRepoIndex) findLinkUrls.push(entry);
-    else
-      notes.push(
-        `ignored the find_links URL ${redactUrl(entry)}: the repository is not trusted (--trust-repo-config)`,
-      );
-  }
-  const userWheelDirs: string[] = [];
-  for (const entry of user.findLinks) {
-    if (isUrl(entry)) findLinkUrls.push(entry);
-    else {
-      const path = entry.replace(/^file:\/\//, '');
-      if (isAbsolute(path) && existsSync(path) && statSync(path).isDirectory()) userWheelDirs.push(path);
-      else notes.push(`find-links entry ${path} (your pip configuration) is not a directory here; ignored`);
-    }
-  }
+  // The repository's find-links first, then the user's (the order pip is given them in).
+  const repoWheelDirs = repoFindLinks(plan.pip.findLinks, opts, findLinkUrls, notes);
+  const userWheelDirs = userFindLinks(user.findLinks, findLinkUrls, notes);
   // No index of the user's: pip uses its own default index (find-links only add to it).
   const defaultIndex = indexUrl === null;
   const credentialed = [
@@ -104,6 +85,43 @@ export function pipSettings(
     notes,
     redactor: new Redactor(credentialed),
   };
+}
+
+/** The repository's find-links: its own directories, and (trusted only) its URLs, added to findLinkUrls. */
+function repoFindLinks(
+  findLinks: string[],
+  opts: { trustRepoIndex: boolean; repoRoot: string },
+  findLinkUrls: string[],
+  notes: string[],
+): string[] {
+  const repoWheelDirs: string[] = [];
+  for (const entry of findLinks) {
+    if (!isUrl(entry)) {
+      // The directory must really be the repository's (a `--find-links ../..` or a link out is not).
+      const dir = insideRepo(realpathSync(opts.repoRoot), entry);
+      if (dir && statSync(dir).isDirectory()) repoWheelDirs.push(dir);
+      else notes.push(`find_links ${entry} is not a directory inside the repository; ignored`);
+    } else if (opts.trustRepoIndex) findLinkUrls.push(entry);
+    else
+      notes.push(
+        `ignored the find_links URL ${redactUrl(entry)}: the repository is not trusted (--trust-repo-config)`,
+      );
+  }
+  return repoWheelDirs;
+}
+
+/** The user's find-links: directories of this machine, and URLs added to findLinkUrls. */
+function userFindLinks(findLinks: string[], findLinkUrls: string[], notes: string[]): string[] {
+  const userWheelDirs: string[] = [];
+  for (const entry of findLinks) {
+    if (isUrl(entry)) findLinkUrls.push(entry);
+    else {
+      const path = entry.replace(/^file:\/\//, '');
+      if (isAbsolute(path) && existsSync(path) && statSync(path).isDirectory()) userWheelDirs.push(path);
+      else notes.push(`find-links entry ${path} (your pip configuration) is not a directory here; ignored`);
+    }
+  }
+  return userWheelDirs;
 }
 
 function isUrl(entry: string): boolean {

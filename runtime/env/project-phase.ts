@@ -12,7 +12,7 @@ import type { BuildContext } from './build-context.js';
 import { distributionDirs } from './installed-versions.js';
 import { VENV } from './names.js';
 import { checkProjectLayer } from './project-layer.js';
-import { projectFiles } from './project-files.js';
+import { projectFiles, type ProjectFiles } from './project-files.js';
 import { lastLines } from './step-output.js';
 import { cleanStep, projectStep, repoWheelsStep, setupStep } from './steps.js';
 import { putWheelDirs } from './deps-phase.js';
@@ -69,21 +69,7 @@ export async function projectPhase(
       box,
       layer.built.filter((p) => !inSnapshot.has(p)),
     );
-    // Paths are the container's, named by the repository's build: inert before any terminal sees them.
-    const violations = [...layer.violations, ...project.violations].map((v) => inert(v));
-    if (violations.length)
-      ctx.fail(
-        `the project's build left ${violations.length} change(s) outside what an environment may hold (its dist-info, .pth paths into /work, setuptools' finder, its console scripts):\n${violations
-          .slice(0, 20)
-          .map((v) => `  ${v}`)
-          .join('\n')}`,
-        "a build backend must not write outside the venv's site-packages; what the project needs installed system-wide goes in .piper/sandbox.toml `apt` or trusted `setup` commands",
-      );
-    if (plan.project.installable && !project.installed)
-      ctx.fail(
-        `the project installed but no METADATA of ${plan.project.name ?? 'it'} was found in the venv`,
-        'check [project].name in pyproject.toml',
-      );
+    refuseUntrustedBuild(ctx, layer.violations, project);
     if (project.installed)
       ctx.resolved.set(`project:${project.installed.name}`, { ...project.installed, source: 'project' });
     await box.remove();
@@ -94,6 +80,26 @@ export async function projectPhase(
   } finally {
     ctx.collect(box);
   }
+}
+
+/** The build's leftovers outside the allowance, or a project that installed nothing: the build fails. */
+function refuseUntrustedBuild(ctx: BuildContext, layerViolations: string[], project: ProjectFiles): void {
+  const { plan } = ctx.input;
+  // Paths are the container's, named by the repository's build: inert before any terminal sees them.
+  const violations = [...layerViolations, ...project.violations].map((v) => inert(v));
+  if (violations.length)
+    ctx.fail(
+      `the project's build left ${violations.length} change(s) outside what an environment may hold (its dist-info, .pth paths into /work, setuptools' finder, its console scripts):\n${violations
+        .slice(0, 20)
+        .map((v) => `  ${v}`)
+        .join('\n')}`,
+      "a build backend must not write outside the venv's site-packages; what the project needs installed system-wide goes in .piper/sandbox.toml `apt` or trusted `setup` commands",
+    );
+  if (plan.project.installable && !project.installed)
+    ctx.fail(
+      `the project installed but no METADATA of ${plan.project.name ?? 'it'} was found in the venv`,
+      'check [project].name in pyproject.toml',
+    );
 }
 
 async function runProjectSteps(ctx: BuildContext, box: BuildBox): Promise<void> {

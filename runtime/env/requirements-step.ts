@@ -8,7 +8,7 @@ import type { ResolvedPackage } from '../ledger/environments.js';
 import type { BuildBox, StepResult } from './build-box.js';
 import { parseVersionsScan, versionsScanStep } from './installed-versions.js';
 import { nearestVersion } from './nearest-version.js';
-import { readPipFailure } from './pip-failure.js';
+import { readPipFailure, type PipFailure } from './pip-failure.js';
 import { pipSourceEnv, type PipSettings } from './pip-settings.js';
 import { pipRequirementLine } from './plan/pip-line.js';
 import type { EnvPlan, PlannedRequirement } from './plan/types.js';
@@ -62,24 +62,9 @@ export async function satisfyRequirements(
     unsatisfied(wanted, Object.fromEntries(v)).filter((q) => !relaxedByPip.has(q.normalized));
   let versions = await scanVersions(box, plan);
   let unmet = unmetOf(versions);
-  const debianSaid = new Map<string, string>();
-  const mapped = unmet.filter((q) => q.debian);
-  for (const q of unmet)
-    if (!q.debian) debianSaid.set(q.normalized, `no Debian package is known for ${q.name}`);
-  if (mapped.length) {
-    const pkgs = [...new Set(mapped.map((q) => q.debian!))];
-    const r = await ctx.apt('debian', pkgs);
-    ctx.check(r, 'debian');
-    const missing = new Set(missingLines(r.stdout));
-    const installed = dpkgLines(r.stdout);
-    for (const [pkg, version] of installed)
-      resolved.set(`deb:${pkg}`, { name: pkg, version, source: 'debian' });
-    for (const q of mapped)
-      debianSaid.set(
-        q.normalized,
-        missing.has(q.debian!) ? `${q.debian} is not in Debian ${plan.debian}` : q.debian!,
-      );
-    sources.push(`debian: ${installed.map(([p, v]) => `${p} ${v}`).join(', ') || 'nothing installable'}`);
+  const debianSaid = await debianForUnmet(ctx, unmet);
+  if (unmet.some((q) => q.debian)) {
+    // Debian was asked: what the venv and Debian's directories hold may have changed.
     versions = await scanVersions(box, plan);
     unmet = unmetOf(versions);
   }
@@ -110,6 +95,36 @@ export async function satisfyRequirements(
     }),
   ];
   return { shortfalls, versions };
+}
+
+/**
+ * Debian for what pip left unmet: each one's package, where one is known, installed in one go;
+ * per requirement, what Debian said (keyed by normalized name).
+ */
+async function debianForUnmet(
+  ctx: RequirementsContext,
+  unmet: PlannedRequirement[],
+): Promise<Map<string, string>> {
+  const { plan, resolved, sources } = ctx;
+  const debianSaid = new Map<string, string>();
+  const mapped = unmet.filter((q) => q.debian);
+  for (const q of unmet)
+    if (!q.debian) debianSaid.set(q.normalized, `no Debian package is known for ${q.name}`);
+  if (!mapped.length) return debianSaid;
+  const pkgs = [...new Set(mapped.map((q) => q.debian!))];
+  const r = await ctx.apt('debian', pkgs);
+  ctx.check(r, 'debian');
+  const missing = new Set(missingLines(r.stdout));
+  const installed = dpkgLines(r.stdout);
+  for (const [pkg, version] of installed)
+    resolved.set(`deb:${pkg}`, { name: pkg, version, source: 'debian' });
+  for (const q of mapped)
+    debianSaid.set(
+      q.normalized,
+      missing.has(q.debian!) ? `${q.debian} is not in Debian ${plan.debian}` : q.debian!,
+    );
+  sources.push(`debian: ${installed.map(([p, v]) => `${p} ${v}`).join(', ') || 'nothing installable'}`);
+  return debianSaid;
 }
 
 function strictFailure(
@@ -181,29 +196,43 @@ async function pipBestEffort(
       out.said = `failed (${lastLines(r.output_tail, 1).replace(/^ERROR: /, '')})`;
       return out;
     }
-    const key = normalize(failure.name);
-    const q = toPip.find((x) => x.normalized === key);
-    const nearest = q && !ctx.strict && !q.url ? nearestVersion(q.specifier, failure.versions) : null;
-    if (q && nearest && lines.get(key) !== `${q.name}==${nearest}`) {
-      lines.set(key, `${q.name}${q.extras.length ? `[${q.extras.join(',')}]` : ''}==${nearest}`);
-      out.relaxed.push(q);
-      out.saidOf.set(key, `no version meets ${q.specifier}; has ${failure.versions.slice(-5).join(', ')}`);
-    } else {
-      // Not ours (a dependency of one of ours) or nothing near: leave it to Debian.
-      lines.delete(
-        q ? key : ([...lines.keys()].find((k) => lines.get(k)?.startsWith(failure.requirement)) ?? key),
-      );
-      out.saidOf.set(
-        key,
-        failure.versions.length
-          ? `no version meets it; has ${failure.versions.slice(-5).join(', ')}`
-          : 'no such distribution',
-      );
-      if (!q) out.said = `a dependency, ${failure.requirement}, has no matching version`;
-    }
+    retryNearestOrDrop(failure, toPip, lines, ctx, out);
   }
   out.said = lines.size ? 'gave up after one retry per requirement' : 'nothing it could install';
   return out;
+}
+
+/**
+ * pip found no version of one requirement: ours and a version near the asked one, retry at that
+ * version (relaxed); otherwise drop it from pip's lines.
+ */
+function retryNearestOrDrop(
+  failure: Extract<PipFailure, { kind: 'not_found' }>,
+  toPip: PlannedRequirement[],
+  lines: Map<string, string>,
+  ctx: RequirementsContext,
+  out: PipOutcome,
+): void {
+  const key = normalize(failure.name);
+  const q = toPip.find((x) => x.normalized === key);
+  const nearest = q && !ctx.strict && !q.url ? nearestVersion(q.specifier, failure.versions) : null;
+  if (q && nearest && lines.get(key) !== `${q.name}==${nearest}`) {
+    lines.set(key, `${q.name}${q.extras.length ? `[${q.extras.join(',')}]` : ''}==${nearest}`);
+    out.relaxed.push(q);
+    out.saidOf.set(key, `no version meets ${q.specifier}; has ${failure.versions.slice(-5).join(', ')}`);
+  } else {
+    // Not ours (a dependency of one of ours) or nothing near: leave it to Debian.
+    lines.delete(
+      q ? key : ([...lines.keys()].find((k) => lines.get(k)?.startsWith(failure.requirement)) ?? key),
+    );
+    out.saidOf.set(
+      key,
+      failure.versions.length
+        ? `no version meets it; has ${failure.versions.slice(-5).join(', ')}`
+        : 'no such distribution',
+    );
+    if (!q) out.said = `a dependency, ${failure.requirement}, has no matching version`;
+  }
 }
 
 async function scanVersions(box: BuildBox, plan: EnvPlan): Promise<Map<string, string>> {

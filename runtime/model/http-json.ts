@@ -101,6 +101,17 @@ async function requestJson(
     );
   }
 
+  return judgeReply(endpoint, provider, status, raw, response.headers);
+}
+
+/** A whole reply judged by its status: JSON on 2xx, retryable, a refused key, or another refusal. */
+function judgeReply(
+  endpoint: Endpoint,
+  provider: Provider,
+  status: number,
+  raw: string,
+  headers: Dispatcher.ResponseData['headers'],
+): AttemptResult<JsonReply> {
   if (status >= 200 && status < 300) {
     try {
       return { ok: true, status, value: { raw, json: JSON.parse(raw) as unknown } };
@@ -110,7 +121,7 @@ async function requestJson(
     }
   }
   if (isRetryableStatus(status)) {
-    const retryAfterMs = parseRetryAfter(response.headers);
+    const retryAfterMs = parseRetryAfter(headers);
     return {
       ok: false,
       retryable: true,

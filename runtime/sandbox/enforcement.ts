@@ -59,20 +59,8 @@ export function unenforcedSettings(
   const miss = (setting: HardeningSetting, why: string) => {
     if (!out.some((u) => u.setting === setting)) out.push({ setting, why });
   };
-  const shown = (v: unknown) => JSON.stringify(v ?? null);
-
-  for (const [setting, controller] of [
-    ['memory', 'memory'],
-    ['pids', 'pids'],
-    ['cpus', 'cpu'],
-  ] as const) {
-    if (engine.rootless && engine.cgroupVersion === '1')
-      miss(setting, 'a rootless engine on cgroup v1 cannot set cgroup limits');
-    else if (engine.rootless && engine.cgroupControllers && !engine.cgroupControllers.includes(controller))
-      miss(setting, `the cgroup controller '${controller}' is not delegated to the engine's user`);
-  }
+  missEngineLimits(engine, miss);
   if (!engine.seccomp) miss('seccomp', 'the engine runs containers without a seccomp profile');
-
   if (got.NetworkMode !== 'none') miss('network', `NetworkMode is ${shown(got.NetworkMode)}, not "none"`);
   // Podman records `CapDrop: ALL` as the list of its default capabilities, each one dropped.
   const dropped = ((got.CapDrop as string[] | null) ?? []).map((c) => c.toUpperCase().replace(/^CAP_/, ''));
@@ -105,6 +93,36 @@ export function unenforcedSettings(
     miss('pids', `PidsLimit is ${shown(got.PidsLimit)}, not ${want.PidsLimit}`);
   if (cpuNanos(got) !== want.NanoCpus)
     miss('cpus', `the CPU quota is ${cpuNanos(got) / 1e9} cores, not ${Number(want.NanoCpus) / 1e9}`);
+  missUlimits(want, got, miss);
+  // Podman 4 reports every IPC namespace of the container's own as "shareable", "private" included
+  // (`podman create --ipc=private` reads back the same); either is a namespace not the host's.
+  const ownIpc = got.IpcMode === 'private' || (engine.kind === 'podman' && got.IpcMode === 'shareable');
+  if (!ownIpc) miss('ipc', `IpcMode is ${shown(got.IpcMode)}, not "private"`);
+  if (got.Init !== true) miss('init', `Init is ${shown(got.Init)}`);
+  if (got.Privileged === true) miss('privileged', 'the container is privileged');
+  return out;
+}
+
+type Miss = (setting: HardeningSetting, why: string) => void;
+
+const shown = (v: unknown) => JSON.stringify(v ?? null);
+
+/** The cgroup limits a rootless engine cannot set (cgroup v1, or a controller not delegated to it). */
+function missEngineLimits(engine: EngineIdentity, miss: Miss): void {
+  for (const [setting, controller] of [
+    ['memory', 'memory'],
+    ['pids', 'pids'],
+    ['cpus', 'cpu'],
+  ] as const) {
+    if (engine.rootless && engine.cgroupVersion === '1')
+      miss(setting, 'a rootless engine on cgroup v1 cannot set cgroup limits');
+    else if (engine.rootless && engine.cgroupControllers && !engine.cgroupControllers.includes(controller))
+      miss(setting, `the cgroup controller '${controller}' is not delegated to the engine's user`);
+  }
+}
+
+/** Each asked ulimit the container does not have at the same soft and hard values. */
+function missUlimits(want: Record<string, unknown>, got: Record<string, unknown>, miss: Miss): void {
   const limits = (got.Ulimits as Array<{ Name: string; Soft: number; Hard: number }> | null) ?? [];
   for (const wanted of (want.Ulimits as typeof limits | undefined) ?? []) {
     const found = limits.find(
@@ -113,13 +131,6 @@ export function unenforcedSettings(
     if (!found || found.Soft !== wanted.Soft || found.Hard !== wanted.Hard)
       miss('ulimits', `the ${wanted.Name} limit is ${shown(found ?? null)}, not ${wanted.Soft}`);
   }
-  // Podman 4 reports every IPC namespace of the container's own as "shareable", "private" included
-  // (`podman create --ipc=private` reads back the same); either is a namespace not the host's.
-  const ownIpc = got.IpcMode === 'private' || (engine.kind === 'podman' && got.IpcMode === 'shareable');
-  if (!ownIpc) miss('ipc', `IpcMode is ${shown(got.IpcMode)}, not "private"`);
-  if (got.Init !== true) miss('init', `Init is ${shown(got.Init)}`);
-  if (got.Privileged === true) miss('privileged', 'the container is privileged');
-  return out;
 }
 
 /** NanoCpus, or the same quota given as CpuQuota per CpuPeriod (how some engines record it). */
