@@ -28,6 +28,7 @@ const LONG_FUNCTIONS_ELSEWHERE = [
 
 // Not split yet on the lint branch (out of time): each still has one function over 60 lines.
 const LONG_FUNCTIONS_TO_SPLIT = [
+  'bench/index.ts',
   'cli/tui/approval-prompt.tsx',
   'cli/tui/state.ts',
   'runtime/env/pip-settings.ts',
