@@ -235,6 +235,59 @@ async function runTestVsHost(b: Bench, rounds: number) {
   return { ...samples, pooledHitRate: pooledHits / rounds };
 }
 
+/** The build-versus-reuse and run_test-versus-host numbers, with the ratio against the target. */
+function envResult(
+  engine: string,
+  { coldBuilds, warmHits, rounds }: { coldBuilds: number; warmHits: number; rounds: number },
+  env: Awaited<ReturnType<typeof buildVsReuse>>,
+  rt: Awaited<ReturnType<typeof runTestVsHost>>,
+) {
+  return {
+    engine,
+    env_cold_builds: coldBuilds,
+    env_warm_hits: warmHits,
+    env_cold_build_s: env.cold.map((ms) => round1(ms / 1000)),
+    env_cold_build_p50_s: round1(percentile(env.cold, 50) / 1000),
+    env_cached_build_s: env.cached.map((ms) => round1(ms / 1000)),
+    env_cached_build_p50_s: round1(percentile(env.cached, 50) / 1000),
+    env_warm_hit_p50_ms: percentile(env.warm, 50),
+    env_warm_hit_p90_ms: percentile(env.warm, 90),
+    env_cold_over_warm: Math.round(percentile(env.cold, 50) / percentile(env.warm, 50)),
+    env_image_mb: env.imageMb,
+    rounds,
+    tests: TESTS,
+    run_test_warm_p50_ms: percentile(rt.warm, 50),
+    run_test_warm_p90_ms: percentile(rt.warm, 90),
+    run_test_warm_hit_rate: rt.pooledHitRate,
+    run_test_cold_p50_ms: percentile(rt.cold, 50),
+    run_test_cold_p90_ms: percentile(rt.cold, 90),
+    host_venv_pytest_p50_ms: percentile(rt.host, 50),
+    host_venv_pytest_p90_ms: percentile(rt.host, 90),
+    run_test_warm_over_host: ratio(percentile(rt.warm, 50), percentile(rt.host, 50)),
+    run_test_cold_over_host: ratio(percentile(rt.cold, 50), percentile(rt.host, 50)),
+    target: { run_test_warm_over_host: 1.5 },
+  };
+}
+
+function printEnvTable(result: ReturnType<typeof envResult>): void {
+  printTable([
+    ['env cold build, lists refetched (s, each)', result.env_cold_build_s.join(' / ')],
+    ['env first build, caches fresh (s, each)', result.env_cached_build_s.join(' / ')],
+    ['env warm hit p50 / p90 (ms)', `${result.env_warm_hit_p50_ms} / ${result.env_warm_hit_p90_ms}`],
+    ['env cold / warm', `${result.env_cold_over_warm} ×`],
+    ['env image (MB)', result.env_image_mb],
+    ['run_test warm p50 / p90 (ms)', `${result.run_test_warm_p50_ms} / ${result.run_test_warm_p90_ms}`],
+    ['run_test warm: pooled container taken', result.run_test_warm_hit_rate],
+    ['run_test cold p50 / p90 (ms)', `${result.run_test_cold_p50_ms} / ${result.run_test_cold_p90_ms}`],
+    [
+      'host venv pytest p50 / p90 (ms)',
+      `${result.host_venv_pytest_p50_ms} / ${result.host_venv_pytest_p90_ms}`,
+    ],
+    ['run_test warm / host', `${result.run_test_warm_over_host} × (target ≤ 1.5)`],
+    ['run_test cold / host', `${result.run_test_cold_over_host} ×`],
+  ]);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -263,47 +316,8 @@ async function main(): Promise<void> {
     const env = await buildVsReuse(b, coldBuilds, warmHits);
     const rt = await runTestVsHost(b, rounds);
 
-    const result = {
-      engine: `Docker ${info.version}`,
-      env_cold_builds: coldBuilds,
-      env_warm_hits: warmHits,
-      env_cold_build_s: env.cold.map((ms) => round1(ms / 1000)),
-      env_cold_build_p50_s: round1(percentile(env.cold, 50) / 1000),
-      env_cached_build_s: env.cached.map((ms) => round1(ms / 1000)),
-      env_cached_build_p50_s: round1(percentile(env.cached, 50) / 1000),
-      env_warm_hit_p50_ms: percentile(env.warm, 50),
-      env_warm_hit_p90_ms: percentile(env.warm, 90),
-      env_cold_over_warm: Math.round(percentile(env.cold, 50) / percentile(env.warm, 50)),
-      env_image_mb: env.imageMb,
-      rounds,
-      tests: TESTS,
-      run_test_warm_p50_ms: percentile(rt.warm, 50),
-      run_test_warm_p90_ms: percentile(rt.warm, 90),
-      run_test_warm_hit_rate: rt.pooledHitRate,
-      run_test_cold_p50_ms: percentile(rt.cold, 50),
-      run_test_cold_p90_ms: percentile(rt.cold, 90),
-      host_venv_pytest_p50_ms: percentile(rt.host, 50),
-      host_venv_pytest_p90_ms: percentile(rt.host, 90),
-      run_test_warm_over_host: ratio(percentile(rt.warm, 50), percentile(rt.host, 50)),
-      run_test_cold_over_host: ratio(percentile(rt.cold, 50), percentile(rt.host, 50)),
-      target: { run_test_warm_over_host: 1.5 },
-    };
-    printTable([
-      ['env cold build, lists refetched (s, each)', result.env_cold_build_s.join(' / ')],
-      ['env first build, caches fresh (s, each)', result.env_cached_build_s.join(' / ')],
-      ['env warm hit p50 / p90 (ms)', `${result.env_warm_hit_p50_ms} / ${result.env_warm_hit_p90_ms}`],
-      ['env cold / warm', `${result.env_cold_over_warm} ×`],
-      ['env image (MB)', result.env_image_mb],
-      ['run_test warm p50 / p90 (ms)', `${result.run_test_warm_p50_ms} / ${result.run_test_warm_p90_ms}`],
-      ['run_test warm: pooled container taken', rt.pooledHitRate],
-      ['run_test cold p50 / p90 (ms)', `${result.run_test_cold_p50_ms} / ${result.run_test_cold_p90_ms}`],
-      [
-        'host venv pytest p50 / p90 (ms)',
-        `${result.host_venv_pytest_p50_ms} / ${result.host_venv_pytest_p90_ms}`,
-      ],
-      ['run_test warm / host', `${result.run_test_warm_over_host} × (target ≤ 1.5)`],
-      ['run_test cold / host', `${result.run_test_cold_over_host} ×`],
-    ]);
+    const result = envResult(`Docker ${info.version}`, { coldBuilds, warmHits, rounds }, env, rt);
+    printEnvTable(result);
     if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   } catch (error) {
     if (logs.length) process.stderr.write(`\nlast build lines:\n${logs.slice(-20).join('\n')}\n`);

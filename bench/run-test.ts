@@ -99,6 +99,69 @@ function oneShotRunTest(repo: string, cli = CLI, env: NodeJS.ProcessEnv = {}): P
   });
 }
 
+type RunTestSamples = {
+  sandboxed: number[];
+  host: number[];
+  oneShot: number[];
+  noWarm: number[];
+  baseline: number[];
+};
+
+/** The percentiles and ratios against host pytest (and the baseline CLI when one was given). */
+function runTestResult(
+  rounds: number,
+  { sandboxed, host, oneShot, noWarm, baseline }: RunTestSamples,
+  baselineCli: string | undefined,
+) {
+  return {
+    rounds,
+    tests: 30,
+    run_test_p50_ms: percentile(sandboxed, 50),
+    run_test_p95_ms: percentile(sandboxed, 95),
+    host_pytest_p50_ms: percentile(host, 50),
+    run_test_over_host: ratio(percentile(sandboxed, 50), percentile(host, 50)),
+    one_shot_run_test_p50_ms: percentile(oneShot, 50),
+    one_shot_run_test_p95_ms: percentile(oneShot, 95),
+    one_shot_over_host: ratio(percentile(oneShot, 50), percentile(host, 50)),
+    one_shot_no_warm_p50_ms: percentile(noWarm, 50),
+    one_shot_no_warm_over_host: ratio(percentile(noWarm, 50), percentile(host, 50)),
+    ...(baselineCli
+      ? {
+          one_shot_baseline_p50_ms: percentile(baseline, 50),
+          one_shot_baseline_over_host: ratio(percentile(baseline, 50), percentile(host, 50)),
+          one_shot_over_baseline: ratio(percentile(oneShot, 50), percentile(baseline, 50)),
+        }
+      : {}),
+    target: 2,
+    one_shot_target: 1.5,
+  };
+}
+
+function printRunTestTable(result: ReturnType<typeof runTestResult>, baselineCli: string | undefined): void {
+  printTable([
+    ['run_test p50 / p95 (ms)', `${result.run_test_p50_ms} / ${result.run_test_p95_ms}`],
+    ['host pytest p50 (ms)', result.host_pytest_p50_ms],
+    ['run_test / host pytest', `${result.run_test_over_host} × (target ≤ 2)`],
+    [
+      'one-shot run-test p50 / p95 (ms)',
+      `${result.one_shot_run_test_p50_ms} / ${result.one_shot_run_test_p95_ms}`,
+    ],
+    ['one-shot run-test / host pytest', `${result.one_shot_over_host} × (target ≤ 1.5)`],
+    [
+      'one-shot, no warm container p50 (ms)',
+      `${result.one_shot_no_warm_p50_ms} (${result.one_shot_no_warm_over_host} × host)`,
+    ],
+    ...(baselineCli
+      ? ([
+          [
+            'one-shot, baseline CLI p50 (ms)',
+            `${result.one_shot_baseline_p50_ms} (${result.one_shot_baseline_over_host} × host; current = ${result.one_shot_over_baseline} ×)`,
+          ],
+        ] as Array<[string, string]>)
+      : []),
+  ]);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -153,50 +216,8 @@ async function main(): Promise<void> {
   process.stderr.write('\n');
   await sandbox.close();
   ledger.close();
-  const result = {
-    rounds,
-    tests: 30,
-    run_test_p50_ms: percentile(sandboxed, 50),
-    run_test_p95_ms: percentile(sandboxed, 95),
-    host_pytest_p50_ms: percentile(host, 50),
-    run_test_over_host: ratio(percentile(sandboxed, 50), percentile(host, 50)),
-    one_shot_run_test_p50_ms: percentile(oneShot, 50),
-    one_shot_run_test_p95_ms: percentile(oneShot, 95),
-    one_shot_over_host: ratio(percentile(oneShot, 50), percentile(host, 50)),
-    one_shot_no_warm_p50_ms: percentile(noWarm, 50),
-    one_shot_no_warm_over_host: ratio(percentile(noWarm, 50), percentile(host, 50)),
-    ...(baselineCli
-      ? {
-          one_shot_baseline_p50_ms: percentile(baseline, 50),
-          one_shot_baseline_over_host: ratio(percentile(baseline, 50), percentile(host, 50)),
-          one_shot_over_baseline: ratio(percentile(oneShot, 50), percentile(baseline, 50)),
-        }
-      : {}),
-    target: 2,
-    one_shot_target: 1.5,
-  };
-  printTable([
-    ['run_test p50 / p95 (ms)', `${result.run_test_p50_ms} / ${result.run_test_p95_ms}`],
-    ['host pytest p50 (ms)', result.host_pytest_p50_ms],
-    ['run_test / host pytest', `${result.run_test_over_host} × (target ≤ 2)`],
-    [
-      'one-shot run-test p50 / p95 (ms)',
-      `${result.one_shot_run_test_p50_ms} / ${result.one_shot_run_test_p95_ms}`,
-    ],
-    ['one-shot run-test / host pytest', `${result.one_shot_over_host} × (target ≤ 1.5)`],
-    [
-      'one-shot, no warm container p50 (ms)',
-      `${result.one_shot_no_warm_p50_ms} (${result.one_shot_no_warm_over_host} × host)`,
-    ],
-    ...(baselineCli
-      ? ([
-          [
-            'one-shot, baseline CLI p50 (ms)',
-            `${result.one_shot_baseline_p50_ms} (${result.one_shot_baseline_over_host} × host; current = ${result.one_shot_over_baseline} ×)`,
-          ],
-        ] as Array<[string, string]>)
-      : []),
-  ]);
+  const result = runTestResult(rounds, { sandboxed, host, oneShot, noWarm, baseline }, baselineCli);
+  printRunTestTable(result, baselineCli);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

@@ -36,6 +36,39 @@ function timeChild(argv: string[], input?: string): Promise<number> {
   });
 }
 
+type Samples = Record<'host_spawn' | 'docker_cli' | 'cold' | 'warm', number[]>;
+
+/** The percentiles and ratios against the targets, from the rounds' samples. */
+function sandboxResult(engine: string, rounds: number, samples: Samples, warmHits: number) {
+  const p50 = (k: keyof typeof samples) => percentile(samples[k], 50);
+  return {
+    engine,
+    rounds,
+    execute_warm_p50_ms: p50('warm'),
+    execute_warm_p95_ms: percentile(samples.warm, 95),
+    execute_cold_p50_ms: p50('cold'),
+    execute_cold_p95_ms: percentile(samples.cold, 95),
+    host_spawn_p50_ms: p50('host_spawn'),
+    docker_cli_p50_ms: p50('docker_cli'),
+    warm_hit_rate: warmHits / rounds,
+    warm_over_host_spawn: Math.round((p50('warm') / p50('host_spawn')) * 100) / 100,
+    cold_over_docker_cli: Math.round((p50('cold') / p50('docker_cli')) * 100) / 100,
+    targets: { warm_over_host_spawn: 3, cold_over_docker_cli: 0.6 },
+  };
+}
+
+function printSandboxTable(result: ReturnType<typeof sandboxResult>): void {
+  printTable([
+    ['execute warm p50 / p95 (ms)', `${result.execute_warm_p50_ms} / ${result.execute_warm_p95_ms}`],
+    ['execute cold p50 / p95 (ms)', `${result.execute_cold_p50_ms} / ${result.execute_cold_p95_ms}`],
+    ['host spawn p50 (ms)', result.host_spawn_p50_ms],
+    ['docker run CLI p50 (ms)', result.docker_cli_p50_ms],
+    ['warm / host spawn', `${result.warm_over_host_spawn} × (target ≤ 3)`],
+    ['cold / docker CLI', `${result.cold_over_docker_cli} × (target ≤ 0.6)`],
+    ['warm hit rate', result.warm_hit_rate],
+  ]);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: { json: { type: 'boolean', default: false }, rounds: { type: 'string', default: '25' } },
@@ -82,30 +115,8 @@ async function main(): Promise<void> {
   await cold.close();
   await warm.close();
 
-  const p50 = (k: keyof typeof samples) => percentile(samples[k], 50);
-  const result = {
-    engine: `Docker ${info.version}`,
-    rounds,
-    execute_warm_p50_ms: p50('warm'),
-    execute_warm_p95_ms: percentile(samples.warm, 95),
-    execute_cold_p50_ms: p50('cold'),
-    execute_cold_p95_ms: percentile(samples.cold, 95),
-    host_spawn_p50_ms: p50('host_spawn'),
-    docker_cli_p50_ms: p50('docker_cli'),
-    warm_hit_rate: warmHits / rounds,
-    warm_over_host_spawn: Math.round((p50('warm') / p50('host_spawn')) * 100) / 100,
-    cold_over_docker_cli: Math.round((p50('cold') / p50('docker_cli')) * 100) / 100,
-    targets: { warm_over_host_spawn: 3, cold_over_docker_cli: 0.6 },
-  };
-  printTable([
-    ['execute warm p50 / p95 (ms)', `${result.execute_warm_p50_ms} / ${result.execute_warm_p95_ms}`],
-    ['execute cold p50 / p95 (ms)', `${result.execute_cold_p50_ms} / ${result.execute_cold_p95_ms}`],
-    ['host spawn p50 (ms)', result.host_spawn_p50_ms],
-    ['docker run CLI p50 (ms)', result.docker_cli_p50_ms],
-    ['warm / host spawn', `${result.warm_over_host_spawn} × (target ≤ 3)`],
-    ['cold / docker CLI', `${result.cold_over_docker_cli} × (target ≤ 0.6)`],
-    ['warm hit rate', result.warm_hit_rate],
-  ]);
+  const result = sandboxResult(`Docker ${info.version}`, rounds, samples, warmHits);
+  printSandboxTable(result);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

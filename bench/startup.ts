@@ -72,6 +72,55 @@ function summary(samples: number[], base: number, target: number) {
   };
 }
 
+type StartupSamples = Record<'node' | 'help' | 'version' | 'fix' | 'baseline', number[]>;
+
+/** Each command's p50 over `node -e 0` against its target (and against the baseline CLI when given). */
+function startupResult(
+  { cli, rounds, baseline }: { cli: string; rounds: number; baseline: string | undefined },
+  samples: StartupSamples,
+  base: number,
+  skipFix: string | null,
+) {
+  return {
+    cli,
+    rounds,
+    node_e0_p50_ms: base,
+    help: summary(samples.help, base, TARGETS.help_ms),
+    version: summary(samples.version, base, TARGETS.version_ms),
+    fix_first_event: skipFix ? { skipped: skipFix } : summary(samples.fix, base, TARGETS.fix_first_event_ms),
+    ...(baseline && !skipFix
+      ? {
+          baseline,
+          baseline_fix_first_event: summary(samples.baseline, base, TARGETS.fix_first_event_ms),
+          // Round by round (the two runs of a round see about the same load): baseline − this build.
+          paired_saving_p50_ms: percentile(
+            samples.baseline.map((b, i) => b - samples.fix[i]!),
+            50,
+          ),
+        }
+      : {}),
+  };
+}
+
+function printStartupTable(result: ReturnType<typeof startupResult>, base: number): void {
+  const row = (name: string, s: { p50_ms: number; delta_vs_node_ms: number; target_delta_ms: number }) =>
+    [name, `${s.p50_ms} ms (+${s.delta_vs_node_ms} ms; target ≤ +${s.target_delta_ms})`] as [string, string];
+  printTable([
+    ['node -e 0 p50', `${base} ms`],
+    row('--help p50', result.help),
+    row('--version p50', result.version),
+    'skipped' in result.fix_first_event
+      ? ['fix first event', `skipped: ${result.fix_first_event.skipped}`]
+      : row('fix first event p50', result.fix_first_event),
+    ...(result.baseline_fix_first_event
+      ? [
+          row('baseline fix first event p50', result.baseline_fix_first_event),
+          ['paired saving p50', `${result.paired_saving_p50_ms} ms`] as [string, string],
+        ]
+      : []),
+  ]);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -126,41 +175,8 @@ async function main(): Promise<void> {
     rmSync(work, { recursive: true, force: true });
   }
   const base = percentile(samples.node, 50);
-  const result = {
-    cli,
-    rounds,
-    node_e0_p50_ms: base,
-    help: summary(samples.help, base, TARGETS.help_ms),
-    version: summary(samples.version, base, TARGETS.version_ms),
-    fix_first_event: skipFix ? { skipped: skipFix } : summary(samples.fix, base, TARGETS.fix_first_event_ms),
-    ...(values.baseline && !skipFix
-      ? {
-          baseline: values.baseline,
-          baseline_fix_first_event: summary(samples.baseline, base, TARGETS.fix_first_event_ms),
-          // Round by round (the two runs of a round see about the same load): baseline − this build.
-          paired_saving_p50_ms: percentile(
-            samples.baseline.map((b, i) => b - samples.fix[i]!),
-            50,
-          ),
-        }
-      : {}),
-  };
-  const row = (name: string, s: { p50_ms: number; delta_vs_node_ms: number; target_delta_ms: number }) =>
-    [name, `${s.p50_ms} ms (+${s.delta_vs_node_ms} ms; target ≤ +${s.target_delta_ms})`] as [string, string];
-  printTable([
-    ['node -e 0 p50', `${base} ms`],
-    row('--help p50', result.help),
-    row('--version p50', result.version),
-    'skipped' in result.fix_first_event
-      ? ['fix first event', `skipped: ${result.fix_first_event.skipped}`]
-      : row('fix first event p50', result.fix_first_event),
-    ...(result.baseline_fix_first_event
-      ? [
-          row('baseline fix first event p50', result.baseline_fix_first_event),
-          ['paired saving p50', `${result.paired_saving_p50_ms} ms`] as [string, string],
-        ]
-      : []),
-  ]);
+  const result = startupResult({ cli, rounds, baseline: values.baseline }, samples, base, skipFix);
+  printStartupTable(result, base);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

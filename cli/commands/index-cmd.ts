@@ -60,32 +60,44 @@ export async function indexCommand(argv: string[]): Promise<number> {
       );
       return EXIT.ok;
     }
-    const width = Math.min(60, Math.max(8, ...entities.map((e) => e.selector.length)));
-    for (const e of entities) {
-      const shadowed = index.get(e.selector) !== e ? '  (shadowed by a later definition)' : '';
-      process.stdout.write(
-        `${e.selector.padEnd(width)}  ${e.kind.padEnd(8)}  ${e.path}:${e.startLine}-${e.endLine}${shadowed}\n`,
-      );
-    }
-    for (const f of files.filter((f) => f.syntaxError)) {
-      process.stdout.write(`syntax error: ${f.path} is indexed as far as it parses\n`);
-    }
-    for (const d of duplicates) {
-      const where = d.definitions.map((x) => `${x.path}:${x.line}`).join(', ');
-      process.stdout.write(
-        `duplicate: ${d.selector} is defined ${d.definitions.length} times (${where}); the last wins\n`,
-      );
-    }
-    const syntax = files.filter((f) => f.syntaxError).length;
-    process.stdout.write(
-      `${stats.files} files (${stats.parsed} parsed, ${stats.cached} cached, ${stats.removed} removed, ` +
-        `listed by ${stats.mode}), ${stats.entities} entities, ${syntax} with syntax errors, ` +
-        `${duplicates.length} duplicate selectors, ${stats.ms} ms\n`,
-    );
+    printIndexText(index, { stats, files, entities, duplicates });
     return EXIT.ok;
   } finally {
     ledger.close();
   }
+}
+
+type IndexReport = {
+  stats: CodeIndex['lastUpdate'];
+  files: ReturnType<CodeIndex['files']>;
+  entities: ReturnType<CodeIndex['all']>;
+  duplicates: { selector: string; definitions: { path: string; line: number }[] }[];
+};
+
+/** The text form: one line per entity, then the syntax errors, the duplicates and a summary line. */
+function printIndexText(index: CodeIndex, { stats, files, entities, duplicates }: IndexReport): void {
+  const width = Math.min(60, Math.max(8, ...entities.map((e) => e.selector.length)));
+  for (const e of entities) {
+    const shadowed = index.get(e.selector) !== e ? '  (shadowed by a later definition)' : '';
+    process.stdout.write(
+      `${e.selector.padEnd(width)}  ${e.kind.padEnd(8)}  ${e.path}:${e.startLine}-${e.endLine}${shadowed}\n`,
+    );
+  }
+  for (const f of files.filter((f) => f.syntaxError)) {
+    process.stdout.write(`syntax error: ${f.path} is indexed as far as it parses\n`);
+  }
+  for (const d of duplicates) {
+    const where = d.definitions.map((x) => `${x.path}:${x.line}`).join(', ');
+    process.stdout.write(
+      `duplicate: ${d.selector} is defined ${d.definitions.length} times (${where}); the last wins\n`,
+    );
+  }
+  const syntax = files.filter((f) => f.syntaxError).length;
+  process.stdout.write(
+    `${stats.files} files (${stats.parsed} parsed, ${stats.cached} cached, ${stats.removed} removed, ` +
+      `listed by ${stats.mode}), ${stats.entities} entities, ${syntax} with syntax errors, ` +
+      `${duplicates.length} duplicate selectors, ${stats.ms} ms\n`,
+  );
 }
 
 function isDirectory(path: string): boolean {

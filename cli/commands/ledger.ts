@@ -87,18 +87,7 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
   const prompts = values.prompts ? { turn } : undefined;
   const out = values.out === undefined ? undefined : checkOutputFile('--out', values.out);
   return reportingRefusals(async () => {
-    if (fromFile !== undefined) {
-      const opened = openRunExport(fromFile);
-      try {
-        // RUN beside --from: a check that the file holds that run.
-        if (runId !== undefined && !opened.runId.startsWith(runId))
-          throw new CommandError(`${fromFile} holds run ${opened.runId}, not ${runId}`);
-        show(opened.ledger, opened.runId, values.json, fromFile, prompts);
-        return EXIT.ok;
-      } finally {
-        opened.ledger.close();
-      }
-    }
+    if (fromFile !== undefined) return showFromFile(fromFile, runId, values.json, prompts);
     const ledger = openLedgerAt({ ledger: values.ledger, repo: values.repo });
     try {
       if (sub === 'runs') {
@@ -122,6 +111,25 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
       ledger.close();
     }
   });
+}
+
+/** `ledger show --from FILE`: the run in an export file, with no ledger opened. */
+function showFromFile(
+  fromFile: string,
+  runId: string | undefined,
+  json: boolean,
+  prompts: Parameters<typeof show>[4],
+): number {
+  const opened = openRunExport(fromFile);
+  try {
+    // RUN beside --from: a check that the file holds that run.
+    if (runId !== undefined && !opened.runId.startsWith(runId))
+      throw new CommandError(`${fromFile} holds run ${opened.runId}, not ${runId}`);
+    show(opened.ledger, opened.runId, json, fromFile, prompts);
+    return EXIT.ok;
+  } finally {
+    opened.ledger.close();
+  }
 }
 
 /** `ledger show`: the same document and text whether the rows come from a ledger or an export. */

@@ -81,27 +81,12 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       owner: session.owner,
     });
     if (!values.json) log(`running ${inert(target)} in the sandbox (timeout ${timeout} s) ...`);
-    let ran: Awaited<ReturnType<typeof runTest>>;
-    try {
-      ran = await runTest(
-        {
-          sandbox: session.sandbox,
-          ledger: session.ledger,
-          runId,
-          owner: session.owner,
-          origin: 'user',
-          repoRoot: session.repo,
-          testEnv,
-          testNotes,
-        },
-        { target, timeout },
-      );
-    } catch (error) {
-      // Nothing ran (a snapshot over its cap, an engine that went away): the run ends, it does not stay open.
-      endRun(session.ledger, runId, 'failed', (error as Error).message);
-      throw error;
-    }
-    const { callId, result } = ran;
+    const { callId, result } = await runTestEndingRunOnThrow(
+      session,
+      runId,
+      { testEnv, testNotes },
+      { target, timeout },
+    );
     endRun(session.ledger, runId, result.passed ? 'passed' : 'failed', `exit code ${result.exit_code}`);
     if (values.json) {
       const source = from ? { from } : {};
@@ -112,6 +97,34 @@ export async function runTestCommand(argv: string[]): Promise<number> {
     return result.passed ? EXIT.ok : EXIT.no;
   } finally {
     await session.close();
+  }
+}
+
+/** The test run in the sandbox, recorded under RUN ID. */
+async function runTestEndingRunOnThrow(
+  session: Awaited<ReturnType<typeof openCommandSession>>,
+  runId: string,
+  { testEnv, testNotes }: Pick<ReturnType<typeof whatToRun>, 'testEnv' | 'testNotes'>,
+  { target, timeout }: { target: string; timeout: number },
+): Promise<Awaited<ReturnType<typeof runTest>>> {
+  try {
+    return await runTest(
+      {
+        sandbox: session.sandbox,
+        ledger: session.ledger,
+        runId,
+        owner: session.owner,
+        origin: 'user',
+        repoRoot: session.repo,
+        testEnv,
+        testNotes,
+      },
+      { target, timeout },
+    );
+  } catch (error) {
+    // Nothing ran (a snapshot over its cap, an engine that went away): the run ends, it does not stay open.
+    endRun(session.ledger, runId, 'failed', (error as Error).message);
+    throw error;
   }
 }
 

@@ -34,48 +34,17 @@ Exit status: 0 the call ran (whatever its result), 4 it was rejected, 2 bad usag
 Example: piper-agent tool edit_entity '{"selector": "calc.add", "search": "a - b", "replace": "a + b"}'
          → {"ok":false,"rejected":true,"tool":"edit_entity","reason":"precondition failed: no evidence for selector calc.add"}`;
 
-export async function toolCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      repo: { type: 'string' },
-      run: { type: 'string' },
-      policy: { type: 'string' },
-      ledger: { type: 'string' },
-    },
-    allowPositionals: true,
-  });
-  const [name, argsJson = '{}'] = positionals;
-  if (!name || positionals.length > 2)
-    throw new UsageError(
-      'give a tool NAME and its args as one JSON object: tool read_entity \'{"selector": "..."}\'',
-    );
-  if (isReservedName(name)) throw new UsageError(`${name} is a reserved outcome of the loop, not a tool`);
-  const arm = (values.policy ?? 'policy') as PolicyName;
-  if (arm !== 'policy' && arm !== 'current')
-    throw new UsageError(`--policy must be policy or current, got '${values.policy}'`);
-  let args: unknown;
-  try {
-    args = JSON.parse(argsJson);
-  } catch (error) {
-    throw new UsageError(`ARGS_JSON is not JSON: ${(error as Error).message}`);
-  }
-  if (!isPlainObject(args)) throw new UsageError('ARGS_JSON must be one JSON object');
+const OPTIONS = {
+  repo: { type: 'string' },
+  run: { type: 'string' },
+  policy: { type: 'string' },
+  ledger: { type: 'string' },
+} as const;
 
+export async function toolCommand(argv: string[]): Promise<number> {
+  const { values, name, args, arm } = parseToolArgs(argv);
   const repo = values.repo ?? repoRoot();
-  // Outside any repository (no --repo, no git root above here) the call is recorded in memory
-  // only: a ledger file would be litter in whatever directory the user happened to be in.
-  const unrecorded =
-    values.repo === undefined && values.ledger === undefined && !process.env.PIPER_LEDGER && !gitRootAbove();
-  if (unrecorded)
-    process.stderr.write(
-      `not in a git repository: the call is not recorded (pass --repo DIR or --ledger PATH to record it)\n`,
-    );
-  const session = await openSession({
-    repo,
-    ledger: unrecorded ? IN_MEMORY_LEDGER : values.ledger,
-    log: (l) => process.stderr.write(`${inert(l)}\n`),
-  });
+  const session = await openToolSession(values, repo);
   const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
   // A call of its own is a `tool` run that ends with the call; --run records into a run that
   // something else owns and ends, so it is left as it is.
@@ -97,39 +66,13 @@ export async function toolCommand(argv: string[]): Promise<number> {
       });
     if (!getRun(session.ledger, runId)) throw new UsageError(`no run ${runId} in ${session.ledger.path}`);
     const index = await CodeIndex.open(repo, session.ledger);
-    const runner = new ToolRunner({
-      repoRoot: repo,
-      index,
-      lint,
-      sandbox: session.sandbox,
-      ledger: session.ledger,
-      runId,
-      owner: session.owner,
-      // Without an embedder, `retrieve: embed` answers lexically with a note saying so.
-      retrieve: loadConfig({ repo }).config.retrieve,
-      testEnv: session.environment?.run.env ?? session.environment?.plan?.testEnv,
-      testNotes: session.environment?.run.runNotes,
-    });
+    const runner = toolRunnerFor(session, { repo, index, lint, runId });
     const record = new RunRecord(session.ledger, runId, session.owner);
     const validation = validateCall({ tool: name, args }, runner, {
       evidenceGate: LOOPS[arm].evidenceGate,
     });
     if (!validation.ok) {
-      const callId = record.rejected({
-        tool: name,
-        args,
-        reason: validation.rejection.reason,
-        origin: 'model',
-      });
-      record.observe({
-        callId,
-        kind: 'rejected',
-        target: name,
-        result: validation.rejection,
-        trust: 'trusted',
-      });
-      process.stdout.write(`${inertJson(JSON.stringify(validation.rejection))}\n`);
-      process.stderr.write(`── run ${runId} · call ${callId} (rejected)\n`);
+      reportRejection(record, runId, { name, args }, validation.rejection);
       ending = { outcome: 'rejected', reason: validation.rejection.reason };
       return EXIT.no;
     }
@@ -160,4 +103,97 @@ export async function toolCommand(argv: string[]): Promise<number> {
     await lint.close();
     await session.close();
   }
+}
+
+type ToolValues = ReturnType<
+  typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true }>
+>['values'];
+
+/** NAME, ARGS_JSON as one JSON object and --policy, checked before anything is opened. */
+function parseToolArgs(argv: string[]): {
+  values: ToolValues;
+  name: string;
+  args: Record<string, unknown>;
+  arm: PolicyName;
+} {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const [name, argsJson = '{}'] = positionals;
+  if (!name || positionals.length > 2)
+    throw new UsageError(
+      'give a tool NAME and its args as one JSON object: tool read_entity \'{"selector": "..."}\'',
+    );
+  if (isReservedName(name)) throw new UsageError(`${name} is a reserved outcome of the loop, not a tool`);
+  const arm = (values.policy ?? 'policy') as PolicyName;
+  if (arm !== 'policy' && arm !== 'current')
+    throw new UsageError(`--policy must be policy or current, got '${values.policy}'`);
+  let args: unknown;
+  try {
+    args = JSON.parse(argsJson);
+  } catch (error) {
+    throw new UsageError(`ARGS_JSON is not JSON: ${(error as Error).message}`);
+  }
+  if (!isPlainObject(args)) throw new UsageError('ARGS_JSON must be one JSON object');
+  return { values, name, args, arm };
+}
+
+/** The session the call runs in: on the repository's ledger, or in memory outside any repository. */
+function openToolSession(values: ToolValues, repo: string): ReturnType<typeof openSession> {
+  // Outside any repository (no --repo, no git root above here) the call is recorded in memory
+  // only: a ledger file would be litter in whatever directory the user happened to be in.
+  const unrecorded =
+    values.repo === undefined && values.ledger === undefined && !process.env.PIPER_LEDGER && !gitRootAbove();
+  if (unrecorded)
+    process.stderr.write(
+      `not in a git repository: the call is not recorded (pass --repo DIR or --ledger PATH to record it)\n`,
+    );
+  return openSession({
+    repo,
+    ledger: unrecorded ? IN_MEMORY_LEDGER : values.ledger,
+    log: (l) => process.stderr.write(`${inert(l)}\n`),
+  });
+}
+
+type ToolSession = Awaited<ReturnType<typeof openSession>>;
+
+function toolRunnerFor(
+  session: ToolSession,
+  { repo, index, lint, runId }: { repo: string; index: CodeIndex; lint: LintGate; runId: string },
+): ToolRunner {
+  return new ToolRunner({
+    repoRoot: repo,
+    index,
+    lint,
+    sandbox: session.sandbox,
+    ledger: session.ledger,
+    runId,
+    owner: session.owner,
+    // Without an embedder, `retrieve: embed` answers lexically with a note saying so.
+    retrieve: loadConfig({ repo }).config.retrieve,
+    testEnv: session.environment?.run.env ?? session.environment?.plan?.testEnv,
+    testNotes: session.environment?.run.runNotes,
+  });
+}
+
+/** A call the validator refused: recorded as rejected, its rejection printed as the model would see it. */
+function reportRejection(
+  record: RunRecord,
+  runId: string,
+  { name, args }: { name: string; args: Record<string, unknown> },
+  rejection: Extract<ReturnType<typeof validateCall>, { ok: false }>['rejection'],
+): void {
+  const callId = record.rejected({
+    tool: name,
+    args,
+    reason: rejection.reason,
+    origin: 'model',
+  });
+  record.observe({
+    callId,
+    kind: 'rejected',
+    target: name,
+    result: rejection,
+    trust: 'trusted',
+  });
+  process.stdout.write(`${inertJson(JSON.stringify(rejection))}\n`);
+  process.stderr.write(`── run ${runId} · call ${callId} (rejected)\n`);
 }
