@@ -18,13 +18,7 @@ const OUTSIDE = [
 
 // Owned by the tools/eval work; the lead removes this list at merge. Files of policy/, primitives/,
 // cli/ab/ and cli/commands/ab.ts that still have a function over 60 lines.
-const LONG_FUNCTIONS_ELSEWHERE = [
-  'eval/ab/report-md.ts',
-  'eval/ab/report.ts',
-  'eval/ab/runner.ts',
-  'primitives/edit-entity.ts',
-  'primitives/workspace.ts',
-];
+const LONG_FUNCTIONS_ELSEWHERE = [];
 
 // Not split yet on the lint branch (out of time): each still has one function over 60 lines.
 const LONG_FUNCTIONS_TO_SPLIT = [

@@ -51,10 +51,58 @@ const fail = (error: string, data: EditResult | null = null): Envelope<EditResul
   data,
 });
 
+type Refusal = Envelope<EditResult>;
+const refused = <T extends object>(x: T | Refusal): x is Refusal => 'ok' in x;
+
 export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Envelope<EditResult>> {
   const { search, replace } = args;
   // The import form names the entity too; the edit is recorded under the selector the index has.
   const selector = ctx.index.resolve(args.selector) ?? args.selector;
+  const badArgs = checkArgs(selector, search, replace);
+  if (badArgs) return badArgs;
+  const entity = await currentEntity(ctx.index, selector);
+  if (refused(entity)) return entity;
+
+  const file = await openEntityFile(ctx.repoRoot, entity);
+  if ('error' in file) return fail(file.error);
+  const { realPath, before, beforeText } = file;
+
+  const edit = replaceOnce(entity, before, selector, search, replace);
+  if (refused(edit)) return edit;
+  const { at, after, replacement } = edit;
+  const afterText = after.toString('utf8');
+  const diff = unifiedDiff(entity.path, beforeText, afterText);
+
+  const verdict = await gate(ctx.lint, diff, {
+    path: entity.path,
+    beforeText,
+    afterText,
+    after,
+    at,
+    written: replacement.length,
+  });
+  if (refused(verdict)) return verdict;
+  const lintNote = verdict.note ? { lint_note: verdict.note } : {};
+
+  const denied = await askAuthorization(ctx, entity.path, selector, diff, verdict.clean);
+  if (denied) return denied;
+  const unwritten = await writeEdit(ctx, realPath, entity.path, before, after);
+  if (unwritten) return unwritten;
+  const unrecorded = await recordForUndo(ctx, { realPath, path: entity.path, selector, before, after, diff });
+  if (unrecorded) return unrecorded;
+  const indexNote = await refreshIndex(ctx.index, entity.path).then(
+    () => ({}),
+    (error: Error) => ({ index_note: `the code index could not re-read ${entity.path}: ${error.message}` }),
+  );
+  return {
+    ok: true,
+    error: null,
+    data: { committed: true, lint_clean: verdict.clean, diff, ...lintNote, ...indexNote },
+  };
+}
+
+/** The search string must be given, and both strings within the registry's caps. */
+function checkArgs(selector: string, search: string, replace: string): Refusal | null {
   if (search === '') return fail(`search string is empty; give the exact text to replace in ${selector}`);
   if ([...search].length > EDIT_CAPS.search) {
     return fail(`search string is longer than ${EDIT_CAPS.search} characters (${[...search].length})`);
@@ -62,18 +110,29 @@ export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Enve
   if ([...replace].length > EDIT_CAPS.replace) {
     return fail(`replace string is longer than ${EDIT_CAPS.replace} characters (${[...replace].length})`);
   }
-  const known = ctx.index.get(selector);
+  return null;
+}
+
+/** The entity as its file is now. */
+async function currentEntity(index: EntityLookup, selector: string): Promise<Entity | Refusal> {
+  const known = index.get(selector);
   if (!known) return fail(`unknown selector ${selector}`);
   // The span must describe the bytes on disk now: if the file changed since it was indexed
   // (an editor, git), re-reading it first moves the span with it. Unchanged = a read and a hash.
-  await refreshIndex(ctx.index, known.path).catch(() => {});
-  const entity = ctx.index.get(selector);
+  await refreshIndex(index, known.path).catch(() => {});
+  const entity = index.get(selector);
   if (!entity) return fail(`unknown selector ${selector} (it is gone from ${known.path})`);
+  return entity;
+}
 
-  const file = await openEntityFile(ctx.repoRoot, entity);
-  if ('error' in file) return fail(file.error);
-  const { realPath, before, beforeText } = file;
-
+/** The file's new bytes: the search string, found exactly once inside the entity's span, replaced. */
+function replaceOnce(
+  entity: Entity,
+  before: Buffer,
+  selector: string,
+  search: string,
+  replace: string,
+): { at: number; after: Buffer; replacement: Buffer } | Refusal {
   const span = before.subarray(entity.startByte, entity.endByte);
   const needle = Buffer.from(search, 'utf8');
   const hits = occurrences(span, needle);
@@ -85,19 +144,18 @@ export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Enve
   const after = Buffer.concat([before.subarray(0, at), replacement, before.subarray(at + needle.length)]);
   if (after.equals(before))
     return fail(`the edit changes nothing in ${selector}: search and replace are equal`);
-  const afterText = after.toString('utf8');
-  const diff = unifiedDiff(entity.path, beforeText, afterText);
+  return { at, after, replacement };
+}
 
+/** The lint gate's verdict; an edit that adds a diagnostic, or that the gate could not check, is refused. */
+async function gate(
+  lint: LintGate,
+  diff: string,
+  edit: Parameters<typeof lintEdit>[1],
+): Promise<Awaited<ReturnType<typeof lintEdit>> | Refusal> {
   let verdict: Awaited<ReturnType<typeof lintEdit>>;
   try {
-    verdict = await lintEdit(ctx.lint, {
-      path: entity.path,
-      beforeText,
-      afterText,
-      after,
-      at,
-      written: replacement.length,
-    });
+    verdict = await lintEdit(lint, edit);
   } catch (error) {
     return fail(`the lint gate could not check the edit (${(error as Error).message}); nothing was written`);
   }
@@ -112,15 +170,32 @@ export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Enve
       ...lintNote,
     });
   }
+  return verdict;
+}
 
-  if (ctx.authorize) {
-    const decision = await ctx.authorize({ callId: ctx.callId ?? '', path: entity.path, selector, diff });
-    if (!decision.approved) {
-      const denied = { by: decision.by, reason: decision.reason };
-      return fail(deniedMessage(denied), { committed: false, lint_clean: verdict.clean, diff, denied });
-    }
-  }
+/** The authorization stage, when there is one: a denied edit is refused. */
+async function askAuthorization(
+  ctx: EditContext,
+  path: string,
+  selector: string,
+  diff: string,
+  lintClean: boolean,
+): Promise<Refusal | null> {
+  if (!ctx.authorize) return null;
+  const decision = await ctx.authorize({ callId: ctx.callId ?? '', path, selector, diff });
+  if (decision.approved) return null;
+  const denied = { by: decision.by, reason: decision.reason };
+  return fail(deniedMessage(denied), { committed: false, lint_clean: lintClean, diff, denied });
+}
 
+/** Writes the new bytes if the file still has the old ones; a stop during the write puts the old ones back. */
+async function writeEdit(
+  ctx: EditContext,
+  realPath: string,
+  path: string,
+  before: Buffer,
+  after: Buffer,
+): Promise<Refusal | null> {
   try {
     // Compare-and-swap: the lint gate (and the user's decision) took time, and the file may have changed meanwhile (an
     // editor, another process). Written only if it still has the bytes this edit was made from.
@@ -131,50 +206,50 @@ export async function editEntity(ctx: EditContext, args: EditArgs): Promise<Enve
     });
   } catch (error) {
     if (error instanceof FileChangedError)
-      return fail(`precondition failed: ${entity.path} changed on disk since it was read`);
+      return fail(`precondition failed: ${path} changed on disk since it was read`);
     if (ctx.signal?.aborted) return fail(`edit not written: the run was stopped; the file is unchanged`);
-    return fail(`cannot write ${entity.path}: ${(error as Error).message}; the file is unchanged`);
+    return fail(`cannot write ${path}: ${(error as Error).message}; the file is unchanged`);
   }
   // Stopped while the new bytes were being renamed into place: they are put back, unrecorded, so
   // the file has the bytes it had when the run stopped (the stop marks the call, outcome unknown).
   if (ctx.signal?.aborted) {
     const restored = await atomicWrite(realPath, before).then(
       () => 'the file is unchanged',
-      (undoError: Error) => `and restoring ${entity.path} failed: ${undoError.message}`,
+      (undoError: Error) => `and restoring ${path} failed: ${undoError.message}`,
     );
     return fail(`edit not committed: the run was stopped while it was written; ${restored}`);
   }
-  if (ctx.ledger && ctx.runId) {
-    try {
-      recordEdit(ctx.ledger, {
-        runId: ctx.runId,
-        callId: ctx.callId,
-        path: entity.path,
-        selector,
-        beforeSha256: sha256(before),
-        afterSha256: sha256(after),
-        diff,
-      });
-    } catch (error) {
-      // An edit that cannot be undone is not committed: put the old bytes back.
-      const restored = await atomicWrite(realPath, before).then(
-        () => 'the file is unchanged',
-        (undoError: Error) => `and restoring ${entity.path} failed too: ${undoError.message}`,
-      );
-      return fail(
-        `edit not committed: the ledger could not record it (${(error as Error).message}); ${restored}`,
-      );
-    }
+  return null;
+}
+
+/** Records the written edit in the ledger (with a run) so `undo` can reverse it. */
+async function recordForUndo(
+  ctx: EditContext,
+  edit: { realPath: string; path: string; selector: string; before: Buffer; after: Buffer; diff: string },
+): Promise<Refusal | null> {
+  if (!ctx.ledger || !ctx.runId) return null;
+  const { realPath, path, selector, before, after, diff } = edit;
+  try {
+    recordEdit(ctx.ledger, {
+      runId: ctx.runId,
+      callId: ctx.callId,
+      path,
+      selector,
+      beforeSha256: sha256(before),
+      afterSha256: sha256(after),
+      diff,
+    });
+  } catch (error) {
+    // An edit that cannot be undone is not committed: put the old bytes back.
+    const restored = await atomicWrite(realPath, before).then(
+      () => 'the file is unchanged',
+      (undoError: Error) => `and restoring ${path} failed too: ${undoError.message}`,
+    );
+    return fail(
+      `edit not committed: the ledger could not record it (${(error as Error).message}); ${restored}`,
+    );
   }
-  const indexNote = await refreshIndex(ctx.index, entity.path).then(
-    () => ({}),
-    (error: Error) => ({ index_note: `the code index could not re-read ${entity.path}: ${error.message}` }),
-  );
-  return {
-    ok: true,
-    error: null,
-    data: { committed: true, lint_clean: verdict.clean, diff, ...lintNote, ...indexNote },
-  };
+  return null;
 }
 
 type EntityFile = { realPath: string; before: Buffer; beforeText: string } | { error: string };

@@ -14,21 +14,50 @@ const ROWS: Array<{ label: string; pick: (m: ArmMeasures) => Measure; format: (v
 ];
 
 export function renderMarkdown(r: AbReport): string {
-  const out: string[] = [];
-  out.push(`# A/B report: ${r.arms.join(' vs ')}`, '');
-  out.push(`- model: \`${r.model}\`${r.simulated ? ' (simulated)' : ''}`);
-  out.push(`- bench: \`${r.bench}\`, ${r.tasks.length} task(s), max ${r.max_turns} turns per run`);
-  out.push(
+  // Each section returns its own lines, its leading blank line included; the order is the report's.
+  return [
+    ...headerSection(r),
+    ...measuresSection(r),
+    ...decisionSection(r),
+    ...instancesSection(r),
+    ...symbolTriggerSection(r),
+    ...ablationSection(r),
+    ...(r.ablation_gates ? ['', ...gateSection(r.ablation_gates)] : []),
+    ...invalidSection(r),
+    '',
+    '## Notes',
+    '',
+    ...r.notes.map((n) => `- ${n}`),
+    '',
+  ].join('\n');
+}
+
+/** The title and what was run: model, bench, and which instances are missing. */
+function headerSection(r: AbReport): string[] {
+  return [
+    `# A/B report: ${r.arms.join(' vs ')}`,
+    '',
+    `- model: \`${r.model}\`${r.simulated ? ' (simulated)' : ''}`,
+    `- bench: \`${r.bench}\`, ${r.tasks.length} task(s), max ${r.max_turns} turns per run`,
     `- instances: ${r.instances.length} of ${r.tasks.length * r.arms.length}${r.complete ? '' : ` — missing: ${r.missing.map((m) => `${m.arm}/${m.task}`).join(', ')}`}`,
-  );
-  out.push('', '## Measures', '');
-  out.push(
+  ];
+}
+
+function measuresSection(r: AbReport): string[] {
+  return [
+    '',
+    '## Measures',
+    '',
     table(
       ['measure', ...r.arms],
       ROWS.map((row) => [row.label, ...r.arms.map((arm) => cell(r.measures[arm], row))]),
     ),
-  );
-  out.push('', '## Decision', '');
+  ];
+}
+
+/** The verdict and each clause, or the note saying why there is no decision. */
+function decisionSection(r: AbReport): string[] {
+  const out = ['', '## Decision', ''];
   if (!r.decision) out.push(r.decision_note ?? 'no decision');
   else {
     out.push(`**${r.decision.verdict.replace('_', ' ')}** — ${r.decision.reason}`, '');
@@ -39,8 +68,14 @@ export function renderMarkdown(r: AbReport): string {
       ),
     );
   }
-  out.push('', '## Instances', '');
-  out.push(
+  return out;
+}
+
+function instancesSection(r: AbReport): string[] {
+  return [
+    '',
+    '## Instances',
+    '',
     table(
       [
         'task',
@@ -57,13 +92,17 @@ export function renderMarkdown(r: AbReport): string {
       ],
       r.instances.map(instanceRow),
     ),
-  );
-  out.push('', '## Symbol triggers', '');
-  out.push(
+  ];
+}
+
+/** Per arm, how often the symbol trigger fired and found nothing, then the queries that found nothing. */
+function symbolTriggerSection(r: AbReport): string[] {
+  const out = [
+    '',
+    '## Symbol triggers',
+    '',
     'search_symbol calls the symbol trigger made on dotted tokens of the issue and of observations, and those that found nothing (a file name such as `core.py` matches the regex too; docs/policy.md, "Triggers").',
     '',
-  );
-  out.push(
     table(
       ['arm', 'instances', 'fired', 'zero matches'],
       r.arms.map((arm) => {
@@ -71,7 +110,7 @@ export function renderMarkdown(r: AbReport): string {
         return [arm, String(t?.instances ?? 0), String(t?.fired ?? 0), String(t?.zero_matches ?? 0)];
       }),
     ),
-  );
+  ];
   const empty = r.instances.filter((i) => i.symbol_triggers.zero_match_queries.length > 0);
   if (empty.length > 0) {
     out.push('', 'Queries that found nothing:', '');
@@ -80,42 +119,47 @@ export function renderMarkdown(r: AbReport): string {
         `- ${i.arm}/${i.task}: ${i.symbol_triggers.zero_match_queries.map((q) => `\`${q}\``).join(', ')}`,
       );
   }
+  return out;
+}
+
+/** The call-ablation re-runs, only when some instance has them. */
+function ablationSection(r: AbReport): string[] {
   const ablated = r.instances.filter((i) => i.ablation && i.ablation.length > 0);
-  if (ablated.length > 0) {
-    out.push('', '## Ablation (one executed model call suppressed per re-run)', '');
-    out.push(
-      `${r.ablation.reruns} re-run(s), ${r.ablation.necessary} necessary call(s), ${r.ablation.diverged} diverged.`,
-      '',
-    );
-    out.push(
-      table(
-        ['task', 'arm', 'call', 'tool', 'suppressed', 'resolved without it', 'necessary'],
-        ablated.flatMap((i) =>
-          i.ablation!.map((a) => [
-            i.task,
-            i.arm,
-            String(a.index),
-            a.tool,
-            `${a.suppressed_calls}×`,
-            a.diverged ? 'diverged' : yes(a.resolved),
-            yes(a.necessary),
-          ]),
-        ),
+  if (ablated.length === 0) return [];
+  return [
+    '',
+    '## Ablation (one executed model call suppressed per re-run)',
+    '',
+    `${r.ablation.reruns} re-run(s), ${r.ablation.necessary} necessary call(s), ${r.ablation.diverged} diverged.`,
+    '',
+    table(
+      ['task', 'arm', 'call', 'tool', 'suppressed', 'resolved without it', 'necessary'],
+      ablated.flatMap((i) =>
+        i.ablation!.map((a) => [
+          i.task,
+          i.arm,
+          String(a.index),
+          a.tool,
+          `${a.suppressed_calls}×`,
+          a.diverged ? 'diverged' : yes(a.resolved),
+          yes(a.necessary),
+        ]),
       ),
-    );
-  }
-  if (r.ablation_gates) out.push('', ...gateSection(r.ablation_gates));
-  if (r.invalid.length > 0) {
-    out.push('', '## Invalid instances (not run, not counted)', '');
-    out.push(
-      table(
-        ['instance', 'why'],
-        r.invalid.map((i) => [i.instance, i.reason]),
-      ),
-    );
-  }
-  out.push('', '## Notes', '', ...r.notes.map((n) => `- ${n}`), '');
-  return out.join('\n');
+    ),
+  ];
+}
+
+function invalidSection(r: AbReport): string[] {
+  if (r.invalid.length === 0) return [];
+  return [
+    '',
+    '## Invalid instances (not run, not counted)',
+    '',
+    table(
+      ['instance', 'why'],
+      r.invalid.map((i) => [i.instance, i.reason]),
+    ),
+  ];
 }
 
 /** One row per ablated gate: the deltas against the full policy arm and the rule's verdict. */

@@ -105,6 +105,41 @@ export interface ReportInput {
 }
 
 export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
+  const { facts, instances, missing } = readInstances(ledger, input);
+  const measures: AbReport['measures'] = {};
+  for (const arm of input.arms) measures[arm] = armMeasures(arm, facts);
+  const complete = missing.length === 0;
+  const { decision, decisionNote } = decisionOf(measures, missing);
+  const ablation = ablationSummary(instances, measures, input.arms);
+  const simulated = input.model.startsWith('sim:');
+  // The key order is report.json's field order: keep it.
+  return {
+    schema: REPORT_SCHEMA,
+    bench: input.benchDir,
+    model: input.model,
+    simulated,
+    arms: input.arms,
+    tasks: input.tasks.map((t) => t.id),
+    max_turns: input.maxTurns,
+    complete,
+    missing,
+    measures,
+    decision,
+    decision_note: decisionNote,
+    ablation,
+    symbol_triggers: symbolTriggersByArm(instances, input.arms),
+    instances,
+    invalid: [...(input.invalid ?? [])],
+    ...gateAblationPart(ledger, input, measures, missing),
+    notes: notes(simulated, ablation.measured),
+  };
+}
+
+/** Every (task, arm) instance's finished run from the ledger, in task-then-arm order; those not found are missing. */
+function readInstances(
+  ledger: Ledger,
+  input: ReportInput,
+): { facts: InstanceFacts[]; instances: InstanceReport[]; missing: AbReport['missing'] } {
   const facts: InstanceFacts[] = [];
   const instances: InstanceReport[] = [];
   const missing: AbReport['missing'] = [];
@@ -124,8 +159,14 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
       instances.push(instanceReport(found.facts, found.details, found.ablation, triggers));
     }
   }
-  const measures: AbReport['measures'] = {};
-  for (const arm of input.arms) measures[arm] = armMeasures(arm, facts);
+  return { facts, instances, missing };
+}
+
+/** A decision needs both arms and a complete sample; otherwise the note says which is lacking. */
+function decisionOf(
+  measures: AbReport['measures'],
+  missing: AbReport['missing'],
+): { decision: AbReport['decision']; decisionNote: AbReport['decision_note'] } {
   const both = measures.policy && measures.current;
   const complete = missing.length === 0;
   const decision = both && complete ? decide(measures.policy!, measures.current!) : null;
@@ -134,46 +175,44 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
     : !complete
       ? `incomplete sample (${missing.length} instance(s) missing): no decision; run the same command again to finish`
       : null;
+  return { decision, decisionNote };
+}
+
+/** The call-ablation totals over all instances, and per arm whether call precision was measured. */
+function ablationSummary(
+  instances: readonly InstanceReport[],
+  measures: AbReport['measures'],
+  arms: readonly Arm[],
+): AbReport['ablation'] {
   const reruns = instances.flatMap((i) => i.ablation ?? []);
   const measured: AbReport['ablation']['measured'] = {};
-  for (const arm of input.arms) measured[arm] = measures[arm]!.callPrecision.value !== null;
-  const simulated = input.model.startsWith('sim:');
+  for (const arm of arms) measured[arm] = measures[arm]!.callPrecision.value !== null;
   return {
-    schema: REPORT_SCHEMA,
-    bench: input.benchDir,
-    model: input.model,
-    simulated,
-    arms: input.arms,
-    tasks: input.tasks.map((t) => t.id),
-    max_turns: input.maxTurns,
-    complete,
-    missing,
-    measures,
-    decision,
-    decision_note: decisionNote,
-    ablation: {
-      measured,
-      reruns: reruns.length,
-      necessary: reruns.filter((r) => r.necessary).length,
-      diverged: reruns.filter((r) => r.diverged).length,
-    },
-    symbol_triggers: symbolTriggersByArm(instances, input.arms),
-    instances,
-    invalid: [...(input.invalid ?? [])],
-    ...(input.gateAblation?.length
-      ? {
-          ablation_gates: buildGateAblation(ledger, {
-            model: input.model,
-            tasks: input.tasks,
-            digests: input.digests,
-            gates: input.gateAblation,
-            embedConfigured: input.embedConfigured === true,
-            full: measures.policy,
-            fullComplete: !missing.some((m) => m.arm === 'policy'),
-          }),
-        }
-      : {}),
-    notes: notes(simulated, measured),
+    measured,
+    reruns: reruns.length,
+    necessary: reruns.filter((r) => r.necessary).length,
+    diverged: reruns.filter((r) => r.diverged).length,
+  };
+}
+
+/** The ablation_gates field, present only when gates were ablated (--gate-ablation). */
+function gateAblationPart(
+  ledger: Ledger,
+  input: ReportInput,
+  measures: AbReport['measures'],
+  missing: AbReport['missing'],
+): Pick<AbReport, 'ablation_gates'> {
+  if (!input.gateAblation?.length) return {};
+  return {
+    ablation_gates: buildGateAblation(ledger, {
+      model: input.model,
+      tasks: input.tasks,
+      digests: input.digests,
+      gates: input.gateAblation,
+      embedConfigured: input.embedConfigured === true,
+      full: measures.policy,
+      fullComplete: !missing.some((m) => m.arm === 'policy'),
+    }),
   };
 }
 

@@ -70,6 +70,21 @@ export interface AbOutcome {
 
 type Job = { task: Task; variant: Variant; suppress: number | null };
 
+/** What the instances of one A/B share: the ledger, the context runs get, and the tallies. */
+interface AbState {
+  opts: AbOptions;
+  ledger: InstanceContext['ledger'];
+  ctx: InstanceContext;
+  digests: Map<string, string>;
+  /** Each ablated instance's re-run state, by `arm key/task id`. */
+  ablations: Map<string, StoredAblation>;
+  failures: Failure[];
+  counts: { ran: number; resumed: number; ablationRuns: number };
+  report(): AbReport;
+}
+
+type InstanceRunResult = Awaited<ReturnType<typeof runInstance>>;
+
 export async function runAb(opts: AbOptions): Promise<AbOutcome> {
   const swe = isInstanceFile(opts.benchDir);
   const tasks: Task[] = swe ? [] : selectTasks(opts.benchDir, opts.taskIds);
@@ -85,6 +100,39 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
   });
   const set = swe ? await openSet(opts, session) : null;
   if (set) tasks.push(...set.tasks);
+  const st = abState(opts, session, ledgerPath, tasks, set);
+  const { initial, later } = planJobs(st, tasks);
+  const progress = opts.progress(initial.length + later.length);
+  if (st.counts.resumed > 0)
+    progress.note(`read back ${st.counts.resumed} finished instance(s) from ${ledgerPath}`);
+  try {
+    await drain(Math.max(1, opts.concurrency), [...initial, ...later], (job, push) =>
+      runJob(st, progress, job, push),
+    );
+    progress.finish();
+    // The report is built from the ledger rows alone, so a resumed run rebuilds the same report.
+    const { ran, resumed, ablationRuns } = st.counts;
+    return {
+      report: st.report(),
+      failures: st.failures,
+      ran,
+      resumed,
+      ablationRuns,
+      wallS: progress.elapsed(),
+    };
+  } finally {
+    set?.remove();
+    await session.close();
+  }
+}
+
+function abState(
+  opts: AbOptions,
+  session: Session,
+  ledgerPath: string,
+  tasks: Task[],
+  set: PreparedSet | null,
+): AbState {
   const ledger = session.ledger;
   const ctx: InstanceContext = {
     ledgerPath,
@@ -103,127 +151,8 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
     log: opts.log,
   };
   const digests = new Map(tasks.map((t) => [t.id, taskDigest(t)]));
-  const key = (task: Task, variant: Variant) => ({ model: opts.model, arm: variant.key, taskId: task.id });
-  const gateAblation = opts.gateAblation ?? [];
-  const embedConfigured = opts.embedConfigured === true;
-  const gates = gateAblation.filter((g) => notApplicable(g, { embedConfigured }) === null);
-  const variants = [...opts.arms.map(armVariant), ...gates.map(gateVariant)];
-  const ablations = new Map<string, StoredAblation>();
-  const failures: Failure[] = [];
-  let ran = 0;
-  let resumed = 0;
-  let ablationRuns = 0;
-
-  const ablationJobs = (
-    task: Task,
-    variant: Variant,
-    details: StoredDetails,
-    stored: StoredAblation | null,
-  ): Job[] => {
-    const state: StoredAblation = stored ?? { calls: details.facts.modelCalls.length, entries: [] };
-    if (!stored) setAbAblation(ledger, key(task, variant), state);
-    ablations.set(`${variant.key}/${task.id}`, state);
-    const done = new Set(state.entries.map((e) => e.index));
-    return Array.from({ length: state.calls }, (_, i) => i)
-      .filter((i) => !done.has(i))
-      .map((i) => ({ task, variant, suppress: i }));
-  };
-
-  const initial: Job[] = [];
-  const later: Job[] = [];
-  for (const task of tasks) {
-    for (const variant of variants) {
-      const row = getAbInstance(ledger, key(task, variant));
-      if (!row || row.taskDigest !== digests.get(task.id)) {
-        initial.push({ task, variant, suppress: null });
-        continue;
-      }
-      resumed++;
-      const stored = row.ablation as StoredAblation | null;
-      if (opts.ablation && row.resolved && !isComplete(stored))
-        later.push(...ablationJobs(task, variant, row.details as StoredDetails, stored));
-    }
-  }
-  const progress = opts.progress(initial.length + later.length);
-  if (resumed > 0) progress.note(`read back ${resumed} finished instance(s) from ${ledgerPath}`);
-
-  const work = async (job: Job, push: (jobs: Job[]) => void) => {
-    const { variant } = job;
-    const label = `${variant.key} ${job.task.id}${job.suppress === null ? '' : ` without call ${job.suppress}`}`;
-    try {
-      const run = await runInstance(ctx, job.task, variant, job.suppress ?? undefined);
-      if (run.result.outcome === 'error')
-        throw new Error(`the run ${run.result.run_id} ended in error: ${run.result.reason}`);
-      if (job.suppress === null) {
-        const facts = factsOfRun(ledger, run.result.run_id, variant.arm, job.task, run.judgement.resolved);
-        const { ablation: _none, ...kept } = facts;
-        const details: StoredDetails = {
-          facts: kept,
-          judgement: run.judgement,
-          reason: run.result.reason,
-          wallS: Math.round(run.wallS * 10) / 10,
-        };
-        putAbInstance(ledger, {
-          ...key(job.task, variant),
-          taskDigest: digests.get(job.task.id)!,
-          runId: run.result.run_id,
-          resolved: run.judgement.resolved,
-          details,
-        });
-        ran++;
-        if (opts.ablation && run.judgement.resolved) {
-          const jobs = ablationJobs(job.task, variant, details, null);
-          progress.grow(jobs.length);
-          push(jobs);
-        }
-      } else {
-        const state = ablations.get(`${variant.key}/${job.task.id}`)!;
-        const row = getAbInstance(ledger, key(job.task, variant))!;
-        const original = (row.details as StoredDetails).facts.modelCalls[job.suppress]!;
-        const call = ledger.getCall(original.callId);
-        const subject = call ? callKey(call.tool, JSON.parse(call.args) as Record<string, unknown>) : null;
-        const diverged = run.suppression?.suppressed?.subject !== subject;
-        state.entries = [
-          ...state.entries,
-          {
-            index: job.suppress,
-            tool: original.tool,
-            runId: run.result.run_id,
-            resolved: run.judgement.resolved,
-            diverged,
-            suppressedCalls: run.suppression?.count ?? 0,
-          },
-        ].sort((a, b) => a.index - b.index);
-        setAbAblation(ledger, key(job.task, variant), state);
-        ablationRuns++;
-      }
-      opts.onReport?.(report());
-      progress.tick(
-        `${label}: ${run.judgement.resolved ? 'resolved' : 'unresolved'} (${run.result.outcome}, ${run.wallS.toFixed(1)} s)`,
-      );
-    } catch (error) {
-      failures.push({
-        task: job.task.id,
-        arm: variant.key,
-        suppress: job.suppress,
-        error: (error as Error).message,
-      });
-      progress.tick(`${label}: FAILED: ${(error as Error).message.split('\n')[0]}`);
-    }
-  };
-
-  try {
-    await drain(Math.max(1, opts.concurrency), [...initial, ...later], work);
-    progress.finish();
-    // The report is built from the ledger rows alone, so a resumed run rebuilds the same report.
-    return { report: report(), failures, ran, resumed, ablationRuns, wallS: progress.elapsed() };
-  } finally {
-    set?.remove();
-    await session.close();
-  }
-
-  function report(): AbReport {
-    return buildReport(ledger, {
+  const report = (): AbReport =>
+    buildReport(ledger, {
       invalid: set?.invalid ?? [],
       benchDir: resolve(opts.benchDir),
       model: opts.model,
@@ -231,10 +160,148 @@ export async function runAb(opts: AbOptions): Promise<AbOutcome> {
       tasks,
       digests,
       maxTurns: opts.config.maxTurns ?? 30,
-      gateAblation,
-      embedConfigured,
+      gateAblation: opts.gateAblation ?? [],
+      embedConfigured: opts.embedConfigured === true,
     });
+  const counts = { ran: 0, resumed: 0, ablationRuns: 0 };
+  return { opts, ledger, ctx, digests, ablations: new Map(), failures: [], counts, report };
+}
+
+/** An instance's key in the ledger's A/B rows. */
+function keyOf(st: AbState, task: Task, variant: Variant) {
+  return { model: st.opts.model, arm: variant.key, taskId: task.id };
+}
+
+/** The arms, then the policy arm with each applicable ablated gate off. */
+function variantsOf(opts: AbOptions): Variant[] {
+  const embedConfigured = opts.embedConfigured === true;
+  const gates = (opts.gateAblation ?? []).filter((g) => notApplicable(g, { embedConfigured }) === null);
+  return [...opts.arms.map(armVariant), ...gates.map(gateVariant)];
+}
+
+/**
+ * The instances to run (not finished, or finished on a task that changed since) and, of the finished
+ * ones read back, the ablation re-runs still to do.
+ */
+function planJobs(st: AbState, tasks: readonly Task[]): { initial: Job[]; later: Job[] } {
+  const variants = variantsOf(st.opts);
+  const initial: Job[] = [];
+  const later: Job[] = [];
+  for (const task of tasks) {
+    for (const variant of variants) {
+      const row = getAbInstance(st.ledger, keyOf(st, task, variant));
+      if (!row || row.taskDigest !== st.digests.get(task.id)) {
+        initial.push({ task, variant, suppress: null });
+        continue;
+      }
+      st.counts.resumed++;
+      const stored = row.ablation as StoredAblation | null;
+      if (st.opts.ablation && row.resolved && !isComplete(stored))
+        later.push(...ablationJobs(st, task, variant, row.details as StoredDetails, stored));
+    }
   }
+  return { initial, later };
+}
+
+/** One re-run per model call not yet re-run; the ablation state is stored first when it is new. */
+function ablationJobs(
+  st: AbState,
+  task: Task,
+  variant: Variant,
+  details: StoredDetails,
+  stored: StoredAblation | null,
+): Job[] {
+  const state: StoredAblation = stored ?? { calls: details.facts.modelCalls.length, entries: [] };
+  if (!stored) setAbAblation(st.ledger, keyOf(st, task, variant), state);
+  st.ablations.set(`${variant.key}/${task.id}`, state);
+  const done = new Set(state.entries.map((e) => e.index));
+  return Array.from({ length: state.calls }, (_, i) => i)
+    .filter((i) => !done.has(i))
+    .map((i) => ({ task, variant, suppress: i }));
+}
+
+/** Runs one job and records it; a failure is recorded and does not stop the others. */
+async function runJob(st: AbState, progress: Progress, job: Job, push: (jobs: Job[]) => void): Promise<void> {
+  const { variant } = job;
+  const label = `${variant.key} ${job.task.id}${job.suppress === null ? '' : ` without call ${job.suppress}`}`;
+  try {
+    const run = await runInstance(st.ctx, job.task, variant, job.suppress ?? undefined);
+    if (run.result.outcome === 'error')
+      throw new Error(`the run ${run.result.run_id} ended in error: ${run.result.reason}`);
+    if (job.suppress === null) recordInstance(st, progress, job, run, push);
+    else recordAblationRun(st, job, job.suppress, run);
+    st.opts.onReport?.(st.report());
+    progress.tick(
+      `${label}: ${run.judgement.resolved ? 'resolved' : 'unresolved'} (${run.result.outcome}, ${run.wallS.toFixed(1)} s)`,
+    );
+  } catch (error) {
+    st.failures.push({
+      task: job.task.id,
+      arm: variant.key,
+      suppress: job.suppress,
+      error: (error as Error).message,
+    });
+    progress.tick(`${label}: FAILED: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** Stores a finished instance's row; a resolved one, with --ablation, adds its re-runs to the queue. */
+function recordInstance(
+  st: AbState,
+  progress: Progress,
+  job: Job,
+  run: InstanceRunResult,
+  push: (jobs: Job[]) => void,
+): void {
+  const { variant } = job;
+  const facts = factsOfRun(st.ledger, run.result.run_id, variant.arm, job.task, run.judgement.resolved);
+  const { ablation: _none, ...kept } = facts;
+  const details: StoredDetails = {
+    facts: kept,
+    judgement: run.judgement,
+    reason: run.result.reason,
+    wallS: Math.round(run.wallS * 10) / 10,
+  };
+  putAbInstance(st.ledger, {
+    ...keyOf(st, job.task, variant),
+    taskDigest: st.digests.get(job.task.id)!,
+    runId: run.result.run_id,
+    resolved: run.judgement.resolved,
+    details,
+  });
+  st.counts.ran++;
+  if (st.opts.ablation && run.judgement.resolved) {
+    const jobs = ablationJobs(st, job.task, variant, details, null);
+    progress.grow(jobs.length);
+    push(jobs);
+  }
+}
+
+/**
+ * Adds a re-run's entry to its instance's ablation state, in call order. It diverged when what the
+ * run suppressed is not the call the original run made at that index.
+ */
+function recordAblationRun(st: AbState, job: Job, suppress: number, run: InstanceRunResult): void {
+  const { variant } = job;
+  const state = st.ablations.get(`${variant.key}/${job.task.id}`)!;
+  const row = getAbInstance(st.ledger, keyOf(st, job.task, variant))!;
+  const original = (row.details as StoredDetails).facts.modelCalls[suppress]!;
+  const call = st.ledger.getCall(original.callId);
+  const subject = call ? callKey(call.tool, JSON.parse(call.args) as Record<string, unknown>) : null;
+  const diverged = run.suppression?.suppressed?.subject !== subject;
+  state.entries = [
+    ...state.entries,
+    {
+      index: suppress,
+      tool: original.tool,
+      runId: run.result.run_id,
+      resolved: run.judgement.resolved,
+      diverged,
+      suppressedCalls: run.suppression?.count ?? 0,
+    },
+  ].sort((a, b) => a.index - b.index);
+  setAbAblation(st.ledger, keyOf(st, job.task, variant), state);
+  st.counts.ablationRuns++;
 }
 
 /** The SWE-bench-format set of --bench FILE, read, checked out and validated; on failure the session closes. */
