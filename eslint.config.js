@@ -21,9 +21,7 @@ const OUTSIDE = [
 const LONG_FUNCTIONS_ELSEWHERE = [];
 
 // Not split yet on the lint branch (out of time): each still has one function over 60 lines.
-const LONG_FUNCTIONS_TO_SPLIT = [
-  'bench/index.ts',
-];
+const LONG_FUNCTIONS_TO_SPLIT = ['bench/index.ts'];
 
 const layer = (files, forbidden) => ({
   files,
