@@ -147,13 +147,15 @@ async function userImageChoice(
       'pull or build it, or unset it to let piper build the project environment',
     );
   rec.write(emptyRow('user', null, image, info.id, ['user-provided image, used as it is']));
-  // An image piper built (a replay names the recorded run's) says which pytest plugins it holds: the
-  // run is then the recorded one, autoload off; the bare sandbox image asks for none. Another
-  // image's plugins are not known, and it runs as it is.
+  // An image piper built (a replay names the recorded run's) says which pytest plugins it holds, so
+  // its runs get the variables a run in it had (autoload off, the project's plugins by name, the
+  // plan's testEnv); the bare sandbox image holds none the project asks for. Another image's
+  // plugins are not known, and it runs as it is.
   const plugins =
     pluginsFromLabel(info.labels[PYTEST_PLUGINS_LABEL]) ??
     (info.labels[RECIPE_LABEL] !== undefined ? [] : null);
-  return choice('user', image, null, rec.seconds(), [], [], null, [], [], plugins);
+  const plan = plugins ? planEnvironment(input.repoRoot) : null;
+  return choice('user', image, null, rec.seconds(), [], [], plan, [], [], plugins);
 }
 
 /** The plan, the base image, the setup commands and pip settings the trust allows, and the notes. */
