@@ -3,7 +3,6 @@
 // happened. eval/commands/ab.ts only turns flags into an AbRequest.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Arm } from './metrics.js';
 import { parseSimSpec, SimModel } from '../sim/sim-model.js';
 import type { GateName } from './gates.js';
 import { tagPulledSandboxImage, JOB_SANDBOX_IMAGE_ENV } from '../cluster/job-prepare.js';
@@ -14,25 +13,17 @@ import { EXIT } from '../../cli/exit-codes.js';
 import { embedRetrievalConfigured } from '../../cli/fix/run-fix.js';
 import { Progress } from './progress.js';
 import { writeReport } from './report.js';
-import { runAb, type AbOutcome } from './runner.js';
+import { runAb, type AbOptions, type AbOutcome } from './runner.js';
 import { simTaskOf } from './tasks.js';
 
-export interface AbRequest {
-  benchDir: string;
-  /** sim:SEED, openai:NAME or openai-tools:NAME, as given. */
-  model: string;
-  arms: Arm[];
-  taskIds: string[] | null;
-  /** Absolute. */
-  outDir: string;
-  concurrency: number;
-  ablation: boolean;
+/** The flags of one `ab`, as AbOptions names them; the model as given, the out dir absolute. */
+export interface AbRequest extends Pick<
+  AbOptions,
+  'benchDir' | 'model' | 'arms' | 'taskIds' | 'outDir' | 'concurrency' | 'ablation' | 'repos' | 'debian'
+> {
   gateAblation: GateName[];
   /** One instance as a Swarm job (eval/cluster/): print its result block on stdout at the end. */
   resultBlock?: boolean;
-  /** --repos and --debian of a SWE-bench-format set. */
-  repos?: string;
-  debian?: string;
 }
 
 /** Runs the A/B of `request` and writes OUT/report.{json,md}; the exit status (1: an instance failed). */

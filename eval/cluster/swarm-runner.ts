@@ -13,7 +13,7 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { mergeLedgerFile } from '../../runtime/ledger/merge.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { buildReport } from '../ab/report.js';
-import type { AbOutcome, Failure } from '../ab/runner.js';
+import type { AbOptions, AbOutcome, Failure } from '../ab/runner.js';
 import type { Progress } from '../ab/progress.js';
 import { EXIT } from '../../cli/exit-codes.js';
 import { selectTasks, taskDigest, type Task } from '../ab/tasks.js';
@@ -22,13 +22,10 @@ import { runInstanceJob, type JobImages } from './instance-job.js';
 import { runOnEveryNode } from './global-job.js';
 import { JOB_OWNER_ENV, removeRun, sweepDeadJobs } from './sweep.js';
 
-interface SwarmAbOptions {
-  benchDir: string;
-  model: string;
-  arms: Arm[];
-  taskIds: string[] | null;
-  outDir: string;
-  concurrency: number;
+interface SwarmAbOptions extends Pick<
+  AbOptions,
+  'benchDir' | 'model' | 'arms' | 'taskIds' | 'outDir' | 'concurrency'
+> {
   maxTurns: number;
   /** The manager's endpoint. */
   endpoint: string;
