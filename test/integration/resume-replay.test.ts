@@ -352,7 +352,8 @@ describe('ledger runs | show | export (real CLI)', () => {
       'turn 2 · tools:',
       `action: ask_user {"question":"${QUESTION}"}`,
       `observation user · trusted · {"answer":"${ANSWER}"}`,
-      '· trigger · run_test {"target":"tests/test_words.py","timeout":120} → completed',
+      // The recorded args carry the run's environment (plugin autoload off), cut short in the listing.
+      '· trigger · run_test {"target":"tests/test_words.py","timeout":120,"env":{"PYTEST_DISABLE_PLUGIN_AUTOLOAD":"1",',
       'sandbox: exit 0 ·',
       'observation test tests/test_words.py · trusted · passed, exit 0',
       'edits: 1',
