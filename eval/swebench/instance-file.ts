@@ -25,14 +25,20 @@ const TestList = z.union([z.string(), z.array(z.string())]).transform((value, ct
   return list.data;
 });
 
+function notBlank(message: string) {
+  return z.string().refine((s) => s.trim() !== '', message);
+}
+
 export const SweInstanceSchema = z.object({
   // Names a work directory and a ledger key: no path separators, no leading dot.
   instance_id: z.string().regex(/^[\w][\w.+-]*$/, 'an id like owner__name-1234 (letters, digits, _.+-)'),
   repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'owner/name'),
   base_commit: z.string().regex(/^[0-9a-f]{7,40}$/, 'a commit id (7 to 40 lowercase hex digits)'),
   problem_statement: z.string().trim().min(1),
-  patch: z.string().trim().min(1, 'the gold patch is empty'),
-  test_patch: z.string().trim().min(1, 'the test patch is empty'),
+  // Checked, not trimmed: a diff's last line is often a context line of one space, and git calls a
+  // diff whose last line lost it corrupt.
+  patch: notBlank('the gold patch is empty'),
+  test_patch: notBlank('the test patch is empty'),
   FAIL_TO_PASS: TestList.refine((l) => l.length > 0, 'FAIL_TO_PASS names no test'),
   PASS_TO_PASS: TestList,
   version: z.string().optional(),

@@ -110,9 +110,7 @@ describe('piper-agent ab on SWE-bench-format instances (real sandbox, sim:1)', (
     await expectNoContainersLeft();
   });
 
-  // Skipped: the fixture's broken gold patch (test/fixtures/swebench/make-instances.py) does not apply,
-  // so the reason given is "does not apply", not "does not resolve it" (issue 23, open).
-  it.skip('runs both arms on the valid instances and reports the invalid one with its reason', () => {
+  it('runs both arms on the valid instances and reports the invalid one with its reason', () => {
     expect([...new Set(report.instances.map((i) => i.task))].sort()).toEqual(VALID);
     expect(report.instances).toHaveLength(4);
     expect(report.invalid).toEqual([

@@ -1,7 +1,7 @@
 // The SWE-bench-format reader (eval/swebench/instance.ts), the -rA outcome parser and grading rule
 // (test-outcomes.ts), the --debian flag (debian.ts) and the repository names --repos is searched
 // for (repos.ts): pure code, on the fixture set and on hand-made broken lines.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -41,6 +41,12 @@ describe('loadInstances', () => {
       'tests/test_cachedmethod.py::AutospecTest::test_autospec_no_warnings',
     ]);
     expect(set[1]!.PASS_TO_PASS).toHaveLength(3);
+  });
+
+  it('keeps each patch byte for byte: a last context line of one space is part of the diff', () => {
+    const raw = JSON.parse(readFileSync(FIXTURE, 'utf8').trim().split('\n')[2]!) as { patch: string };
+    expect(raw.patch.endsWith('\n \n')).toBe(true);
+    expect(loadInstances(FIXTURE)[2]!.patch).toBe(raw.patch);
   });
 
   it('reads a .json array and accepts decoded lists', () => {
