@@ -38,7 +38,8 @@ export async function runCommandLine(argv: string[], line: CommandLine): Promise
   }
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(`${command.help}\n`);
+    const sub = rest[0] === undefined ? undefined : command.subcommandHelp?.[rest[0]];
+    process.stdout.write(`${sub ?? command.help}\n`);
     return EXIT.ok;
   }
   try {

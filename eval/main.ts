@@ -10,8 +10,11 @@ process.exitCode = await runCommandLine(process.argv.slice(2), {
     ab: {
       summary: 'A/B: the policy loop against the baseline loop on a task set',
       load: async () => {
-        const m = await import('./commands/ab.js');
-        return { run: m.abCommand, help: m.AB_HELP };
+        const [m, validate] = await Promise.all([
+          import('./commands/ab.js'),
+          import('./swebench/validate-command.js'),
+        ]);
+        return { run: m.abCommand, help: m.AB_HELP, subcommandHelp: { validate: validate.VALIDATE_HELP } };
       },
     },
   },

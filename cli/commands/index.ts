@@ -6,6 +6,8 @@
 interface LoadedCommand {
   run: (argv: string[]) => Promise<number>;
   help: string;
+  /** Help of a subcommand with flags of its own (`ab validate --help`), by its name. */
+  subcommandHelp?: Record<string, string>;
 }
 
 export interface CommandEntry {

@@ -54,6 +54,14 @@ describe('start-up', () => {
     expect(packagesIn(urls)).not.toContain('ink');
     expect(packagesIn(urls)).not.toContain('react');
   });
+
+  it("a subcommand with flags of its own prints its own help: ab validate's, not ab's", async () => {
+    const r = await runCli(['ab', 'validate', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: piper-agent ab validate --bench FILE\.jsonl --repos DIR/);
+    const ab = await runCli(['ab', '--help']);
+    expect(ab.stdout).toMatch(/^Usage: piper-agent ab --bench DIR --model M/);
+  });
 });
 
 describe('did you mean', () => {
