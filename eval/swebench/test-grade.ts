@@ -1,27 +1,22 @@
 // Per-test outcomes of a pytest run, read from its `-rA` short summary ("PASSED tests/x.py::t",
 // "FAILED tests/x.py::t[a b] - AssertionError"), as the public SWE-bench harness reads its logs: a
 // test the summary does not name is `missing`, which grades like a failure.
+import { parseSummary, type SummaryWord } from './pytest-summary.js';
+
 export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'missing';
 
-const WORDS: Record<string, TestStatus> = {
+const STATUS: Record<SummaryWord, TestStatus> = {
   PASSED: 'passed',
   FAILED: 'failed',
   ERROR: 'error',
+  SKIPPED: 'skipped',
   XFAIL: 'failed',
   XPASS: 'failed',
 };
 
 /** Each test id the summary names, with its status (a test reported twice keeps its worse one). */
 export function parseOutcomes(stdout: string): Map<string, TestStatus> {
-  const out = new Map<string, TestStatus>();
-  for (const match of stdout.matchAll(/^(PASSED|FAILED|ERROR|XFAIL|XPASS) (.+?)(?: - .*)?$/gm)) {
-    const id = match[2]!.trim();
-    const status = WORDS[match[1]!]!;
-    // A failing teardown after a pass reports the test twice: ERROR wins over PASSED.
-    if (out.has(id) && status === 'passed') continue;
-    out.set(id, status);
-  }
-  return out;
+  return new Map([...parseSummary(stdout)].map(([id, word]) => [id, STATUS[word]]));
 }
 
 /** The command that runs exactly these tests with the summary we parse; ids are shell-quoted. */

@@ -6,37 +6,21 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ledger } from '../../runtime/ledger/ledger.js';
+import { parseSummary, type SummaryWord } from './pytest-summary.js';
 
 const CLI = fileURLToPath(new URL('../../../bin/piper-agent.js', import.meta.url));
-
-export type Outcome = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'XFAIL' | 'XPASS';
 
 export interface TestRun {
   /** run-test's exit status: 0 passed, 4 tests failed, 2 the environment could not be built. */
   exitCode: number;
   /** The sandbox killed the run at its timeout: its outcomes are not the tests' verdict. */
   timedOut: boolean;
-  outcomes: Map<string, Outcome>;
+  outcomes: Map<string, SummaryWord>;
   /** The full pytest stdout (from the ledger), for drafting what a failing test showed. */
   stdout: string;
   /** run-test's stderr: the environment build's words when it failed. */
   stderr: string;
   ms: number;
-}
-
-/**
- * pytest's `-rA` short summary, one line per test: `PASSED tests/x.py::test_y` or
- * `FAILED tests/x.py::test_y - AssertionError`. A node id may hold spaces (parametrize ids).
- */
-export function parseOutcomes(stdout: string): Map<string, Outcome> {
-  const outcomes = new Map<string, Outcome>();
-  for (const line of stdout.split('\n')) {
-    const m = /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/.exec(line);
-    if (!m || !m[2]!.includes('::')) continue;
-    const id = m[1] === 'PASSED' ? m[2]! : m[2]!.replace(/ - .*$/, '');
-    outcomes.set(id.trim(), m[1] as Outcome);
-  }
-  return outcomes;
 }
 
 /**
@@ -86,7 +70,7 @@ export async function runTests(
   const ledger = Ledger.open(options.ledgerPath);
   try {
     const full = ledger.getExecution(callId)?.stdout ?? '';
-    return { exitCode: code, timedOut, outcomes: parseOutcomes(full), stdout: full, stderr, ms };
+    return { exitCode: code, timedOut, outcomes: parseSummary(full), stdout: full, stderr, ms };
   } finally {
     ledger.close();
   }

@@ -108,6 +108,10 @@ describe('outcomes and grading', () => {
     'PASSED tests/a.py::test_three',
     'ERROR tests/a.py::test_three - teardown',
     'XFAIL tests/a.py::test_x - reason',
+    "PASSED tests/g.py::test_cmp[c < now - interval '1 day'-Token]",
+    'FAILED tests/g.py::test_cmp[a - b] - AssertionError: [1] - [2]',
+    'FAILED tests/g.py::test_plain - assert [1] == [2]',
+    'SKIPPED [1] tests/g.py:12: needs numpy',
   ].join('\n');
 
   it('reads every -rA line, ids with spaces included; a teardown error outranks a pass', () => {
@@ -118,6 +122,10 @@ describe('outcomes and grading', () => {
       'tests/a.py::test_two': 'failed',
       'tests/a.py::test_three': 'error',
       'tests/a.py::test_x': 'failed',
+      // A parametrize id holding " - " is whole, whether or not a message follows it.
+      "tests/g.py::test_cmp[c < now - interval '1 day'-Token]": 'passed',
+      'tests/g.py::test_cmp[a - b]': 'failed',
+      'tests/g.py::test_plain': 'failed',
     });
   });
 

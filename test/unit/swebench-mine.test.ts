@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { classify, observedFailure } from '../../eval/swebench/classify.js';
 import { statementLeaks } from '../../eval/swebench/leaks.js';
 import { isTestModule, isTestPath } from '../../eval/swebench/split.js';
-import { parseOutcomes } from '../../eval/swebench/test-outcomes.js';
+import { parseSummary } from '../../eval/swebench/pytest-summary.js';
 
 const BEFORE = `============================= test session starts ==============================
 collected 3 items
@@ -45,7 +45,7 @@ const TEST_PATCH = `diff --git a/tests/test_a.py b/tests/test_a.py
 
 describe('the miner', () => {
   it('reads every outcome of the -rA summary, node ids with spaces and classes included', () => {
-    expect([...parseOutcomes(BEFORE)]).toEqual([
+    expect([...parseSummary(BEFORE)]).toEqual([
       ['tests/test_a.py::test_one', 'PASSED'],
       ['tests/test_a.py::test_split[a b]', 'FAILED'],
       ['tests/test_a.py::TestX::test_two', 'PASSED'],
@@ -53,7 +53,7 @@ describe('the miner', () => {
   });
 
   it('F2P: passes after and not before (failing or absent); P2P: passes both; broken by the fix: neither', () => {
-    expect(classify(parseOutcomes(BEFORE), parseOutcomes(AFTER))).toEqual({
+    expect(classify(parseSummary(BEFORE), parseSummary(AFTER))).toEqual({
       failToPass: ['tests/test_a.py::test_new', 'tests/test_a.py::test_split[a b]'],
       passToPass: ['tests/test_a.py::test_one'],
     });

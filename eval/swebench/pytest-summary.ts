@@ -1,0 +1,40 @@
+// pytest's `-rA` short summary, one line per test: `PASSED tests/x.py::test_y`, or
+// `FAILED tests/x.py::test_y[a - b] - AssertionError: ...`. The miner (test-outcomes.ts) and the
+// grader (test-grade.ts) both read it here, so an instance is graded by the rule it was mined by.
+
+export type SummaryWord = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'XFAIL' | 'XPASS';
+
+/**
+ * Each node id the summary names, with its word. A failing teardown after a pass reports the test
+ * twice: the worse word wins, never PASSED over another.
+ */
+export function parseSummary(stdout: string): Map<string, SummaryWord> {
+  const out = new Map<string, SummaryWord>();
+  for (const m of stdout.matchAll(/^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/gm)) {
+    const word = m[1] as SummaryWord;
+    const id = nodeIdOf(m[2]!, word).trim();
+    // `SKIPPED [1] tests/x.py:12: reason` names a location, not a node id.
+    if (!id.includes('::')) continue;
+    if (out.has(id) && word === 'PASSED') continue;
+    out.set(id, word);
+  }
+  return out;
+}
+
+/**
+ * The node id at the start of a summary line's rest. A parametrize id may hold " - " itself
+ * (`test_cmp[c - interval '1 day'-Token]`), so when a `[` comes before the first " - " the id ends
+ * at the first `]` that ends the line or is followed by " - "; otherwise at the first " - ".
+ */
+function nodeIdOf(rest: string, word: SummaryWord): string {
+  const dash = rest.indexOf(' - ');
+  const bracket = rest.indexOf('[');
+  if (bracket >= 0 && (dash < 0 || bracket < dash)) {
+    for (let i = rest.indexOf(']', bracket); i >= 0; i = rest.indexOf(']', i + 1)) {
+      if (i === rest.length - 1 || rest.startsWith(' - ', i + 1)) return rest.slice(0, i + 1);
+    }
+  }
+  // pytest adds no message to a PASSED line.
+  if (word === 'PASSED' || dash < 0) return rest;
+  return rest.slice(0, dash);
+}
