@@ -9,12 +9,13 @@ NODE_STAMP := node_modules/.install-stamp
 BUILD_STAMP := dist/.build-stamp
 TS_SOURCES := $(shell find cli runtime primitives policy eval bench -name '*.ts' -o -name '*.tsx' 2>/dev/null)
 
-.PHONY: help demo test test-cluster build engine image lint format bench clean host-tools
+.PHONY: help demo test test-cluster test-eval build engine image lint format bench clean host-tools
 
 help:
 	@echo "make demo   run the main job: piper-agent fixes the bundled sample repository"
 	@echo "make test   lint + typecheck + the unit and real-engine integration tests"
 	@echo "make test-cluster  the two-node Docker Swarm test of ab --cluster swarm (minutes)"
+	@echo "make test-eval  ab over piperbench and ab validate over the real task set (many minutes)"
 	@echo "make bench  the sandbox speed benchmark (JSON on stdout)"
 
 $(NODE_STAMP): package.json package-lock.json
@@ -55,6 +56,12 @@ test: image lint host-tools
 # The two-node Docker Swarm test of `ab --cluster swarm` (docs/scale.md): long, so apart from `make test`.
 test-cluster: image host-tools
 	npx vitest run --project cluster
+
+# End-to-end evaluation runs over whole task sets (test/eval): `ab --model sim:1` over piperbench,
+# and `ab validate` over the committed real set (eval/tasks/real), which builds each project's
+# environments. Minutes each, so apart from `make test`; CI (.ci/run) runs both.
+test-eval: image host-tools
+	npx vitest run --project eval
 
 demo: image
 	$(PIPER) demo

@@ -28,6 +28,20 @@ export default defineConfig({
         },
       },
       {
+        // End-to-end evaluation runs over whole task sets (ab over piperbench, ab validate over the
+        // real set): many minutes of sandbox runs and environment builds, so `make test-eval` runs
+        // them, not `make test`; CI runs both.
+        test: {
+          name: 'eval',
+          include: ['test/eval/**/*.test.ts'],
+          fileParallelism: false,
+          testTimeout: 3_600_000,
+          hookTimeout: 600_000,
+          globalSetup: ['test/integration/global-setup.ts'],
+          env: { PIPER_WARM_IDLE_S: '0' },
+        },
+      },
+      {
         // Two more dockerds in a private network namespace as a Swarm (test/helpers/swarm.ts): minutes
         // of image loading and jobs, so `make test-cluster` runs it, not `make test`.
         test: {

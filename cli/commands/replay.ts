@@ -9,13 +9,15 @@ import { parseArgs } from 'node:util';
 import { answerNoteSchema } from '../../policy/turn/harness-notes.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ownerAlive, parseOwner } from '../../runtime/sandbox/owner.js';
-import type { Config } from '../config.js';
+import { connectEngine } from '../../runtime/engine/bootstrap.js';
+import { loadConfig, type Config } from '../config.js';
 import { EXIT, UsageError } from '../exit-codes.js';
 import { runFix } from '../fix/run-fix.js';
 import { CommandError, reportingRefusals } from '../ledger/command-error.js';
 import { findRun, openLedgerAt, type FoundRun } from '../ledger/find-run.js';
 import { compareRuns, type Comparison } from '../ledger/replay-compare.js';
 import { replayModel } from '../ledger/replay-model.js';
+import { checkReplayImage } from '../ledger/replay-image.js';
 import { checkoutRunHead } from '../ledger/replay-workspace.js';
 import { runDocument, type RunDocument } from '../ledger/run-document.js';
 
@@ -25,7 +27,9 @@ Re-runs a recorded fix run with its recorded model replies (and the operator's r
 on a fresh copy of its repository at the commit it started from, with the same policy, repro test,
 caps and sandbox image, into a scratch ledger; then compares the two runs turn by turn — toolsets,
 parsed actions, calls (tool, args, verdict, status), sandbox exit codes, observations (kind, trust),
-outcome — and prints the first divergence, or "no divergence".
+outcome — and prints the first divergence, or "no divergence". A recorded image that piper did not
+build is used only when your own configuration names it (PIPER_IMAGE, image): a ledger can come
+with a repository.
 
   RUN            the run id (or a unique prefix)
   --ledger PATH  the ledger the run is in  [env PIPER_LEDGER]
@@ -99,6 +103,13 @@ async function replay(recorded: RunDocument, source: string | null, scratch: str
   const { run } = recorded;
   const repo = checkoutRunHead(run, source, scratch);
   const ledgerFile = join(scratch, 'ledger.db');
+  const config = recordedConfig(run, ledgerFile);
+  await checkReplayImage({
+    runId: run.id,
+    image: config.image,
+    engine: (await connectEngine()).engine,
+    configured: loadConfig({ repo: source ?? process.cwd() }).config.image,
+  });
   const answers = recorded.turns
     .flatMap((t) => t.observations)
     .filter((o) => o.kind === 'user')
@@ -109,7 +120,7 @@ async function replay(recorded: RunDocument, source: string | null, scratch: str
   const result = await runFix({
     issue: run.issue ?? '',
     repo,
-    config: recordedConfig(run, ledgerFile),
+    config,
     reproTarget: typeof run.config.test === 'string' ? run.config.test : null,
     model: replayModel(recorded),
     // The recorded run's boundary: a turn whose inputs are the recorded ones gets the recorded prompt.

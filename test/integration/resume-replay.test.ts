@@ -4,7 +4,7 @@
 // finds no divergence (and finds the one planted in a copy of the ledger); `ledger runs/show/export`
 // read it all back. Refusals (unknown run, resolved run, ledger elsewhere, commit gone) exit 2.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,8 @@ import { runDocument } from '../../cli/ledger/run-document.js';
 import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
+import { loadRecipe } from '../../runtime/images/recipe.js';
+import { packDirectory } from '../../runtime/images/pack-dir.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { startCli, type CliResult } from '../helpers/cli.js';
 import { engine } from '../helpers/sandbox.js';
@@ -27,8 +29,8 @@ const TEST = 'tests/test_words.py';
 const pids: number[] = [];
 
 /** The real CLI, run from the scratch directory (so no default repo or ledger is found by accident). */
-function cli(args: string[]): Promise<CliResult> {
-  const { child, done } = startCli(args, { cwd: dir, env: { PIPER_LEDGER: '', CI: 'true' } });
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const { child, done } = startCli(args, { cwd: dir, env: { PIPER_LEDGER: '', CI: 'true', ...env } });
   pids.push(child.pid!);
   return done;
 }
@@ -305,6 +307,36 @@ describe('replay (real CLI, real sandbox)', () => {
     expect(r.stdout).toContain('first divergence: turn 3, execution #1');
     expect(r.stdout).toContain('recorded: {"exit_code":1,"timed_out":false,"oom_killed":false}');
     expect(r.stdout).toContain('replayed: {"exit_code":0,"timed_out":false,"oom_killed":false}');
+  });
+
+  it('runs a recorded image piper did not build only when the user names it', async () => {
+    // A child of the sandbox image: the same files, but not an image piper recorded building.
+    const context = mkdtempSync(join(tmpdir(), 'piper-foreign-'));
+    writeFileSync(join(context, 'Dockerfile'), `FROM ${loadRecipe().ref}\nLABEL piper.test=replay-image\n`);
+    const foreign = `piper-test-foreign:${process.pid}`;
+    await engine.buildImage(packDirectory(context), { t: foreign, labels: {} }, () => {});
+    try {
+      const planted = join(dir, 'foreign-image.db');
+      copyLedger(ledgerOf(fixRepo), planted);
+      withLedger(planted, (l) =>
+        l.database
+          .prepare(`UPDATE runs SET config = json_set(config, '$.image', ?) WHERE id = ?`)
+          .run(foreign, fixRun),
+      );
+      const refused = await cli(['replay', fixRun, '--ledger', planted, '--repo', fixRepo]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(
+        `run ${fixRun} ran in the image ${foreign}, which piper did not build and your configuration does not name`,
+      );
+      expect(refused.stderr).toContain(`PIPER_IMAGE=${foreign} piper-agent replay ${fixRun}`);
+      const named = await cli(['replay', fixRun, '--ledger', planted, '--repo', fixRepo], {
+        PIPER_IMAGE: foreign,
+      });
+      expect(named.stderr).not.toContain('which piper did not build');
+      expect(named.code, named.stdout + named.stderr).toBe(0);
+    } finally {
+      await engine.removeImage(foreign).catch(() => undefined);
+    }
   });
 
   it('says so when the commit the run started from is gone', async () => {

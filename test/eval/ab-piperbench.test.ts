@@ -1,4 +1,4 @@
-// The issue's "done when": `piper-agent ab --bench eval/tasks/piperbench --model sim:1 --out OUT` over
+// An earlier issue's "done when": `piper-agent ab --bench eval/tasks/piperbench --model sim:1 --out OUT` over
 // the whole task set, as a process, in CI: both arms, every measure, the decision and why.
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
