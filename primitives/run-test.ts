@@ -24,19 +24,21 @@ const OUTPUT_CHARS = 2000;
  * A target is pytest's when its first word is a pytest option, a node id, a test path, or a path that
  * exists in the repo (`tests/test_x.py::test_y`, `tests`, `test_a.py -k name`); anything else (`make check`,
  * `python3 -m unittest`) runs as a shell string. A pytest target with shell quoting goes through
- * `sh -c` so the quotes mean what they mean in a terminal. `python -m pytest ARGS` and `python3 -m
- * pytest ARGS` (a CI step's words) are pytest's ARGS: the entry point runs them in its own
- * interpreter, which is the `python` of the environment (workspace.py checks).
+ * `sh -c` so the quotes mean what they mean in a terminal. `python -m pytest ARGS`, `python3 -m
+ * pytest ARGS`, `pytest ARGS` and `py.test ARGS` (a CI step's or tox's words) are pytest's ARGS: the
+ * entry point runs them in its own interpreter, which is the `python` of the environment
+ * (workspace.py checks). Run as written, `pytest` would be Debian's /usr/bin/pytest, whose
+ * `#!/usr/bin/python3` sees none of what the environment installed into its venv.
  */
 export function targetArgv(target: string, repoRoot?: string): string[] {
   const trimmed = target.trim();
-  const module = /^python3? -m pytest(?:\s+(.*))?$/s.exec(trimmed);
+  const module = /^(?:python3? -m pytest|py\.?test)(?:\s+(.*))?$/s.exec(trimmed);
   if (module) {
     const rest = module[1] ?? '';
     if (rest === '') return ['python3', '-m', 'pytest'];
     if (!/["'`$\\;&|<>(){}*?]/.test(rest.replace(/\[[^\]\s]*\]/g, '')))
       return ['python3', '-m', 'pytest', ...rest.split(/\s+/)];
-    return ['sh', '-c', trimmed];
+    return ['sh', '-c', `python3 -m pytest ${rest}`];
   }
   const first = trimmed.split(/\s+/)[0] ?? '';
   const path = first.split('::')[0]!;

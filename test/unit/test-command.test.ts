@@ -95,6 +95,15 @@ describe('the CI workflow test step', () => {
     expect(tox.decisions.join('\n')).toMatch(
       /tox translated to tox.ini \[testenv\] commands `pytest tests -x`/,
     );
+    // cachetools' tox.ini: tox's scratch directory is the sandbox's /tmp.
+    const basetemp = detect({
+      '.github/workflows/ci.yml': WORKFLOW.replace('python -m pytest -q tests', 'tox'),
+      'tox.ini':
+        '[testenv]\ncommands =\n    py.test --basetemp={envtmpdir} --cov=cachetools --cov-report term-missing {posargs}\n',
+    });
+    expect(basetemp.command).toBe(
+      'py.test --basetemp=/tmp/tox-envtmpdir --cov=cachetools --cov-report term-missing',
+    );
 
     const nox = detect({
       '.github/workflows/ci.yml': WORKFLOW.replace('python -m pytest -q tests', 'nox -s tests'),
@@ -204,15 +213,24 @@ describe('counts', () => {
     });
   });
 
-  it('routes python -m pytest in-process and everything else through the shell', () => {
+  it("routes pytest in the environment's interpreter and everything else through the shell", () => {
     expect(targetArgv('python -m pytest -q tests')).toEqual(['python3', '-m', 'pytest', '-q', 'tests']);
     expect(targetArgv('python3 -m pytest')).toEqual(['python3', '-m', 'pytest']);
     expect(targetArgv('python -m pytest -k "a and b"')).toEqual([
       'sh',
       '-c',
-      'python -m pytest -k "a and b"',
+      'python3 -m pytest -k "a and b"',
     ]);
-    expect(targetArgv('pytest')).toEqual(['sh', '-c', 'pytest']);
+    // Not Debian's /usr/bin/pytest (#!/usr/bin/python3): the environment's venv python.
+    expect(targetArgv('pytest')).toEqual(['python3', '-m', 'pytest']);
+    expect(targetArgv('py.test --basetemp=/tmp/tox-envtmpdir --cov=cachetools')).toEqual([
+      'python3',
+      '-m',
+      'pytest',
+      '--basetemp=/tmp/tox-envtmpdir',
+      '--cov=cachetools',
+    ]);
+    expect(targetArgv('pytest -k "a or b"')).toEqual(['sh', '-c', 'python3 -m pytest -k "a or b"']);
     expect(targetArgv('python -m unittest discover -s tests -v')).toEqual([
       'sh',
       '-c',

@@ -62,13 +62,15 @@ export function fromTox(reader: RepoReader, notes: string[] = []): Translated | 
   return { command: line, note: notes.join('; '), env, envFrom: 'tox.ini [testenv] setenv' };
 }
 
-/** A tox command line with `{posargs}` removed (`{posargs:x}` → x); null with another substitution. */
+/** A tox command line with `{posargs}` removed (`{posargs:x}` → x), the paths tox names put where they are in the sandbox; null with another substitution. */
 function toxLine(line: string): string | null {
   const out = line
     .replace(/^-\s*/, '')
     .replace(/\{posargs(?::([^{}]*))?\}/g, (_, fallback?: string) => fallback ?? '')
     .replace(/\{envpython\}/g, 'python')
     .replace(/\{toxinidir\}/g, '.')
+    // tox's per-environment scratch directory (`--basetemp={envtmpdir}`): the sandbox's is /tmp.
+    .replace(/\{envtmpdir\}/g, '/tmp/tox-envtmpdir')
     .replace(/\s+/g, ' ')
     .trim();
   return out.includes('{') ? null : out;
