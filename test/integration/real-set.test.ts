@@ -48,10 +48,10 @@ function fileList(patch: string): string[] {
 }
 
 describe('the real task set', () => {
-  // Issue 23 asks for 20 instances; the set holds what one mining run on a loaded machine yielded
-  // (eval/tasks/real/MINING.md). This floor only keeps instances from being lost; raise it as the set grows.
-  it('has at least 8 instances from at least 4 projects, each with a bundle', () => {
-    expect(instances.length).toBeGreaterThanOrEqual(8);
+  // Issue 23 asks for at least 20 instances from at least 4 projects (eval/tasks/real/MINING.md says
+  // how they were mined). This floor keeps instances from being lost; raise it as the set grows.
+  it('has at least 20 instances from at least 4 projects, each with a bundle', () => {
+    expect(instances.length).toBeGreaterThanOrEqual(20);
     const repos = new Set(instances.map((i) => i.repo));
     expect(repos.size).toBeGreaterThanOrEqual(4);
     for (const repo of repos)
