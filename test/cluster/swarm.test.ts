@@ -41,9 +41,12 @@ async function buildCiImage(): Promise<void> {
   expect(built.code, built.stderr).toBe(0);
 }
 
-/** Kills the first job container seen running on either node, after it has run `afterMs`. */
+/**
+ * Kills the first job container seen running on either node, after it has run `afterMs`. The jobs
+ * start once the images are on the nodes (copied to the manager, pushed, pulled): minutes.
+ */
 async function killOneJob(swarm: TestSwarm, afterMs: number): Promise<string> {
-  for (let i = 0; i < 600; i++) {
+  for (let i = 0; i < 4800; i++) {
     for (const node of [swarm.manager, swarm.worker]) {
       const ids = (await nodeDocker(node, 'ps', '-q', '--filter', 'label=piper.ab-job'))
         .split('\n')
@@ -56,7 +59,7 @@ async function killOneJob(swarm: TestSwarm, afterMs: number): Promise<string> {
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error('no job container ran in 150 s');
+  throw new Error('no job container ran in 20 minutes');
 }
 
 async function leftOn(node: SwarmNode): Promise<string[]> {

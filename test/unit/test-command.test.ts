@@ -119,6 +119,21 @@ describe('the CI workflow test step', () => {
     });
     expect(make.command).toBe('python3 -m unittest discover -s tests');
     expect(make.decisions.join('\n')).toMatch(/`uv run` dropped.*make test translated to its recipe/);
+
+    // sqlparse: the workflow's `uv run` has options of its own; its Makefile runs the suite once per Python.
+    const uv = detect({
+      '.github/workflows/ci.yml': WORKFLOW.replace(
+        'python -m pytest -q tests',
+        'uv run --group dev --python=3.12 --frozen pytest tests/',
+      ),
+    });
+    expect(uv.command).toBe('pytest tests/');
+    expect(uv.decisions.join('\n')).toMatch(/`uv run --group dev --python=3\.12 --frozen` dropped/);
+    const perPython = detect({
+      Makefile: `test:\n${[3.1, 3.11, 3.12].map((v) => `\tuv run --group dev --python ${v} pytest tests/`).join('\n')}\n`,
+    });
+    expect(perPython.command).toBe('pytest tests/');
+    expect(perPython.decisions.join('\n')).toMatch(/3 recipe lines ran 1 command\(s\)/);
   });
 });
 

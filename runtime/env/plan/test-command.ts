@@ -61,7 +61,7 @@ function firstFound(reader: RepoReader, recipeTest: string | undefined, decision
   if (typeof nox !== 'string')
     return { command: nox.command, from: `noxfile.py session "${nox.session}"`, note: '', env: [] };
   const make = fromMake('test', reader);
-  if (typeof make !== 'string') return { ...make, note: '', from: 'Makefile test target' };
+  if (typeof make !== 'string') return { ...make, from: 'Makefile test target' };
   const pytestConfig = pytestConfigFile(reader);
   if (pytestConfig) return { command: DEFAULT_TEST_COMMAND, from: pytestConfig, note: '', env: [] };
   const unittestDir = unittestOnly(reader);

@@ -5,10 +5,18 @@
 import { iniLines, parseIni } from './ini.js';
 import type { RepoReader } from './repo-reader.js';
 
+/**
+ * A project tool's `run` in front of the command (`uv run --group dev --python 3.12 pytest`), with
+ * its own options: those named here take a value, any other option is a flag. The sandbox's
+ * environment is the project's, so the wrapper and its options are dropped.
+ */
+const WRAPPER_SOURCE =
+  '(?:uv|poetry|pdm|pipenv|hatch)\\s+run(?:\\s+(?:--(?:group|only-group|extra|python|with|with-requirements|with-editable|package|env-file|directory|project|index|env)(?:=|\\s+)\\S+|-[pe]\\s+\\S+|--?[\\w-]+))*\\s+';
+const WRAPPER = new RegExp(`^${WRAPPER_SOURCE}`);
 /** A command line that runs a test suite, as a CI step or a tox/nox/make recipe writes it. */
-const RUNNER =
-  /^(?:(?:uv|poetry|pdm|pipenv|hatch)\s+run\s+)?(?:python3?\s+-m\s+(?:pytest|unittest)|pytest|py\.test|tox|nox|make\s+(?:test|tests|check))(?:\s|$)/;
-const WRAPPER = /^(?:uv|poetry|pdm|pipenv|hatch)\s+run\s+/;
+const RUNNER = new RegExp(
+  `^(?:${WRAPPER_SOURCE})?(?:python3?\\s+-m\\s+(?:pytest|unittest)|pytest|py\\.test|tox|nox|make\\s+(?:test|tests|check))(?:\\s|$)`,
+);
 
 export interface Translated {
   command: string;
@@ -144,7 +152,13 @@ export function fromMake(target: string, reader: RepoReader, notes: string[] = [
     if (expanded && !expanded.startsWith('#')) recipe.push(expanded);
   }
   if (!recipe.length) return `Makefile: the ${target} target has no recipe`;
-  const command = recipe.join(' && ');
+  // `uv run --python 3.10 pytest tests/`, then 3.11, …: one run in the environment's Python.
+  const unwrapped = [...new Set(recipe.map((line) => line.replace(WRAPPER, '')))];
+  const command = unwrapped.join(' && ');
   notes.push(`make ${target} translated to its recipe \`${command}\` (prerequisites not run)`);
+  if (unwrapped.length < recipe.length)
+    notes.push(
+      `${recipe.length} recipe lines ran ${unwrapped.length} command(s) through \`uv run\`-style wrappers (one per Python, say): run once, in the environment`,
+    );
   return { command, note: notes.join('; '), env: [] };
 }
