@@ -1,8 +1,7 @@
 // Where an instance's base tree lives: one stable directory per repository and commit, under the user's
-// cache (PIPER_SWE_CACHE, default ~/.cache/piper-agent/swebench). Stable, because an environment
-// image is named by its project's path as well as its content key (runtime/env/names.ts): the same
-// path gives `ab validate`, every `ab` run and every judgement the same image after one build,
-// where a fresh temporary path would build the environment again each time.
+// cache (PIPER_SWE_CACHE, default ~/.cache/piper-agent/swebench), checked out once and read by
+// `ab validate`, every `ab` run and every judgement. (Its environment image is filed under the
+// repository's name, environment.ts, so trees of one repository share images by content key.)
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { SweInstance } from './instance-file.js';

@@ -1,6 +1,7 @@
 // An instance's environment and its sandbox: the project environment of its work tree at
-// base_commit (runtime/env: reused by content key, built otherwise — instances of one repository
-// and release share one image), on the Debian release the set chose, and a Sandbox over that image
+// base_commit (runtime/env: reused by content key, built otherwise — the images are filed under the
+// repository's name, not the tree's path, so base commits of one repository whose declarations
+// give the same key share one image), on the Debian release the set chose, and a Sandbox over that image
 // with the hardened limits of every sandbox. The repository is untrusted: its recipe's setup
 // commands and index URLs are not used.
 import type { DockerEngine } from '../../runtime/engine/docker-engine.js';
@@ -30,6 +31,8 @@ export async function instanceEnvironment(
   ctx: EnvironmentContext,
   workTree: string,
   debian: DebianRelease | undefined,
+  /** owner/name: the project the images are filed under. */
+  repo: string,
 ): Promise<InstanceEnvironment> {
   const python = pythonOf(debian);
   const choice = await ensureEnvironment({
@@ -40,6 +43,7 @@ export async function instanceEnvironment(
     trustRecipe: false,
     owner: ctx.owner,
     log: ctx.log,
+    projectName: `swebench:${repo}`,
     ...(python ? { python } : {}),
   });
   const sandbox = new Sandbox(ctx.engine, {

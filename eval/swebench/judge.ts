@@ -23,7 +23,7 @@ export async function judgeSweRun(
   agentRunId: string,
 ): Promise<Judgement> {
   const { instance, debian } = task.swe;
-  const env = await instanceEnvironment(ctx, task.repoDir, debian);
+  const env = await instanceEnvironment(ctx, task.repoDir, debian, instance.repo);
   try {
     let restored: string[];
     try {

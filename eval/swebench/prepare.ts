@@ -62,7 +62,7 @@ export async function prepareSet(
       const base = repos.checkout(instance, baseTreeDir(instance));
       // The agent's runs use the environment image as it is: built from this base tree (a hit after
       // validation), not from each run's copy, whose new path would build it again.
-      const env = await instanceEnvironment(ctx, base, debian);
+      const env = await instanceEnvironment(ctx, base, debian, instance.repo);
       await env.sandbox.close();
       tasks.push(sweTask({ instance, debian, digest, image: env.choice.image }, dir, base));
     } catch (error) {

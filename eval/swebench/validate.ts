@@ -88,7 +88,7 @@ export async function validateInstance(
         `test ids are not pytest node ids (${named(foreign)}): this harness grades with pytest`,
       );
     const base = ctx.repos.checkout(instance, baseTreeDir(instance));
-    env = await buildEnvironment(ctx, base, debian);
+    env = await buildEnvironment(ctx, base, debian, instance.repo);
     result.environment = { status: env.choice.status, key: env.choice.key, image: env.choice.image };
     const grading = { ledger: ctx.ledger, owner: ctx.owner, env };
     const before = copyTree(base, join(root, 'before'));
@@ -120,9 +120,10 @@ async function buildEnvironment(
   ctx: ValidateContext,
   base: string,
   debian: DebianRelease | undefined,
+  repo: string,
 ): Promise<InstanceEnvironment> {
   try {
-    return await instanceEnvironment(ctx, base, debian);
+    return await instanceEnvironment(ctx, base, debian, repo);
   } catch (error) {
     throw new Error(`the environment does not build: ${(error as Error).message.split('\n')[0]}`);
   }

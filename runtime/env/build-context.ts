@@ -36,6 +36,8 @@ export interface BuildInput {
   native: NativeBuild | null;
   owner: string;
   log: (line: string) => void;
+  /** The project name the image is filed under instead of the tree's path (EnsureInput.projectName). */
+  projectName?: string;
   /** Fetch Debian's package lists even when the cached ones are fresh (`--env rebuild`). */
   refreshAptLists?: boolean;
 }
@@ -66,7 +68,7 @@ export class BuildContext {
   readonly apt: AptCache;
 
   constructor(readonly input: BuildInput) {
-    this.target = envImageRef(input.repoRoot, input.key);
+    this.target = envImageRef(input.repoRoot, input.key, input.projectName);
     this.apt = new AptCache(input.plan.debian, { refresh: input.refreshAptLists });
     this.labels = { [LABEL.owner]: input.owner, 'piper.env.build': input.key };
   }

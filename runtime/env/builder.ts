@@ -105,7 +105,7 @@ async function commitImage(
         'USER 1000:1000',
         'WORKDIR /work',
         'CMD ["python3"]',
-        `LABEL ${ENV_LABEL.key}=${key} ${ENV_LABEL.project}=${projectId(repoRoot)} ${ENV_LABEL.base}=${ctx.input.base.id}`,
+        `LABEL ${ENV_LABEL.key}=${key} ${ENV_LABEL.project}=${projectId(repoRoot, ctx.input.projectName)} ${ENV_LABEL.base}=${ctx.input.base.id}`,
         // Every part checked by pytest-entry-points.ts ([\w.:-] only); quoted, as it may be empty.
         `LABEL ${PYTEST_PLUGINS_LABEL}="${pluginsLabel(ctx.pytestPlugins)}"`,
       ],

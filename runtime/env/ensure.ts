@@ -69,6 +69,11 @@ export interface EnsureInput {
   env?: NodeJS.ProcessEnv;
   /** The sandbox's Python when the recipe does not choose a Debian release (an A/B set's --debian). */
   python?: SandboxPython;
+  /**
+   * The images are filed under this project name instead of the tree's path (names.ts), and not
+   * pruned: the caller's trees (one per base commit) share them, and it keeps what it needs.
+   */
+  projectName?: string;
 }
 
 /** The clock of one choice and its ledger row, every string of it through the build's redactor. */
@@ -128,7 +133,7 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
     strict,
     native: native !== null,
   });
-  const target = envImageRef(repoRoot, key);
+  const target = envImageRef(repoRoot, key, input.projectName);
   const reused = input.mode === 'rebuild' ? null : await reuse(input, prepared, key, target.ref, rec);
   return reused ?? build(input, prepared, { key, ref: target.ref, native }, rec);
 }
@@ -239,10 +244,13 @@ async function build(
       refreshAptLists: input.mode === 'rebuild',
       owner: input.owner,
       log: (line) => input.log(pip.redactor.text(line)),
+      ...(input.projectName !== undefined ? { projectName: input.projectName } : {}),
     });
     notes.push(...built.shortfalls.map(shortfallLine));
-    const pruned = await pruneProjectImages(engine, repoRoot, { keep: 3, current: built.imageId });
-    if (pruned.length) notes.push(`pruned ${pruned.length} older environment image(s) of this project`);
+    if (input.projectName === undefined) {
+      const pruned = await pruneProjectImages(engine, repoRoot, { keep: 3, current: built.imageId });
+      if (pruned.length) notes.push(`pruned ${pruned.length} older environment image(s) of this project`);
+    }
     recordBuilt(rec, plan, base.imageId, key, built);
     const { imageRef, sources, resolved, shortfalls, pytestPlugins } = built;
     return choice(

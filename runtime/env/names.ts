@@ -17,8 +17,15 @@ export const VENV_PYTHON = `${VENV}/bin/python`;
 /** The image's PATH: the venv first, so `python3` and `pytest` are the project's. */
 export const ENV_PATH = `${VENV}/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin`;
 
-/** A short, stable id for a repository: its real path, hashed (the path itself stays off the tag). */
-export function projectId(repoRoot: string): string {
+/**
+ * A short, stable id for a repository: its real path, hashed (the path itself stays off the tag) —
+ * or, when the caller says the tree is one checkout of a project it names (`projectName`: the
+ * evaluation's base commits of one repository, each its own tree), that name, hashed, so those
+ * trees share an image per content key.
+ */
+export function projectId(repoRoot: string, projectName?: string): string {
+  if (projectName !== undefined)
+    return createHash('sha256').update(`project:${projectName}`).digest('hex').slice(0, 12);
   let real = repoRoot;
   try {
     real = realpathSync(repoRoot);
@@ -28,8 +35,12 @@ export function projectId(repoRoot: string): string {
   return createHash('sha256').update(real).digest('hex').slice(0, 12);
 }
 
-export function envImageRef(repoRoot: string, key: string): { repo: string; tag: string; ref: string } {
-  const repo = `${ENV_IMAGE_PREFIX}${projectId(repoRoot)}`;
+export function envImageRef(
+  repoRoot: string,
+  key: string,
+  projectName?: string,
+): { repo: string; tag: string; ref: string } {
+  const repo = `${ENV_IMAGE_PREFIX}${projectId(repoRoot, projectName)}`;
   const tag = key.slice(0, 12);
   return { repo, tag, ref: `${repo}:${tag}` };
 }
