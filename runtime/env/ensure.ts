@@ -7,30 +7,21 @@ import type { DockerEngine } from '../engine/docker-engine.js';
 import { RuntimeError } from '../errors.js';
 import { ensureImage } from '../images/build.js';
 import { RECIPE_LABEL, loadRecipe, type Suite } from '../images/recipe.js';
-import {
-  lastBuildOf,
-  recordEnvironment,
-  type EnvironmentRow,
-  type EnvironmentStatus,
-  type ResolvedPackage,
-} from '../ledger/environments.js';
+import { lastBuildOf, type EnvironmentStatus, type ResolvedPackage } from '../ledger/environments.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { EnvBuildError } from './build-error.js';
 import { buildEnvironment } from './builder.js';
+import { ChoiceRecord, emptyRow, recordBuilt, recordFailure } from './choice-record.js';
 import { environmentKey } from './key.js';
 import { ENV_LABEL, envImageRef } from './names.js';
 import { pipSettings } from './pip-settings.js';
 import { planEnvironment } from './plan/detect.js';
-import { redactPlan } from './plan/render.js';
 import type { EnvPlan } from './plan/types.js';
 import type { SandboxPython } from './plan/marker-env.js';
 import { detectNative, nativeNote } from './native.js';
 import { pruneProjectImages } from './prune.js';
-import type { Redactor } from './secrets.js';
 import { PYTEST_PLUGINS_LABEL, pluginsFromLabel, type PytestPlugin } from './pytest-entry-points.js';
 import { pytestRunEnv, type PytestRunEnv } from './pytest-run-env.js';
 import { shortfallLine, type Shortfall } from './shortfall.js';
-import { URL_REDACTOR } from './secrets.js';
 
 /** auto: build or reuse; base: the bare sandbox image; rebuild: build again; strict: auto without best effort. */
 export type EnvMode = 'auto' | 'base' | 'rebuild' | 'strict';
@@ -74,26 +65,6 @@ export interface EnsureInput {
    * pruned: the caller's trees (one per base commit) share them, and it keeps what it needs.
    */
   projectName?: string;
-}
-
-/** The clock of one choice and its ledger row, every string of it through the build's redactor. */
-class ChoiceRecord {
-  private readonly t0 = Date.now();
-  redactor: Redactor = URL_REDACTOR;
-
-  constructor(private readonly input: EnsureInput) {}
-
-  seconds(): number {
-    return (Date.now() - this.t0) / 1000;
-  }
-
-  write(row: Omit<EnvironmentRow, 'repo' | 'seconds'>): void {
-    if (this.input.ledger)
-      recordEnvironment(
-        this.input.ledger,
-        redactRow(this.redactor, { ...row, repo: this.input.repoRoot, seconds: this.seconds() }),
-      );
-  }
 }
 
 /** What a project environment is made of, read before any image is looked for. */
@@ -271,59 +242,6 @@ async function build(
   }
 }
 
-/** The row of a finished build. */
-function recordBuilt(
-  rec: ChoiceRecord,
-  plan: EnvPlan,
-  baseImageId: string,
-  key: string,
-  built: Awaited<ReturnType<typeof buildEnvironment>>,
-): void {
-  rec.write({
-    key,
-    status: 'built',
-    image: built.imageRef,
-    imageId: built.imageId,
-    baseImageId,
-    sizeBytes: built.sizeBytes,
-    inputs: plan.inputs,
-    decisions: plan.decisions,
-    plan: planRecord(plan),
-    steps: built.steps,
-    resolved: built.resolved,
-    sources: built.sources,
-    shortfalls: built.shortfalls,
-    error: null,
-  });
-}
-
-/** The row of a failed build, with what its steps said; the error's message is redacted in place. */
-function recordFailure(
-  rec: ChoiceRecord,
-  at: { plan: EnvPlan; baseImageId: string; key: string; ref: string },
-  error: unknown,
-  redactor: Redactor,
-): void {
-  const { plan } = at;
-  rec.write({
-    key: at.key,
-    status: 'failed',
-    image: at.ref,
-    imageId: null,
-    baseImageId: at.baseImageId,
-    sizeBytes: null,
-    inputs: plan.inputs,
-    decisions: plan.decisions,
-    plan: planRecord(plan),
-    steps: error instanceof EnvBuildError ? error.steps : [],
-    resolved: [],
-    sources: error instanceof EnvBuildError ? error.sources : [],
-    shortfalls: [],
-    error: redactor.text((error as Error).message),
-  });
-  if (error instanceof Error) error.message = redactor.text(error.message);
-}
-
 /**
  * The sandbox image the environment is built FROM: the image under piper's own tag for this recipe
  * (`piper-sandbox-python:<hash12>`, which only piper's build gives) when it carries the recipe's
@@ -341,42 +259,6 @@ async function baseImage(
   if (tagged && tagged.labels[RECIPE_LABEL] === recipe.hash) return { ref: recipe.ref, imageId: tagged.id };
   const built = await ensureImage(engine, { log, suite });
   return { ref: built.ref, imageId: built.imageId };
-}
-
-/** The plan as recorded: credentials in index URLs, find-links and requirement URLs removed. */
-function planRecord(plan: EnvPlan): EnvPlan {
-  return redactPlan(plan);
-}
-
-function emptyRow(
-  status: EnvironmentStatus,
-  key: string | null,
-  image: string,
-  imageId: string | null,
-  decisions: string[],
-  plan?: EnvPlan,
-) {
-  return {
-    key,
-    status,
-    image,
-    imageId,
-    baseImageId: null,
-    sizeBytes: null,
-    inputs: plan?.inputs ?? [],
-    decisions,
-    plan: plan ? planRecord(plan) : null,
-    steps: [],
-    resolved: [],
-    sources: [],
-    shortfalls: [] as Shortfall[],
-    error: null,
-  };
-}
-
-/** Every string of a row through the build's redactor: nothing recorded holds a credential. */
-function redactRow<T>(redactor: Redactor, row: T): T {
-  return JSON.parse(redactor.text(JSON.stringify(row))) as T;
 }
 
 function choice(
