@@ -201,6 +201,179 @@ async function exitProbe(repo: string, ledgerFile: string, mode: string): Promis
   process.stdout.write(`${Date.now()}\n`);
 }
 
+type Mode = 'baseline' | 'current' | 'single';
+type PerMode = Record<Mode, number[]>;
+const perMode = (): PerMode => ({ baseline: [], current: [], single: [] });
+
+interface RoundSamples {
+  full: PerMode;
+  /** CPU time of every thread of the process: the work done, which other load changes less than wall time. */
+  fullCpu: PerMode;
+  edits: PerMode;
+  exits: PerMode;
+  /** The last round's ledger of the current path: reopening it must parse nothing. */
+  currentLedger: string;
+}
+
+/** The full index and edits of each path, `rounds` times, alternating which goes first. */
+async function indexRounds(
+  repo: string,
+  dir: string,
+  paths: string[],
+  rand: () => number,
+  counts: { rounds: number; edits: number },
+): Promise<RoundSamples> {
+  // `single`: the current path on one thread, to tell the worker threads' share from the rest.
+  const samples = {
+    full: perMode(),
+    fullCpu: perMode(),
+    edits: perMode(),
+    exits: perMode(),
+    currentLedger: '',
+  };
+  for (let r = 0; r < counts.rounds; r++) {
+    // Alternating which goes first, so neither always gets the warmer process.
+    const modes: readonly Mode[] =
+      r % 2 === 0 ? ['baseline', 'current', 'single'] : ['single', 'current', 'baseline'];
+    for (const mode of modes) {
+      const ledgerFile = join(dir, `ledger-${mode}-${r}.db`);
+      if (mode === 'current') samples.currentLedger = ledgerFile;
+      const ledger = Ledger.open(ledgerFile);
+      const cpu0 = process.cpuUsage();
+      const [built, ms] = await time(() => CodeIndex.open(repo, ledger, OPTIONS[mode]));
+      const cpu = process.cpuUsage(cpu0);
+      samples.full[mode].push(ms);
+      samples.fullCpu[mode].push((cpu.user + cpu.system) / 1000);
+      await searchCode({ index: built }, { query: 'warm up the postings' });
+      samples.edits[mode].push(...(await timeEdits(built, repo, paths, rand, counts.edits)));
+      ledger.close();
+      if (mode !== 'single')
+        samples.exits[mode].push(timeExit(repo, join(dir, `exit-${mode}-${r}.db`), mode));
+    }
+  }
+  return samples;
+}
+
+/** search_symbol and search_code over `count` queries each, drawn from the index's own names and words. */
+async function searchTimes(ctx: ReadContext, rand: () => number, count: number) {
+  const entities = ctx.index.visible().filter((e) => e.kind !== 'module');
+  const symbolMs: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const e = entities[Math.floor(rand() * entities.length)]!;
+    const kind = i % 3;
+    const query =
+      kind === 0 ? e.name : kind === 1 ? e.selector.split('.').slice(-2).join('.') : e.name.slice(0, 5);
+    const [r, ms] = await time(() => searchSymbol(ctx, { query }));
+    if (!r.ok || r.data!.matches.length === 0) throw new Error(`search_symbol ${query} found nothing`);
+    symbolMs.push(ms);
+  }
+  const codeMs: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const words = [VERBS[Math.floor(rand() * VERBS.length)]!, WORDS[Math.floor(rand() * WORDS.length)]!];
+    if (i % 2 === 0) words.push(WORDS[Math.floor(rand() * WORDS.length)]!);
+    const query = words.join(' ');
+    const [r, ms] = await time(() => searchCode(ctx, { query }));
+    if (!r.ok || r.data!.results.length === 0) throw new Error(`search_code ${query} found nothing`);
+    codeMs.push(ms);
+  }
+  return { symbolMs, codeMs };
+}
+
+function indexResult(
+  repo: { files: number; lines: number; entities: number },
+  s: RoundSamples,
+  other: {
+    rounds: number;
+    parserMs: number;
+    reopenMs: number;
+    firstCodeMs: number;
+    queries: number;
+    edits: number;
+  },
+  search: { symbolMs: number[]; codeMs: number[] },
+) {
+  const p50 = (xs: number[]) => percentile(xs, 50);
+  const fullP50 = { baseline: p50(s.full.baseline), current: p50(s.full.current) };
+  const editP50 = { baseline: p50(s.edits.baseline), current: p50(s.edits.current) };
+  return {
+    ...repo,
+    rounds: other.rounds,
+    parse_threads: defaultParseThreads(),
+    parser_load_ms: round(other.parserMs),
+    full_index_ms: fullP50.current,
+    full_index_baseline_ms: fullP50.baseline,
+    full_index_over_baseline: ratio(fullP50.current, fullP50.baseline),
+    full_index_single_thread_ms: p50(s.full.single),
+    full_index_single_thread_over_baseline: ratio(p50(s.full.single), fullP50.baseline),
+    full_index_single_thread_cpu_ms: p50(s.fullCpu.single),
+    full_index_cpu_ms: p50(s.fullCpu.current),
+    full_index_baseline_cpu_ms: p50(s.fullCpu.baseline),
+    full_index_cpu_over_baseline: ratio(p50(s.fullCpu.current), p50(s.fullCpu.baseline)),
+    full_index_samples_ms: s.full.current.map(round),
+    full_index_baseline_samples_ms: s.full.baseline.map(round),
+    full_index_single_thread_samples_ms: s.full.single.map(round),
+    reopen_cached_ms: round(other.reopenMs),
+    reindex_after_edit_p50_ms: editP50.current,
+    reindex_after_edit_p95_ms: percentile(s.edits.current, 95),
+    reindex_after_edit_max_ms: round(Math.max(...s.edits.current)),
+    reindex_after_edit_baseline_p50_ms: editP50.baseline,
+    reindex_after_edit_baseline_p95_ms: percentile(s.edits.baseline, 95),
+    reindex_after_edit_over_baseline: ratio(editP50.current, editP50.baseline),
+    exit_after_index_and_ruff_p50_ms: p50(s.exits.current),
+    exit_after_index_and_ruff_baseline_p50_ms: p50(s.exits.baseline),
+    search_symbol_p50_ms: p50(search.symbolMs),
+    search_symbol_p95_ms: percentile(search.symbolMs, 95),
+    search_code_first_ms: round(other.firstCodeMs),
+    search_code_p50_ms: p50(search.codeMs),
+    search_code_p95_ms: percentile(search.codeMs, 95),
+    queries: other.queries,
+    edits: other.edits,
+    targets: { full_index_ms: 1500, reindex_after_edit_ms: 10, search_p50_ms: 20 },
+  };
+}
+
+function printIndexTable(result: ReturnType<typeof indexResult>): void {
+  const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+  printTable([
+    ['repo', `${result.files} files, ${result.lines} lines, ${result.entities} entities`],
+    ['parser load (WASM, once)', `${result.parser_load_ms} ms`],
+    [
+      'full index p50, current / baseline',
+      `${result.full_index_ms} / ${result.full_index_baseline_ms} ms = ${result.full_index_over_baseline} × (target ≤ 1500: ${verdict(result.full_index_ms <= 1500)})`,
+    ],
+    [
+      'full index p50, current on one thread',
+      `${result.full_index_single_thread_ms} ms = ${result.full_index_single_thread_over_baseline} × the baseline`,
+    ],
+    [
+      'full index CPU p50, current / baseline',
+      `${result.full_index_cpu_ms} / ${result.full_index_baseline_cpu_ms} ms = ${result.full_index_cpu_over_baseline} ×`,
+    ],
+    ['reopen, all cached', `${result.reopen_cached_ms} ms`],
+    [
+      're-index after an edit p50 / p95 / max',
+      `${result.reindex_after_edit_p50_ms} / ${result.reindex_after_edit_p95_ms} / ${result.reindex_after_edit_max_ms} ms (target p50 ≤ 10: ${verdict(result.reindex_after_edit_p50_ms <= 10)})`,
+    ],
+    [
+      're-index p50, baseline',
+      `${result.reindex_after_edit_baseline_p50_ms} ms (current = ${result.reindex_after_edit_over_baseline} ×)`,
+    ],
+    [
+      'exit after index + ruff, current / baseline',
+      `${result.exit_after_index_and_ruff_p50_ms} / ${result.exit_after_index_and_ruff_baseline_p50_ms} ms`,
+    ],
+    [
+      'search_symbol p50 / p95',
+      `${result.search_symbol_p50_ms} / ${result.search_symbol_p95_ms} ms (target p50 ≤ 20: ${verdict(result.search_symbol_p50_ms <= 20)})`,
+    ],
+    ['search_code first query (builds BM25)', `${result.search_code_first_ms} ms`],
+    [
+      'search_code p50 / p95',
+      `${result.search_code_p50_ms} / ${result.search_code_p95_ms} ms (target p50 ≤ 20: ${verdict(result.search_code_p50_ms <= 20)})`,
+    ],
+  ]);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     allowPositionals: true,
@@ -217,162 +390,29 @@ async function main(): Promise<void> {
     const [repo, ledgerFile, mode] = process.argv.slice(-3) as [string, string, string];
     return exitProbe(repo, ledgerFile, mode);
   }
-  const fileCount = Number(values.files);
-  const queryCount = Number(values.queries);
-  const editCount = Number(values.edits);
-  const rounds = Number(values.rounds);
+  const [queries, edits, rounds] = [Number(values.queries), Number(values.edits), Number(values.rounds)];
   const dir = mkdtempSync(join(tmpdir(), 'piper-bench-index-'));
   try {
     const repo = join(dir, 'repo');
     const rand = prng(42);
-    const { paths, lines } = generateRepo(repo, fileCount, rand);
-
+    const { paths, lines } = generateRepo(repo, Number(values.files), rand);
     const [, parserMs] = await time(() => pythonParser());
-    // `single`: the current path on one thread, to tell the worker threads' share from the rest.
-    const full = { baseline: [] as number[], current: [] as number[], single: [] as number[] };
-    // CPU time of every thread of the process: the work done, which other load on the machine
-    // changes less than it changes the wall time.
-    const fullCpu = { baseline: [] as number[], current: [] as number[], single: [] as number[] };
-    const edits = { baseline: [] as number[], current: [] as number[], single: [] as number[] };
-    const exits = { baseline: [] as number[], current: [] as number[], single: [] as number[] };
-    let ledgerFile = '';
-    for (let r = 0; r < rounds; r++) {
-      // Alternating which goes first, so neither always gets the warmer process.
-      const modes =
-        r % 2 === 0
-          ? (['baseline', 'current', 'single'] as const)
-          : (['single', 'current', 'baseline'] as const);
-      for (const mode of modes) {
-        ledgerFile = join(dir, `ledger-${mode}-${r}.db`);
-        const ledger = Ledger.open(ledgerFile);
-        const cpu0 = process.cpuUsage();
-        const [built, ms] = await time(() => CodeIndex.open(repo, ledger, OPTIONS[mode]));
-        const cpu = process.cpuUsage(cpu0);
-        full[mode].push(ms);
-        fullCpu[mode].push((cpu.user + cpu.system) / 1000);
-        await searchCode({ index: built }, { query: 'warm up the postings' });
-        edits[mode].push(...(await timeEdits(built, repo, paths, rand, editCount)));
-        ledger.close();
-        if (mode !== 'single') exits[mode].push(timeExit(repo, join(dir, `exit-${mode}-${r}.db`), mode));
-      }
-    }
-    // The last round's current ledger: reopening it parses nothing.
-    const ledger = Ledger.open(ledgerFile.replace(/-baseline-/, '-current-'));
+    const samples = await indexRounds(repo, dir, paths, rand, { rounds, edits });
+    const ledger = Ledger.open(samples.currentLedger);
     const [index, reopenMs] = await time(() => CodeIndex.open(repo, ledger));
     if (index.parseCount !== 0) throw new Error(`reopen parsed ${index.parseCount} files; the cache missed`);
-
-    // The BM25 postings exist before the edits, as in a run that has searched: refresh() keeps
-    // them current, and that is part of what an edit costs.
+    // The BM25 postings exist before the searches, as in a run that has searched.
     const ctx: ReadContext = { index };
     const [, firstCodeMs] = await time(() => searchCode(ctx, { query: 'warm up the postings' }));
-
-    const entities = index.visible().filter((e) => e.kind !== 'module');
-    const symbolQueries: string[] = [];
-    for (let i = 0; i < queryCount; i++) {
-      const e = entities[Math.floor(rand() * entities.length)]!;
-      const kind = i % 3;
-      symbolQueries.push(
-        kind === 0 ? e.name : kind === 1 ? e.selector.split('.').slice(-2).join('.') : e.name.slice(0, 5),
-      );
-    }
-    const codeQueries: string[] = [];
-    for (let i = 0; i < queryCount; i++) {
-      const words = [VERBS[Math.floor(rand() * VERBS.length)]!, WORDS[Math.floor(rand() * WORDS.length)]!];
-      if (i % 2 === 0) words.push(WORDS[Math.floor(rand() * WORDS.length)]!);
-      codeQueries.push(words.join(' '));
-    }
-    const symbolMs: number[] = [];
-    for (const query of symbolQueries) {
-      const [r, ms] = await time(() => searchSymbol(ctx, { query }));
-      if (!r.ok || r.data!.matches.length === 0) throw new Error(`search_symbol ${query} found nothing`);
-      symbolMs.push(ms);
-    }
-    const codeMs: number[] = [];
-    for (const query of codeQueries) {
-      const [r, ms] = await time(() => searchCode(ctx, { query }));
-      if (!r.ok || r.data!.results.length === 0) throw new Error(`search_code ${query} found nothing`);
-      codeMs.push(ms);
-    }
+    const search = await searchTimes(ctx, rand, queries);
     ledger.close();
-
-    const fullP50 = { baseline: percentile(full.baseline, 50), current: percentile(full.current, 50) };
-    const editP50 = { baseline: percentile(edits.baseline, 50), current: percentile(edits.current, 50) };
-    const result = {
-      files: paths.length,
-      lines,
-      entities: index.all().length,
-      rounds,
-      parse_threads: defaultParseThreads(),
-      parser_load_ms: round(parserMs),
-      full_index_ms: fullP50.current,
-      full_index_baseline_ms: fullP50.baseline,
-      full_index_over_baseline: ratio(fullP50.current, fullP50.baseline),
-      full_index_single_thread_ms: percentile(full.single, 50),
-      full_index_single_thread_over_baseline: ratio(percentile(full.single, 50), fullP50.baseline),
-      full_index_single_thread_cpu_ms: percentile(fullCpu.single, 50),
-      full_index_cpu_ms: percentile(fullCpu.current, 50),
-      full_index_baseline_cpu_ms: percentile(fullCpu.baseline, 50),
-      full_index_cpu_over_baseline: ratio(percentile(fullCpu.current, 50), percentile(fullCpu.baseline, 50)),
-      full_index_samples_ms: full.current.map(round),
-      full_index_baseline_samples_ms: full.baseline.map(round),
-      full_index_single_thread_samples_ms: full.single.map(round),
-      reopen_cached_ms: round(reopenMs),
-      reindex_after_edit_p50_ms: editP50.current,
-      reindex_after_edit_p95_ms: percentile(edits.current, 95),
-      reindex_after_edit_max_ms: round(Math.max(...edits.current)),
-      reindex_after_edit_baseline_p50_ms: editP50.baseline,
-      reindex_after_edit_baseline_p95_ms: percentile(edits.baseline, 95),
-      reindex_after_edit_over_baseline: ratio(editP50.current, editP50.baseline),
-      exit_after_index_and_ruff_p50_ms: percentile(exits.current, 50),
-      exit_after_index_and_ruff_baseline_p50_ms: percentile(exits.baseline, 50),
-      search_symbol_p50_ms: percentile(symbolMs, 50),
-      search_symbol_p95_ms: percentile(symbolMs, 95),
-      search_code_first_ms: round(firstCodeMs),
-      search_code_p50_ms: percentile(codeMs, 50),
-      search_code_p95_ms: percentile(codeMs, 95),
-      queries: queryCount,
-      edits: editCount * rounds,
-      targets: { full_index_ms: 1500, reindex_after_edit_ms: 10, search_p50_ms: 20 },
-    };
-    const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
-    printTable([
-      ['repo', `${result.files} files, ${result.lines} lines, ${result.entities} entities`],
-      ['parser load (WASM, once)', `${result.parser_load_ms} ms`],
-      [
-        'full index p50, current / baseline',
-        `${result.full_index_ms} / ${result.full_index_baseline_ms} ms = ${result.full_index_over_baseline} × (target ≤ 1500: ${verdict(result.full_index_ms <= 1500)})`,
-      ],
-      [
-        'full index p50, current on one thread',
-        `${result.full_index_single_thread_ms} ms = ${result.full_index_single_thread_over_baseline} × the baseline`,
-      ],
-      [
-        'full index CPU p50, current / baseline',
-        `${result.full_index_cpu_ms} / ${result.full_index_baseline_cpu_ms} ms = ${result.full_index_cpu_over_baseline} ×`,
-      ],
-      ['reopen, all cached', `${result.reopen_cached_ms} ms`],
-      [
-        're-index after an edit p50 / p95 / max',
-        `${result.reindex_after_edit_p50_ms} / ${result.reindex_after_edit_p95_ms} / ${result.reindex_after_edit_max_ms} ms (target p50 ≤ 10: ${verdict(result.reindex_after_edit_p50_ms <= 10)})`,
-      ],
-      [
-        're-index p50, baseline',
-        `${result.reindex_after_edit_baseline_p50_ms} ms (current = ${result.reindex_after_edit_over_baseline} ×)`,
-      ],
-      [
-        'exit after index + ruff, current / baseline',
-        `${result.exit_after_index_and_ruff_p50_ms} / ${result.exit_after_index_and_ruff_baseline_p50_ms} ms`,
-      ],
-      [
-        'search_symbol p50 / p95',
-        `${result.search_symbol_p50_ms} / ${result.search_symbol_p95_ms} ms (target p50 ≤ 20: ${verdict(result.search_symbol_p50_ms <= 20)})`,
-      ],
-      ['search_code first query (builds BM25)', `${result.search_code_first_ms} ms`],
-      [
-        'search_code p50 / p95',
-        `${result.search_code_p50_ms} / ${result.search_code_p95_ms} ms (target p50 ≤ 20: ${verdict(result.search_code_p50_ms <= 20)})`,
-      ],
-    ]);
+    const result = indexResult(
+      { files: paths.length, lines, entities: index.all().length },
+      samples,
+      { rounds, parserMs, reopenMs, firstCodeMs, queries, edits: edits * rounds },
+      search,
+    );
+    printIndexTable(result);
     if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
