@@ -50,7 +50,7 @@ export async function runOnEveryNode(
   } finally {
     await client.removeService(id);
     // Its containers go as the nodes drop its tasks: waited for, so nothing is left when `ab` exits.
-    for (let i = 0; i < 60 && (await client.tasks(id)).length > 0; i++)
+    for (let i = 0; i < 60 && (await client.tasksLeft(id)).length > 0; i++)
       await new Promise((r) => setTimeout(r, 500));
   }
 }

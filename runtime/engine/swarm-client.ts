@@ -105,6 +105,19 @@ export class SwarmClient {
     return list.map(taskOf);
   }
 
+  /**
+   * The tasks a removed service still has while its nodes drop them. Docker 20.10 answers a task
+   * list for a removed service's id with 404 once the service is gone from the store: none left.
+   */
+  async tasksLeft(serviceId: string): Promise<SwarmTask[]> {
+    const list = (await this.call(
+      'list tasks',
+      () => this.docker.listTasks({ filters: { service: [serviceId] } }),
+      true,
+    )) as Array<Record<string, unknown>> | undefined;
+    return (list ?? []).map(taskOf);
+  }
+
   /** The service's stdout, every task's, as text (the job's result block is in it). */
   async serviceStdout(serviceId: string): Promise<string> {
     const raw = (await this.call('read the service logs', () =>
