@@ -164,6 +164,12 @@ describe('ab --cluster swarm (two real Swarm nodes, sim:1)', () => {
   });
 
   it('leaves no service, config, container or volume on either node', async () => {
+    // Once ab has removed a global job's service, each node removes that task's container on its
+    // own, a moment later (the manager no longer lists the removed service's tasks to wait on).
+    for (let i = 0; i < 60; i++) {
+      if ((await leftOn(swarm.manager)).length + (await leftOn(swarm.worker)).length === 0) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
     expect(await leftOn(swarm.manager)).toEqual([]);
     expect(await leftOn(swarm.worker)).toEqual([]);
   });
