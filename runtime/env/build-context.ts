@@ -3,7 +3,7 @@
 // carrying everything recorded, so the ledger row of a failed build says what ran).
 import type { DockerEngine } from '../engine/docker-engine.js';
 import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js';
-import { LABEL } from '../sandbox/hardening.js';
+import { ownerLabels } from '../sandbox/owner-labels.js';
 import { EnvBuildError } from './build-error.js';
 import type { BuildBox, StepResult } from './build-box.js';
 import { AptCache } from './apt-cache.js';
@@ -70,7 +70,7 @@ export class BuildContext {
   constructor(readonly input: BuildInput) {
     this.target = envImageRef(input.repoRoot, input.key, input.projectName);
     this.apt = new AptCache(input.plan.debian, { refresh: input.refreshAptLists });
-    this.labels = { [LABEL.owner]: input.owner, 'piper.env.build': input.key };
+    this.labels = { ...ownerLabels(input.owner), 'piper.env.build': input.key };
   }
 
   fail(message: string, fix: string): never {

@@ -14,7 +14,8 @@ import {
 import { probeHardening, requireEnforced, type HardeningReport } from './enforcement.js';
 import { LABEL, containerConfig } from './hardening.js';
 import { Limiter } from './limiter.js';
-import { currentOwner, formatOwner, ownContainerId } from './owner.js';
+import { currentOwner, formatOwner } from './owner.js';
+import { ownerLabels } from './owner-labels.js';
 import { EXECUTE_ARGV, WORKSPACE_ARGV, WarmPool } from './pool.js';
 import { removeOrReport, reportToStderr, type Report } from './removal.js';
 import { resolveLimits, type Limits, type Receipt, type RunSpec } from './spec.js';
@@ -328,12 +329,6 @@ export class Sandbox {
       });
     this.removals.add(removal);
   }
-}
-
-/** The labels naming this process as owner (and, inside a container, that container). */
-function ownerLabels(owner: string): Record<string, string> {
-  const container = ownContainerId();
-  return { [LABEL.owner]: owner, ...(container ? { [LABEL.ownerContainer]: container } : {}) };
 }
 
 /** The workspace entry point's first line: the command (or program) and its variables, as JSON. */

@@ -8,7 +8,8 @@ import type { Duplex } from 'node:stream';
 import type { DockerEngine } from '../engine/docker-engine.js';
 import { AttachDemuxer } from './demux.js';
 import { LABEL, containerConfig } from './hardening.js';
-import { currentOwner, formatOwner, ownContainerId } from './owner.js';
+import { currentOwner, formatOwner } from './owner.js';
+import { ownerLabels } from './owner-labels.js';
 import { removeOrReport, reportToStderr } from './removal.js';
 import type { Limits } from './spec.js';
 
@@ -45,7 +46,7 @@ export async function openServiceContainer(
     argv: opts.argv,
     limits: opts.limits ?? SERVICE_LIMITS,
     runtime: opts.runtime,
-    labels: { [LABEL.run]: 'service', [LABEL.call]: opts.name, ...ownerLabels() },
+    labels: { [LABEL.run]: 'service', [LABEL.call]: opts.name, ...ownerLabels(formatOwner(currentOwner())) },
   });
   config.HostConfig = { ...config.HostConfig, AutoRemove: true };
   const id = await engine.createContainer(config);
@@ -82,14 +83,5 @@ export async function openServiceContainer(
       stream.end();
       stream.destroy();
     },
-  };
-}
-
-/** The owner labels Sandbox gives its containers: this process, and the container it runs in. */
-function ownerLabels(): Record<string, string> {
-  const container = ownContainerId();
-  return {
-    [LABEL.owner]: formatOwner(currentOwner()),
-    ...(container ? { [LABEL.ownerContainer]: container } : {}),
   };
 }

@@ -77,9 +77,13 @@ async function killOneJob(swarm: TestSwarm, afterMs: number, running: () => bool
   return null;
 }
 
+/** What is left on a node, each with what says where it came from (image, labels, state). */
 async function leftOn(node: SwarmNode): Promise<string[]> {
   const list = async (...args: string[]) => (await nodeDocker(node, ...args)).split('\n').filter(Boolean);
-  const left = [...(await list('ps', '-aq')), ...(await list('volume', 'ls', '-q'))];
+  const left = [
+    ...(await list('ps', '-a', '--format', '{{.ID}} {{.Image}} {{.Status}} {{.Labels}}')),
+    ...(await list('volume', 'ls', '-q')),
+  ];
   if (node.role === 'manager')
     left.push(...(await list('service', 'ls', '-q')), ...(await list('config', 'ls', '-q')));
   return left;
