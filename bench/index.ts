@@ -211,8 +211,8 @@ interface RoundSamples {
   fullCpu: PerMode;
   edits: PerMode;
   exits: PerMode;
-  /** The last round's ledger of the current path: reopening it must parse nothing. */
-  currentLedger: string;
+  /** The last ledger written (the current path on one thread, after the last edits): reopening it must parse nothing. */
+  lastLedger: string;
 }
 
 /** The full index and edits of each path, `rounds` times, alternating which goes first. */
@@ -229,15 +229,16 @@ async function indexRounds(
     fullCpu: perMode(),
     edits: perMode(),
     exits: perMode(),
-    currentLedger: '',
+    lastLedger: '',
   };
   for (let r = 0; r < counts.rounds; r++) {
-    // Alternating which goes first, so neither always gets the warmer process.
+    // Alternating which of baseline and current goes first, so neither always gets the warmer
+    // process; single last, so its ledger matches the files every round's edits leave.
     const modes: readonly Mode[] =
-      r % 2 === 0 ? ['baseline', 'current', 'single'] : ['single', 'current', 'baseline'];
+      r % 2 === 0 ? ['baseline', 'current', 'single'] : ['current', 'baseline', 'single'];
     for (const mode of modes) {
       const ledgerFile = join(dir, `ledger-${mode}-${r}.db`);
-      if (mode === 'current') samples.currentLedger = ledgerFile;
+      if (mode === 'single') samples.lastLedger = ledgerFile;
       const ledger = Ledger.open(ledgerFile);
       const cpu0 = process.cpuUsage();
       const [built, ms] = await time(() => CodeIndex.open(repo, ledger, OPTIONS[mode]));
@@ -398,7 +399,7 @@ async function main(): Promise<void> {
     const { paths, lines } = generateRepo(repo, Number(values.files), rand);
     const [, parserMs] = await time(() => pythonParser());
     const samples = await indexRounds(repo, dir, paths, rand, { rounds, edits });
-    const ledger = Ledger.open(samples.currentLedger);
+    const ledger = Ledger.open(samples.lastLedger);
     const [index, reopenMs] = await time(() => CodeIndex.open(repo, ledger));
     if (index.parseCount !== 0) throw new Error(`reopen parsed ${index.parseCount} files; the cache missed`);
     // The BM25 postings exist before the searches, as in a run that has searched.
