@@ -29,6 +29,7 @@ describe("run-test with each real project's own test command (real environments,
       const repo = join(scratch, project.name);
       execFileSync('git', ['clone', '-q', join(REPOS, `${project.name}.bundle`), repo]);
       const r = await runCli(['run-test', '--repo', repo, '--json'], { env: NO_PIP });
+      expect(r.stdout.trim(), `no result: ${r.stderr.slice(-3000)}`).not.toBe('');
       const result = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
         passed: boolean;
         from: string;
