@@ -11,6 +11,7 @@ import { renderPlanText } from '../../runtime/env/plan/render.js';
 import { DEFAULT_TEST_FROM, detectTestCommand } from '../../runtime/env/plan/test-command.js';
 import { pytestCounts, unittestCounts } from '../../primitives/test-counts.js';
 import { targetArgv } from '../../primitives/run-test.js';
+import { runsTests } from '../../runtime/env/plan/test-runners.js';
 
 const roots: string[] = [];
 function repo(files: Record<string, string>): string {
@@ -134,6 +135,11 @@ describe('the CI workflow test step', () => {
     });
     expect(perPython.command).toBe('pytest tests/');
     expect(perPython.decisions.join('\n')).toMatch(/3 recipe lines ran 1 command\(s\)/);
+    // A hostile CI line: options that could each be the one before's value. Read one way only, so
+    // it is passed over at once (a backtracking reading would not return within the test's time).
+    const hostile = `uv run ${'--group '.repeat(60)}-p`;
+    expect(runsTests(hostile)).toBe(false);
+    expect(runsTests(`uv run ${'--group x '.repeat(60)}pytest`)).toBe(true);
   });
 });
 

@@ -8,10 +8,12 @@ import type { RepoReader } from './repo-reader.js';
 /**
  * A project tool's `run` in front of the command (`uv run --group dev --python 3.12 pytest`), with
  * its own options: those named here take a value, any other option is a flag. The sandbox's
- * environment is the project's, so the wrapper and its options are dropped.
+ * environment is the project's, so the wrapper and its options are dropped. A value never starts
+ * with `-`, so each word reads one way only: a CI file's `--group --group …` cannot make the match
+ * backtrack exponentially (the line is the repository's).
  */
 const WRAPPER_SOURCE =
-  '(?:uv|poetry|pdm|pipenv|hatch)\\s+run(?:\\s+(?:--(?:group|only-group|extra|python|with|with-requirements|with-editable|package|env-file|directory|project|index|env)(?:=|\\s+)\\S+|-[pe]\\s+\\S+|--?[\\w-]+))*\\s+';
+  '(?:uv|poetry|pdm|pipenv|hatch)\\s+run(?:\\s+(?:--(?:group|only-group|extra|python|with|with-requirements|with-editable|package|env-file|directory|project|index|env)(?:=|\\s+)[^\\s-]\\S*|-[pe]\\s+[^\\s-]\\S*|--?\\w[\\w-]*))*\\s+';
 const WRAPPER = new RegExp(`^${WRAPPER_SOURCE}`);
 /** A command line that runs a test suite, as a CI step or a tox/nox/make recipe writes it. */
 const RUNNER = new RegExp(
