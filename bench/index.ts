@@ -16,7 +16,7 @@
 // thread, a cursor over every node, every selector rebuilt after an edit: IndexOptions.baseline), in alternating rounds in this process.
 // Targets: full index ≤ 1500 ms, re-index after an edit ≤ 10 ms, searches ≤ 20 ms p50.
 // The table goes to stderr; --json prints one JSON object on stdout.
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,87 +30,8 @@ import type { ReadContext } from '../primitives/read-context.js';
 import { searchCode } from '../primitives/search-code.js';
 import { searchSymbol } from '../primitives/search-symbol.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
+import { VERBS, WORDS, generateRepo, prng } from './index-repo.js';
 import { percentile, printTable } from './stats.js';
-
-const WORDS = (
-  'account address amount balance batch buffer cache channel client config connection counter cursor ' +
-  'digest entry event field filter format frame graph handler header index item job key label ledger ' +
-  'limit listener loader lock message metric node offset order packet page parser path payload policy ' +
-  'pool queue reader record region report request resource result route row schedule schema session ' +
-  'signal snapshot socket source state status stream table task token tracker user value vector worker'
-).split(' ');
-const VERBS =
-  'add build check close compute decode encode fetch find flush load merge open parse read remove render reset resolve save scan send sort split store sync update validate write'.split(
-    ' ',
-  );
-
-/** A small deterministic PRNG (mulberry32), so every run generates the same repo. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function generateModule(rand: () => number, n: number): string {
-  const pick = <T>(xs: T[]) => xs[Math.floor(rand() * xs.length)]!;
-  const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
-  const lines = [
-    `"""Module ${n}: ${pick(WORDS)} and ${pick(WORDS)} handling."""`,
-    'import os',
-    'import re',
-    '',
-  ];
-  for (let c = 0; c < 2; c++) {
-    const noun = pick(WORDS);
-    lines.push(
-      '',
-      `class ${cap(noun)}${cap(pick(WORDS))}${n}:`,
-      `    """Keeps the ${noun} ${pick(WORDS)} of a ${pick(WORDS)}."""`,
-      '',
-    );
-    lines.push(
-      '    def __init__(self, source):',
-      `        self.${noun} = source`,
-      `        self.items = []`,
-      '',
-    );
-    for (let m = 0; m < 4; m++) {
-      const verb = pick(VERBS);
-      const obj = pick(WORDS);
-      if (rand() < 0.2) lines.push('    @property');
-      lines.push(
-        `    def ${verb}_${obj}(self, ${pick(WORDS)}, limit=10):`,
-        `        """${cap(verb)} the ${obj} from the ${pick(WORDS)} ${pick(WORDS)}."""`,
-        `        total = 0`,
-        `        for ${pick(WORDS)}_item in self.items[:limit]:`,
-        `            total += len(str(${pick(WORDS)}_item))`,
-        `        if total > limit:`,
-        `            return self.${pick(VERBS)}_${pick(WORDS)}(total)`,
-        `        return os.path.join(str(total), "${pick(WORDS)}")`,
-        '',
-      );
-    }
-  }
-  for (let f = 0; f < 4; f++) {
-    const verb = pick(VERBS);
-    const obj = pick(WORDS);
-    const asyncDef = rand() < 0.2 ? 'async ' : '';
-    lines.push(
-      '',
-      `${asyncDef}def ${verb}_${obj}_${f}(${pick(WORDS)}, ${pick(WORDS)}=None):`,
-      `    """${cap(verb)} a ${obj} into a ${pick(WORDS)}."""`,
-      `    pattern = re.compile(r"${pick(WORDS)}-\\d+")`,
-      `    matches = pattern.findall(str(${pick(WORDS)}))`,
-      '    return [m.upper() for m in matches]',
-      '',
-    );
-  }
-  return `${lines.join('\n')}\n`;
-}
 
 async function time<T>(body: () => Promise<T>): Promise<[T, number]> {
   const t0 = performance.now();
@@ -129,28 +50,6 @@ const OPTIONS: Record<'baseline' | 'current' | 'single', IndexOptions> = {
   current: {},
   single: { threads: 1 },
 };
-
-function generateRepo(
-  dir: string,
-  fileCount: number,
-  rand: () => number,
-): { paths: string[]; lines: number } {
-  const paths: string[] = [];
-  let lines = 0;
-  const packages = Math.ceil(fileCount / 50);
-  for (let p = 0; p < packages; p++) {
-    const pkg = `pkg${String(p).padStart(2, '0')}`;
-    mkdirSync(join(dir, pkg), { recursive: true });
-    for (let m = 0; m < 50 && paths.length < fileCount; m++) {
-      const path = m === 0 ? `${pkg}/__init__.py` : `${pkg}/mod${String(m).padStart(2, '0')}.py`;
-      const text = generateModule(rand, paths.length);
-      lines += text.split('\n').length - 1;
-      writeFileSync(join(dir, path), text);
-      paths.push(path);
-    }
-  }
-  return { paths, lines };
-}
 
 let editSerial = 0;
 
