@@ -1,28 +1,37 @@
 // Debian's package lists and downloaded packages, kept between environment builds on this machine
 // so a build does not fetch what the last one fetched (issue 25): the lists (`/var/lib/apt/lists`)
 // are reused while fresh — MAX_AGE_H hours, or `PIPER_APT_LISTS_MAX_AGE_H` (0 forces a refresh, as
-// does `--env rebuild`) — and every .deb a build downloaded is offered to the next. Both live in
-// the user's cache directory, one set per Debian suite; they enter a build container by the engine's
-// archive endpoint and are deleted again before the container is committed, so no image holds them.
-// Lists and packages come only from the networked, repository-code-free steps (apt verified the
-// lists' signatures when it fetched them).
+// does `--env rebuild`) — and every .deb a build downloaded is offered to the next. With the lists
+// goes apt's binary cache of them (`/var/cache/apt/*.bin`): parsing a suite's lists into it takes
+// apt 1.3–1.6 s, which every build paid again; apt checks it against the lists and dpkg's status
+// before use and rebuilds it when they differ; the step says when it did and copies the rebuilt
+// cache aside before its install rewrites it (steps.ts APT_CACHE_REBUILT), and that copy is kept. All of it lives in the user's cache directory, one
+// set per Debian suite; it enters a build container by the engine's archive endpoint and is deleted
+// again before the container is committed, so no image holds it. Lists, caches and packages come
+// only from the networked, repository-code-free steps (apt verified the lists' signatures when it
+// fetched them).
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import type { BuildBox } from './build-box.js';
+import { APT_CACHE_COPY } from './steps.js';
 
 const MAX_AGE_H = 6;
 const LISTS = '/var/lib/apt/lists';
 const DEBS = '/var/cache/apt/archives';
+const BINARY_CACHE = '/var/cache/apt';
 /** The lists, compressed (Acquire::GzipIndexes): a few tens of MB for a suite's main component. */
 const MAX_LISTS_BYTES = 256 << 20;
 /** The largest package cache kept: beyond it the next build fetches again. */
 const MAX_DEBS_BYTES = 512 << 20;
+/** apt's two binary caches of a suite's lists: about 47 MB each for trixie's main. */
+const MAX_BINARY_CACHE_BYTES = 512 << 20;
 
 export class AptCache {
   private readonly dir: string;
-  private readonly primed = new WeakSet<BuildBox>();
+  /** Per box, its priming: started early (deps-phase.ts), awaited by the first apt step. */
+  private readonly priming = new WeakMap<BuildBox, Promise<boolean>>();
 
   constructor(
     suite: string,
@@ -39,28 +48,49 @@ export class AptCache {
     return this.opts.refresh ? 0 : hours * 3600_000;
   }
 
-  /** Whether the box already has fresh lists (put in now from the cache, or fetched earlier in this box). */
-  async prime(box: BuildBox): Promise<boolean> {
-    if (this.primed.has(box)) return true;
-    const lists = join(this.dir, 'lists.tar');
-    const debs = join(this.dir, 'debs.tar');
-    if (existsSync(debs)) await box.put(DEBS, Readable.from([readFileSync(debs)])).catch(() => undefined);
-    if (!existsSync(lists) || Date.now() - statSync(lists).mtimeMs > this.maxAgeMs()) return false;
-    try {
-      await box.put(LISTS, Readable.from([readFileSync(lists)]));
-    } catch {
-      return false;
+  /**
+   * Whether the box has fresh lists (put in from the cache, or fetched earlier in this box). The
+   * packages, the lists and their binary cache go in side by side; once per box.
+   */
+  prime(box: BuildBox): Promise<boolean> {
+    let priming = this.priming.get(box);
+    if (!priming) {
+      priming = this.put(box);
+      this.priming.set(box, priming);
     }
-    this.primed.add(box);
-    return true;
+    return priming;
   }
 
-  /** After an apt step in `box`: its lists (when it fetched them) and its packages, for the next build. */
-  async save(box: BuildBox, fetchedLists: boolean): Promise<void> {
-    this.primed.add(box);
+  private async put(box: BuildBox): Promise<boolean> {
+    const file = (name: string) => join(this.dir, name);
+    const putFile = (name: string, at: string) =>
+      box.put(at, Readable.from([readFileSync(file(name))])).then(
+        () => true,
+        () => false,
+      );
+    const debs = existsSync(file('debs.tar')) ? putFile('debs.tar', DEBS) : Promise.resolve(false);
+    const lists = file('lists.tar');
+    const fresh = existsSync(lists) && Date.now() - statSync(lists).mtimeMs <= this.maxAgeMs();
+    // The binary cache only with the lists it was made from (apt would rebuild it anyway).
+    const [listsIn] = await Promise.all([
+      fresh ? putFile('lists.tar', LISTS) : Promise.resolve(false),
+      fresh && existsSync(file('bincache.tar')) ? putFile('bincache.tar', BINARY_CACHE) : null,
+      debs,
+    ]);
+    return listsIn;
+  }
+
+  /**
+   * After an apt step in `box`: its lists (when it fetched them), apt's binary cache (when it
+   * rebuilt it) and its packages, for the next build.
+   */
+  async save(box: BuildBox, made: { lists: boolean; binaryCache: boolean }): Promise<void> {
+    this.priming.set(box, Promise.resolve(true));
     try {
       mkdirSync(this.dir, { recursive: true });
-      if (fetchedLists) write(join(this.dir, 'lists.tar'), await box.read(`${LISTS}/.`, MAX_LISTS_BYTES));
+      if (made.lists) write(join(this.dir, 'lists.tar'), await box.read(`${LISTS}/.`, MAX_LISTS_BYTES));
+      if (made.binaryCache)
+        write(join(this.dir, 'bincache.tar'), await box.read(`${APT_CACHE_COPY}/.`, MAX_BINARY_CACHE_BYTES));
       const debs = await box.read(`${DEBS}/.`, MAX_DEBS_BYTES);
       write(join(this.dir, 'debs.tar'), debs);
     } catch {

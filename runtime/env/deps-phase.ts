@@ -26,6 +26,9 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
     redactor: pip.redactor,
   });
   try {
+    // Debian's lists and packages go in while the venv is made, when apt may be asked at all.
+    if (plan.apt.length || plan.requirements.some((q) => q.debian))
+      void ctx.apt.prime(box).catch(() => undefined);
     // Only the wheels of distributions the plan names: a machine-wide wheel directory can be large.
     const named = new Set(plan.requirements.map((q) => q.normalized));
     const userWheelDirs = await putWheelDirs(box, pip.userWheelDirs, named);

@@ -5,7 +5,7 @@
 // no source meets is relaxed or left out (best effort), or fails naming every source (strict); a
 // user-provided image is used as it is.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,53 @@ describe('a src-layout project whose dependencies come from Debian', () => {
     expect(receipt.stdout).toContain("['lo']");
     expect(receipt.stdout).toContain('refused');
     expect(connections).toBe(0);
+  });
+});
+
+describe("Debian's lists and apt's binary cache, kept between builds", () => {
+  it('fetches the lists once, then reuses them and the cache apt made of them; no image holds either', async () => {
+    const cache = join(scratch, 'xdg-cache');
+    const env = { ...NO_PIP, XDG_CACHE_HOME: cache };
+    const repo = newRepo(
+      'apt-cache',
+      {},
+      join(packageRoot(), 'test', 'fixtures', 'env-projects', 'debian-src'),
+    );
+    const pyproject = join(repo, 'pyproject.toml');
+    const debianStep = (i: number) =>
+      (
+        JSON.parse(envRows(repo)[i]!.steps) as Array<{ name: string; command: string; output_tail: string }>
+      ).find((s) => s.name === 'debian')!;
+    const build = async (version: string, extra: Record<string, string> = {}) => {
+      writeFileSync(
+        pyproject,
+        readFileSync(pyproject, 'utf8').replace(/version = "[^"]*"/, `version = "${version}"`),
+      );
+      const r = await runCli(['env', 'build', '--repo', repo], { env: { ...env, ...extra } });
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+    };
+    const dir = join(cache, 'piper-agent', 'apt', loadRecipe().suite);
+    await build('1.0.0');
+    expect(debianStep(0).command).toContain('apt-get update');
+    // apt parsed the fresh lists into its cache; the copy taken before its install is kept.
+    const kept = statSync(join(dir, 'bincache.tar')).mtimeMs;
+    expect(statSync(join(dir, 'lists.tar')).size).toBeGreaterThan(0);
+    await build('1.0.1');
+    // The next project's build neither fetches the lists nor parses them again, and still installs.
+    expect(debianStep(1).command).not.toContain('apt-get update');
+    expect(debianStep(1).output_tail).toContain('piper-dpkg python3-attr');
+    // Not parsed again: the kept cache was not rewritten.
+    expect(statSync(join(dir, 'bincache.tar')).mtimeMs).toBe(kept);
+    const image = envRows(repo)[1]!.image;
+    const left = execFileSync(
+      'docker',
+      ['run', '--rm', '--network', 'none', image, 'sh', '-c', 'ls -A /var/lib/apt/lists /var/cache/apt'],
+      { encoding: 'utf8' },
+    );
+    expect(left.split(/\s+/).filter((f) => /\.bin$|piper-copy|Packages|InRelease/.test(f))).toEqual([]);
+    // A refresh forced by the age setting fetches them again.
+    await build('1.0.2', { PIPER_APT_LISTS_MAX_AGE_H: '0' });
+    expect(debianStep(2).command).toContain('apt-get update');
   });
 });
 
