@@ -9,6 +9,11 @@
 //   workspace when the build deletes it.
 // - a project whose version comes from git gets it in the variables setuptools-scm and pdm-backend
 //   read (runtime/env/vcs-version.ts): the workspace has no .git.
+// - the install itself is the backend's PEP 660 build unpacked by editable-wheel.ts (2 s less than
+//   pip for a small project), and pip's, with the options above, when that cannot do it.
+import { EDITABLE_WHEEL_SOURCE } from './editable-wheel.js';
+import { VENV_PYTHON } from './names.js';
+
 export interface ProjectInstall {
   /** Variables for the install (the VCS version), exported in the script so the record shows them. */
   env?: Record<string, string>;
@@ -30,6 +35,12 @@ export function editableInstallLines(
   ];
   if (install.note) lines.push(`echo ${quote(`piper: ${install.note}`)}`);
   for (const [name, value] of Object.entries(install.env ?? {})) lines.push(`export ${name}=${quote(value)}`);
-  lines.push(`${pip} install --no-cache-dir --no-deps --no-build-isolation --no-index --use-pep517 -e /work`);
+  // The backend's own PEP 660 build, unpacked without pip (editable-wheel.ts); pip when it cannot.
+  lines.push(
+    `if ${VENV_PYTHON} -I -B -c ${quote(EDITABLE_WHEEL_SOURCE)}; then :; else`,
+    `  echo "piper: the build backend's editable install did not complete (exit $?); pip installs the project"`,
+    `  ${pip} install --no-cache-dir --no-deps --no-build-isolation --no-index --use-pep517 -e /work`,
+    'fi',
+  );
   return lines;
 }

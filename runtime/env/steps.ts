@@ -139,8 +139,7 @@ export function projectStep(install: ProjectInstall = {}): StepSpec {
 export function cleanStep(): StepSpec {
   return {
     name: 'clean',
-    script:
-      `rm -rf /work/* /work/.[!.]* /work/..?* /root/.cache /var/lib/apt/lists/* /var/cache/apt/*.bin ${APT_CACHE_COPY} /var/cache/apt/archives/*.deb /tmp/* 2>/dev/null; chown 1000:1000 /work; true`,
+    script: `rm -rf /work/* /work/.[!.]* /work/..?* /root/.cache /var/lib/apt/lists/* /var/cache/apt/*.bin ${APT_CACHE_COPY} /var/cache/apt/archives/*.deb /tmp/* 2>/dev/null; chown 1000:1000 /work; true`,
     timeoutS: 120,
   };
 }
