@@ -6,7 +6,7 @@ import { runTestTool } from '../../primitives/tools/run-test.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
-import { gitHead } from '../../runtime/host/git.js';
+import { gitHead, repoRoot } from '../../runtime/host/git.js';
 import { inert } from '../../runtime/text/inert.js';
 import { EXIT } from '../exit-codes.js';
 import { numberOption } from '../options.js';
@@ -61,12 +61,18 @@ export async function runTestCommand(argv: string[]): Promise<number> {
   // from an earlier command): its interpreter has pytest imported by the time the snapshot
   // arrives (a larger snapshot's limits run cold).
   const keepWarm = keepWarmOption();
-  const session = await openCommandSession(values, {
-    workspacePoolSize: 1,
-    workspacePoolLimits: RUN_TEST_LIMITS,
-    oneShot: true,
-    ...keepWarm,
-  });
+  const repo = values.repo ?? repoRoot();
+  // git reads HEAD while the engine, the ledger and the environment are set up.
+  const head = gitHead(repo);
+  const session = await openCommandSession(
+    { ...values, repo },
+    {
+      workspacePoolSize: 1,
+      workspacePoolLimits: RUN_TEST_LIMITS,
+      oneShot: true,
+      ...keepWarm,
+    },
+  );
   session.sandbox.prestart();
   try {
     const { target, from, testEnv, testNotes } = whatToRun(
@@ -77,7 +83,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
     const runId = createRun(session.ledger, {
       kind: runTestTool.name,
       repo: session.repo,
-      head: await gitHead(session.repo),
+      head: await head,
       owner: session.owner,
     });
     if (!values.json) log(`running ${inert(target)} in the sandbox (timeout ${timeout} s) ...`);

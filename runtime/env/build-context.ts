@@ -90,4 +90,12 @@ export class BuildContext {
   collect(box: BuildBox): void {
     this.steps.push(...box.steps.splice(0));
   }
+
+  /** Removals under way while the next phase runs (0.3 s each); the build awaits them before it ends. */
+  readonly removals: Promise<void>[] = [];
+
+  /** Removes a phase's box without holding up the next phase. */
+  removeLater(box: BuildBox): void {
+    this.removals.push(box.remove());
+  }
 }

@@ -70,6 +70,7 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
       pytestPlugins: ctx.pytestPlugins,
     };
   } finally {
+    await Promise.all(ctx.removals);
     // The intermediate tags go; their layers stay as the final image's parents.
     for (const ref of intermediate) await input.engine.removeImage(ref).catch(() => undefined);
   }

@@ -63,7 +63,7 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
     return `${ctx.target.repo}:${tag}`;
   } finally {
     ctx.collect(box);
-    await box.remove();
+    ctx.removeLater(box);
   }
 }
 
