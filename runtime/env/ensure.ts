@@ -9,7 +9,6 @@ import { ensureImage } from '../images/build.js';
 import { RECIPE_LABEL, loadRecipe, type Suite } from '../images/recipe.js';
 import { lastBuildOf, type EnvironmentStatus, type ResolvedPackage } from '../ledger/environments.js';
 import type { Ledger } from '../ledger/ledger.js';
-import { buildEnvironment } from './builder.js';
 import { ChoiceRecord, emptyRow, recordBuilt, recordFailure } from './choice-record.js';
 import { environmentKey } from './key.js';
 import { ENV_LABEL, envImageRef } from './names.js';
@@ -201,6 +200,8 @@ async function build(
   );
   // A failure anywhere from here (the build, pruning, the row) is the failed build's record.
   try {
+    // Loaded only for a build: a reuse, every one-shot command's path, never needs its code.
+    const { buildEnvironment } = await import('./builder.js');
     const built = await buildEnvironment({
       engine,
       repoRoot,
