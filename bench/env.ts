@@ -151,6 +151,7 @@ async function buildVsReuse(b: Bench, coldBuilds: number, warmHits: number) {
   const cold: number[] = [];
   const cached: number[] = [];
   const warm: number[] = [];
+  let steps: Record<string, number> = {};
   let imageMb = 0;
   for (let c = 0; c < coldBuilds; c++) {
     const built = await ensure(b, fixture, 'rebuild', 'built');
@@ -162,14 +163,32 @@ async function buildVsReuse(b: Bench, coldBuilds: number, warmHits: number) {
       pyproject,
       readFileSync(pyproject, 'utf8').replace(/^version = .*$/m, `version = "0.3.${c + 2}"`),
     );
-    cached.push((await ensure(b, fixture, 'auto', 'built')).ms);
+    const first = await ensure(b, fixture, 'auto', 'built');
+    cached.push(first.ms);
+    steps = whereTheTimeGoes(b.ledger, first.ms);
     imageMb = Math.round(((await b.engine.inspectImage(built.choice.image))?.size ?? 0) / 1e6);
     const share = Math.ceil((warmHits - warm.length) / (coldBuilds - c));
     for (let w = 0; w < share; w++) warm.push((await ensure(b, fixture, 'auto', 'hit')).ms);
     process.stderr.write(`\rbuild ${c + 1}/${coldBuilds}`);
   }
   process.stderr.write('\n');
-  return { cold, cached, warm, imageMb };
+  return { cold, cached, warm, imageMb, steps };
+}
+
+/**
+ * The last build's recorded steps (their seconds summed by name, from its environments row), and
+ * `between steps`: the rest of its time — containers created, started and removed, files put and
+ * read, commits, the layer check.
+ */
+function whereTheTimeGoes(ledger: Ledger, ms: number): Record<string, number> {
+  const row = ledger.database.prepare('SELECT steps FROM environments ORDER BY id DESC LIMIT 1').get() as {
+    steps: string;
+  };
+  const out: Record<string, number> = {};
+  for (const step of JSON.parse(row.steps) as Array<{ name: string; seconds: number }>)
+    out[step.name] = round1((out[step.name] ?? 0) + step.seconds);
+  out['between steps'] = round1(ms / 1000 - Object.values(out).reduce((a, b) => a + b, 0));
+  return out;
 }
 
 /** 2. run_test in the project's environment (pooled and fresh containers) against a host venv. */
@@ -250,6 +269,7 @@ function envResult(
     env_cold_build_p50_s: round1(percentile(env.cold, 50) / 1000),
     env_cached_build_s: env.cached.map((ms) => round1(ms / 1000)),
     env_cached_build_p50_s: round1(percentile(env.cached, 50) / 1000),
+    env_cached_build_steps_s: env.steps,
     env_warm_hit_p50_ms: percentile(env.warm, 50),
     env_warm_hit_p90_ms: percentile(env.warm, 90),
     env_cold_over_warm: Math.round(percentile(env.cold, 50) / percentile(env.warm, 50)),
@@ -273,6 +293,12 @@ function printEnvTable(result: ReturnType<typeof envResult>): void {
   printTable([
     ['env cold build, lists refetched (s, each)', result.env_cold_build_s.join(' / ')],
     ['env first build, caches fresh (s, each)', result.env_cached_build_s.join(' / ')],
+    [
+      'the last first build, by step (s)',
+      Object.entries(result.env_cached_build_steps_s)
+        .map(([name, s]) => `${name} ${s}`)
+        .join(', '),
+    ],
     ['env warm hit p50 / p90 (ms)', `${result.env_warm_hit_p50_ms} / ${result.env_warm_hit_p90_ms}`],
     ['env cold / warm', `${result.env_cold_over_warm} ×`],
     ['env image (MB)', result.env_image_mb],
@@ -301,7 +327,12 @@ async function main(): Promise<void> {
   const warmHits = Number(values.warm);
   const rounds = Number(values.rounds);
   // The user's pip configuration would enter the key and the sources; Debian's packages serve here.
-  Object.assign(process.env, { PIP_INDEX_URL: '', PIP_EXTRA_INDEX_URL: '', PIP_FIND_LINKS: '' });
+  Object.assign(process.env, {
+    PIP_INDEX_URL: '',
+    PIP_EXTRA_INDEX_URL: '',
+    PIP_FIND_LINKS: '',
+    PIP_CONFIG_FILE: '/dev/null',
+  });
 
   const { engine } = await connectEngine();
   const info = await engine.info();

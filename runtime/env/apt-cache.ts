@@ -21,6 +21,7 @@ const MAX_AGE_H = 6;
 const LISTS = '/var/lib/apt/lists';
 const DEBS = '/var/cache/apt/archives';
 const BINARY_CACHE = '/var/cache/apt';
+const PACKAGES = 'packages.tar';
 /** The lists, compressed (Acquire::GzipIndexes): a few tens of MB for a suite's main component. */
 const MAX_LISTS_BYTES = 256 << 20;
 /** The largest package cache kept: beyond it the next build fetches again. */
@@ -49,8 +50,8 @@ export class AptCache {
   }
 
   /**
-   * Whether the box has fresh lists (put in from the cache, or fetched earlier in this box). The
-   * packages, the lists and their binary cache go in side by side; once per box.
+   * Whether the box has fresh lists (put in from the cache, or fetched earlier in this box): the
+   * packages, the lists and their binary cache put in, once per box.
    */
   prime(box: BuildBox): Promise<boolean> {
     let priming = this.priming.get(box);
@@ -68,31 +69,29 @@ export class AptCache {
         () => true,
         () => false,
       );
-    const debs = existsSync(file('debs.tar')) ? putFile('debs.tar', DEBS) : Promise.resolve(false);
+    // The sandbox image has no archives directory: the tar carries it (`archives/...`), put into
+    // its parent. (debs.tar, an earlier form of this cache with bare entries, went nowhere: 404.)
+    if (existsSync(file(PACKAGES))) await putFile(PACKAGES, BINARY_CACHE);
     const lists = file('lists.tar');
-    const fresh = existsSync(lists) && Date.now() - statSync(lists).mtimeMs <= this.maxAgeMs();
+    if (!existsSync(lists) || Date.now() - statSync(lists).mtimeMs > this.maxAgeMs()) return false;
+    if (!(await putFile('lists.tar', LISTS))) return false;
     // The binary cache only with the lists it was made from (apt would rebuild it anyway).
-    const [listsIn] = await Promise.all([
-      fresh ? putFile('lists.tar', LISTS) : Promise.resolve(false),
-      fresh && existsSync(file('bincache.tar')) ? putFile('bincache.tar', BINARY_CACHE) : null,
-      debs,
-    ]);
-    return listsIn;
+    if (existsSync(file('bincache.tar'))) await putFile('bincache.tar', BINARY_CACHE);
+    return true;
   }
 
   /**
    * After an apt step in `box`: its lists (when it fetched them), apt's binary cache (when it
-   * rebuilt it) and its packages, for the next build.
+   * rebuilt it) and its packages (when it downloaded any), for the next build.
    */
-  async save(box: BuildBox, made: { lists: boolean; binaryCache: boolean }): Promise<void> {
+  async save(box: BuildBox, made: { lists: boolean; binaryCache: boolean; debs: boolean }): Promise<void> {
     this.priming.set(box, Promise.resolve(true));
     try {
       mkdirSync(this.dir, { recursive: true });
       if (made.lists) write(join(this.dir, 'lists.tar'), await box.read(`${LISTS}/.`, MAX_LISTS_BYTES));
       if (made.binaryCache)
         write(join(this.dir, 'bincache.tar'), await box.read(`${APT_CACHE_COPY}/.`, MAX_BINARY_CACHE_BYTES));
-      const debs = await box.read(`${DEBS}/.`, MAX_DEBS_BYTES);
-      write(join(this.dir, 'debs.tar'), debs);
+      if (made.debs) write(join(this.dir, PACKAGES), await box.read(DEBS, MAX_DEBS_BYTES));
     } catch {
       // A cache that cannot be written costs the next build a fetch, nothing more.
     }

@@ -8,7 +8,7 @@ import { EnvBuildError } from './build-error.js';
 import type { BuildBox, StepResult } from './build-box.js';
 import { AptCache } from './apt-cache.js';
 import { envImageRef } from './names.js';
-import { APT_CACHE_REBUILT, aptStep } from './steps.js';
+import { APT_CACHE_REBUILT, APT_DEBS_FETCHED, aptStep } from './steps.js';
 import type { NativeBuild } from './native.js';
 import type { PytestPlugin } from './pytest-entry-points.js';
 import type { PipSettings } from './pip-settings.js';
@@ -52,8 +52,13 @@ export async function runApt(
 ): Promise<StepResult> {
   const fresh = await ctx.apt.prime(box);
   const r = await box.run(aptStep(name, packages, strict, !fresh));
-  const binaryCache = r.stdout.split('\n').includes(APT_CACHE_REBUILT);
-  if (r.exit_code === 0) await ctx.apt.save(box, { lists: !fresh, binaryCache });
+  const said = new Set(r.stdout.split('\n'));
+  if (r.exit_code === 0)
+    await ctx.apt.save(box, {
+      lists: !fresh,
+      binaryCache: said.has(APT_CACHE_REBUILT),
+      debs: said.has(APT_DEBS_FETCHED),
+    });
   return r;
 }
 

@@ -60,8 +60,10 @@ export async function projectPhase(
     await box.stop();
     const where = { site, bin: `${VENV}/bin`, project: plan.project.name };
     const layer = checkProjectLayer(await box.changes(), where);
-    const read = new Map<string, TarFile[]>();
-    for (const path of layer.keep) read.set(path, await readTar(await box.read(path)));
+    // Read side by side: one archive request per kept path, each a round trip to the engine.
+    const read = new Map<string, TarFile[]>(
+      await Promise.all(layer.keep.map(async (path) => [path, await readTar(await box.read(path))] as const)),
+    );
     const project = projectFiles(read, where);
     const inSnapshot = new Set(snapshot.entries.map((e) => `/work/${e.path}`));
     const built = await builtModules(

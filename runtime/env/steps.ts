@@ -30,6 +30,8 @@ export function venvStep(): StepSpec {
 export const APT_CACHE_REBUILT = 'piper-apt-cache-rebuilt';
 // Not under /tmp: the engine's archive endpoint does not see into a tmpfs. The clean step removes it.
 export const APT_CACHE_COPY = '/var/cache/apt/piper-copy';
+/** Printed by an apt step that downloaded packages: the package cache is worth keeping again. */
+export const APT_DEBS_FETCHED = 'piper-apt-debs-fetched';
 const PKGCACHE_STAMP = 'stat -c %Y.%s /var/cache/apt/pkgcache.bin 2>/dev/null || echo none';
 
 /**
@@ -61,7 +63,10 @@ export function aptStep(name: string, packages: string[], strict: boolean, updat
     'done',
     // A package the recipe names but Debian does not have fails the step by name.
     ...(strict ? ['[ -z "$missing" ] || { echo "no such Debian package:$missing" >&2; exit 3; }'] : []),
+    'debs_before=$(ls /var/cache/apt/archives | grep -c "\\.deb$" || true)',
     '[ -z "$install" ] || apt-get install -y -qq --no-install-recommends $install',
+    // Only a step that downloaded something has packages the kept ones lack (apt-cache.ts).
+    `[ "$(ls /var/cache/apt/archives | grep -c "\\.deb$" || true)" = "$debs_before" ] || echo ${APT_DEBS_FETCHED}`,
     '[ -z "$install" ] || dpkg-query -W -f=\'piper-dpkg ${Package} ${Version}\\n\' $install',
   ];
   return { name, script: script.join('\n'), timeoutS: 600 };

@@ -113,7 +113,7 @@ describe('a src-layout project whose dependencies come from Debian', () => {
 });
 
 describe("Debian's lists and apt's binary cache, kept between builds", () => {
-  it('fetches the lists once, then reuses them and the cache apt made of them; no image holds either', async () => {
+  it('fetches the lists and packages once, then reuses them and the cache apt made of them; no image holds any', async () => {
     const cache = join(scratch, 'xdg-cache');
     const env = { ...NO_PIP, XDG_CACHE_HOME: cache };
     const repo = newRepo(
@@ -139,6 +139,7 @@ describe("Debian's lists and apt's binary cache, kept between builds", () => {
     expect(debianStep(0).command).toContain('apt-get update');
     // apt parsed the fresh lists into its cache; the copy taken before its install is kept.
     const kept = statSync(join(dir, 'bincache.tar')).mtimeMs;
+    const debs = statSync(join(dir, 'packages.tar')).mtimeMs;
     expect(statSync(join(dir, 'lists.tar')).size).toBeGreaterThan(0);
     await build('1.0.1');
     // The next project's build neither fetches the lists nor parses them again, and still installs.
@@ -146,13 +147,26 @@ describe("Debian's lists and apt's binary cache, kept between builds", () => {
     expect(debianStep(1).output_tail).toContain('piper-dpkg python3-attr');
     // Not parsed again: the kept cache was not rewritten.
     expect(statSync(join(dir, 'bincache.tar')).mtimeMs).toBe(kept);
+    // Nothing was downloaded (python3-attr came from the kept packages): they were not written again.
+    expect(statSync(join(dir, 'packages.tar')).mtimeMs).toBe(debs);
     const image = envRows(repo)[1]!.image;
     const left = execFileSync(
       'docker',
-      ['run', '--rm', '--network', 'none', image, 'sh', '-c', 'ls -A /var/lib/apt/lists /var/cache/apt'],
+      [
+        'run',
+        '--rm',
+        '--network',
+        'none',
+        image,
+        'sh',
+        '-c',
+        'ls -A /var/lib/apt/lists /var/cache/apt /var/cache/apt/archives 2>/dev/null; true',
+      ],
       { encoding: 'utf8' },
     );
-    expect(left.split(/\s+/).filter((f) => /\.bin$|piper-copy|Packages|InRelease/.test(f))).toEqual([]);
+    expect(left.split(/\s+/).filter((f) => /\.bin$|\.deb$|piper-copy|Packages|InRelease/.test(f))).toEqual(
+      [],
+    );
     // A refresh forced by the age setting fetches them again.
     await build('1.0.2', { PIPER_APT_LISTS_MAX_AGE_H: '0' });
     expect(debianStep(2).command).toContain('apt-get update');
