@@ -54,6 +54,11 @@ the ledger and \`env plan\`. --env strict (or \`strict = true\` in the recipe) f
 Only the dependency step has a network, and it runs no repository code; the repository's wheels,
 its build and every run have none, and no credential reaches them (docs/security.md).
 
+Debian's package lists, apt's cache of them and the .debs a build downloaded are kept for the next
+build in ~/.cache/piper-agent/apt/SUITE (XDG_CACHE_HOME): the lists are used while under 6 hours
+old (PIPER_APT_LISTS_MAX_AGE_H=HOURS; 0, or \`env build --rebuild\`, fetches them again). No image
+holds any of it.
+
 Exit status: 0 ok, 2 bad usage or an environment that cannot be built, 5 no Docker engine.`;
 
 export async function envCommand(argv: string[]): Promise<number> {
