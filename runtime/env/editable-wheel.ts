@@ -17,7 +17,7 @@
 // way afterwards (project-layer.ts, project-files.ts).
 
 /** Exit status meaning "not done, let pip do it" for reasons that are not a failure. */
-export const PIP_INSTEAD = 75;
+const PIP_INSTEAD = 75;
 
 export const EDITABLE_WHEEL_SOURCE = String.raw`
 import configparser, importlib, json, os, shutil, sys, sysconfig, tempfile, tomllib, zipfile
