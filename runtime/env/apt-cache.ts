@@ -3,13 +3,13 @@
 // are reused while fresh — MAX_AGE_H hours, or `PIPER_APT_LISTS_MAX_AGE_H` (0 forces a refresh, as
 // does `--env rebuild`) — and every .deb a build downloaded is offered to the next. With the lists
 // goes apt's binary cache of them (`/var/cache/apt/*.bin`): parsing a suite's lists into it takes
-// apt 1.3–1.6 s, which every build paid again; apt checks it against the lists and dpkg's status
-// before use and rebuilds it when they differ; the step says when it did and copies the rebuilt
-// cache aside before its install rewrites it (steps.ts APT_CACHE_REBUILT), and that copy is kept. All of it lives in the user's cache directory, one
-// set per Debian suite; it enters a build container by the engine's archive endpoint and is deleted
-// again before the container is committed, so no image holds it. Lists, caches and packages come
-// only from the networked, repository-code-free steps (apt verified the lists' signatures when it
-// fetched them).
+// apt 1.3–1.6 s, which every build paid again. apt checks it against the lists and dpkg's status
+// before use and rebuilds it when they differ; the step then says so and copies the rebuilt cache
+// aside before its install rewrites it (steps.ts APT_CACHE_REBUILT), and that copy is kept. All of
+// it lives in the user's cache directory, one set per Debian suite; it enters a build container by
+// the engine's archive endpoint and is deleted again before the container is committed, so no image
+// holds it. Lists, caches and packages come only from the networked, repository-code-free steps
+// (apt verified the lists' signatures when it fetched them).
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
