@@ -60,20 +60,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
   // One container, started while the run is recorded and the snapshot planned (or claimed warm
   // from an earlier command): its interpreter has pytest imported by the time the snapshot
   // arrives (a larger snapshot's limits run cold).
-  const keepWarm = keepWarmOption();
-  const repo = values.repo ?? repoRoot();
-  // git reads HEAD while the engine, the ledger and the environment are set up.
-  const head = gitHead(repo);
-  const session = await openCommandSession(
-    { ...values, repo },
-    {
-      workspacePoolSize: 1,
-      workspacePoolLimits: RUN_TEST_LIMITS,
-      oneShot: true,
-      ...keepWarm,
-    },
-  );
-  session.sandbox.prestart();
+  const { session, head } = await openRunTestSession(values);
   try {
     const { target, from, testEnv, testNotes } = whatToRun(
       session,
@@ -104,6 +91,23 @@ export async function runTestCommand(argv: string[]): Promise<number> {
   } finally {
     await session.close();
   }
+}
+
+/**
+ * The command's session, its one container prestarted (or claimed warm), and HEAD, which git reads
+ * while the engine, the ledger and the environment are set up.
+ */
+async function openRunTestSession(
+  values: Parameters<typeof openCommandSession>[0],
+): Promise<{ session: Session; head: Promise<string | undefined> }> {
+  const repo = values.repo ?? repoRoot();
+  const head = gitHead(repo);
+  const session = await openCommandSession(
+    { ...values, repo },
+    { workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS, oneShot: true, ...keepWarmOption() },
+  );
+  session.sandbox.prestart();
+  return { session, head };
 }
 
 /** The test run in the sandbox, recorded under RUN ID. */
