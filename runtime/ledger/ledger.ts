@@ -14,7 +14,7 @@ import type { NewCall } from './calls.js';
 import type { CallRow } from './call-row.js';
 import type { ExecutionRow } from './execution-row.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
-import { ledgerFailure, unwritableLedger } from './open-error.js';
+import { BUSY_TIMEOUT_MS, ledgerFailure, migrationFailure, unwritableLedger } from './open-error.js';
 import type { RunRow } from './run-row.js';
 import * as runs from './runs.js';
 
@@ -48,8 +48,10 @@ export class Ledger {
       // Before WAL mode: SQLite, run as root, gives the -wal and -shm it creates later the database
       // file's owner itself (os_unix.c robustFchown), so the main file is the one to hand over.
       if (created) adoptOwner(path, fileOwner);
-      db.pragma('journal_mode = WAL');
-      db.pragma('busy_timeout = 5000');
+      // The busy timeout first: switching a fresh file to WAL takes a lock another process opening
+      // it at the same moment may hold, and without a timeout that switch fails at once.
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      whileBusy(() => db!.pragma('journal_mode = WAL'));
       db.pragma('foreign_keys = ON');
       db.pragma('synchronous = NORMAL');
       const ledger = new Ledger(path, db);
@@ -129,30 +131,71 @@ export class Ledger {
   }
 
   private migrate(): void {
-    const current = this.schemaVersion;
-    if (current > SCHEMA_VERSION) {
-      throw new RuntimeError(
-        'ledger_error',
-        `the ledger at ${this.path} has schema version ${current}, newer than this piper-agent knows (${SCHEMA_VERSION})`,
-        'upgrade piper-agent, or point --ledger at another file',
-      );
-    }
-    if (current === SCHEMA_VERSION) return;
+    const seen = this.schemaVersion;
+    this.refuseNewer(seen);
+    if (seen === SCHEMA_VERSION) return;
     // SQLite's procedure for a table rebuild (migration 6): foreign keys off outside the
     // transaction, checked by hand before each migration commits, on again afterwards.
     this.db.pragma('foreign_keys = OFF');
     try {
-      for (let v = current; v < SCHEMA_VERSION; v++) {
-        this.db.transaction(() => {
-          this.db.exec(MIGRATIONS[v]!);
-          const broken = this.db.pragma('foreign_key_check') as unknown[];
-          if (broken.length)
-            throw new Error(`migration ${v + 1} would leave ${broken.length} broken reference(s)`);
-          this.db.pragma(`user_version = ${v + 1}`);
-        })();
+      while (this.migrateOneStep()) {
+        // Each step is its own write transaction; the next one reads the version again.
       }
     } finally {
       this.db.pragma('foreign_keys = ON');
+    }
+  }
+
+  /**
+   * One migration under the write lock (BEGIN IMMEDIATE): the version is read again inside it, so
+   * a step another process opening the same file has just made is skipped, never run twice.
+   * False when there is nothing left to do.
+   */
+  private migrateOneStep(): boolean {
+    return this.db
+      .transaction(() => {
+        const v = this.schemaVersion;
+        this.refuseNewer(v);
+        if (v >= SCHEMA_VERSION) return false;
+        try {
+          this.db.exec(MIGRATIONS[v]!);
+        } catch (error) {
+          throw migrationFailure(this.path, v + 1, error);
+        }
+        const broken = this.db.pragma('foreign_key_check') as unknown[];
+        if (broken.length)
+          throw new Error(`migration ${v + 1} would leave ${broken.length} broken reference(s)`);
+        this.db.pragma(`user_version = ${v + 1}`);
+        return true;
+      })
+      .immediate();
+  }
+
+  private refuseNewer(version: number): void {
+    if (version > SCHEMA_VERSION)
+      throw new RuntimeError(
+        'ledger_error',
+        `the ledger at ${this.path} has schema version ${version}, newer than this piper-agent knows (${SCHEMA_VERSION})`,
+        'upgrade piper-agent, or point --ledger at another file',
+      );
+  }
+}
+
+/**
+ * Runs `statement` again while SQLite answers SQLITE_BUSY at once, up to the busy timeout. The
+ * switch of a fresh file to WAL reads the file before it asks for the write lock, and a connection
+ * that holds a read lock is refused the write lock without its busy handler being called (SQLite
+ * avoids a deadlock that way) when another process opening the file has the same idea.
+ */
+function whileBusy<T>(statement: () => T): T {
+  const until = Date.now() + BUSY_TIMEOUT_MS;
+  for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
+    try {
+      return statement();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== 'string' || !code.startsWith('SQLITE_BUSY') || Date.now() > until) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, pause);
     }
   }
 }

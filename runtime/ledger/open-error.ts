@@ -5,6 +5,13 @@ import { RuntimeError } from '../errors.js';
 
 const ELSEWHERE = 'point --ledger (or PIPER_LEDGER) elsewhere';
 
+/** How long a statement waits for another process's lock on the ledger before it fails (SQLITE_BUSY). */
+export const BUSY_TIMEOUT_MS = 5000;
+const LOCKED: [problem: string, fix: string] = [
+  `another process held it locked for longer than ${BUSY_TIMEOUT_MS / 1000} s`,
+  'wait for that process to end (or its write to finish), then try again',
+];
+
 /** What is wrong and the fix, by SQLite result code (extended codes fall back to their primary). */
 const SQLITE: Record<string, [problem: string, fix: string]> = {
   SQLITE_NOTADB: ['file is not a database', `move it away or ${ELSEWHERE}`],
@@ -22,8 +29,8 @@ const SQLITE: Record<string, [problem: string, fix: string]> = {
   SQLITE_AUTH: ['access denied', `check its permissions or ${ELSEWHERE}`],
   SQLITE_FULL: ['the disk is full', `free some space or ${ELSEWHERE}`],
   SQLITE_IOERR: ['a read or write failed', `check the disk, or ${ELSEWHERE}`],
-  SQLITE_BUSY: ['another process holds it locked', 'wait for that process to end, then try again'],
-  SQLITE_LOCKED: ['another process holds it locked', 'wait for that process to end, then try again'],
+  SQLITE_BUSY: LOCKED,
+  SQLITE_LOCKED: LOCKED,
 };
 
 /** File-system codes while making the ledger's directory or checking the file. */
@@ -41,6 +48,22 @@ const FS: Record<string, [problem: string, fix: string]> = {
 export function unwritableLedger(path: string, cause: unknown): RuntimeError {
   const [problem, fix] = SQLITE.SQLITE_READONLY!;
   return new RuntimeError('ledger_error', `ledger ${path}: ${problem} — ${fix}`, undefined, { cause });
+}
+
+/**
+ * A migration that failed under the write lock, where no other piper-agent can be migrating the
+ * same file: a lock or disk failure is classified as any other; a schema statement that fails
+ * (a table that already exists) means the file was changed outside piper-agent's migrations.
+ */
+export function migrationFailure(path: string, step: number, error: unknown): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== 'SQLITE_ERROR') return error;
+  return new RuntimeError(
+    'ledger_error',
+    `ledger ${path}: migration ${step} failed (${(error as Error).message}), although the file's schema version says it has not run: the file was changed outside piper-agent — move it away or ${ELSEWHERE}`,
+    undefined,
+    { cause: error },
+  );
 }
 
 /** A SQLite failure that surfaced away from Ledger.open (a damaged page, a full disk), or null. */
