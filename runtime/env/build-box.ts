@@ -4,13 +4,15 @@
 // part of the container's configuration, so a commit cannot capture them.
 import type { Readable } from 'node:stream';
 import type { DockerEngine } from '../engine/docker-engine.js';
-import { RuntimeError } from '../errors.js';
+import { RuntimeError, isRuntimeError } from '../errors.js';
 import { inert } from '../text/inert.js';
 import type { EnvironmentStep } from '../ledger/environments.js';
 import type { LayerChange } from './project-layer.js';
 import { URL_REDACTOR, type Redactor } from './secrets.js';
 
 const TAIL_BYTES = 4000;
+/** How long a removal waits for the box's calls under way (a step's own time limit ends its exec). */
+const PENDING_WAIT_MS = 30_000;
 
 export interface StepSpec {
   name: string;
@@ -29,9 +31,28 @@ export interface StepResult extends EnvironmentStep {
   stdout: string;
 }
 
+/**
+ * The engine failed a call about a build's own box and the box is gone or not running: removed or
+ * stopped from outside (another process, a person), not the step's own failure. The build runs the
+ * phase once more in a new box (BuildContext.phase).
+ */
+export class BoxLostError extends RuntimeError {
+  constructor(
+    readonly box: string,
+    readonly step: string,
+    readonly engineError: string,
+  ) {
+    super('env_build_failed', `build box ${box.slice(0, 12)} went away during step ${step}: ${engineError}`);
+  }
+}
+
 export class BuildBox {
   readonly steps: EnvironmentStep[] = [];
   private removed = false;
+  /** Stopped by the build itself (the project phase): not running is then no sign of loss. */
+  private stopped = false;
+  /** Engine calls about this box under way: its removal waits for them (none races it). */
+  private readonly pending = new Set<Promise<unknown>>();
 
   private constructor(
     private readonly engine: DockerEngine,
@@ -73,9 +94,15 @@ export class BuildBox {
       PidsLimit: 1024,
     });
     const box = new BuildBox(engine, id, opts.network, opts.log, opts.redactor ?? URL_REDACTOR);
-    if (opts.createOnly) return box;
+    if (opts.createOnly) {
+      box.stopped = true;
+      return box;
+    }
     try {
-      await engine.start(id);
+      // Not running yet: only a box that is gone counts as lost here, not a start the engine refused.
+      box.stopped = true;
+      await box.about('start', () => engine.start(id));
+      box.stopped = false;
     } catch (error) {
       await box.remove();
       throw error;
@@ -84,7 +111,7 @@ export class BuildBox {
   }
 
   async put(path: string, tar: Readable): Promise<void> {
-    await this.engine.putArchive(this.id, path, tar);
+    await this.about(`put ${path}`, () => this.engine.putArchive(this.id, path, tar));
   }
 
   /** Runs one step; a non-zero exit is returned (the caller decides), a timeout kills the box. */
@@ -108,23 +135,8 @@ export class BuildBox {
       for (const line of lines)
         if (line.trim()) this.log(`    ${inert(this.redactor.text(line).slice(0, 200))}`);
     };
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        void this.engine.kill(this.id);
-        reject(
-          new RuntimeError(
-            'env_build_failed',
-            `environment step ${step.name} took longer than ${step.timeoutS} s and was stopped`,
-          ),
-        );
-      }, step.timeoutS * 1000);
-    });
     try {
-      const exitCode = await Promise.race([
-        this.engine.exec(this.id, { cmd: ['sh', '-c', step.script], env: step.env }, onOutput),
-        timeout,
-      ]);
+      const exitCode = await this.exec(step, onOutput);
       const record: StepResult = {
         name: step.name,
         command: shown,
@@ -146,33 +158,105 @@ export class BuildBox {
         output_tail: this.redactor.text(`${tail}\n${(error as Error).message}`),
       });
       throw error;
+    }
+  }
+
+  /** The step's exec, within its time limit (a timeout kills the box); a lost box is a BoxLostError. */
+  private async exec(
+    step: StepSpec,
+    onOutput: (stream: 'stdout' | 'stderr', chunk: Buffer) => void,
+  ): Promise<number> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        void this.engine.kill(this.id);
+        reject(
+          new RuntimeError(
+            'env_build_failed',
+            `environment step ${step.name} took longer than ${step.timeoutS} s and was stopped`,
+          ),
+        );
+      }, step.timeoutS * 1000);
+    });
+    try {
+      const exitCode = await Promise.race([
+        this.about(step.name, () =>
+          this.engine.exec(this.id, { cmd: ['sh', '-c', step.script], env: step.env }, onOutput),
+        ),
+        timeout,
+      ]);
+      // A step killed with its box (removed from outside) ends with an exit code, not an error.
+      if (exitCode !== 0 && (await this.lost()))
+        throw new BoxLostError(this.id, step.name, `its command ended with exit ${exitCode} as the box went`);
+      return exitCode;
     } finally {
       clearTimeout(timer);
     }
   }
 
   async commit(target: { repo: string; tag: string; changes: string[] }): Promise<string> {
-    return this.engine.commit(this.id, target);
+    return this.about('commit', () => this.engine.commit(this.id, target));
   }
 
   /** Stops every process of the box at once: nothing it started can change its files after this. */
   async stop(): Promise<void> {
-    await this.engine.kill(this.id);
-    await this.engine.wait(this.id);
+    this.stopped = true;
+    await this.about('stop', async () => {
+      await this.engine.kill(this.id);
+      await this.engine.wait(this.id);
+    });
   }
 
   async changes(): Promise<LayerChange[]> {
-    return this.engine.changes(this.id);
+    return this.about('changes', () => this.engine.changes(this.id));
   }
 
   async read(path: string, maxBytes?: number): Promise<Buffer> {
-    return this.engine.getArchive(this.id, path, maxBytes);
+    return this.about(`read ${path}`, () => this.engine.getArchive(this.id, path, maxBytes));
   }
 
+  /** Once every call about the box has ended: the engine is never asked about a box being removed. */
   async remove(): Promise<void> {
     if (this.removed) return;
     this.removed = true;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise((resolve) => (timer = setTimeout(resolve, PENDING_WAIT_MS).unref()));
+    await Promise.race([Promise.allSettled([...this.pending]), bound]);
+    clearTimeout(timer);
     await this.engine.remove(this.id).catch(() => undefined);
+  }
+
+  /**
+   * One engine call about this box, recorded as under way. Refused without asking the engine once
+   * the box is let go; an engine error while the box is gone or not running is a BoxLostError.
+   */
+  private async about<T>(step: string, call: () => Promise<T>): Promise<T> {
+    if (this.removed)
+      throw new RuntimeError(
+        'env_build_failed',
+        `build box ${this.id.slice(0, 12)} was already let go (${step})`,
+      );
+    const running = call();
+    this.pending.add(running);
+    try {
+      return await running;
+    } catch (error) {
+      if (isRuntimeError(error, 'engine_error') && (await this.lost()))
+        throw new BoxLostError(this.id, step, error.message);
+      throw error;
+    } finally {
+      this.pending.delete(running);
+    }
+  }
+
+  /** Whether the box is gone, or not running although the build never stopped it. */
+  private async lost(): Promise<boolean> {
+    try {
+      const state = await this.engine.inspect(this.id);
+      return !this.stopped && !state.running;
+    } catch (error) {
+      return isRuntimeError(error, 'engine_error');
+    }
   }
 }
 

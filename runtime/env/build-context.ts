@@ -1,13 +1,14 @@
 // What every phase of one environment build shares: the engine, the input, the labels its
 // containers carry, the steps and sources recorded so far, and how a phase fails (an EnvBuildError
 // carrying everything recorded, so the ledger row of a failed build says what ran).
+import { randomBytes } from 'node:crypto';
 import type { DockerEngine } from '../engine/docker-engine.js';
 import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js';
 import { ownerLabels } from '../sandbox/owner-labels.js';
 import { EnvBuildError } from './build-error.js';
-import type { BuildBox, StepResult } from './build-box.js';
+import { BoxLostError, type BuildBox, type StepResult } from './build-box.js';
 import { AptCache } from './apt-cache.js';
-import { envImageRef } from './names.js';
+import { envImageRef, intermediateTag } from './names.js';
 import { APT_CACHE_REBUILT, APT_DEBS_FETCHED, aptStep } from './steps.js';
 import type { NativeBuild } from './native.js';
 import type { PytestPlugin } from './pytest-entry-points.js';
@@ -72,11 +73,18 @@ export class BuildContext {
   readonly target: { repo: string; tag: string; ref: string };
   readonly labels: Record<string, string>;
   readonly apt: AptCache;
+  /** This build's own id: its intermediate images' tags carry it (names.ts intermediateTag). */
+  readonly buildId = randomBytes(4).toString('hex');
 
   constructor(readonly input: BuildInput) {
     this.target = envImageRef(input.repoRoot, input.key, input.projectName);
     this.apt = new AptCache(input.plan.debian, { refresh: input.refreshAptLists });
     this.labels = { ...ownerLabels(input.owner), 'piper.env.build': input.key };
+  }
+
+  /** The tag of this build's image after `phase`, which only this build uses and removes. */
+  intermediateTag(phase: 'deps' | 'wheels' | 'tools'): string {
+    return intermediateTag(this.target, phase, this.buildId);
   }
 
   fail(message: string, fix: string): never {
@@ -98,6 +106,50 @@ export class BuildContext {
 
   /** Removals under way while the next phase runs (0.3 s each); the build awaits them before it ends. */
   readonly removals: Promise<void>[] = [];
+
+  /**
+   * Runs one phase; when its box is lost (removed or stopped from outside: BoxLostError), once
+   * more in a new box, from what was recorded before it (its lost steps stay in the record). Lost
+   * again, the build fails with one line naming the box, the step and the engine's error.
+   */
+  async phase<T>(name: string, run: () => Promise<T>): Promise<T> {
+    const before = this.mark();
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof BoxLostError)) throw error;
+      this.input.log(
+        `environment ${this.target.ref}: ${error.message}; the ${name} phase runs again in a new box`,
+      );
+      this.rollBack(before);
+    }
+    try {
+      return await run();
+    } catch (error) {
+      if (!(error instanceof BoxLostError)) throw error;
+      this.fail(
+        `the ${name} phase lost its box twice: ${error.message}`,
+        "something removed or stopped the build's containers (label piper.env.build): let the build run, then try again",
+      );
+    }
+  }
+
+  private mark() {
+    return {
+      sources: this.sources.length,
+      shortfalls: this.shortfalls.length,
+      plugins: this.pytestPlugins.length,
+      resolved: new Map(this.resolved),
+    };
+  }
+
+  private rollBack(to: ReturnType<BuildContext['mark']>): void {
+    this.sources.length = to.sources;
+    this.shortfalls.length = to.shortfalls;
+    this.pytestPlugins.length = to.plugins;
+    this.resolved.clear();
+    for (const [k, v] of to.resolved) this.resolved.set(k, v);
+  }
 
   /** Removes a phase's box without holding up the next phase. */
   removeLater(box: BuildBox): void {

@@ -46,18 +46,23 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
   const intermediate: string[] = [];
   try {
     const provided = repoWheelNames(input.pip.repoWheelDirs);
-    const deps = await dependencyPhase(ctx, provided);
+    const deps = await ctx.phase('dependencies', () => dependencyPhase(ctx, provided));
     intermediate.push(deps);
-    const base = await wheelhousePhase(ctx, deps, provided);
+    const base = await ctx.phase('wheelhouse', () => wheelhousePhase(ctx, deps, provided));
     if (base !== deps) intermediate.push(base);
     // A compiled project builds on an image with the compiler; the environment is made without it.
     const native = input.native && input.native.kind !== 'rust' ? input.native : null;
-    const tools = native ? await toolsPhase(ctx, deps, native) : null;
+    const tools = native ? await ctx.phase('build tools', () => toolsPhase(ctx, deps, native)) : null;
     if (tools) intermediate.push(tools);
-    const project = await projectPhase(ctx, { on: tools ?? base, wheelsFirst: !!tools && base !== deps });
+    const project = await ctx.phase('project', () =>
+      projectPhase(ctx, { on: tools ?? base, wheelsFirst: !!tools && base !== deps }),
+    );
     projectEntryPoints(project.files, ctx.pytestPlugins);
     ctx.sources.push(pluginsSentence(ctx.pytestPlugins));
-    const imageId = await commitImage(ctx, base, project);
+    // The project's own box (trusted setup) cannot be made again here: only a fresh one is retried.
+    const imageId = project.box
+      ? await commitImage(ctx, base, project)
+      : await ctx.phase('image', () => commitImage(ctx, base, project));
     const info = await input.engine.inspectImage(imageId);
     return {
       imageRef: ctx.target.ref,

@@ -58,7 +58,7 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
     // apt's lists and pip's caches must not reach a layer: what a later phase deletes stays in this one.
     const clean = cleanStep();
     await box.run({ ...clean, script: `rm -rf ${WHEELHOUSE}; ${clean.script}` });
-    const tag = `${ctx.target.tag}-deps`;
+    const tag = ctx.intermediateTag('deps');
     await box.commit({ repo: ctx.target.repo, tag, changes: [] });
     return `${ctx.target.repo}:${tag}`;
   } finally {

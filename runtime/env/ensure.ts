@@ -9,6 +9,7 @@ import { ensureImage } from '../images/build.js';
 import { RECIPE_LABEL, loadRecipe, type Suite } from '../images/recipe.js';
 import { lastBuildOf, type EnvironmentStatus, type ResolvedPackage } from '../ledger/environments.js';
 import type { Ledger } from '../ledger/ledger.js';
+import { acquireBuildLock } from './build-lock.js';
 import { ChoiceRecord, emptyRow, recordBuilt, recordFailure } from './choice-record.js';
 import { environmentKey } from './key.js';
 import { ENV_LABEL, envImageRef } from './names.js';
@@ -105,7 +106,28 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
   });
   const target = envImageRef(repoRoot, key, input.projectName);
   const reused = input.mode === 'rebuild' ? null : await reuse(input, prepared, key, target.ref, rec);
-  return reused ?? build(input, prepared, { key, ref: target.ref, native }, rec);
+  return reused ?? buildOnce(input, prepared, { key, ref: target.ref, native }, rec, `${target.repo}-${key}`);
+}
+
+/**
+ * The build, under the lock of this image (build-lock.ts): one build per key at a time on this
+ * machine. An image the build this process waited for made is as new as this one would be: a hit.
+ */
+async function buildOnce(
+  input: EnsureInput,
+  prepared: Prepared,
+  target: { key: string; ref: string; native: ReturnType<typeof detectNative> },
+  rec: ChoiceRecord,
+  lockName: string,
+): Promise<EnvironmentChoice> {
+  const lock = await acquireBuildLock(lockName, { log: input.log, ...(input.env ? { env: input.env } : {}) });
+  try {
+    const made = lock.waited ? await reuse(input, prepared, target.key, target.ref, rec) : null;
+    if (made) input.log(`the build this one waited for made ${target.ref}: it is used`);
+    return made ?? (await build(input, prepared, target, rec));
+  } finally {
+    lock.release();
+  }
 }
 
 /** A user-provided image, used as it is: it must be on the engine. */

@@ -44,3 +44,15 @@ export function envImageRef(
   const tag = key.slice(0, 12);
   return { repo, tag, ref: `${repo}:${tag}` };
 }
+
+/**
+ * The tag of an image one build makes between its phases (`<key12>-deps-<build>`): named by the
+ * build, so no other build (a rebuild of the same key, another process) ever uses or removes it.
+ */
+export function intermediateTag(
+  target: { tag: string },
+  phase: 'deps' | 'wheels' | 'tools',
+  buildId: string,
+): string {
+  return `${target.tag}-${phase}-${buildId}`;
+}

@@ -19,7 +19,7 @@ export async function toolsPhase(ctx: BuildContext, deps: string, native: Native
     ctx.check(r, 'build tools');
     const missing = missingLines(r.stdout);
     await box.run(cleanStep());
-    const tag = `${ctx.target.tag}-tools`;
+    const tag = ctx.intermediateTag('tools');
     await box.commit({ repo: ctx.target.repo, tag, changes: [] });
     const ref = `${ctx.target.repo}:${tag}`;
     const [tools, base] = await Promise.all([engine.inspectImage(ref), engine.inspectImage(deps)]);

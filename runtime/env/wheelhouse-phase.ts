@@ -74,7 +74,7 @@ export async function wheelhousePhase(
     );
     const clean = cleanStep();
     await box.run({ ...clean, script: `rm -rf ${WHEELHOUSE}; ${clean.script}` });
-    const tag = `${ctx.target.tag}-wheels`;
+    const tag = ctx.intermediateTag('wheels');
     await box.commit({ repo: ctx.target.repo, tag, changes: [] });
     return `${ctx.target.repo}:${tag}`;
   } finally {
