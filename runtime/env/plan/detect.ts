@@ -12,6 +12,7 @@ import { pytestFacts } from './pytest-plugins.js';
 import { detectLayout, type Layout } from './layout.js';
 import { normalizeName } from './normalize.js';
 import { inferFromTests } from './infer.js';
+import { ProgramScan } from './programs.js';
 import { applyLockfile } from './lockfile.js';
 import type { SandboxPython } from './marker-env.js';
 import { Planner, projectExtras } from './planner.js';
@@ -202,7 +203,7 @@ function projectModules(pyproject: Pyproject | null, name: string | null): strin
 }
 
 /** What the tests need that nothing declared, then tooling the tests do not import skipped. */
-function inferAndClassify(planner: Planner, src: Sources): void {
+function inferAndClassify(planner: Planner, src: Sources, programs: ProgramScan): void {
   const { pyproject, setupCfg, project } = src;
   // The import root relative to the repository (/work → '.', /work/lib → 'lib'): its modules are the project's.
   const importRoot = project.layout.importRoot.replace(/^\/work\/?/, '') || '.';
@@ -212,6 +213,7 @@ function inferAndClassify(planner: Planner, src: Sources): void {
     pyproject: pyproject?.table ?? null,
     projectDirs: [importRoot, ...packageDirs],
     projectModules: projectModules(pyproject, project.name),
+    programs,
   });
   skipTooling(planner, imported);
 }
@@ -253,11 +255,13 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
   (recipe.requirements ?? []).forEach((text, index) => {
     planner.addListed([{ text, from: `${RECIPE_PATH} requirements[${index}]` }], 'recipe');
   });
-  if (detect) inferAndClassify(planner, { reader, pyproject, setupCfg, poetry, recipe, project });
+  const programs = new ProgramScan();
+  if (detect) inferAndClassify(planner, { reader, pyproject, setupCfg, poetry, recipe, project }, programs);
   planner.applyConstraints();
   applyLockfile(planner, reader, detect);
   const pip = pipOptions(planner, recipe, recipeLinks);
   readWheelhouses(reader, pip.findLinks);
+  const apt = programs.withPackages(recipe.apt ?? [], decisions);
   const test = detectTestCommand(repoRoot, recipe.test, decisions);
   return EnvPlanSchema.parse({
     python: choice.python,
@@ -275,7 +279,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     skipped: [...new Map(planner.set.skipped.map((s) => [`${s.from}\0${s.line}\0${s.reason}`, s])).values()],
     decisions: [...decisions, ...planner.set.decisions],
     pip,
-    apt: recipe.apt ?? [],
+    apt,
     setup: recipe.setup ?? [],
     testCommand: test.command,
     testCommandFrom: test.from,
