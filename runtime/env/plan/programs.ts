@@ -58,8 +58,10 @@ export interface ProgramUse {
   program: string;
   /** The Debian package, or null when the sandbox image has the program. */
   debian: string | null;
-  /** `file:line (call)` of the first use seen. */
+  /** `file:line` of the first use seen. */
   where: string;
+  /** The call that runs it there, e.g. `subprocess.run`. */
+  call: string;
 }
 
 /** The program a call's first argument runs: a string, or the first string of a list or tuple. */
@@ -93,7 +95,8 @@ export class ProgramScan {
         this.uses.set(found.program, {
           program: found.program,
           debian: known ? PROGRAM_PACKAGES[found.program]! : null,
-          where: `${file}:${line.line} (${found.call})`,
+          where: `${file}:${line.line}`,
+          call: found.call,
         });
       }
     }
@@ -107,13 +110,12 @@ export class ProgramScan {
   withPackages(apt: readonly string[], decisions: string[]): string[] {
     const out = [...apt];
     for (const use of this.uses.values()) {
-      if (use.debian === null) {
-        decisions.push(`tests run ${use.program} (${use.where}): the sandbox image has it`);
-      } else if (out.includes(use.debian)) {
-        decisions.push(`tests run ${use.program} (${use.where}): apt ${use.debian} is already listed`);
-      } else {
+      const runs = `${use.where} runs ${use.program} (${use.call})`;
+      if (use.debian === null) decisions.push(`${runs}: the sandbox image has it`);
+      else if (out.includes(use.debian)) decisions.push(`${runs}: apt ${use.debian} is already listed`);
+      else {
         out.push(use.debian);
-        decisions.push(`apt ${use.debian}: tests run ${use.program} (${use.where})`);
+        decisions.push(`apt ${use.debian}: ${runs}`);
       }
     }
     return out;
