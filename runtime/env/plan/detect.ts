@@ -202,8 +202,12 @@ function projectModules(pyproject: Pyproject | null, name: string | null): strin
   return [name, typeof flitName === 'string' ? flitName : null].filter((n): n is string => n !== null);
 }
 
-/** What the tests need that nothing declared, then tooling the tests do not import skipped. */
-function inferAndClassify(planner: Planner, src: Sources, programs: ProgramScan): void {
+/**
+ * What the tests need that nothing declared, then tooling the tests do not import skipped. Returns
+ * the apt list: the recipe's, then the packages of the programs the tests run.
+ */
+function inferAndClassify(planner: Planner, src: Sources): string[] {
+  const programs = new ProgramScan();
   const { pyproject, setupCfg, project } = src;
   // The import root relative to the repository (/work → '.', /work/lib → 'lib'): its modules are the project's.
   const importRoot = project.layout.importRoot.replace(/^\/work\/?/, '') || '.';
@@ -216,6 +220,7 @@ function inferAndClassify(planner: Planner, src: Sources, programs: ProgramScan)
     programs,
   });
   skipTooling(planner, imported);
+  return programs.withPackages(src.recipe.apt ?? [], planner.decisions);
 }
 
 /** Local find-links directories: their wheels are inputs (name, size, sha256 in the cache key). */
@@ -250,18 +255,17 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     projectExtras(pyproject, setupCfg),
   );
   const detect = recipe.detect !== false;
-  if (detect) addDetected(planner, { reader, pyproject, setupCfg, poetry, recipe, project });
+  const sources = { reader, pyproject, setupCfg, poetry, recipe, project };
+  if (detect) addDetected(planner, sources);
   else decisions.push(`detection off (${RECIPE_PATH} detect = false): only the recipe's requirements`);
   (recipe.requirements ?? []).forEach((text, index) => {
     planner.addListed([{ text, from: `${RECIPE_PATH} requirements[${index}]` }], 'recipe');
   });
-  const programs = new ProgramScan();
-  if (detect) inferAndClassify(planner, { reader, pyproject, setupCfg, poetry, recipe, project }, programs);
+  const apt = detect ? inferAndClassify(planner, sources) : (recipe.apt ?? []);
   planner.applyConstraints();
   applyLockfile(planner, reader, detect);
   const pip = pipOptions(planner, recipe, recipeLinks);
   readWheelhouses(reader, pip.findLinks);
-  const apt = programs.withPackages(recipe.apt ?? [], decisions);
   const test = detectTestCommand(repoRoot, recipe.test, decisions);
   return EnvPlanSchema.parse({
     python: choice.python,
