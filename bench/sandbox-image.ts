@@ -94,7 +94,10 @@ async function main(): Promise<void> {
   // One unmeasured round first: page caches, the engine's first-call costs.
   for (const arm of Object.values(arms)) await arm();
   for (let i = 0; i < Number(values.rounds); i++) {
-    for (const [name, arm] of Object.entries(arms)) samples[name]!.push(await arm());
+    // Each round starts at the next arm, so no arm always follows the same one (and its removal).
+    const order = Object.entries(arms);
+    for (const [name, arm] of [...order.slice(i % order.length), ...order.slice(0, i % order.length)])
+      samples[name]!.push(await arm());
     process.stderr.write(`\rround ${i + 1}/${values.rounds}`);
   }
   process.stderr.write('\n');

@@ -26,6 +26,20 @@ function fixtureRepo(name: string): string {
   return repo;
 }
 
+/** Every path on the root filesystem the sandbox's user could write, its mounts left out. */
+const WRITABLE_WALK = `
+import os
+mounts = {line.split()[4] for line in open("/proc/self/mountinfo")}
+skip = mounts | {"/proc", "/sys", "/dev"}
+writable = []
+for top, dirs, files in os.walk("/"):
+    dirs[:] = [d for d in dirs if os.path.join(top, d) not in skip]
+    for path in [top] + [os.path.join(top, n) for n in dirs + files]:
+        if path not in skip and not os.path.islink(path) and os.access(path, os.W_OK):
+            writable.append(path)
+print("writable:", sorted(set(writable)))
+`;
+
 interface RunTestJson {
   passed: boolean;
   output: string;
@@ -69,13 +83,18 @@ describe('programs the tests run', () => {
     expect(plan.code, plan.stderr).toBe(0);
     const json = JSON.parse(plan.stdout) as { apt: string[]; decisions: string[] };
     expect(json.apt).toEqual(['patch']);
-    expect(json.decisions).toContain(
-      'apt patch: tests/test_patching.py:18 runs patch (subprocess.run)',
-    );
+    expect(json.decisions).toContain('apt patch: tests/test_patching.py:18 runs patch (subprocess.run)');
     expect(json.decisions).toContain(
       'tests/test_patching.py:27 runs git (shutil.which): the sandbox image has it',
     );
     const result = await runTest(repo);
     expect(result.counts, result.output).toEqual({ passed: 3, failed: 0, errors: 0, skipped: 0 });
+    // The environment image, built as root with apt, leaves its user no writable path on the root
+    // filesystem either: only the size-capped tmpfs mounts.
+    const r = await runCli(['execute', '--repo', repo, '--code', WRITABLE_WALK, '--json'], { env: NO_PIP });
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    const receipt = JSON.parse(r.stdout) as { stdout: string; image: string };
+    expect(receipt.image).toMatch(/^piper-env-/);
+    expect(receipt.stdout).toBe('writable: []\n');
   });
 });
