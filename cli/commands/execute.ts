@@ -18,7 +18,7 @@ import { createRun, endRun } from '../../runtime/ledger/runs.js';
 
 export const EXECUTE_HELP = `Usage: piper-agent execute (--code CODE | --file PATH) [options]
 
-Runs Python in a fresh sandbox container (no network, read-only root, unprivileged user, bounded
+Runs Python in a fresh sandbox container (no network, unprivileged user, root-owned root, bounded
 CPU, memory, processes and time), records the call and its receipt in the ledger, and prints it.
 It runs in the project's environment, in /work, with a copy of the repository there (the snapshot
 run-test gets: tracked and untracked-but-not-ignored files, no .git), so \`import <project>\`

@@ -140,11 +140,19 @@ export function projectStep(install: ProjectInstall = {}): StepSpec {
   return { name: 'project', script: lines.join('\n'), timeoutS: 600 };
 }
 
+/**
+ * The sandbox's root filesystem is writable by root only (docs/sandbox.md): a path a package or a
+ * setup command left writable by the sandbox's user (world-writable, or owned by uid or gid 1000)
+ * would let a run write the container's disk unbounded, so it is given back to root. /tmp, /var/tmp
+ * and /work are size-capped tmpfs mounts at run time.
+ */
+const ROOT_ONLY = `find / -xdev ! -path /tmp ! -path /var/tmp ! -path /work \\( -type d -o -type f \\) \\( -perm -0002 -o -user 1000 -o -group 1000 \\) -exec chmod go-w {} + -exec chown root:root {} + 2>/dev/null`;
+
 /** Nothing of the project stays in the image: the workspace arrives with each call. */
 export function cleanStep(): StepSpec {
   return {
     name: 'clean',
-    script: `rm -rf /work/* /work/.[!.]* /work/..?* /root/.cache /var/lib/apt/lists/* /var/cache/apt/*.bin ${APT_CACHE_COPY} /var/cache/apt/archives/*.deb /tmp/* 2>/dev/null; chown 1000:1000 /work; true`,
+    script: `rm -rf /work/* /work/.[!.]* /work/..?* /root/.cache /var/lib/apt/lists/* /var/cache/apt/*.bin ${APT_CACHE_COPY} /var/cache/apt/archives/*.deb /tmp/* 2>/dev/null; chown 1000:1000 /work; ${ROOT_ONLY}; true`,
     timeoutS: 120,
   };
 }

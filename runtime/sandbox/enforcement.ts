@@ -18,7 +18,6 @@ const HARDENING_SETTINGS = [
   'network',
   'capabilities',
   'no-new-privileges',
-  'read-only-root',
   'tmpfs',
   'user',
   'memory',
@@ -80,7 +79,6 @@ export function unenforcedSettings(
     miss('no-new-privileges', `SecurityOpt is ${shown(got.SecurityOpt)}`);
   if (options.some((o) => /^seccomp[:=]unconfined$/.test(o)))
     miss('seccomp', 'the container is unconfined (seccomp=unconfined)');
-  if (got.ReadonlyRootfs !== true) miss('read-only-root', `ReadonlyRootfs is ${shown(got.ReadonlyRootfs)}`);
   const tmpfs = (got.Tmpfs as Record<string, string> | null) ?? {};
   const wantTmpfs = Object.keys((want.Tmpfs as Record<string, string>) ?? {});
   const lost = wantTmpfs.filter((path) => !(path in tmpfs));

@@ -1,7 +1,12 @@
 // The container every sandbox run gets (docs/sandbox.md): no network, no capabilities, no
-// privilege gain, read-only root, size-capped tmpfs for the only writable paths, an unprivileged
-// user, bounded pids / memory / open files (no swap) / CPU, an init process that reaps and forwards signals,
+// privilege gain, an unprivileged user, size-capped tmpfs for the only paths that user can write, bounded pids / memory / open files (no swap) / CPU, an init process that reaps and forwards signals,
 // no logging (output is read from the attach stream), labels for the sweep. No host path, ever.
+// The root filesystem is writable as on a CI runner, where a non-root test writing a root-owned
+// path gets EACCES (a read-only root gives EROFS, and suites that check the errno fail): the user
+// has no capability and owns nothing there, and the image leaves no world-writable path but /tmp
+// and /var/tmp (finish-rootfs.sh), which are tmpfs here, so nothing reaches the container's disk
+// layer, which goes with the container. The tmpfs mounts allow exec: a test runs the script it
+// wrote in tmp_path, as on a runner.
 // The OCI runtime is the engine's default unless one is named: `runsc` (gVisor) puts a user-space
 // kernel between the sandbox and the host's, which a container alone does not.
 import { CONTAINER_ULIMITS } from '../engine/build-container.js';
@@ -49,7 +54,7 @@ export function containerConfig(opts: {
 }): ContainerConfig {
   const { limits } = opts;
   const memory = Math.round(limits.memoryMb * 1024 * 1024);
-  const tmpfs = `rw,nosuid,nodev,size=${limits.tmpfsMb}m`;
+  const tmpfs = `rw,exec,nosuid,nodev,size=${limits.tmpfsMb}m`;
   return {
     Image: opts.image,
     Cmd: opts.argv,
@@ -68,8 +73,12 @@ export function containerConfig(opts: {
       NetworkMode: 'none',
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],
-      ReadonlyRootfs: true,
-      Tmpfs: { '/tmp': `${tmpfs},mode=1777`, [WORKDIR]: `${tmpfs},uid=1000,gid=1000,mode=0755` },
+      ReadonlyRootfs: false,
+      Tmpfs: {
+        '/tmp': `${tmpfs},mode=1777`,
+        '/var/tmp': `${tmpfs},mode=1777`,
+        [WORKDIR]: `${tmpfs},uid=1000,gid=1000,mode=0755`,
+      },
       PidsLimit: limits.pids,
       Ulimits: CONTAINER_ULIMITS,
       Memory: memory,

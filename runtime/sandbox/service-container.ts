@@ -1,6 +1,6 @@
 // A long-lived sandbox container that serves requests over its stdin/stdout (the lint gate's
 // compile server runs in one, so syntax is judged by the sandbox's own python3). Hardened exactly
-// like a run container (containerConfig: no network, no capabilities, read-only root, uid 1000,
+// like a run container (containerConfig: no network, no capabilities, a root only root writes, uid 1000,
 // pids / memory / CPU limits) and labelled with its owner, so the start-up sweep removes it if
 // this process dies. It is also removed by the engine once its program exits (AutoRemove): when
 // this process goes away the attach socket closes, the server reads end of input and exits.

@@ -1,5 +1,5 @@
 // A sandbox for a person (`piper-agent env shell`): the same hardened container as every run (no
-// network, no capabilities, read-only root, uid 1000, limits, owner labels for the sweep), the
+// network, no capabilities, a root only root writes, uid 1000, limits, owner labels for the sweep), the
 // workspace snapshot unpacked into its tmpfs by the image's own entry point, then left waiting so
 // an interactive shell can be exec'd into it. It is removed when the shell ends.
 import type { Readable } from 'node:stream';

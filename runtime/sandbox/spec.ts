@@ -14,7 +14,7 @@ export interface Limits {
   timeoutS: number;
   /** Bytes of each stream kept in the receipt (half head, half tail); the rest is counted and hashed. */
   outputCapBytes: number;
-  /** Size of the writable tmpfs at /tmp and at the work dir, MiB each. */
+  /** Size of the writable tmpfs at /tmp, /var/tmp and the work dir, MiB each. */
   tmpfsMb: number;
 }
 

@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 suite=${2:-$(sed -n 's/.*"suite": *"\([^"]*\)".*/\1/p' "$here/recipe.json")}
 variant=$(sed -n 's/.*"variant": *"\([^"]*\)".*/\1/p' "$here/recipe.json")
 # debootstrap takes the list comma-separated.
-packages=$("$here/packages.sh" "$here/recipe.json" | tr ' ' ',')
+packages=$("$here/packages.sh" "$here/recipe.json" "$suite" | tr ' ' ',')
 
 mirror=${PIPER_DEBIAN_MIRROR:-}
 if [ -z "$mirror" ]; then

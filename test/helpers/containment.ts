@@ -76,7 +76,7 @@ print(sorted(name for _, name in socket.if_nameindex()))
     expect(r.stdout).toContain("['lo']");
   });
 
-  it('keeps the root read-only and caps /tmp', async () => {
+  it('refuses root-owned paths with EACCES and caps /tmp and /var/tmp', async () => {
     const code = `
 import os
 try:
@@ -84,19 +84,59 @@ try:
     print("root writable")
 except OSError as e:
     print("root:", e.strerror)
-written = 0
-try:
-    with open("/tmp/fill", "wb") as f:
-        while True:
-            f.write(b"x" * (1 << 20))
-            f.flush()
-            written += 1
-except OSError as e:
-    print("tmp full after", written, "MiB:", e.strerror)
+for tmp in ("/tmp", "/var/tmp"):
+    written = 0
+    try:
+        with open(tmp + "/fill", "wb") as f:
+            while True:
+                f.write(b"x" * (1 << 20))
+                f.flush()
+                written += 1
+    except OSError as e:
+        print(tmp, "full after", written, "MiB:", e.strerror)
+    os.remove(tmp + "/fill")
 `;
     const r = await sandbox.run(python(code, { tmpfsMb: 16 }));
-    expect(r.stdout).toContain('root: Read-only file system');
-    expect(r.stdout).toMatch(/tmp full after 1[56] MiB: No space left on device/);
+    expect(r.stdout).toContain('root: Permission denied');
+    expect(r.stdout).toMatch(/^\/tmp full after 1[56] MiB: No space left on device$/m);
+    expect(r.stdout).toMatch(/^\/var\/tmp full after 1[56] MiB: No space left on device$/m);
+  });
+
+  // The root filesystem is writable by root only: the sandbox's user must find no path on it to
+  // write (the disk would be unbounded), only the size-capped tmpfs mounts.
+  it("leaves the sandbox's user no writable path but its tmpfs mounts", async () => {
+    const code = `
+import os
+mounts = {line.split()[4] for line in open("/proc/self/mountinfo")}
+skip = mounts | {"/proc", "/sys", "/dev"}
+writable = []
+for top, dirs, files in os.walk("/"):
+    dirs[:] = [d for d in dirs if os.path.join(top, d) not in skip]
+    for path in [top] + [os.path.join(top, n) for n in dirs + files]:
+        if path in skip or os.path.islink(path):
+            continue
+        if os.access(path, os.W_OK):
+            writable.append(path)
+print("writable:", sorted(set(writable)))
+print("mounts:", sorted(m for m in mounts if m in ("/tmp", "/var/tmp", "/work")))
+`;
+    const r = await sandbox.run(python(code, { timeoutS: 60 }));
+    expect(r.stdout).toContain('writable: []');
+    expect(r.stdout).toContain("mounts: ['/tmp', '/var/tmp', '/work']");
+  });
+
+  it('keeps nothing a run wrote for the next run', async () => {
+    const write = `
+for path in ("/tmp/mark", "/var/tmp/mark", "/work/mark"):
+    open(path, "w").write("x")
+print("written")
+`;
+    const check = `
+import os
+print("left:", [p for p in ("/tmp/mark", "/var/tmp/mark", "/work/mark") if os.path.exists(p)])
+`;
+    expect((await sandbox.run(python(write))).stdout).toContain('written');
+    expect((await sandbox.run(python(check))).stdout).toContain('left: []');
   });
 
   it('runs unprivileged: uid 1000, no capabilities, no_new_privs', async () => {

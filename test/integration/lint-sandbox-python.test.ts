@@ -67,7 +67,10 @@ describe('the lint gate compiles with the sandbox image', () => {
     const config = await inspectRaw(id!);
     expect(config.HostConfig.NetworkMode).toBe('none');
     expect(config.HostConfig.CapDrop).toEqual(['ALL']);
-    expect(config.HostConfig.ReadonlyRootfs).toBe(true);
+    expect(config.HostConfig.ReadonlyRootfs).toBe(false);
+    expect(Object.keys(config.HostConfig.Tmpfs as object)).toEqual(
+      expect.arrayContaining(['/tmp', '/var/tmp', '/work']),
+    );
     expect(config.HostConfig.PidsLimit).toBeGreaterThan(0);
     expect(config.HostConfig.Memory).toBeGreaterThan(0);
     expect(config.Config.User).toBe('1000:1000');

@@ -166,7 +166,6 @@ describe('hardening read-back', () => {
         'network',
         'no-new-privileges',
         'pids',
-        'read-only-root',
         'tmpfs',
         'ulimits',
         'user',

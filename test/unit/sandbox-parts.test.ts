@@ -48,7 +48,7 @@ describe('hardening', () => {
       NetworkMode: 'none',
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],
-      ReadonlyRootfs: true,
+      ReadonlyRootfs: false,
       Init: true,
       PidsLimit: 128,
       Memory: 512 * 1024 * 1024,
@@ -56,7 +56,9 @@ describe('hardening', () => {
       NanoCpus: 1e9,
       LogConfig: { Type: 'none', Config: {} },
     });
-    expect(Object.keys(c.HostConfig.Tmpfs as object)).toEqual(['/tmp', '/work']);
+    const tmpfs = c.HostConfig.Tmpfs as Record<string, string>;
+    expect(Object.keys(tmpfs)).toEqual(['/tmp', '/var/tmp', '/work']);
+    for (const options of Object.values(tmpfs)) expect(options).toMatch(/^rw,exec,nosuid,nodev,size=64m,/);
     expect(c.HostConfig).not.toHaveProperty('Binds');
     expect(c.HostConfig).not.toHaveProperty('Mounts');
   });

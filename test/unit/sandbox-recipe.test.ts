@@ -27,8 +27,10 @@ describe('loadRecipe', () => {
     );
     // Both build paths install recipe.json's list through packages.sh, and the Dockerfile's ENV is its env.
     const dockerfile = readFileSync(join(recipe.dir, 'Dockerfile'), 'utf8');
-    expect(dockerfile).toContain('$(/tmp/recipe/packages.sh /tmp/recipe/recipe.json)');
-    expect(readFileSync(join(recipe.dir, 'build-rootfs.sh'), 'utf8')).toContain('"$here/packages.sh"');
+    expect(dockerfile).toContain('$(/tmp/recipe/packages.sh /tmp/recipe/recipe.json "$SUITE")');
+    expect(readFileSync(join(recipe.dir, 'build-rootfs.sh'), 'utf8')).toContain(
+      '"$here/packages.sh" "$here/recipe.json" "$suite"',
+    );
     const envLine = /^ENV (.*)$/m.exec(dockerfile)![1]!;
     const dockerEnv = [...envLine.matchAll(/(\w+)=("[^"]*"|\S+)/g)].map(
       (m) => `${m[1]}=${m[2]!.replace(/^"|"$/g, '')}`,
@@ -40,6 +42,7 @@ describe('loadRecipe', () => {
     const recipe = loadRecipe();
     const meta = JSON.parse(readFileSync(join(recipe.dir, 'recipe.json'), 'utf8')) as {
       packages: string[];
+      'suite-packages': Record<string, string[]>;
       reasons: Record<string, string>;
     };
     expect(meta.packages).toEqual(
@@ -48,16 +51,25 @@ describe('loadRecipe', () => {
         'less',
         'procps',
         'make',
+        'cpp',
         'tzdata',
         'ca-certificates',
         'python-is-python3',
       ]),
     );
-    expect(Object.keys(meta.reasons).sort()).toEqual([...meta.packages].sort());
-    const printed = execFileSync(join(recipe.dir, 'packages.sh'), [join(recipe.dir, 'recipe.json')], {
-      encoding: 'utf8',
-    });
-    expect(printed.trim().split(' ')).toEqual(meta.packages);
+    // Debian 13 moved the legacy zone names (US/Pacific) out of tzdata; Debian 12's tzdata has them.
+    expect(meta['suite-packages']).toEqual({ trixie: ['tzdata-legacy'], bookworm: [] });
+    const own = Object.values(meta['suite-packages']).flat();
+    expect(Object.keys(meta.reasons).sort()).toEqual([...meta.packages, ...own].sort());
+    const printed = (...suite: string[]) =>
+      execFileSync(join(recipe.dir, 'packages.sh'), [join(recipe.dir, 'recipe.json'), ...suite], {
+        encoding: 'utf8',
+      })
+        .trim()
+        .split(' ');
+    expect(printed()).toEqual([...meta.packages, 'tzdata-legacy']);
+    expect(printed('trixie')).toEqual([...meta.packages, 'tzdata-legacy']);
+    expect(printed('bookworm')).toEqual(meta.packages);
     expect(recipe.env).toEqual(expect.arrayContaining(['LANG=C.UTF-8', 'PAGER=less', 'LESS=-FRX']));
   });
 

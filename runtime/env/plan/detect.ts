@@ -12,6 +12,7 @@ import { pytestFacts } from './pytest-plugins.js';
 import { detectLayout, type Layout } from './layout.js';
 import { normalizeName } from './normalize.js';
 import { inferFromTests } from './infer.js';
+import { ProgramScan } from './programs.js';
 import { applyLockfile } from './lockfile.js';
 import type { SandboxPython } from './marker-env.js';
 import { Planner, projectExtras } from './planner.js';
@@ -201,8 +202,12 @@ function projectModules(pyproject: Pyproject | null, name: string | null): strin
   return [name, typeof flitName === 'string' ? flitName : null].filter((n): n is string => n !== null);
 }
 
-/** What the tests need that nothing declared, then tooling the tests do not import skipped. */
-function inferAndClassify(planner: Planner, src: Sources): void {
+/**
+ * What the tests need that nothing declared, then tooling the tests do not import skipped. Returns
+ * the apt list: the recipe's, then the packages of the programs the tests run.
+ */
+function inferAndClassify(planner: Planner, src: Sources): string[] {
+  const programs = new ProgramScan();
   const { pyproject, setupCfg, project } = src;
   // The import root relative to the repository (/work → '.', /work/lib → 'lib'): its modules are the project's.
   const importRoot = project.layout.importRoot.replace(/^\/work\/?/, '') || '.';
@@ -212,8 +217,10 @@ function inferAndClassify(planner: Planner, src: Sources): void {
     pyproject: pyproject?.table ?? null,
     projectDirs: [importRoot, ...packageDirs],
     projectModules: projectModules(pyproject, project.name),
+    programs,
   });
   skipTooling(planner, imported);
+  return programs.withPackages(src.recipe.apt ?? [], planner.decisions);
 }
 
 /** Local find-links directories: their wheels are inputs (name, size, sha256 in the cache key). */
@@ -248,12 +255,13 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     projectExtras(pyproject, setupCfg),
   );
   const detect = recipe.detect !== false;
-  if (detect) addDetected(planner, { reader, pyproject, setupCfg, poetry, recipe, project });
+  const sources = { reader, pyproject, setupCfg, poetry, recipe, project };
+  if (detect) addDetected(planner, sources);
   else decisions.push(`detection off (${RECIPE_PATH} detect = false): only the recipe's requirements`);
   (recipe.requirements ?? []).forEach((text, index) => {
     planner.addListed([{ text, from: `${RECIPE_PATH} requirements[${index}]` }], 'recipe');
   });
-  if (detect) inferAndClassify(planner, { reader, pyproject, setupCfg, poetry, recipe, project });
+  const apt = detect ? inferAndClassify(planner, sources) : (recipe.apt ?? []);
   planner.applyConstraints();
   applyLockfile(planner, reader, detect);
   const pip = pipOptions(planner, recipe, recipeLinks);
@@ -275,7 +283,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     skipped: [...new Map(planner.set.skipped.map((s) => [`${s.from}\0${s.line}\0${s.reason}`, s])).values()],
     decisions: [...decisions, ...planner.set.decisions],
     pip,
-    apt: recipe.apt ?? [],
+    apt,
     setup: recipe.setup ?? [],
     testCommand: test.command,
     testCommandFrom: test.from,

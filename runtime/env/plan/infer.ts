@@ -9,6 +9,7 @@ import { importsOf, type FoundImport } from './imports.js';
 import { normalizeName } from './normalize.js';
 import type { Planner } from './planner.js';
 import { readPytestConfig, values, type PytestConfig } from './pytest-config.js';
+import type { ProgramScan } from './programs.js';
 import { pluginNeeds } from './pytest-plugins.js';
 import type { RepoReader } from './repo-reader.js';
 import { isStdlibModule } from './stdlib.js';
@@ -22,6 +23,8 @@ export interface InferContext {
   projectDirs: string[];
   /** The project's own module names (its normalized name, a flit module name). */
   projectModules: string[];
+  /** Reads the programs the test files run (programs.ts), from the same reads as the imports. */
+  programs?: ProgramScan;
 }
 
 interface Use {
@@ -164,6 +167,7 @@ export function inferFromTests(planner: Planner, ctx: InferContext): Map<string,
     if (text === null) continue;
     read++;
     for (const imp of importsOf(text)) inference.consider(imp, file);
+    ctx.programs?.read(text, file);
   }
   inference.finish();
   planner.decisions.push(treeSentence(tree, read, inference));
