@@ -6,6 +6,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { z } from 'zod';
 import { APPROVAL_MODES } from '../policy/approval.js';
+import { guardSecrets } from '../runtime/text/output-guard.js';
 import { PriceTableSchema } from '../runtime/model/pricing.js';
 import { SamplingConfigSchema } from '../runtime/model/sampling.js';
 import { ConfigError } from './exit-codes.js';
@@ -107,6 +108,8 @@ export function loadConfig(opts: {
   const repo = repoBytes ? parsed(repoBytes, files.repo, ConfigSchema) : {};
   const envLayer = fromEnv(env);
   const flags = checked(opts.flags ?? {}, 'command-line flags');
+  // Every API key given, whichever layer wins: none of them is ever shown on the terminal.
+  guardSecrets([user.apiKey, repo.apiKey, envLayer.apiKey, flags.apiKey]);
 
   const compose = (repoLayer: Config) => {
     const config: Config = {};
