@@ -3,9 +3,12 @@
 // (PIPER_*, OPENAI_API_KEY, OPENAI_BASE_URL) < command-line flags. Secrets are redacted on display.
 // The repository's file may only narrow unless the user trusts it (cli/repo-config-trust/repo-narrowing.ts).
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { readRepoFile as readRepoBytes } from '../runtime/host/inside-repo.js';
+import { inert } from '../runtime/text/inert.js';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { APPROVAL_MODES } from '../policy/approval.js';
+import { guardSecrets } from '../runtime/text/output-guard.js';
 import { PriceTableSchema } from '../runtime/model/pricing.js';
 import { SamplingConfigSchema } from '../runtime/model/sampling.js';
 import { ConfigError } from './exit-codes.js';
@@ -107,6 +110,8 @@ export function loadConfig(opts: {
   const repo = repoBytes ? parsed(repoBytes, files.repo, ConfigSchema) : {};
   const envLayer = fromEnv(env);
   const flags = checked(opts.flags ?? {}, 'command-line flags');
+  // Every API key given, whichever layer wins: none of them is ever shown on the terminal.
+  guardSecrets([user.apiKey, repo.apiKey, envLayer.apiKey, flags.apiKey]);
 
   const compose = (repoLayer: Config) => {
     const config: Config = {};
@@ -159,13 +164,29 @@ function readUserFile(path: string): Config {
   return config;
 }
 
-/** The repository file's bytes; a link to a file outside the repository is refused, not followed. */
+/**
+ * The repository file's bytes, through the one bounded reader: a link to a file outside the
+ * repository or a file over the limit is refused; a FIFO or a device is skipped with a note.
+ */
 function readRepoFile(path: string, repoRoot: string): Buffer | null {
-  if (!existsSync(path)) return null;
-  const rel = relative(realpathSync(repoRoot), realpathSync(path));
-  if (rel.startsWith('..') || isAbsolute(rel))
+  if (!existsSync(repoRoot)) return null;
+  const bytes = readRepoBytes(realpathSync(repoRoot), REPO_CONFIG_FILE, 'config');
+  if (Buffer.isBuffer(bytes)) return bytes;
+  if (bytes.kind === 'missing') return null;
+  if (bytes.kind === 'special') {
+    noteOnce(`piper-agent: note: ${inert(bytes.error)}; the repository's configuration is ignored`);
+    return null;
+  }
+  if (bytes.kind === 'outside')
     throw new ConfigError(`config file ${path} is a link to a file outside the repository; remove the link`);
-  return readFileSync(path);
+  throw new ConfigError(inert(bytes.error));
+}
+
+const noted = new Set<string>();
+function noteOnce(line: string): void {
+  if (noted.has(line)) return;
+  noted.add(line);
+  process.stderr.write(`${line}\n`);
 }
 
 function parsed<T extends z.ZodType<Config>>(bytes: Buffer, path: string, schema: T): z.infer<T> {

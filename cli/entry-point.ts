@@ -4,7 +4,9 @@
 // of its own that the product never imports, run by the same installed command.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { guardUserPipSecrets } from '../runtime/env/pip-settings.js';
 import { packageRoot } from '../runtime/package-root.js';
+import { guardStream } from '../runtime/text/output-guard.js';
 import type { CommandEntry } from './commands/index.js';
 import { EXIT, InterruptedRun } from './exit-codes.js';
 import { didYouMean } from './suggest.js';
@@ -36,6 +38,10 @@ export async function runCommandLine(argv: string[], line: CommandLine): Promise
     process.stderr.write(`piper-agent: unknown command '${name}'${hint}\n`);
     return EXIT.usage;
   }
+  // One redaction for every output: the ledger's secrets are masked on both streams too.
+  guardStream(process.stdout);
+  guardStream(process.stderr);
+  guardUserPipSecrets(process.env);
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     const sub = rest[0] === undefined ? undefined : command.subcommandHelp?.[rest[0]];

@@ -2,7 +2,8 @@
 // gate finds nothing new in the resulting file; then write atomically, record the edit for undo,
 // and refresh the code index. Every failure is an envelope, and a refused edit leaves the file
 // byte-identical.
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
+import { readRepoFile } from '../runtime/host/inside-repo.js';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { recordEdit } from '../runtime/ledger/edits.js';
 import type { Ledger } from '../runtime/ledger/ledger.js';
@@ -267,7 +268,9 @@ async function openEntityFile(repoRoot: string, entity: Entity): Promise<EntityF
     realPath = await realpath(resolve(repoRoot, entity.path));
     if (!inside(await realpath(repoRoot), realPath))
       return { error: `${entity.path} lies outside the repository` };
-    before = await readFile(realPath);
+    const bytes = readRepoFile(await realpath(repoRoot), entity.path);
+    if (!Buffer.isBuffer(bytes)) return { error: bytes.error };
+    before = bytes;
   } catch (error) {
     return { error: `cannot read ${entity.path}: ${(error as Error).message}` };
   }

@@ -2,9 +2,9 @@
 // original computed before any is written; a file that changed after the run touched it stops
 // the whole undo, named. Restoring = the stored diffs applied in reverse, each step verified
 // against the sha256 the ledger recorded, so what comes back is byte-identical or nothing does.
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { isWithin } from '../runtime/host/inside-repo.js';
+import { isWithin, readRepoFile } from '../runtime/host/inside-repo.js';
 import { editsForRun, markUndone, type EditRow } from '../runtime/ledger/edits.js';
 import type { Ledger } from '../runtime/ledger/ledger.js';
 import { applyPatch } from './diff/apply-patch.js';
@@ -110,7 +110,9 @@ async function planFile(
     const realRoot = await realpath(repoRoot);
     realPath = await realpath(resolve(realRoot, path));
     if (!isWithin(realRoot, realPath) || realPath === realRoot) return { error: outside };
-    current = await readFile(realPath);
+    const bytes = readRepoFile(realRoot, path);
+    if (!Buffer.isBuffer(bytes)) return { error: bytes.error };
+    current = bytes;
   } catch (error) {
     return { error: `cannot read ${path}: ${(error as Error).message}` };
   }

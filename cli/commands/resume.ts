@@ -2,6 +2,9 @@
 // process died) from the ledger, with the run's own settings unless flags override them. The run
 // keeps its id: its turns, calls and edits go on in the same record.
 import { parseArgs } from 'node:util';
+import { connectEngine } from '../../runtime/engine/bootstrap.js';
+import { inert } from '../../runtime/text/inert.js';
+import { checkReplayImage } from '../ledger/replay-image.js';
 import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { reopenRun, restoreEnding, type Reopened } from '../../runtime/ledger/runs.js';
@@ -57,6 +60,14 @@ export async function resumeCommand(argv: string[]): Promise<number> {
     let lock: RepoLock;
     try {
       plan = planResume(ledger, positionals[0]!, values);
+      for (const note of plan.notes) process.stderr.write(`note: ${inert(note)}\n`);
+      if (plan.foreignImage)
+        await checkReplayImage({
+          runId: plan.run.id,
+          ...plan.foreignImage,
+          engine: (await connectEngine()).engine,
+          command: 'resume',
+        });
       // Before the run is reopened: while another run is live on the repository, nothing changes.
       lock = RepoLock.acquire(plan.input.repo, { command: 'resume', runId: plan.run.id });
       // The new owner goes in before any session opens, so its start-up sweep sees a live run.

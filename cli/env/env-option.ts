@@ -1,7 +1,7 @@
 // The `--env` flag every command that runs sandboxes takes, and whether the repository's recipe
 // may use the settings that need the user's trust (its index URLs and setup commands).
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { readRepoFile } from '../../runtime/host/inside-repo.js';
 import type { EnvMode } from '../../runtime/env/ensure.js';
 import { UsageError } from '../exit-codes.js';
 import { repoFileTrusted } from '../repo-config-trust/trust-store.js';
@@ -25,9 +25,14 @@ export function envMode(value: string | undefined): EnvMode {
 /** The recipe's trust-needing settings apply when the flag says so or the user trusted these exact bytes. */
 export function recipeTrusted(repoRoot: string, flag: boolean | undefined): boolean {
   if (flag) return true;
-  const path = join(repoRoot, RECIPE_FILE);
-  if (!existsSync(path)) return false;
-  return repoFileTrusted(repoRoot, RECIPE_FILE, readFileSync(path));
+  // Through the one bounded reader: a link out, a FIFO or a device there is never trusted, nor read.
+  let bytes;
+  try {
+    bytes = readRepoFile(realpathSync(repoRoot), RECIPE_FILE, 'declaration');
+  } catch {
+    return false;
+  }
+  return Buffer.isBuffer(bytes) && repoFileTrusted(repoRoot, RECIPE_FILE, bytes);
 }
 
 /** The parseArgs options behind ENV_FLAG_HELP. */

@@ -30,6 +30,7 @@ import { interruptNote } from './interrupt-note.js';
 import { interruptedResult } from './interrupted-result.js';
 import { failedResult } from './failed-result.js';
 import { createRun, type NewRun } from '../../runtime/ledger/runs.js';
+import { recordOwnRun } from '../../runtime/host/own-runs.js';
 
 /** The plan's test command when the project named it; null for the default or with no plan. */
 function projectTestCommand(plan: EnvPlan | null): string | null {
@@ -136,7 +137,7 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     // Interrupted while the image was checked: no run is started after the interrupt.
     session.interruption.throwIfAborted();
     const run: StartedRun = { settings, approvalMode, sampling, reproTarget, head: await head };
-    const runId = (progress.runId ??= createRun(session.ledger, newRunRow(input, session, model, run)));
+    const runId = (progress.runId ??= startRun(session, newRunRow(input, session, model, run)));
     lock.setRunId(runId);
     progress.edited = editsForRun(session.ledger, runId).length > 0; // a resumed run may have edits already
     const record = (progress.record = new RunRecord(session.ledger, runId, session.owner));
@@ -226,6 +227,13 @@ interface StartedRun {
   sampling: Sampling;
   reproTarget: string | null;
   head: string | undefined;
+}
+
+/** Creates the run's row, and records on this machine that piper started it (`resume` trusts only those). */
+function startRun(session: Session, row: NewRun): string {
+  const id = createRun(session.ledger, row);
+  recordOwnRun({ id, model: row.model ?? null, config: row.config as Record<string, unknown> });
+  return id;
 }
 
 /** A new run's row: the issue, HEAD, model and arm, and the settings `resume` and `replay` read back. */

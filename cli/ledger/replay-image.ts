@@ -13,6 +13,8 @@ export async function checkReplayImage(opts: {
   engine: DockerEngine;
   /** The image the user's trusted configuration names (not the repository's untrusted file). */
   configured: string | undefined;
+  /** `resume` of a run this machine did not record says it in one line, with its flag. */
+  command?: 'replay' | 'resume';
 }): Promise<void> {
   const { image } = opts;
   if (image === undefined || image === opts.configured) return;
@@ -21,6 +23,10 @@ export async function checkReplayImage(opts: {
   if (!info) return;
   const ours = (await listSandboxImages(opts.engine)).some((i) => i.builtByPiper && i.id === info.id);
   if (ours) return;
+  if (opts.command === 'resume')
+    throw new CommandError(
+      `run ${opts.runId} was not started on this machine and ran in the image ${image}, which piper did not build and your configuration does not name; resume does not run an image because a ledger names it: pass --image ${image} to resume it there anyway`,
+    );
   throw new CommandError(
     `run ${opts.runId} ran in the image ${image}, which piper did not build and your configuration does not name; a ledger can come with a repository, so replay does not run an image because a ledger names it`,
     `to replay it in that image anyway: PIPER_IMAGE=${image} piper-agent replay ${opts.runId}`,

@@ -1,9 +1,9 @@
 // The model a resumed run continues with: --model when given, else the model the run recorded. A
 // script model stands in for one conversation, so continuing the run's own script means going on
 // after the replies the run already used — starting the script again would replay turn one.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { parseScript, ScriptModel } from '../../runtime/model/script-model.js';
+import { parseScript, readScriptText, ScriptModel } from '../../runtime/model/script-model.js';
 import type { ChatModel } from '../../runtime/model/types.js';
 import type { Config } from '../config.js';
 import { modelFor } from '../fix/run-fix.js';
@@ -33,7 +33,7 @@ export function resumeModel(opts: {
       'run resume from the directory the run started in, or pass --model script:FILE with the replies still to come',
     );
   }
-  const entries = parseScript(readFileSync(file, 'utf8'), file);
+  const entries = parseScript(readScriptText(file), file);
   if (entries.length <= opts.repliesUsed) {
     throw new CommandError(
       `the run's script ${rest} has ${entries.length} replies and the run has used ${opts.repliesUsed}: none is left to continue with`,

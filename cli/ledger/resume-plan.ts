@@ -12,7 +12,9 @@ import { loadConfig, type Config } from '../config.js';
 import type { FixInput } from '../fix/run-fix.js';
 import { flagsConfig } from '../commands/fix.js';
 import { ignoredWarning } from '../repo-config-trust/settle.js';
+import { isOwnRun } from '../../runtime/host/own-runs.js';
 import { CommandError } from './command-error.js';
+import { foreignRepo, foreignSettings, refuseForeignScript } from './foreign-run.js';
 import { findRun, type FoundRun } from './find-run.js';
 import { loopStateFor } from './resume-state.js';
 import { resumeModel } from './resume-model.js';
@@ -24,6 +26,10 @@ export interface ResumePlan {
   run: FoundRun;
   input: Omit<FixInput, 'emit' | 'log' | 'askUser'>;
   stateSource: 'saved' | 'rebuilt';
+  /** What was left out of a run this machine did not record starting, one line each. */
+  notes: string[];
+  /** A foreign run's recorded image, to check before it runs, and the one the user's config names. */
+  foreignImage: { image: string | undefined; configured: string | undefined } | null;
   /** The warning about repository config keys left out (untrusted file), or null. */
   trustWarning: string | null;
 }
@@ -37,13 +43,10 @@ export function planResume(ledger: Ledger, runArg: string, values: ResumeValues)
     values.answer,
   );
 
-  const repo = values.repo ?? run.repo;
-  if (!repo || !existsSync(repo))
-    throw new CommandError(
-      `the run's repository ${repo ?? '(none recorded)'} is not there`,
-      'pass --repo DIR',
-    );
-  const startedWith = recordedApproval(run);
+  const own = isOwnRun(run);
+  const repo = repoOf(run, own, values, ledger.path);
+  const taken = takenSettings(run, own, ledger.path, { repo, values });
+  const startedWith = taken.settings.approval;
   if (startedWith && values.approval !== undefined && values.approval !== startedWith)
     throw new CommandError(
       `run ${run.id} started with --approval ${startedWith}, and a resumed run keeps the approval policy it started with`,
@@ -51,7 +54,7 @@ export function planResume(ledger: Ledger, runArg: string, values: ResumeValues)
     );
   const effective = loadConfig({
     repo,
-    flags: { ...recordedSettings(run, ledger.path), ...flagsConfig(values) },
+    flags: { ...taken.settings, ...flagsConfig(values) },
     trustRepo: values['trust-repo-config'],
   });
   const { config } = effective;
@@ -73,6 +76,12 @@ export function planResume(ledger: Ledger, runArg: string, values: ResumeValues)
   const model = resumeModel({ flag: values.model, recorded: run.model, config, repo, repliesUsed });
   return {
     run,
+    notes: taken.notes,
+    // A foreign run's recorded image runs only as a replay's would (cli/ledger/replay-image.ts).
+    foreignImage:
+      !own && config.image === taken.settings.image
+        ? { image: config.image, configured: taken.ownImage }
+        : null,
     stateSource: source,
     trustWarning: effective.ignored.length ? ignoredWarning(effective) : null,
     input: {
@@ -124,6 +133,35 @@ function refuseUnresumable(
       `piper-agent resume ${run.id} --answer "..."`,
     );
   }
+}
+
+/** The repository to work on: its own run's, a foreign run's only where its ledger is or --repo says. */
+function repoOf(run: FoundRun, own: boolean, values: ResumeValues, ledgerFile: string): string {
+  const repo = own ? (values.repo ?? run.repo) : foreignRepo(run, values.repo, ledgerFile);
+  if (!repo || !existsSync(repo))
+    throw new CommandError(
+      `the run's repository ${repo ?? '(none recorded)'} is not there`,
+      'pass --repo DIR',
+    );
+  if (!own) refuseForeignScript(run, values.model);
+  return repo;
+}
+
+/** The recorded settings resume takes: all of its own run's, a foreign run's only up to the user's. */
+function takenSettings(
+  run: FoundRun,
+  own: boolean,
+  ledgerFile: string,
+  where: { repo: string; values: ResumeValues },
+): { settings: Config; notes: string[]; ownImage: string | undefined } {
+  const recorded = recordedSettings(run, ledgerFile);
+  if (own) return { settings: recorded, notes: [], ownImage: undefined };
+  const mine = loadConfig({
+    repo: where.repo,
+    flags: flagsConfig(where.values),
+    trustRepo: where.values['trust-repo-config'],
+  }).config;
+  return { ...foreignSettings(run, recorded, mine), ownImage: mine.image };
 }
 
 /** The run's own settings, as a config layer under the flags. The ledger is the one it is in. */

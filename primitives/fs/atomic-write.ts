@@ -14,7 +14,9 @@
 // two steps; the repository's run lock (runtime/host/repo-lock.ts) keeps other piper-agent runs out
 // of that gap, and the gap is a few syscalls wide for anyone else.
 import { createHash, randomBytes } from 'node:crypto';
-import { open, readFile, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { REPO_READ_LIMITS } from '../../runtime/host/inside-repo.js';
+import { readRegularFile } from '../../runtime/host/open-regular.js';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -61,7 +63,13 @@ export async function atomicWrite(
     }
     await options.beforeSwap?.();
     if (options.expectSha256 !== undefined) {
-      const now = await readFile(path).then(sha256, () => null);
+      // Bounded and non-blocking, as every read of a repository file (runtime/host/open-regular.ts).
+      const read = readRegularFile(path, {
+        limit: REPO_READ_LIMITS.any,
+        name: path,
+        what: 'a repository file',
+      });
+      const now = Buffer.isBuffer(read) ? sha256(read) : null;
       if (now !== options.expectSha256) throw new FileChangedError(path, options.expectSha256, now);
     }
     options.signal?.throwIfAborted();

@@ -13,7 +13,8 @@ import { insideRepo } from '../host/inside-repo.js';
 import { readUserPipConfig } from './pip-config.js';
 import { redactUrl } from './plan/redact.js';
 import type { EnvPlan } from './plan/types.js';
-import { Redactor } from './secrets.js';
+import { guardSecrets } from '../text/output-guard.js';
+import { Redactor, secretsOf } from './secrets.js';
 
 export interface PipSettings {
   indexUrl: string | null;
@@ -73,6 +74,8 @@ export function pipSettings(
     ...repoIndexes,
     ...plan.pip.findLinks,
   ];
+  // The same secrets as the ledger's redactor, masked on the terminal too (a trusted recipe's URLs).
+  guardSecrets(credentialed.flatMap(secretsOf));
   return {
     indexUrl,
     extraIndexUrls,
@@ -85,6 +88,15 @@ export function pipSettings(
     notes,
     redactor: new Redactor(credentialed),
   };
+}
+
+/**
+ * The user's pip sources' credentials (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, PIP_FIND_LINKS, pip.conf),
+ * masked on stdout and stderr from the start of a command, before anything could print them.
+ */
+export function guardUserPipSecrets(env: NodeJS.ProcessEnv): void {
+  const user = readUserPipConfig(env);
+  guardSecrets([user.indexUrl ?? '', ...user.extraIndexUrls, ...user.findLinks].flatMap(secretsOf));
 }
 
 /** The repository's find-links: its own directories, and (trusted only) its URLs, added to findLinkUrls. */

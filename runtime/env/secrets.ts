@@ -37,7 +37,7 @@ export class Redactor {
  * whole of a token-only `https://TOKEN@host/` (a user name alone is not treated as a secret: it
  * would mask every other occurrence of a common word).
  */
-function secretsOf(url: string): string[] {
+export function secretsOf(url: string): string[] {
   const info = userinfoOf(url);
   if (info === undefined) return [];
   const colon = info.indexOf(':');

@@ -2,9 +2,9 @@
 // host side of the boundary"): a repository can replace `vendor/` with a symbolic link to any
 // directory on the host, and git still lists the files it tracked there. Every reader of a
 // repository path asks here first.
-import { closeSync, existsSync, lstatSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { openRegular, readAt, realPathOf } from './open-regular.js';
+import { readRegularFile, type ReadRefusal } from './open-regular.js';
 
 /** Whether `path` (absolute) is `root` itself or lies below it. */
 export function isWithin(root: string, path: string): boolean {
@@ -66,27 +66,55 @@ export class RealDirs {
 }
 
 /**
- * The bytes of repository file `rel`, read only when its real path is inside `realRoot` and it is
- * a regular file (opened without following a final link or blocking, and checked again through the
- * opened descriptor); otherwise why not.
+ * How much of each kind of repository file the host reads (docs/security.md, "What the host reads
+ * from a repository"): a declaration (pyproject.toml, requirements, setup.cfg, tox.ini, a lock file,
+ * the recipe) or a config file is text a person writes; a source file is what the index and the
+ * planner's import scan read; a wheel is hashed whole.
  */
-export function readRepoFile(realRoot: string, rel: string): Buffer | { error: string } {
+export const REPO_READ_LIMITS = {
+  declaration: 4 * 1024 * 1024,
+  config: 1024 * 1024,
+  source: 8 * 1024 * 1024,
+  wheel: 512 * 1024 * 1024,
+  any: 64 * 1024 * 1024,
+} as const;
+
+export type RepoFileKind = keyof typeof REPO_READ_LIMITS;
+
+const WHAT: Record<RepoFileKind, string> = {
+  declaration: 'a declaration file',
+  config: 'a configuration file',
+  source: 'a source file',
+  wheel: 'a wheel',
+  any: 'a repository file',
+};
+
+/**
+ * The one way the host reads a file a repository brings: the bytes of repository file `rel`, read
+ * only when its real path is inside `realRoot` and it is a regular file (opened without following a
+ * final link or blocking, and checked again through the opened descriptor), refused before reading
+ * past the limit of its kind; otherwise why not.
+ */
+export function readRepoFile(
+  realRoot: string,
+  rel: string,
+  kind: RepoFileKind = 'any',
+): Buffer | ReadRefusal {
   const real = insideRepo(realRoot, rel);
   if (real === null) {
     const exists = existsSync(join(realRoot, rel)) || isBrokenLink(join(realRoot, rel));
-    return { error: exists ? `${rel} lies outside the repository` : `${rel}: no such file` };
+    return exists
+      ? { error: `${rel} lies outside the repository`, kind: 'outside' }
+      : { error: `${rel}: no such file`, kind: 'missing' };
   }
-  const opened = openRegular(real);
-  if ('error' in opened) return { error: `${rel}: ${opened.error}` };
-  try {
-    const where = realPathOf(opened.fd);
-    if (where !== null && !isWithin(realRoot, where)) return { error: `${rel} lies outside the repository` };
-    return readAt(opened.fd, 0, opened.stat.size).bytes;
-  } catch (error) {
-    return { error: `${rel}: cannot read (${(error as Error).message})` };
-  } finally {
-    closeSync(opened.fd);
-  }
+  // Where the opened descriptor really is, checked again: a directory swapped for a link between the
+  // realpath and the open is caught.
+  return readRegularFile(real, {
+    limit: REPO_READ_LIMITS[kind],
+    name: rel,
+    what: WHAT[kind],
+    within: (where) => isWithin(realRoot, where),
+  });
 }
 
 function isBrokenLink(path: string): boolean {

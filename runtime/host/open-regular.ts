@@ -61,3 +61,57 @@ export function kindOf(stat: Stats): string {
   if (stat.isSymbolicLink()) return 'symlink';
   return 'not a regular file';
 }
+
+/** Why a bounded read did not return the bytes; `kind` is what a caller branches on. */
+export interface ReadRefusal {
+  error: string;
+  kind: 'missing' | 'outside' | 'special' | 'too-large' | 'unreadable';
+}
+
+/** A size for a person: `1.0 GiB`, `4 MiB`, `512 bytes`. */
+export function sizeText(bytes: number): string {
+  const units = ['GiB', 'MiB', 'KiB'] as const;
+  for (const [i, unit] of units.entries()) {
+    const scale = 1024 ** (3 - i);
+    if (bytes >= scale) return `${Number((bytes / scale).toFixed(1))} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+/**
+ * The bytes of the regular file at `path` (opened as openRegular does: no final link, no blocking),
+ * refused before any byte is read when it is over `limit`: `name` and `what` say in the refusal which
+ * file and which kind of file the limit is for.
+ */
+export function readRegularFile(
+  path: string,
+  opts: { limit: number; name: string; what: string; within?: (realPath: string) => boolean },
+): Buffer | ReadRefusal {
+  const opened = openRegular(path);
+  if ('error' in opened) {
+    const kind =
+      opened.error === 'vanished' ? 'missing' : opened.error === 'unreadable' ? 'unreadable' : 'special';
+    const why =
+      kind === 'special'
+        ? ` is a ${opened.error}, not a regular file; not read`
+        : `: ${opened.error === 'vanished' ? 'no such file' : opened.error}`;
+    return { error: `${opts.name}${why}`, kind };
+  }
+  try {
+    const where = opts.within ? realPathOf(opened.fd) : null;
+    if (where !== null && !opts.within!(where))
+      return { error: `${opts.name} lies outside the repository`, kind: 'outside' };
+    const { size } = opened.stat;
+    if (size > opts.limit)
+      return {
+        error: `${opts.name} is ${sizeText(size)}, over the ${sizeText(opts.limit)} ${opts.what} may have; not read`,
+        kind: 'too-large',
+      };
+    // A file that grew since fstat is read only up to the limit: what is past it is not trusted to end.
+    return readAt(opened.fd, 0, size).bytes;
+  } catch (error) {
+    return { error: `${opts.name}: cannot read (${(error as Error).message})`, kind: 'unreadable' };
+  } finally {
+    closeSync(opened.fd);
+  }
+}

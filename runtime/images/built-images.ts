@@ -20,7 +20,8 @@ export interface BuiltImage {
 
 type Records = Record<string, BuiltImage>;
 
-function stateDir(): string {
+/** piper's own state on this machine (never in a repository): PIPER_STATE_DIR, else ~/.local/state/piper-agent. */
+export function stateDir(): string {
   return process.env.PIPER_STATE_DIR || join(homedir(), '.local', 'state', 'piper-agent');
 }
 

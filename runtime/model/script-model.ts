@@ -4,7 +4,7 @@
 // verbatim, malformed text included — or an object
 //   {"content"?: string | null, "tool_calls"?: [{"name", "arguments"}], "usage"?: {...}}
 // Blank lines and lines starting with `//` are skipped. Running out is a `script_exhausted` error.
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../host/open-regular.js';
 import { estimateTokens } from './pricing.js';
 import {
   ModelError,
@@ -80,19 +80,29 @@ export class ScriptModel implements ChatModel {
   }
 }
 
+/** The most a model script may hold: a long scripted run is a few hundred KiB. */
+const SCRIPT_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * A model script's text: a regular file only (a FIFO, a device or /dev/zero is refused, never read
+ * or waited on), refused before reading past SCRIPT_LIMIT.
+ */
+export function readScriptText(file: string): string {
+  const bytes = readRegularFile(file, {
+    limit: SCRIPT_LIMIT,
+    name: `the model script ${file}`,
+    what: 'a model script',
+  });
+  if (Buffer.isBuffer(bytes)) return bytes.toString('utf8');
+  const message = bytes.kind === 'missing' ? `cannot read the model script ${file} (ENOENT)` : bytes.error;
+  throw new ModelError('config', message, {
+    fix: 'pass --model script:PATH with a JSONL file of completions, one per line',
+  });
+}
+
 /** `script:FILE` — the file is read once, now, so a bad line fails before the run starts. */
 export function loadScriptModel(file: string, options: Partial<ScriptModelOptions> = {}): ScriptModel {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? 'unreadable';
-    throw new ModelError('config', `cannot read the model script ${file} (${code})`, {
-      fix: 'pass --model script:PATH with a JSONL file of completions, one per line',
-      cause: error,
-    });
-  }
-  return new ScriptModel(parseScript(text, file), { id: `script:${file}`, ...options });
+  return new ScriptModel(parseScript(readScriptText(file), file), { id: `script:${file}`, ...options });
 }
 
 /**

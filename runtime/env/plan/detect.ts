@@ -281,7 +281,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     requirements: planner.set.planned(),
     // A file included twice (runtime, then from the test file) would list its skips twice.
     skipped: [...new Map(planner.set.skipped.map((s) => [`${s.from}\0${s.line}\0${s.reason}`, s])).values()],
-    decisions: [...decisions, ...planner.set.decisions],
+    decisions: [...decisions, ...reader.notes, ...planner.set.decisions],
     pip,
     apt,
     setup: recipe.setup ?? [],

@@ -2,8 +2,11 @@
 // environment's cache key is computed over exactly these). The repository is untrusted input:
 // a path whose real location (symlinks resolved) is outside the repository is never read.
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
+import { readRepoFile, type RepoFileKind } from '../../host/inside-repo.js';
+import { sizeText } from '../../host/open-regular.js';
+import { EnvPlanError } from './errors.js';
 import type { PlanInput } from './types.js';
 
 export type InputRole = PlanInput['role'];
@@ -26,9 +29,20 @@ export function cleanRelative(rel: string): string | null {
   return parts.join('/');
 }
 
+/**
+ * All the bytes one plan reads, declarations and test sources together: a repository that names the
+ * same large file from many places, or thousands of files just under their limit, stops here.
+ */
+export const PLAN_READ_BUDGET = 64 * 1024 * 1024;
+
 export class RepoReader {
   readonly root: string;
+  /** Files skipped because they are not regular files (a FIFO, a device), one line each. */
+  readonly notes: string[] = [];
   private readonly inputs = new Map<string, PlanInput>();
+  /** Each file read once per plan: a path named from several places is read the first time only. */
+  private readonly cache = new Map<string, Buffer | null>();
+  private spent = 0;
 
   constructor(root: string) {
     this.root = realpathSync(root);
@@ -79,10 +93,10 @@ export class RepoReader {
 
   /** A file's bytes, recorded as an input with `role`; null when it is absent or outside the repo. */
   read(rel: string, role: InputRole): Buffer | null {
-    const real = this.resolve(rel);
-    if (real === null || !statSync(real).isFile()) return null;
-    const bytes = readFileSync(real);
-    const path = cleanRelative(rel) as string;
+    const path = cleanRelative(rel);
+    if (path === null) return null;
+    const bytes = this.bounded(path, role === 'wheelhouse' ? 'wheel' : 'declaration');
+    if (bytes === null) return null;
     this.inputs.set(`${role}:${path}`, {
       path,
       sha256: sha256(bytes),
@@ -102,11 +116,41 @@ export class RepoReader {
    * requirement, is in the key already). Null when absent, outside the repo or over `maxBytes`.
    */
   peekText(rel: string, maxBytes: number): string | null {
-    const real = this.resolve(rel);
+    const path = cleanRelative(rel);
+    const real = path === null ? null : this.resolve(path);
     if (real === null) return null;
     const stat = statSync(real);
     if (!stat.isFile() || stat.size > maxBytes) return null;
-    return readFileSync(real, 'utf8');
+    return this.bounded(path!, 'source')?.toString('utf8') ?? null;
+  }
+
+  /**
+   * The one read of repository content in the planner (runtime/host/inside-repo.ts): regular files
+   * inside the repository only, each once, each under the limit of its kind and all under the plan's
+   * budget. A FIFO or a device is skipped with a note; a file over its limit stops the plan, naming
+   * it and its size.
+   */
+  private bounded(path: string, kind: RepoFileKind): Buffer | null {
+    const cached = this.cache.get(path);
+    if (cached !== undefined) return cached;
+    const bytes = readRepoFile(this.root, path, kind);
+    if (!Buffer.isBuffer(bytes)) {
+      if (bytes.kind === 'too-large' || bytes.kind === 'unreadable')
+        throw new EnvPlanError('bad_project_file', bytes.error, { file: path });
+      if (bytes.kind === 'special') this.notes.push(`${bytes.error} (skipped)`);
+      this.cache.set(path, null);
+      return null;
+    }
+    this.spent += kind === 'wheel' ? 0 : bytes.length;
+    if (this.spent > PLAN_READ_BUDGET)
+      throw new EnvPlanError(
+        'bad_project_file',
+        `the plan read ${sizeText(this.spent)} of repository files (at ${path}), over its budget of ${sizeText(PLAN_READ_BUDGET)}; not read`,
+        { file: path },
+      );
+    // Wheels are hashed, not kept: they are large, and nothing parses them.
+    if (kind !== 'wheel') this.cache.set(path, bytes);
+    return bytes;
   }
 
   /** Every file read so far, sorted by role then path (a stable order for the cache key). */
