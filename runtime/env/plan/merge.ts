@@ -33,7 +33,7 @@ export interface EntryView {
   from: readonly string[];
 }
 
-const REASON_ORDER: Reason[] = ['runtime', 'test', 'inferred', 'build', 'recipe'];
+const REASON_ORDER: Reason[] = ['runtime', 'test', 'inferred', 'test-command', 'build', 'recipe'];
 
 export class RequirementSet {
   private readonly entries = new Map<string, Entry>();
