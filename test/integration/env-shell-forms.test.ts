@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { runCli } from '../helpers/cli.js';
-import { envScratch, NO_PIP } from '../helpers/env-repos.js';
+import { envRows, envScratch, NO_PIP } from '../helpers/env-repos.js';
 
 const engine = new DockerEngine();
 const scratch = envScratch('piper-shell-forms-');
@@ -123,5 +123,22 @@ describe('the suite as CI runs it', () => {
   ])('%s runs the venv pytest with the project importable', async (target, passed) => {
     const result = await runTest(target);
     expect(result.counts, result.output).toEqual({ passed, failed: 0, errors: 0, skipped: 0 });
+  });
+});
+
+describe('the bare sandbox image', () => {
+  it('runs `VAR=x pytest` as `python -m pytest`: a root module importable, as in an environment', async () => {
+    // Nothing to install: no environment is built. Debian's /usr/bin/pytest would put only tests/
+    // on sys.path (rootdir insertion) and fail to import mod.
+    const bare = scratch.newRepo('bare', {
+      'mod.py': 'ANSWER = 7\n',
+      'tests/test_b.py':
+        'import os\n\nimport mod\n\n\ndef test_root_module():\n    assert mod.ANSWER == 7\n    assert os.environ["X"] == "1"\n',
+    });
+    const r = await runCli(['run-test', '--repo', bare, '--json', 'X=1 pytest tests'], { env: NO_PIP });
+    expect(r.code, r.stderr.slice(-3000)).toBe(0);
+    expect(envRows(bare).map((row) => row.status)).toEqual(['base']);
+    const result = JSON.parse(r.stdout) as RunTestJson;
+    expect(result.counts, result.output).toEqual({ passed: 1, failed: 0, errors: 0, skipped: 0 });
   });
 });
