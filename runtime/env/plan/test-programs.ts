@@ -38,7 +38,7 @@ export function launchersFor(testCommand: string | null): Launcher[] {
 }
 
 /** The requirements the command names: runners by program or module, plugins by pytest's words. */
-export function testCommandNeeds(command: string, source: string): PluginNeed[] {
+function testCommandNeeds(command: string, source: string): PluginNeed[] {
   const needs: PluginNeed[] = [];
   for (const runner of lineRunners(command)) {
     if (runner.kind === 'program' && KNOWN_RUNNERS[runner.program])
