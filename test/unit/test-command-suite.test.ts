@@ -66,6 +66,7 @@ describe('a test command line read as the shell starts it', () => {
     ])
       expect(runsTests(line), line).toBe(true);
     expect(runsTests('coverage report -m')).toBe(false);
+    expect(runsTests('cd docs && make check')).toBe(false);
     expect(runsTests('python -c "import pkg; print(pkg.__version__)"')).toBe(false);
   });
 });
@@ -122,6 +123,7 @@ describe('the default test command runs the suite', () => {
     expect(rankCommand('pytest docs/').what).toBe('a doc test (docs/)');
     expect(rankCommand('tox -e docs,lint', 'pytest').score).toBe(0);
     expect(rankCommand('tox -e py311', 'pytest').score).toBe(3);
+    expect(rankCommand('tox -e coverage', 'pytest').score).toBe(3);
     expect(rankCommand('pytest tests/test_core.py').score).toBe(2);
     expect(rankCommand('cd tests && pytest').what).toBe("pytest's discovery");
     expect(rankCommand('python -m unittest tests.test_a.T.test_one').score).toBe(1);

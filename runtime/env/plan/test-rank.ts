@@ -126,7 +126,7 @@ function notATestEnvironment(line: string): Rank | null {
     if (tool !== 'tox' && tool !== 'nox') continue;
     const at = words.findIndex((w) => w === '-e' || w === '-s' || w === '--session' || w === '--sessions');
     const names = at >= 0 ? (words[at + 1] ?? '').split(',').filter(Boolean) : [];
-    const testEnv = (n: string) => /^py(\d+|py\d*)?(-|$)/.test(n) || isTestName(n) || /test/.test(n);
+    const testEnv = (n: string) => /^py(\d+|py\d*)?(-|$)/.test(n) || isTestName(n) || /test|cov/.test(n);
     if (names.length && !names.some(testEnv))
       return { score: 0, what: `${tool} ${names.join(',')}, not a test environment` };
   }

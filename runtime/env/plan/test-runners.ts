@@ -37,10 +37,10 @@ export interface Translated {
  */
 export function runsTests(line: string): boolean {
   if (RUNNER.test(line.trim())) return true;
-  return simpleCommands(line).some(
-    (words) =>
-      RUNNER.test(words.join(' ')) ||
-      runnersOf(words).some((r) => r.kind === 'pytest' || r.kind === 'unittest'),
+  // Behind a prefix only pytest and unittest count: `cd docs && make check` is a doc build, and
+  // tox, nox and make are translated from the start of a line only.
+  return simpleCommands(line).some((words) =>
+    runnersOf(words).some((r) => r.kind === 'pytest' || r.kind === 'unittest'),
   );
 }
 
