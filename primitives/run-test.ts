@@ -23,12 +23,14 @@ const OUTPUT_CHARS = 2000;
 /**
  * A target is pytest's when its first word is a pytest option, a node id, a test path, or a path that
  * exists in the repo (`tests/test_x.py::test_y`, `tests`, `test_a.py -k name`); anything else (`make check`,
- * `python3 -m unittest`) runs as a shell string. A pytest target with shell quoting goes through
- * `sh -c` so the quotes mean what they mean in a terminal. `python -m pytest ARGS`, `python3 -m
- * pytest ARGS`, `pytest ARGS` and `py.test ARGS` (a CI step's or tox's words) are pytest's ARGS: the
- * entry point runs them in its own interpreter, which is the `python` of the environment
- * (workspace.py checks). Run as written, `pytest` would be Debian's /usr/bin/pytest, whose
- * `#!/usr/bin/python3` sees none of what the environment installed into its venv.
+ * `python3 -m unittest`, `VAR=x pytest`, `cd tests && pytest`) runs as a shell string, where the
+ * environment's bin (first on PATH) holds `python`, `pytest`, `py.test` and `coverage`
+ * (runtime/env/venv-launchers.ts). A pytest target with shell quoting goes through `sh -c` so the
+ * quotes mean what they mean in a terminal. `python -m pytest ARGS`, `python3 -m pytest ARGS`,
+ * `pytest ARGS` and `py.test ARGS` are pytest's ARGS, run by the entry point in the interpreter that
+ * already imported pytest (workspace.py; a pooled container pays no start-up): the same interpreter
+ * and the same `python -m pytest` the launchers run, without a second start. In a user-provided
+ * image they run as that image's `python3 -m pytest`.
  */
 export function targetArgv(target: string, repoRoot?: string): string[] {
   const trimmed = target.trim();

@@ -10,6 +10,7 @@ import { satisfyRequirements } from './requirements-step.js';
 import { scanPytestPlugins } from './pytest-plugins-step.js';
 import { dpkgLines, normalize } from './step-output.js';
 import { cleanStep, venvStep } from './steps.js';
+import { writeLaunchers } from './venv-launchers.js';
 
 export const WHEELHOUSE = '/opt/piper/wheelhouse';
 
@@ -54,6 +55,7 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
       apt: (name, packages) => runApt(ctx, box, name, packages, false),
     });
     ctx.shortfalls.push(...outcome.shortfalls);
+    await writeLaunchers(ctx, box);
     await scanPytestPlugins(ctx, box);
     // apt's lists and pip's caches must not reach a layer: what a later phase deletes stays in this one.
     const clean = cleanStep();

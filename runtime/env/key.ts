@@ -16,7 +16,8 @@ import type { EnvPlan } from './plan/types.js';
 
 /** Bumped when the build procedure changes what an image holds. */
 // 4: the image records its pytest plugins (a label), which the run side needs.
-const BUILD_VERSION = 4;
+// 5: the venv's bin holds launchers for the test runners (venv-launchers.ts).
+const BUILD_VERSION = 5;
 const BUILD_FILES = ['pyproject.toml', 'setup.py', 'setup.cfg'];
 
 export function environmentKey(input: {

@@ -14,6 +14,7 @@ import { pipRequirementLine } from './plan/pip-line.js';
 import type { EnvPlan, PlannedRequirement } from './plan/types.js';
 import type { Shortfall } from './shortfall.js';
 import { indexProbeStep, pipStep } from './steps.js';
+import { pipRequirements } from './direct-references.js';
 import { dpkgLines, lastLines, missingLines, normalize, pipReport, unsatisfied } from './step-output.js';
 
 export interface RequirementsContext {
@@ -49,12 +50,9 @@ export async function satisfyRequirements(
   const { plan, resolved, sources } = ctx;
   const wanted = plan.requirements.filter((q) => !ctx.fromRepoWheels.has(q.normalized));
   if (!wanted.length) return { shortfalls: [], versions: await scanVersions(box, plan) };
-  const untrustedUrls = new Set(ctx.trustUrls ? [] : wanted.filter((q) => q.url).map((q) => q.normalized));
-  const pip = await pipBestEffort(
-    box,
-    ctx,
-    wanted.filter((q) => !untrustedUrls.has(q.normalized)),
-  );
+  const direct = pipRequirements(wanted, ctx.trustUrls);
+  if (direct.said) sources.push(direct.said);
+  const pip = await pipBestEffort(box, ctx, direct.requirements);
   sources.push(`pip: ${pip.said}`);
 
   const relaxedByPip = new Set(pip.relaxed.map((q) => q.normalized));
@@ -73,9 +71,7 @@ export async function satisfyRequirements(
     const deb = debianSaid.get(q.normalized) ?? 'not tried';
     const debText =
       have && q.debian && deb === q.debian ? `${q.debian} gives ${have}, which does not satisfy it` : deb;
-    const pipText = untrustedUrls.has(q.normalized)
-      ? 'not tried: a direct URL from a repository you have not trusted (--trust-repo-config)'
-      : (pip.saidOf.get(q.normalized) ?? pip.said);
+    const pipText = `${direct.byName.has(q.normalized) ? 'by its name (its URL not fetched: a repository you have not trusted): ' : ''}${pip.saidOf.get(q.normalized) ?? pip.said}`;
     return `pip: ${pipText}; debian: ${debText}`;
   };
   if (ctx.strict && (unmet.length || pip.relaxed.length))

@@ -19,6 +19,15 @@ chown "$uid:$gid" "$root/work"
 cp "$recipe/launch.py" "$recipe/workspace.py" "$root/opt/piper/"
 chmod 0644 "$root/opt/piper/launch.py"
 chmod 0644 "$root/opt/piper/workspace.py"
+# pytest and py.test as a project environment's venv has them (runtime/env/venv-launchers.ts):
+# `python3 -m pytest` in the interpreter PATH names, so `VAR=x pytest` and `cd tests && pytest`
+# run as `python -m pytest` does (the working directory on sys.path), not as Debian's script.
+mkdir -p "$root/usr/local/bin"
+for launcher in pytest py.test; do
+  printf '%s\n' '#!/bin/sh' '# written by piper-agent: pytest as the environment runs it' \
+    'exec python3 -m pytest "$@"' >"$root/usr/local/bin/$launcher"
+  chmod 0755 "$root/usr/local/bin/$launcher"
+done
 cp "$recipe/gitconfig" "$root/etc/gitconfig"
 chmod 0644 "$root/etc/gitconfig"
 rm -rf "$root/var/cache/apt/"* "$root/var/lib/apt/lists/"* "$root/usr/share/doc/"* \

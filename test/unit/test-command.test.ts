@@ -242,7 +242,7 @@ describe('counts', () => {
       '-c',
       'python3 -m pytest -k "a and b"',
     ]);
-    // Not Debian's /usr/bin/pytest (#!/usr/bin/python3): the environment's venv python.
+    // In the interpreter that already imported pytest, as the venv's launcher would run it.
     expect(targetArgv('pytest')).toEqual(['python3', '-m', 'pytest']);
     expect(targetArgv('py.test --basetemp=/tmp/tox-envtmpdir --cov=cachetools')).toEqual([
       'python3',
@@ -252,6 +252,9 @@ describe('counts', () => {
       '--cov=cachetools',
     ]);
     expect(targetArgv('pytest -k "a or b"')).toEqual(['sh', '-c', 'python3 -m pytest -k "a or b"']);
+    // Any other form: the shell finds the runner in the environment's bin.
+    expect(targetArgv('VAR=x pytest tests')).toEqual(['sh', '-c', 'VAR=x pytest tests']);
+    expect(targetArgv('cd tests && pytest')).toEqual(['sh', '-c', 'cd tests && pytest']);
     expect(targetArgv('python -m unittest discover -s tests -v')).toEqual([
       'sh',
       '-c',

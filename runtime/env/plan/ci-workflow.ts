@@ -1,6 +1,6 @@
-// The test step of a project's GitHub Actions workflows (.github/workflows/*.yml, *.yaml, in name
-// order): the first `run:` line, of any job's steps in file order, that runs a test suite, with
-// the `env:` of the workflow, its job and its step (the step's wins). Read as text with a small
+// The test steps of a project's GitHub Actions workflows (.github/workflows/*.yml, *.yaml, in name
+// order): every `run:` line, of any job's steps in file order, that runs tests, with the `env:` of
+// the workflow, its job and its step (the step's wins). Which one is the suite is test-rank.ts's. Read as text with a small
 // YAML reader; nothing in the file is evaluated. A line holding a `${{ }}` expression cannot run
 // as written and is passed over, with the reason.
 import { readYaml, type YamlValue } from './mini-yaml.js';
@@ -40,7 +40,8 @@ function commandLines(script: string): string[] {
     .filter((l) => l !== '');
 }
 
-export function workflowTestStep(reader: RepoReader, decisions: string[]): WorkflowStep | null {
+export function workflowTestSteps(reader: RepoReader, decisions: string[]): WorkflowStep[] {
+  const found: WorkflowStep[] = [];
   const files = reader.list(DIR).filter((n) => /\.ya?ml$/.test(n));
   for (const name of files) {
     const path = `${DIR}/${name}`;
@@ -67,10 +68,10 @@ export function workflowTestStep(reader: RepoReader, decisions: string[]): Workf
             decisions.push(`${from}: \`${line}\` not used: it holds a \`\${{ }}\` expression`);
             continue;
           }
-          return { from, line, env: [...envOf(doc.env), ...envOf(spec.env), ...envOf(step.env)] };
+          found.push({ from, line, env: [...envOf(doc.env), ...envOf(spec.env), ...envOf(step.env)] });
         }
       }
     }
   }
-  return null;
+  return found;
 }

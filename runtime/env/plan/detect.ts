@@ -28,6 +28,7 @@ import { readSetupCfg, SETUP_CFG, type SetupCfg } from './setup-cfg.js';
 import { addTestSources } from './test-sources.js';
 import { skipTooling } from './tooling.js';
 import { detectTestCommand } from './test-command.js';
+import { addTestCommandNeeds } from './test-programs.js';
 import { EnvPlanSchema, type EnvPlan } from './types.js';
 import { detectVcsUse } from './vcs-use.js';
 
@@ -262,11 +263,12 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     planner.addListed([{ text, from: `${RECIPE_PATH} requirements[${index}]` }], 'recipe');
   });
   const apt = detect ? inferAndClassify(planner, sources) : (recipe.apt ?? []);
+  const test = detectTestCommand(repoRoot, recipe.test, decisions);
+  if (detect) addTestCommandNeeds(planner, test.command, test.from);
   planner.applyConstraints();
   applyLockfile(planner, reader, detect);
   const pip = pipOptions(planner, recipe, recipeLinks);
   readWheelhouses(reader, pip.findLinks);
-  const test = detectTestCommand(repoRoot, recipe.test, decisions);
   return EnvPlanSchema.parse({
     python: choice.python,
     debian: choice.debian,

@@ -33,7 +33,12 @@ export interface EntryView {
   from: readonly string[];
 }
 
-const REASON_ORDER: Reason[] = ['runtime', 'test', 'inferred', 'build', 'recipe'];
+/** The one line a direct reference gets: what happens to it with and without trust. */
+function directReference(name: string, url: string, from: string): string {
+  return `${name}: \`${redactUrl(url)}\` (${from}) is a direct reference: fetched only when you trust the repository's configuration (--trust-repo-config); otherwise never fetched, and ${name} is resolved by its name from your pip sources, then Debian`;
+}
+
+const REASON_ORDER: Reason[] = ['runtime', 'test', 'inferred', 'test-command', 'build', 'recipe'];
 
 export class RequirementSet {
   private readonly entries = new Map<string, Entry>();
@@ -61,6 +66,7 @@ export class RequirementSet {
     const key = normalizeName(requirement.name);
     const entry = this.entries.get(key);
     if (!entry) {
+      if (requirement.url) this.decisions.push(directReference(requirement.name, requirement.url, from));
       this.entries.set(key, {
         requirement: { ...requirement, extras: [...requirement.extras] },
         from: [from],

@@ -39,15 +39,14 @@ export interface PluginNeed {
   from: string;
 }
 
-function fromAddopts(config: PytestConfig): PluginNeed[] {
+/** The plugins pytest arguments need (`-p NAME`, `--cov`, `-n 4`), each `from` `<source> WORD`. */
+export function pluginNeedsOfArgs(words: readonly string[], source: string): PluginNeed[] {
   const out: PluginNeed[] = [];
-  const words = values(config, 'addopts');
   words.forEach((word, index) => {
-    const from = `${config.source}.addopts ${word}`;
+    const from = `${source} ${word}`;
     if (word === '-p' || (word.startsWith('-p') && !word.startsWith('--'))) {
       const module = word === '-p' ? words[index + 1] : word.slice(2);
-      if (module && !module.startsWith('no:'))
-        out.push({ module, from: `${config.source}.addopts -p ${module}` });
+      if (module && !module.startsWith('no:')) out.push({ module, from: `${source} -p ${module}` });
       return;
     }
     const name = word.split('=')[0] as string;
@@ -55,6 +54,10 @@ function fromAddopts(config: PytestConfig): PluginNeed[] {
     if (plugin) out.push({ requirement: plugin, from });
   });
   return out;
+}
+
+function fromAddopts(config: PytestConfig): PluginNeed[] {
+  return pluginNeedsOfArgs(values(config, 'addopts'), `${config.source}.addopts`);
 }
 
 /** What the run side needs of the configuration: its addopts, and the ini keys a plugin defines. */

@@ -185,10 +185,9 @@ class FileReader {
     }
     if (URL_SCHEME.test(spec)) {
       const egg = /#(?:.*&)?egg=([A-Za-z0-9._-]+)/.exec(spec)?.[1];
-      const wheel = /\/([A-Za-z0-9_.]+)-[^/-]+(?:-[^/-]+){2,3}\.whl(?:[#?].*)?$/.exec(spec)?.[1];
-      const name = egg ?? wheel;
+      const name = egg ?? nameInUrlPath(spec);
       if (!name) {
-        this.problem(spec, from, 'a URL without #egg=<name>: cannot tell which distribution it is');
+        this.problem(spec, from, 'a URL without #egg=<name> whose path names no distribution');
         return;
       }
       spec = `${name} @ ${spec}`;
@@ -247,6 +246,25 @@ class FileReader {
         });
     }
   }
+}
+
+/**
+ * The distribution a URL's path names: a wheel's or a source archive's file name (`pkg-1.0.tar.gz`),
+ * or a VCS repository's last path segment (`git+https://host/o/pkg.git@v1` → pkg), as pip's
+ * `#egg=` would have said it. null when the path names none.
+ */
+export function nameInUrlPath(url: string): string | null {
+  const path = url.replace(/[?#].*$/, '');
+  const last = path.split('/').filter(Boolean).pop() ?? '';
+  const wheel = /^([A-Za-z0-9_.]+)-[^-]+(?:-[^-]+){2,3}\.whl$/.exec(last)?.[1];
+  if (wheel) return wheel;
+  const archive = /^([A-Za-z0-9][A-Za-z0-9_.-]*?)-\d[^/]*\.(?:tar\.gz|tgz|tar\.bz2|tar\.xz|zip)$/.exec(
+    last,
+  )?.[1];
+  if (archive) return archive;
+  if (!/^(?:git|hg|svn|bzr)\+/.test(url)) return null;
+  const repo = last.split('@')[0]!.replace(/\.git$/, '');
+  return /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/.test(repo) ? repo : null;
 }
 
 /** Read `rel` (repo-relative) and everything it includes. */

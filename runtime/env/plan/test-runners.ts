@@ -4,6 +4,7 @@
 // would install or build, with no network). Every file is read as text; none is executed.
 import { iniLines, parseIni } from './ini.js';
 import type { RepoReader } from './repo-reader.js';
+import { runnersOf, simpleCommands } from './test-shell.js';
 
 /**
  * A project tool's `run` in front of the command (`uv run --group dev --python 3.12 pytest`), with
@@ -29,9 +30,18 @@ export interface Translated {
   envFrom?: string;
 }
 
-/** Whether `line` (one shell line) runs a test suite. */
+/**
+ * Whether `line` (one shell line) runs a test suite: as written, or in one of its simple commands
+ * once what only prepares the start is set aside (`VAR=x pytest`, `cd tests && pytest`, `time
+ * pytest`), or under coverage (`coverage run -m pytest`).
+ */
 export function runsTests(line: string): boolean {
-  return RUNNER.test(line.trim());
+  if (RUNNER.test(line.trim())) return true;
+  // Behind a prefix only pytest and unittest count: `cd docs && make check` is a doc build, and
+  // tox, nox and make are translated from the start of a line only.
+  return simpleCommands(line).some((words) =>
+    runnersOf(words).some((r) => r.kind === 'pytest' || r.kind === 'unittest'),
+  );
 }
 
 /** The line as the sandbox runs it, or a reason it cannot be (returned as a string). */

@@ -17,8 +17,11 @@ const PlannedRequirementSchema = z.object({
   url: z.string().optional(),
   /** Every place it came from, '; '-joined, e.g. `pyproject.toml [project].dependencies; requirements.txt:3`. */
   from: z.string(),
-  /** Why it is installed: the first source to name it (inferred: a test imports it or the pytest configuration needs it). */
-  reason: z.enum(['runtime', 'test', 'inferred', 'build', 'recipe']),
+  /**
+   * Why it is installed: the first source to name it (inferred: a test imports it or the pytest
+   * configuration needs it; test-command: the project's test command names it, e.g. `coverage run`).
+   */
+  reason: z.enum(['runtime', 'test', 'inferred', 'test-command', 'build', 'recipe']),
   /**
    * True when every place it came from is optional for the tests (an import under `try: ...
    * except ImportError`, a `pytest.importorskip`): the builder may go on without it.
