@@ -28,6 +28,9 @@ export async function removeOrphans(
     if (!owner) continue;
     // An owner that ran inside a container on this engine is gone when that container is.
     const ownerContainer = c.labels[LABEL.ownerContainer];
+    // From inside a container, a pid of the host (an owner without that label) cannot be judged:
+    // this container's processes are all /proc shows, and its hostname may be the host's.
+    if (!ownerContainer && ownContainerId() !== null) continue;
     const gone =
       ownerContainer && ownerContainer !== ownContainerId()
         ? !(await runningContainer(engine, ownerContainer))
@@ -51,8 +54,10 @@ export async function removeOrphans(
 async function runningContainer(engine: DockerEngine, id: string): Promise<boolean> {
   try {
     return (await engine.inspect(id)).running;
-  } catch {
-    return false; // no such container any more
+  } catch (error) {
+    // Only "no such container" says it is gone: an engine that fails the inspect under load says
+    // nothing of it, and its containers stay for the next sweep.
+    return (error as { cause?: { statusCode?: number } }).cause?.statusCode !== 404;
   }
 }
 

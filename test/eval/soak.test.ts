@@ -93,7 +93,7 @@ async function settle(commands: Command[]): Promise<number> {
   const results = await Promise.all(commands.map((c) => c.run.done));
   for (const [i, c] of commands.entries()) {
     const r = results[i]!;
-    expect(r.code, `${c.what}: ${r.stderr.slice(-3000)}`).toBe(0);
+    expect(r.code, `${c.what}: ${r.stderr.slice(-3000)}\n${r.stdout.slice(-3000)}`).toBe(0);
     expect(`${r.stdout}\n${r.stderr}`, c.what).not.toMatch(ENGINE_ERROR);
     c.check(r);
   }
@@ -109,7 +109,8 @@ async function containersOf(pids: number[]) {
 
 /** A new process alone, after every command before it ended and left nothing: its start-up sweep runs. */
 async function sweepAlone(repo: string, pids: number[]): Promise<void> {
-  expect(await containersOf(pids)).toEqual([]);
+  const left = await containersOf(pids);
+  expect(left.map((c) => `${c.id.slice(0, 12)} ${c.state} ${JSON.stringify(c.labels)}`)).toEqual([]);
   const sweeper = await runCli(['execute', '--repo', repo, '--code', 'print(1)'], { env: NO_PIP });
   expect(sweeper.code, sweeper.stderr).toBe(0);
   expect(`${sweeper.stdout}\n${sweeper.stderr}`).not.toMatch(ENGINE_ERROR);
