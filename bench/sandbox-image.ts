@@ -7,6 +7,7 @@
 //   cold_before   the same with IMAGE under the previous hardening (read-only root, noexec tmpfs
 //                 at /tmp and /work only)
 //   cold_image    the current image under the previous hardening: the image's share of the change
+//   cold_no_var_tmp  the current image and hardening without the /var/tmp tmpfs: that mount's share
 //   docker_cli_*  `docker run --rm --network none` of each image: the image alone, no hardening
 // It prints both images' sizes, each arm's p50 and the after / before ratios.
 import { spawn } from 'node:child_process';
@@ -34,6 +35,12 @@ function previousHardening(config: ContainerConfig): ContainerConfig {
       Tmpfs: { '/tmp': noexec(tmpfs['/tmp']!), '/work': noexec(tmpfs['/work']!) },
     },
   };
+}
+
+function withoutVarTmp(config: ContainerConfig): ContainerConfig {
+  const tmpfs = { ...(config.HostConfig.Tmpfs as Record<string, string>) };
+  delete tmpfs['/var/tmp'];
+  return { ...config, HostConfig: { ...config.HostConfig, Tmpfs: tmpfs } };
 }
 
 /** Create, attach, start, run the program, exit: ms. The removal is left to the caller. */
@@ -86,6 +93,7 @@ async function main(): Promise<void> {
     cold_after: () => coldRun(engine, config(after), removals),
     cold_before: () => coldRun(engine, previousHardening(config(before)), removals),
     cold_image: () => coldRun(engine, previousHardening(config(after)), removals),
+    cold_no_var_tmp: () => coldRun(engine, withoutVarTmp(config(after)), removals),
     docker_cli_after: () => dockerRun(after),
     docker_cli_before: () => dockerRun(before),
   };
@@ -114,6 +122,7 @@ async function main(): Promise<void> {
     cold_after_over_before: ratio(p50.cold_after_p50_ms, p50.cold_before_p50_ms),
     cold_image_over_before: ratio(p50.cold_image_p50_ms, p50.cold_before_p50_ms),
     cold_after_over_image: ratio(p50.cold_after_p50_ms, p50.cold_image_p50_ms),
+    cold_after_over_no_var_tmp: ratio(p50.cold_after_p50_ms, p50.cold_no_var_tmp_p50_ms),
     docker_cli_after_over_before: ratio(p50.docker_cli_after_p50_ms, p50.docker_cli_before_p50_ms),
   };
   printTable(Object.entries(result).map(([k, v]) => [k, String(v)]));

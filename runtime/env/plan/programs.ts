@@ -11,6 +11,8 @@ const PROGRAM_PACKAGES: Readonly<Record<string, string>> = {
   hg: 'mercurial',
   svn: 'subversion',
   svnadmin: 'subversion',
+  // bzr is Debian's transitional package to Breezy (brz), which gives the `bzr` command.
+  bzr: 'bzr',
   brz: 'brz',
   fossil: 'fossil',
   darcs: 'darcs',
