@@ -198,6 +198,20 @@ describe('a direct reference degrades to its name', () => {
     expect(untrusted.said).toMatch(
       /^direct references not fetched .*: attrs \(git\+https:\/\/example\.invalid\/attrs\), six/,
     );
+    // Poetry's git and url tables are direct references too; a path one is still skipped.
+    const poetry = planEnvironment(
+      repo({
+        'pyproject.toml':
+          '[tool.poetry]\nname = "p"\n\n[tool.poetry.dependencies]\npython = "^3.9"\nsix = { git = "https://example.invalid/o/six.git", tag = "1.16.0" }\nidna = { url = "https://example.invalid/idna-3.4.tar.gz" }\nlocal = { path = "../local" }\n',
+      }),
+    );
+    expect(poetry.requirements.map((q) => q.line)).toEqual([
+      'idna @ https://example.invalid/idna-3.4.tar.gz',
+      'six @ git+https://example.invalid/o/six.git@1.16.0',
+    ]);
+    expect(poetry.skipped.map((q) => q.reason)).toContain(
+      'a Poetry path dependency: not installed from an index',
+    );
     const trusted = pipRequirements(plan.requirements, true);
     expect(trusted.requirements[0]!.url).toBe('git+https://example.invalid/attrs');
     expect(trusted.said).toBeNull();
