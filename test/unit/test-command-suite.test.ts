@@ -144,6 +144,18 @@ describe('the default test command runs the suite', () => {
     );
   });
 
+  it('reads tox command lines continued with a backslash, and `python -m tox` in CI', () => {
+    const found = detect({
+      '.github/workflows/ci.yml': workflow([['Tox', 'python -m tox']]),
+      'tox.ini':
+        '[testenv]\ncommands =\n    {envpython} -m pytest \\\n      --cov pkg \\\n      --cov-report term \\\n      {posargs}\n',
+    });
+    expect(found).toMatchObject({
+      command: 'python -m pytest --cov pkg --cov-report term',
+      from: '.github/workflows/ci.yml job test step "Tox"',
+    });
+  });
+
   it("keeps the project's own narrower command over bare discovery, and the first among equals", () => {
     // A single file is the project's word for its suite: discovery does not replace it.
     expect(detect({ Makefile: 'test:\n\tpytest test_all.py\n' }).command).toBe('pytest test_all.py');
