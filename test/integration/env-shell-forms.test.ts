@@ -12,6 +12,8 @@ const engine = new DockerEngine();
 const scratch = envScratch('piper-shell-forms-');
 
 const TESTS = `import os
+import shutil
+import subprocess
 import sys
 
 import attr
@@ -41,6 +43,13 @@ def test_variable_of_the_step():
 
 def test_version():
     assert shellpkg.VALUE
+
+
+def test_programs_on_path_are_the_environments():
+    for program in ("python", "python3", "pytest", "py.test", "coverage", "shellpkg-hello"):
+        assert shutil.which(program) == "/opt/piper/venv/bin/" + program, program
+    out = subprocess.run(["shellpkg-hello"], capture_output=True, text=True, check=True)
+    assert out.stdout == "hello 42\\n"
 `;
 
 const WORKFLOW = `name: CI
@@ -62,8 +71,8 @@ let repo = '';
 beforeAll(() => {
   repo = scratch.newRepo('shellpkg', {
     'pyproject.toml':
-      '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "shellpkg"\nversion = "0.1.0"\n',
-    'shellpkg/__init__.py': 'VALUE = 42\n',
+      '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "shellpkg"\nversion = "0.1.0"\n\n[project.scripts]\nshellpkg-hello = "shellpkg:hello"\n',
+    'shellpkg/__init__.py': 'VALUE = 42\n\n\ndef hello():\n    print("hello", VALUE)\n',
     'requirements.txt': 'attrs @ git+https://example.invalid/attrs\n',
     'tests/test_shell.py': TESTS,
     '.github/workflows/ci.yml': WORKFLOW,
@@ -113,13 +122,13 @@ describe('the suite as CI runs it', () => {
     expect(build.stdout).toMatch(/python3-attr \S+ \(debian\)/);
     const result = await runTest();
     expect(result.target).toBe('SHELL_FORM=yes coverage run -m pytest tests');
-    expect(result.counts, result.output).toEqual({ passed: 5, failed: 0, errors: 0, skipped: 0 });
+    expect(result.counts, result.output).toEqual({ passed: 6, failed: 0, errors: 0, skipped: 0 });
   });
 
   it.each([
-    ['SHELL_FORM=yes pytest tests', 5],
-    ['cd tests && SHELL_FORM=yes pytest -q', 5],
-    ['env SHELL_FORM=yes py.test -q tests', 5],
+    ['SHELL_FORM=yes pytest tests', 6],
+    ['cd tests && SHELL_FORM=yes pytest -q', 6],
+    ['env SHELL_FORM=yes py.test -q tests', 6],
   ])('%s runs the venv pytest with the project importable', async (target, passed) => {
     const result = await runTest(target);
     expect(result.counts, result.output).toEqual({ passed, failed: 0, errors: 0, skipped: 0 });

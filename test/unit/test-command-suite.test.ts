@@ -144,6 +144,18 @@ describe('the default test command runs the suite', () => {
     );
   });
 
+  it('reads tox command lines continued with a backslash, and `python -m tox` in CI', () => {
+    const found = detect({
+      '.github/workflows/ci.yml': workflow([['Tox', 'python -m tox']]),
+      'tox.ini':
+        '[testenv]\ncommands =\n    {envpython} -m pytest \\\n      --cov pkg \\\n      --cov-report term \\\n      {posargs}\n',
+    });
+    expect(found).toMatchObject({
+      command: 'python -m pytest --cov pkg --cov-report term',
+      from: '.github/workflows/ci.yml job test step "Tox"',
+    });
+  });
+
   it("keeps the project's own narrower command over bare discovery, and the first among equals", () => {
     // A single file is the project's word for its suite: discovery does not replace it.
     expect(detect({ Makefile: 'test:\n\tpytest test_all.py\n' }).command).toBe('pytest test_all.py');
@@ -197,6 +209,20 @@ describe('a direct reference degrades to its name', () => {
     ]);
     expect(untrusted.said).toMatch(
       /^direct references not fetched .*: attrs \(git\+https:\/\/example\.invalid\/attrs\), six/,
+    );
+    // Poetry's git and url tables are direct references too; a path one is still skipped.
+    const poetry = planEnvironment(
+      repo({
+        'pyproject.toml':
+          '[tool.poetry]\nname = "p"\n\n[tool.poetry.dependencies]\npython = "^3.9"\nsix = { git = "https://example.invalid/o/six.git", tag = "1.16.0" }\nidna = { url = "https://example.invalid/idna-3.4.tar.gz" }\nlocal = { path = "../local" }\n',
+      }),
+    );
+    expect(poetry.requirements.map((q) => q.line)).toEqual([
+      'idna @ https://example.invalid/idna-3.4.tar.gz',
+      'six @ git+https://example.invalid/o/six.git@1.16.0',
+    ]);
+    expect(poetry.skipped.map((q) => q.reason)).toContain(
+      'a Poetry path dependency: not installed from an index',
     );
     const trusted = pipRequirements(plan.requirements, true);
     expect(trusted.requirements[0]!.url).toBe('git+https://example.invalid/attrs');

@@ -2,8 +2,8 @@
 // is the project's requires-python; `optional = true` ones belong to extras only), the groups
 // [tool.poetry.group.<name>.dependencies] whose name passes the test-name rule, and the legacy
 // [tool.poetry.dev-dependencies]. Each value is a Poetry constraint string, a table (`version`,
-// `extras`, `optional`, `python`, `markers`; `path`/`git`/`url` ones are not installed from an
-// index and are skipped) or a list of such tables, one per Python; all become PEP 508 text.
+// `extras`, `optional`, `python`, `markers`; a `path` one is skipped, a `git`/`url` one is a direct
+// reference, `name @ URL`) or a list of such tables, one per Python; all become PEP 508 text.
 import { PYPROJECT, type ListedRequirement } from './pyproject.js';
 import { poetryPythonMarker, poetryToPep440 } from './poetry-version.js';
 import { isTestName } from './test-names.js';
@@ -43,10 +43,10 @@ function toPep508(name: string, value: unknown, runtime: boolean): string | { sk
       : name + spec;
   }
   if (!isTable(value)) return { skip: 'not a Poetry constraint or table: not read' };
-  for (const key of ['path', 'git', 'url'] as const) {
-    if (value[key] !== undefined) return { skip: `a Poetry ${key} dependency: not installed from an index` };
-  }
+  if (value.path !== undefined) return { skip: 'a Poetry path dependency: not installed from an index' };
   if (runtime && value.optional === true) return { skip: 'optional: only installed with a Poetry extra' };
+  const direct = poetryDirectUrl(value);
+  if (direct === null) return { skip: 'a Poetry git or url dependency whose value is not a string' };
   const spec = typeof value.version === 'string' ? poetryToPep440(value.version) : '';
   if (spec === null)
     return { skip: `Poetry constraint "${String(value.version)}" has no PEP 440 form: not read` };
@@ -55,7 +55,19 @@ function toPep508(name: string, value: unknown, runtime: boolean): string | { sk
   if (python === null)
     return { skip: `Poetry python constraint "${String(value.python)}" has no PEP 440 form` };
   const marker = joinMarkers([python, typeof value.markers === 'string' ? value.markers : '']);
-  return `${name}${extras.length ? `[${extras.join(',')}]` : ''}${spec}${marker ? ` ; ${marker}` : ''}`;
+  const head = `${name}${extras.length ? `[${extras.join(',')}]` : ''}`;
+  // A direct reference: planned with its URL, fetched only with trust, else asked for by name.
+  if (direct) return `${head} @ ${direct}${marker ? ` ; ${marker}` : ''}`;
+  return `${head}${spec}${marker ? ` ; ${marker}` : ''}`;
+}
+
+/** A `git = "..."` (with `rev`/`tag`/`branch`) or `url = "..."` table as a PEP 508 URL; '' for neither. */
+function poetryDirectUrl(value: TomlTable): string | null {
+  if (value.git === undefined && value.url === undefined) return '';
+  if (typeof value.url === 'string') return value.url;
+  if (typeof value.git !== 'string') return null;
+  const ref = [value.rev, value.tag, value.branch].find((r) => typeof r === 'string');
+  return `git+${value.git}${ref ? `@${ref as string}` : ''}`;
 }
 
 function readTable(

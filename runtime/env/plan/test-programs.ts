@@ -66,6 +66,7 @@ function requirementOf(need: PluginNeed): string | { skip: string } {
  */
 export function addTestCommandNeeds(planner: Planner, command: string, from: string): void {
   const source = `the test command (${from})`;
+  const seen = new Set<string>();
   for (const need of testCommandNeeds(command, source)) {
     const text = requirementOf(need);
     if (typeof text !== 'string') {
@@ -74,6 +75,9 @@ export function addTestCommandNeeds(planner: Planner, command: string, from: str
       continue;
     }
     const name = /^[A-Za-z0-9][A-Za-z0-9._-]*/.exec(text)?.[0] ?? text;
+    // `--cov a --cov b --cov-report x`: one source for the plugin, its first word.
+    if (seen.has(name)) continue;
+    seen.add(name);
     if (planner.set.has(name)) planner.set.note(name, need.from);
     else {
       const requirement = parseRequirement(text);

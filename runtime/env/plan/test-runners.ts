@@ -18,7 +18,7 @@ const WRAPPER_SOURCE =
 const WRAPPER = new RegExp(`^${WRAPPER_SOURCE}`);
 /** A command line that runs a test suite, as a CI step or a tox/nox/make recipe writes it. */
 const RUNNER = new RegExp(
-  `^(?:${WRAPPER_SOURCE})?(?:python3?\\s+-m\\s+(?:pytest|unittest)|pytest|py\\.test|tox|nox|make\\s+(?:test|tests|check))(?:\\s|$)`,
+  `^(?:${WRAPPER_SOURCE})?(?:python3?\\s+-m\\s+(?:pytest|unittest|tox|nox)|pytest|py\\.test|tox|nox|make\\s+(?:test|tests|check))(?:\\s|$)`,
 );
 
 export interface Translated {
@@ -53,6 +53,8 @@ export function translate(line: string, reader: RepoReader): Translated | string
     command = command.slice(wrapper[0].length);
     notes.push(`\`${wrapper[0].trim()}\` dropped: the environment is the project's`);
   }
+  // `python -m tox` is tox run by the interpreter that has it.
+  command = command.replace(/^python3?\s+-m\s+(tox|nox)(?=\s|$)/, '$1');
   if (/^tox(\s|$)/.test(command)) return fromTox(reader, notes);
   if (/^nox(\s|$)/.test(command)) return fromNox(command, reader, notes);
   const make = /^make\s+(test|tests|check)$/.exec(command);
@@ -70,7 +72,7 @@ export function fromTox(reader: RepoReader, notes: string[] = []): Translated | 
   } catch {
     return 'tox.ini is not valid INI';
   }
-  const lines = iniLines(testenv?.get('commands')).map(toxLine);
+  const lines = joinContinued(iniLines(testenv?.get('commands'))).map(toxLine);
   const line = lines.find((l) => l !== null && runsTests(l));
   if (!line) return 'tox.ini [testenv] commands: no line runs tests without a tox substitution';
   const env: Array<[string, string]> = [];
@@ -80,6 +82,21 @@ export function fromTox(reader: RepoReader, notes: string[] = []): Translated | 
   }
   notes.push(`tox translated to tox.ini [testenv] commands \`${line}\``);
   return { command: line, note: notes.join('; '), env, envFrom: 'tox.ini [testenv] setenv' };
+}
+
+/** tox's command lines with each one ending in `\` joined to the next, as tox reads them. */
+function joinContinued(lines: string[]): string[] {
+  const out: string[] = [];
+  let pending = '';
+  for (const line of lines) {
+    if (line.endsWith('\\')) pending += `${line.slice(0, -1)} `;
+    else {
+      out.push(pending + line);
+      pending = '';
+    }
+  }
+  if (pending) out.push(pending.trim());
+  return out;
 }
 
 /** A tox command line with `{posargs}` removed (`{posargs:x}` → x), the paths tox names put where they are in the sandbox; null with another substitution. */
