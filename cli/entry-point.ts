@@ -10,6 +10,7 @@ import { guardStream } from '../runtime/text/output-guard.js';
 import type { CommandEntry } from './commands/index.js';
 import { EXIT, InterruptedRun } from './exit-codes.js';
 import { didYouMean } from './suggest.js';
+import { inertJson } from '../runtime/text/inert.js';
 
 export interface CommandLine {
   commands: Record<string, CommandEntry>;
@@ -58,7 +59,7 @@ export async function runCommandLine(argv: string[], line: CommandLine): Promise
     const { errorEvent, jsonOutputRequested } = await import('./render/error-output.js');
     if (jsonOutputRequested(rest)) {
       const { kind, message, fix, code } = failure;
-      process.stdout.write(`${JSON.stringify(errorEvent(kind, message, code, fix))}\n`);
+      process.stdout.write(`${inertJson(JSON.stringify(errorEvent(kind, message, code, fix)))}\n`);
     }
     return failure.code;
   }

@@ -12,7 +12,7 @@ import { startShellContainer } from '../../runtime/sandbox/shell-container.js';
 import { snapshotTar } from '../../runtime/workspace/snapshot.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-option.js';
 import { EXIT, UsageError } from '../exit-codes.js';
-import { inert } from '../../runtime/text/inert.js';
+import { inert, inertJson } from '../../runtime/text/inert.js';
 import { openSession } from '../session.js';
 import { shortfallLine, type Shortfall } from '../../runtime/env/shortfall.js';
 import { listEnvironments } from '../../runtime/ledger/environments.js';
@@ -82,7 +82,7 @@ export async function envCommand(argv: string[]): Promise<number> {
     case 'plan': {
       const plan = planEnvironment(repo);
       // Repository text reaches the terminal: made inert; the JSON form is exact (and redacted).
-      if (values.json) out(renderPlanJson(plan));
+      if (values.json) out(inertJson(renderPlanJson(plan)));
       else out(inert(renderPlanText(plan) + lastBuildText(ledgerPath({ flag: values.ledger, repo }), plan)));
       return EXIT.ok;
     }

@@ -10,6 +10,8 @@ import { repoRoot } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
 import { EXIT, UsageError } from '../exit-codes.js';
+import { maxOf } from '../../runtime/text/append.js';
+import { inert, inertJson } from '../../runtime/text/inert.js';
 
 export const INDEX_HELP = `Usage: piper-agent index [--repo DIR] [--json] [--ledger PATH]
 
@@ -42,8 +44,8 @@ export async function indexCommand(argv: string[]): Promise<number> {
       index = await CodeIndex.open(repo, ledger);
     } catch (error) {
       if (!(error instanceof IndexError)) throw error;
-      process.stderr.write(`piper-agent: ${error.message}\n`);
-      if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
+      process.stderr.write(`piper-agent: ${inert(error.message)}\n`);
+      if (error.fix) process.stderr.write(`  fix: ${inert(error.fix)}\n`);
       return EXIT.failure;
     }
     const stats = index.lastUpdate;
@@ -56,7 +58,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
 
     if (values.json) {
       process.stdout.write(
-        `${JSON.stringify({ repo: index.root, ledger: path, stats, files, entities, duplicates })}\n`,
+        `${inertJson(JSON.stringify({ repo: index.root, ledger: path, stats, files, entities, duplicates }))}\n`,
       );
       return EXIT.ok;
     }
@@ -76,21 +78,27 @@ type IndexReport = {
 
 /** The text form: one line per entity, then the syntax errors, the duplicates and a summary line. */
 function printIndexText(index: CodeIndex, { stats, files, entities, duplicates }: IndexReport): void {
-  const width = Math.min(60, Math.max(8, ...entities.map((e) => e.selector.length)));
+  const width = Math.min(
+    60,
+    maxOf(
+      entities.map((e) => e.selector.length),
+      8,
+    ),
+  );
+  // Names and paths come from the repository: a file name can carry an OSC or CSI sequence.
+  const write = (line: string) => process.stdout.write(`${inert(line)}\n`);
   for (const e of entities) {
     const shadowed = index.get(e.selector) !== e ? '  (shadowed by a later definition)' : '';
-    process.stdout.write(
-      `${e.selector.padEnd(width)}  ${e.kind.padEnd(8)}  ${e.path}:${e.startLine}-${e.endLine}${shadowed}\n`,
+    write(
+      `${e.selector.padEnd(width)}  ${e.kind.padEnd(8)}  ${e.path}:${e.startLine}-${e.endLine}${shadowed}`,
     );
   }
   for (const f of files.filter((f) => f.syntaxError)) {
-    process.stdout.write(`syntax error: ${f.path} is indexed as far as it parses\n`);
+    write(`syntax error: ${f.path} is indexed as far as it parses`);
   }
   for (const d of duplicates) {
     const where = d.definitions.map((x) => `${x.path}:${x.line}`).join(', ');
-    process.stdout.write(
-      `duplicate: ${d.selector} is defined ${d.definitions.length} times (${where}); the last wins\n`,
-    );
+    write(`duplicate: ${d.selector} is defined ${d.definitions.length} times (${where}); the last wins`);
   }
   const syntax = files.filter((f) => f.syntaxError).length;
   process.stdout.write(

@@ -1,6 +1,7 @@
 // `piper-agent ledger runs | show RUN | export RUN`: reading the record. Every number printed here
 // comes from the ledger's rows, never from what a run said about itself. `show --from FILE` reads a
 // run from an export (cli/ledger/run-export.ts) instead of a ledger, through the same renderer.
+import { inertJson } from '../../runtime/text/inert.js';
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
@@ -94,7 +95,7 @@ export async function ledgerCommand(argv: string[]): Promise<number> {
         const entries = listRuns(ledger, { limit }).map(runListEntry);
         process.stdout.write(
           values.json
-            ? `${JSON.stringify(entries, null, 2)}\n`
+            ? `${inertJson(JSON.stringify(entries, null, 2))}\n`
             : `${renderRunTable(entries, process.stdout.columns || 120)}\n`,
         );
         return EXIT.ok;
@@ -145,11 +146,11 @@ function show(
     const turns = runPrompts(ledger, run, prompts.turn);
     process.stdout.write(
       json
-        ? `${JSON.stringify({ run_id: run.id, prompt_boundary: run.prompt_boundary ?? null, turns }, null, 2)}\n`
+        ? `${inertJson(JSON.stringify({ run_id: run.id, prompt_boundary: run.prompt_boundary ?? null, turns }, null, 2))}\n`
         : `${renderPrompts(run, turns)}\n`,
     );
     return;
   }
   const doc = { ...runDocument(ledger, findRun(ledger, runId)), ledger: source };
-  process.stdout.write(json ? `${JSON.stringify(doc, null, 2)}\n` : `${renderRun(doc)}\n`);
+  process.stdout.write(json ? `${inertJson(JSON.stringify(doc, null, 2))}\n` : `${renderRun(doc)}\n`);
 }

@@ -23,7 +23,10 @@ Continues a fix run from the ledger: one that stopped on a question (ask_user), 
 died or was interrupted, or that stopped or hit a cap (raise the cap with the flags). The run keeps
 its id, its repository, repro test, policy, caps, image and issue text; flags given here override
 them. Its own model continues it (a script model goes on after the replies it already used) unless
---model names another.
+--model names another. A run this machine did not record starting (a ledger that came with a
+repository, or a row edited since) is data, not configuration: its model script is not opened, its
+image runs only if piper built it or your configuration names it, its approval mode and caps count
+only up to yours; each refusal says the flag that overrides it (docs/security.md).
 
   RUN                  the run id (or a unique prefix), as printed by fix and \`piper-agent ledger runs\`
   --answer TEXT        the answer to the run's question, recorded as a user observation; required

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { registryView } from '../../policy/registry.js';
 import { EXIT } from '../exit-codes.js';
+import { inert, inertJson } from '../../runtime/text/inert.js';
 
 export const TOOLS_HELP = `Usage: piper-agent tools [--json]
 
@@ -21,7 +22,7 @@ export async function toolsCommand(argv: string[]): Promise<number> {
   });
   const view = registryView();
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(view, null, 2)}\n`);
+    process.stdout.write(`${inertJson(JSON.stringify(view, null, 2))}\n`);
     return EXIT.ok;
   }
   const nameWidth = Math.max(
@@ -43,6 +44,6 @@ export async function toolsCommand(argv: string[]): Promise<number> {
     const args = Object.entries(reserved.args).map(([name, type]) => `${name}: ${type}`);
     lines.push(`${reserved.name.padEnd(nameWidth)}  ${reserved.description}  (${args.join(', ')})`);
   }
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(`${inert(lines.join('\n'))}\n`);
   return EXIT.ok;
 }

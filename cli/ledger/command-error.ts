@@ -2,6 +2,7 @@
 // unknown run, a ledger that is elsewhere, a run that cannot be resumed — printed as the problem
 // and the fix, without the usage text, with the exit code the command documents.
 import { EXIT } from '../exit-codes.js';
+import { inert } from '../../runtime/text/inert.js';
 
 export class CommandError extends Error {
   constructor(
@@ -20,8 +21,8 @@ export async function reportingRefusals(body: () => Promise<number>): Promise<nu
     return await body();
   } catch (error) {
     if (!(error instanceof CommandError)) throw error;
-    process.stderr.write(`piper-agent: ${error.message}\n`);
-    if (error.fix) process.stderr.write(`  fix: ${error.fix}\n`);
+    process.stderr.write(`piper-agent: ${inert(error.message)}\n`);
+    if (error.fix) process.stderr.write(`  fix: ${inert(error.fix)}\n`);
     return error.exitCode;
   }
 }

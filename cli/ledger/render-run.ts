@@ -8,6 +8,7 @@ import { failedModelCallErrorSchema, proposalSchema } from '../../policy/turn/tu
 import { inert } from '../../runtime/text/inert.js';
 import { loopTurns } from './loop-turns.js';
 import type { CallView, ObservationView, RunDocument, TurnView } from './run-document.js';
+import { appendAll } from '../../runtime/text/append.js';
 
 export function renderRun(doc: RunDocument): string {
   const lines = header(doc);
@@ -25,7 +26,7 @@ export function renderRun(doc: RunDocument): string {
       );
       lines.push(`  action: ${actionText(turn)}`);
     }
-    lines.push(...turnBody(turn));
+    appendAll(lines, turnBody(turn));
   }
   lines.push('', ...editLines(doc));
   // For a terminal: the issue, arguments, reasons, summaries and diffs are untrusted text.
@@ -81,7 +82,7 @@ function turnBody(turn: TurnView): string[] {
   const lines: string[] = [];
   const shown = new Set<number>();
   for (const call of turn.calls) {
-    lines.push(...callLines(call));
+    appendAll(lines, callLines(call));
     for (const o of turn.observations.filter((o) => o.call_id === call.id)) {
       lines.push(`      ${observationLine(o)}`);
       shown.add(o.id);

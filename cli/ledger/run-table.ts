@@ -4,6 +4,7 @@ import type { RunSummaryRow } from '../../runtime/ledger/runs.js';
 import { savedTurnsUsed } from '../../policy/turn/loop-state.js';
 import { inert } from '../../runtime/text/inert.js';
 import { isRecord } from '../../runtime/text/is-record.js';
+import { maxOf } from '../../runtime/text/append.js';
 
 export interface RunListEntry {
   id: string;
@@ -54,7 +55,7 @@ export function renderRunTable(entries: readonly RunListEntry[], width = 120): s
   );
   const head = ['RUN', 'STARTED', 'KIND', 'OUTCOME', 'TURNS', 'TOKENS', 'COST', 'ISSUE'];
   const all = [head, ...rows];
-  const widths = head.slice(0, -1).map((_, i) => Math.max(...all.map((r) => r[i]!.length)));
+  const widths = head.slice(0, -1).map((_, i) => maxOf(all.map((r) => r[i]!.length)));
   const right = new Set([4, 5, 6]);
   return all
     .map((r) => {

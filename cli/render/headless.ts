@@ -2,7 +2,7 @@
 // `json` (the result object alone), `text` (readable lines). Logs go to stderr in every mode, so
 // stdout stays machine-readable. The JSON formats follow the contract in stream-schema.ts.
 import type { EventSink, LoopEvent } from '../../policy/events.js';
-import { inert } from '../../runtime/text/inert.js';
+import { inert, inertJson } from '../../runtime/text/inert.js';
 import { STREAM_SCHEMA_VERSION } from './stream-version.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -17,10 +17,10 @@ export function stamped(event: LoopEvent, now: Date = new Date()): Record<string
 }
 
 export function headlessSink(format: OutputFormat, out: NodeJS.WritableStream = process.stdout): EventSink {
-  if (format === 'stream-json') return (event) => out.write(`${JSON.stringify(stamped(event))}\n`);
+  if (format === 'stream-json') return (event) => out.write(`${inertJson(JSON.stringify(stamped(event)))}\n`);
   if (format === 'json') {
     return (event) => {
-      if (event.type === 'result') out.write(`${JSON.stringify(stamped(event))}\n`);
+      if (event.type === 'result') out.write(`${inertJson(JSON.stringify(stamped(event)))}\n`);
     };
   }
   // Text is for a terminal: everything in it (paths, the issue, sandbox output, model text) is made

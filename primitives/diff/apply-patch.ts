@@ -2,6 +2,7 @@
 // reverse. Every context and removed line must match exactly, or nothing is applied: undo restores
 // byte-for-byte or refuses, it never guesses (no fuzz, no offsets).
 import { splitLines } from './lines.js';
+import { appendAll } from '../../runtime/text/append.js';
 
 export type PatchResult = { ok: true; text: string } | { ok: false; reason: string };
 
@@ -32,10 +33,11 @@ export function applyPatch(text: string, diff: string, options: { reverse?: bool
         return { ok: false, reason: `line ${at + i + 1} does not match the diff` };
       }
     }
-    out.push(...lines.slice(cursor, at), ...to);
+    appendAll(out, lines.slice(cursor, at));
+    appendAll(out, to);
     cursor = at + from.length;
   }
-  out.push(...lines.slice(cursor));
+  appendAll(out, lines.slice(cursor));
   return { ok: true, text: out.join('') };
 }
 

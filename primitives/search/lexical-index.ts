@@ -4,6 +4,7 @@
 import type { Entity } from '../types.js';
 import { Bm25Index } from './bm25.js';
 import { tokenize } from './tokenize.js';
+import { appendAll } from '../../runtime/text/append.js';
 
 /** How many times each field counts: a hit in the name says more than one in the body. */
 const NAME_WEIGHT = 3;
@@ -56,11 +57,11 @@ function documentTerms(doc: LexicalDocument): string[] {
   const { entity } = doc;
   const name = tokenize(entity.name);
   const out: string[] = [];
-  for (let i = 0; i < NAME_WEIGHT; i++) out.push(...name);
+  for (let i = 0; i < NAME_WEIGHT; i++) appendAll(out, name);
   // The selector minus the name: the module path and enclosing classes.
-  out.push(...tokenize(entity.selector.slice(0, entity.selector.length - entity.name.length)));
+  appendAll(out, tokenize(entity.selector.slice(0, entity.selector.length - entity.name.length)));
   const signature = tokenize(entity.signature);
-  for (let i = 0; i < SIGNATURE_WEIGHT; i++) out.push(...signature);
-  out.push(...tokenize(doc.terms));
+  for (let i = 0; i < SIGNATURE_WEIGHT; i++) appendAll(out, signature);
+  appendAll(out, tokenize(doc.terms));
   return out;
 }

@@ -5,6 +5,7 @@
 // Debian -dev package of each library a source includes (a small map, below). Rust extensions
 // (setuptools-rust, maturin) are out of scope: their toolchain is not in Debian's packages at a
 // usable version for most projects, so the plan says so and the build goes on without them.
+import { includedHeaders, setsExtModules } from './plan/text-scan.js';
 import { planSnapshot } from '../workspace/snapshot.js';
 import { RepoReader } from './plan/repo-reader.js';
 import type { EnvPlan } from './plan/types.js';
@@ -57,8 +58,7 @@ export function detectNative(repoRoot: string, plan: EnvPlan): NativeBuild | nul
     const text = reader.read(entry.path, 'dependencies')?.toString('utf8');
     if (text === undefined) continue;
     budget -= text.length;
-    for (const m of text.matchAll(/^\s*(?:#\s*include\s*[<"]([^>"]+)[>"]|cdef extern from\s+"([^"]+)")/gm)) {
-      const header = m[1] ?? m[2] ?? '';
+    for (const header of includedHeaders(text)) {
       for (const [re, pkg] of HEADER_PACKAGES) if (re.test(header)) apt.add(pkg);
     }
   }
@@ -77,7 +77,7 @@ function nativeKind(reader: RepoReader, plan: EnvPlan): Omit<NativeBuild, 'apt'>
   const said = /\bext_modules\b|\bExtension\(|\bcythonize\(/.exec(setupPy);
   if (said) return { kind: 'setuptools', evidence: `setup.py: ${said[0]}` };
   const pyproject = reader.read('pyproject.toml', 'dependencies')?.toString('utf8') ?? '';
-  if (/^\s*ext-modules\s*=/m.test(pyproject))
+  if (setsExtModules(pyproject))
     return { kind: 'setuptools', evidence: 'pyproject.toml: [tool.setuptools] ext-modules' };
   return null;
 }

@@ -22,7 +22,7 @@ function ownRunsPath(): string {
   return join(stateDir(), 'own-runs.txt');
 }
 
-export function runFingerprint(run: RunSettings): string {
+function runFingerprint(run: RunSettings): string {
   const settings = SETTINGS.map((key) => [key, run.config[key] ?? null]);
   return createHash('sha256')
     .update(JSON.stringify([run.id, run.model, settings]))

@@ -12,6 +12,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gitRead, gitRepoAt } from '../host/safe-git.js';
+import { appendAll } from '../text/append.js';
 
 /**
  * Directory names never listed, and why. None of them holds what a test run needs: the sandbox
@@ -145,7 +146,7 @@ function walk(root: string, rel: string, skip: SkippedDirs, skipped: SkippedEntr
   for (const entry of names.sort((a, b) => compare(a.name, b.name))) {
     const path = rel ? `${rel}/${entry.name}` : entry.name;
     if (entry.isDirectory()) {
-      if (!skip.skipsDir(path)) out.push(...walk(root, path, skip, skipped));
+      if (!skip.skipsDir(path)) appendAll(out, walk(root, path, skip, skipped));
     } else if (!skip.skipsName(entry.name)) {
       out.push(path);
     }

@@ -42,8 +42,15 @@ const OR = KEYWORD('or');
 const IN = KEYWORD('in');
 const NOT_IN = /not[ \t]+in(?![A-Za-z0-9_.])/y;
 
+// A marker's tree is walked recursively (evaluated, rendered): its size is bounded where it is parsed.
+const MAX_MARKER_DEPTH = 32;
+const MAX_MARKER_TERMS = 256;
+
 class Scanner {
   pos = 0;
+  /** Open parentheses of the marker being parsed, and its comparisons so far. */
+  depth = 0;
+  terms = 0;
   constructor(
     readonly text: string,
     readonly where: EnvPlanErrorWhere,
@@ -151,11 +158,16 @@ function parseMarkerOp(s: Scanner): MarkerOp {
 function parseMarkerExpr(s: Scanner): MarkerNode {
   s.skipWs();
   if (s.eat('(')) {
+    if (++s.depth > MAX_MARKER_DEPTH)
+      s.fail(`a marker nested deeper than ${MAX_MARKER_DEPTH} parentheses`, 'a shallower marker');
     const inner = parseMarkerOr(s);
     s.skipWs();
     if (!s.eat(')')) s.fail('unclosed parenthesis', "')'");
+    s.depth--;
     return inner;
   }
+  if (++s.terms > MAX_MARKER_TERMS)
+    s.fail(`a marker of more than ${MAX_MARKER_TERMS} comparisons`, 'a shorter marker');
   const left = parseMarkerValue(s);
   const op = parseMarkerOp(s);
   const right = parseMarkerValue(s);

@@ -11,6 +11,7 @@ import type { ListedRequirement, Pyproject } from './pyproject.js';
 import { readRequirementLines, type FileRequirement, type RequirementsFiles } from './requirements-file.js';
 import type { RepoReader } from './repo-reader.js';
 import type { SetupCfg } from './setup-cfg.js';
+import { appendAll } from '../../text/append.js';
 
 export interface ProjectExtras {
   /** Where they are declared, for sentences: 'optional-dependencies' or 'setup.cfg extras_require'. */
@@ -159,12 +160,12 @@ export class Planner {
       const extras = self.extras.length ? `[${self.extras.join(',')}]` : '';
       this.selfReference(self.extras, self.from, reason, `-e .${extras}`);
     }
-    this.constraints.push(...files.constraints);
+    appendAll(this.constraints, files.constraints);
     for (const [file, count] of files.transitive) {
       const sentence = `${file}: ${count} pin(s) pip-compile marked \`# via\` another package read as constraints (they narrow, never add)`;
       if (!this.decisions.includes(sentence)) this.decisions.push(sentence);
     }
-    this.set.skipped.push(...files.problems);
+    appendAll(this.set.skipped, files.problems);
     this.pipFiles.push(files);
   }
 

@@ -9,6 +9,7 @@ import { poetryPythonMarker, poetryToPep440 } from './poetry-version.js';
 import { isTestName } from './test-names.js';
 import { isTable, type TomlTable } from './toml.js';
 import type { SkippedRequirement } from './types.js';
+import { appendAll } from '../../text/append.js';
 
 export interface PoetrySections {
   /** [tool.poetry].name (Poetry before 2.0 keeps the name there, not in [project]). */
@@ -116,12 +117,12 @@ export function readPoetry(root: TomlTable): PoetrySections | null {
       continue;
     }
     out.read.push(key);
-    out.test.push(...readTable(deps, key, false, out));
+    appendAll(out.test, readTable(deps, key, false, out));
   }
   const legacy = tableAt(poetry, 'dev-dependencies');
   if (legacy) {
     out.read.push('[tool.poetry.dev-dependencies]');
-    out.test.push(...readTable(legacy, '[tool.poetry.dev-dependencies]', false, out));
+    appendAll(out.test, readTable(legacy, '[tool.poetry.dev-dependencies]', false, out));
   }
   return out;
 }

@@ -132,9 +132,22 @@ export function readPyproject(reader: RepoReader): Pyproject | null {
 }
 
 /** A dependency group's requirements with its includes resolved (PEP 735); a cycle is an error. */
-export function resolveGroup(pyproject: Pyproject, group: string, stack: string[] = []): ListedRequirement[] {
+/**
+ * Groups include each other: the walk is bounded by the input, not by how often a group is named
+ * (each group resolved once, an entry listed once, a chain at most MAX_GROUP_DEPTH deep).
+ */
+const MAX_GROUP_DEPTH = 64;
+
+export function resolveGroup(
+  pyproject: Pyproject,
+  group: string,
+  stack: string[] = [],
+  resolved = new Map<string, ListedRequirement[]>(),
+): ListedRequirement[] {
   const groups = table(pyproject.table['dependency-groups'], '[dependency-groups]');
   const wanted = normalizeName(group);
+  const done = resolved.get(wanted);
+  if (done) return done;
   const actual = Object.keys(groups).find((name) => normalizeName(name) === wanted);
   const key = `[dependency-groups].${actual ?? group}`;
   if (actual === undefined) {
@@ -146,6 +159,30 @@ export function resolveGroup(pyproject: Pyproject, group: string, stack: string[
       expected: 'an existing dependency group',
     });
   }
+  checkGroupStack(stack, actual, key);
+  const entries = groups[actual];
+  if (!Array.isArray(entries)) bad(key, 'a list', entries);
+  const out = new Map<string, ListedRequirement>();
+  for (const entry of entries as unknown[]) {
+    if (typeof entry === 'string')
+      out.set(`${PYPROJECT} ${key}\0${entry}`, { text: entry, from: `${PYPROJECT} ${key}` });
+    else if (
+      isTable(entry) &&
+      typeof entry['include-group'] === 'string' &&
+      Object.keys(entry).length === 1
+    ) {
+      for (const listed of resolveGroup(pyproject, entry['include-group'], [...stack, actual], resolved))
+        out.set(`${listed.from}\0${listed.text}`, listed);
+    } else bad(key, 'a list of requirement strings and {include-group = "name"} tables', entry);
+  }
+  const list = [...out.values()];
+  resolved.set(wanted, list);
+  return list;
+}
+
+/** A group that includes itself, or a chain of includes deeper than MAX_GROUP_DEPTH, is refused. */
+function checkGroupStack(stack: string[], actual: string, key: string): void {
+  const wanted = normalizeName(actual);
   if (stack.map(normalizeName).includes(wanted)) {
     throw new EnvPlanError(
       'bad_project_file',
@@ -153,18 +190,10 @@ export function resolveGroup(pyproject: Pyproject, group: string, stack: string[
       { file: PYPROJECT, key, expected: 'groups that do not include themselves' },
     );
   }
-  const entries = groups[actual];
-  if (!Array.isArray(entries)) bad(key, 'a list', entries);
-  const out: ListedRequirement[] = [];
-  for (const entry of entries as unknown[]) {
-    if (typeof entry === 'string') out.push({ text: entry, from: `${PYPROJECT} ${key}` });
-    else if (
-      isTable(entry) &&
-      typeof entry['include-group'] === 'string' &&
-      Object.keys(entry).length === 1
-    ) {
-      out.push(...resolveGroup(pyproject, entry['include-group'], [...stack, actual]));
-    } else bad(key, 'a list of requirement strings and {include-group = "name"} tables', entry);
-  }
-  return out;
+  if (stack.length >= MAX_GROUP_DEPTH)
+    throw new EnvPlanError(
+      'bad_project_file',
+      `${PYPROJECT}: [dependency-groups] include-group chain deeper than ${MAX_GROUP_DEPTH} groups (${stack[0]} → … → ${actual})`,
+      { file: PYPROJECT, key, expected: `include-group chains of at most ${MAX_GROUP_DEPTH} groups` },
+    );
 }

@@ -37,6 +37,12 @@ function table(rows: string[][], indent = '  '): string[] {
   );
 }
 
+/** Appends `more` one by one: `push(...more)` passes every line as an argument, and a plan with
+ * 130,000 requirements would overflow the call stack. */
+function append(lines: string[], more: readonly string[]): void {
+  for (const line of more) lines.push(line);
+}
+
 function list(title: string, items: string[]): string[] {
   return items.length ? [`${title}:`, ...items.map((item) => `  ${item}`)] : [];
 }
@@ -56,8 +62,9 @@ export function renderPlanText(input: EnvPlan): string {
   lines.push('');
   if (plan.requirements.length) {
     lines.push(`Would install (${plan.requirements.length}):`);
-    lines.push(
-      ...table([
+    append(
+      lines,
+      table([
         ['why', 'requirement', 'Debian package', 'from'],
         ...plan.requirements.map((r) => [
           r.optional ? `${r.reason} (optional)` : r.reason,
@@ -70,7 +77,10 @@ export function renderPlanText(input: EnvPlan): string {
   } else lines.push('Would install nothing beyond the sandbox image.');
   if (plan.skipped.length) {
     lines.push('', `Skipped (${plan.skipped.length}):`);
-    lines.push(...plan.skipped.map((s) => `  ${s.line}  skipped: ${s.reason}  (${s.from})`));
+    append(
+      lines,
+      plan.skipped.map((s) => `  ${s.line}  skipped: ${s.reason}  (${s.from})`),
+    );
   }
   const pip: string[] = [];
   if (plan.pip.indexUrl) pip.push(`index URL ${plan.pip.indexUrl}`);
@@ -85,15 +95,15 @@ export function renderPlanText(input: EnvPlan): string {
     ...(plan.testCommand && plan.testCommandFrom ? [`  from ${plan.testCommandFrom}`] : []),
     ...Object.entries(plan.testEnv).map(([name, value]) => `  env ${name}=${value}`),
   ];
-  if (extra.length) lines.push('', ...extra);
-  lines.push(
+  if (extra.length) append(lines, ['', ...extra]);
+  append(lines, [
     '',
     ...list(
       'Decisions',
       plan.decisions.map((d) => `- ${d}`),
     ),
-  );
+  ]);
   lines.push('', `Inputs (${plan.inputs.length}, they make the environment's cache key):`);
-  lines.push(...table(plan.inputs.map((i) => [i.role, i.sha256.slice(0, 12), i.path])));
+  append(lines, table(plan.inputs.map((i) => [i.role, i.sha256.slice(0, 12), i.path])));
   return `${lines.join('\n')}\n`;
 }

@@ -33,7 +33,7 @@ export function cleanRelative(rel: string): string | null {
  * All the bytes one plan reads, declarations and test sources together: a repository that names the
  * same large file from many places, or thousands of files just under their limit, stops here.
  */
-export const PLAN_READ_BUDGET = 64 * 1024 * 1024;
+const PLAN_READ_BUDGET = 64 * 1024 * 1024;
 
 export class RepoReader {
   readonly root: string;

@@ -125,6 +125,8 @@ function looksLikePath(spec: string): boolean {
 class FileReader {
   readonly result = emptyRequirementsFiles();
   private readonly visiting = new Set<string>();
+  /** Files read already (and how): each once, so includes that fan out cannot multiply the work. */
+  private readonly readOnce = new Set<string>();
 
   constructor(private readonly reader: RepoReader) {}
 
@@ -139,6 +141,12 @@ class FileReader {
       this.problem(line, from ?? clean, `include cycle: ${clean} is already being read`);
       return;
     }
+    const once = `${clean}\0${asConstraint}`;
+    if (this.readOnce.has(once)) {
+      this.problem(line, from ?? clean, `${clean} is included again: read once`);
+      return;
+    }
+    this.readOnce.add(once);
     const text = this.reader.readText(clean, 'dependencies');
     if (text === null) {
       this.problem(line, from ?? clean, `${clean}: file not found`);

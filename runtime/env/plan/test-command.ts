@@ -7,6 +7,7 @@
 // equals, and a decision says why. Runners the sandbox does not run (tox, nox, make) become the
 // command they would run (test-runners.ts). Every file is read as text, none executed, and none
 // becomes an input of the environment's key: the test command does not change what is built.
+import { importsPytest, usesUnittestTestCase } from './text-scan.js';
 import { parse } from 'smol-toml';
 import { workflowTestSteps } from './ci-workflow.js';
 import { parseIni } from './ini.js';
@@ -163,8 +164,8 @@ function unittestOnly(reader: RepoReader): string | null {
     const files = testFiles(reader, dir, dir === '.' ? 0 : 2);
     if (!files.length) continue;
     const texts = files.map((f) => reader.readText(f, 'dependencies') ?? '');
-    const usesPytest = texts.some((t) => /^\s*(import pytest|from pytest\b)/m.test(t));
-    const usesUnittest = texts.some((t) => /\bunittest\b[\s\S]*\bTestCase\b/.test(t));
+    const usesPytest = texts.some(importsPytest);
+    const usesUnittest = texts.some(usesUnittestTestCase);
     return usesUnittest && !usesPytest && !files.some((f) => f.endsWith('conftest.py')) ? dir : null;
   }
   return null;

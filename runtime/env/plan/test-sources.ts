@@ -18,6 +18,7 @@ import type { RequirementFileNames } from './requirement-file-names.js';
 import { readRequirementsFiles } from './requirements-file.js';
 import { isTestName, TEST_NAME_RULE } from './test-names.js';
 import { readToxTestenvs } from './tox.js';
+import { appendAll } from '../../text/append.js';
 
 export interface TestSourceContext {
   reader: RepoReader;
@@ -129,21 +130,21 @@ function addToolSections(planner: Planner, ctx: TestSourceContext): void {
     if (poetry.read.length) planner.decisions.push(sentence('Poetry', poetry.read, poetry.notRead));
     planner.addLenient(poetry.test, 'test');
   }
-  planner.set.skipped.push(...(poetry?.skipped ?? []));
+  appendAll(planner.set.skipped, poetry?.skipped ?? []);
   const table = ctx.pyproject?.table ?? null;
   const pdm = table ? readPdmDevGroups(table) : null;
   if (pdm) {
     if (pdm.read.length) planner.decisions.push(sentence('PDM', pdm.read, pdm.notRead));
     planner.addLenient(pdm.listed, 'test');
     planner.addPipLines(ctx.reader, PYPROJECT, pdm.pipLines, 'test');
-    planner.set.skipped.push(...pdm.skipped);
+    appendAll(planner.set.skipped, pdm.skipped);
   }
   const hatch = table ? readHatchEnvs(table) : null;
   if (hatch) {
     if (hatch.read.length) planner.decisions.push(sentence('Hatch', hatch.read, hatch.notRead));
     planner.addLenient(hatch.listed, 'test');
     for (const { extra, from } of hatch.features) planner.addExtra(extra, 'test', from);
-    planner.set.skipped.push(...hatch.skipped);
+    appendAll(planner.set.skipped, hatch.skipped);
   }
 }
 
@@ -161,7 +162,7 @@ function addFilesAndRunners(
     planner.decisions.push(`${env.source}: tox's test environment read (deps, extras, dependency groups)`);
     planner.addPipLines(reader, env.file, env.deps, 'test');
     for (const { extra, from } of env.extras) planner.addExtra(extra, 'test', from);
-    planner.set.skipped.push(...env.skipped);
+    appendAll(planner.set.skipped, env.skipped);
   }
   const nox = readNoxfile(reader);
   if (nox) {
@@ -170,7 +171,7 @@ function addFilesAndRunners(
       `noxfile.py: session.install literals read (sessions ${quoted(nox.sessionsRead) || 'none'} ${TEST_NAME_RULE}, and helpers)${not}; never run`,
     );
     planner.addPipLines(reader, 'noxfile.py', nox.lines, 'test');
-    planner.set.skipped.push(...nox.skipped);
+    appendAll(planner.set.skipped, nox.skipped);
   }
 }
 

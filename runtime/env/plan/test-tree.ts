@@ -7,6 +7,7 @@
 // number of files, and never leaves the repository (RepoReader resolves symlinks).
 import { moduleKey } from './import-map.js';
 import type { RepoReader } from './repo-reader.js';
+import { appendAll } from '../../text/append.js';
 
 export const MAX_TEST_FILES = 2000;
 export const MAX_TEST_FILE_BYTES = 1024 * 1024;
@@ -45,7 +46,7 @@ class Walk {
         if (name.startsWith('.') || SKIP_DIRS.has(name) || name.endsWith('.egg-info')) continue;
         if (this.reader.isFile(`${path}/pyvenv.cfg`)) continue;
         enter(path, name);
-        out.push(...this.files(path, enter, depth + 1));
+        appendAll(out, this.files(path, enter, depth + 1));
       } else out.push(path);
     }
     return out;

@@ -4,6 +4,7 @@
 // version" unless the version read on the host is given to the build (runtime/env/vcs-version.ts).
 // Versioneer is not among them: without .git it falls back to "0+unknown" and does not fail; it
 // reads no variable we could set.
+import { setupRequiresScm } from './text-scan.js';
 import { normalizeName } from './normalize.js';
 import type { RepoReader } from './repo-reader.js';
 import { isTable, readToml, type TomlTable } from './toml.js';
@@ -57,7 +58,7 @@ export function detectVcsUse(reader: RepoReader): VcsUse | null {
   if (/\buse_scm_version\b/.test(setupPy))
     return { tool: 'setuptools-scm', why: 'setup.py use_scm_version', declared: false };
   const setupCfg = reader.readText('setup.cfg', 'dependencies') ?? '';
-  if (/^\s*setup_requires\s*=[^[]*\bsetuptools[_-]scm\b/ms.test(setupCfg))
+  if (setupRequiresScm(setupCfg))
     return {
       tool: 'setuptools-scm',
       why: 'setup.cfg [options] setup_requires setuptools_scm',
