@@ -21,6 +21,8 @@ export interface BuildInput {
   repoRoot: string;
   plan: EnvPlan;
   key: string;
+  /** The declarations key: the dependency image's (no repository code ran in it), reused across checkouts. */
+  depsKey: string;
   base: { ref: string; id: string };
   pip: PipSettings;
   /** Setup commands to run (the recipe's, when the user trusts them; else none). */

@@ -13,6 +13,7 @@ import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js
 import { BuildBox } from './build-box.js';
 import { BuildContext, type BuildInput } from './build-context.js';
 import { dependencyPhase } from './deps-phase.js';
+import { DEPS_RECORD_LABEL, keepDepsImage, reuseDepsImage, type DepsPart } from './deps-image.js';
 import { ENV_LABEL, ENV_PATH, VENV, projectId } from './names.js';
 import { filesTar, projectPhase } from './project-phase.js';
 import { scanPytestPlugins } from './pytest-plugins-step.js';
@@ -45,16 +46,8 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
   const ctx = new BuildContext(input);
   const intermediate: string[] = [];
   try {
-    const provided = repoWheelNames(input.pip.repoWheelDirs);
-    const deps = await dependencyPhase(ctx, provided);
-    intermediate.push(deps);
-    const base = await wheelhousePhase(ctx, deps, provided);
-    if (base !== deps) intermediate.push(base);
-    // A compiled project builds on an image with the compiler; the environment is made without it.
-    const native = input.native && input.native.kind !== 'rust' ? input.native : null;
-    const tools = native ? await toolsPhase(ctx, deps, native) : null;
-    if (tools) intermediate.push(tools);
-    const project = await projectPhase(ctx, { on: tools ?? base, wheelsFirst: !!tools && base !== deps });
+    const { base, tools, wheelsFirst } = await dependencyImages(ctx, intermediate);
+    const project = await projectPhase(ctx, { on: tools ?? base, wheelsFirst });
     projectEntryPoints(project.files, ctx.pytestPlugins);
     ctx.sources.push(pluginsSentence(ctx.pytestPlugins));
     const imageId = await commitImage(ctx, base, project);
@@ -71,9 +64,35 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
     };
   } finally {
     await Promise.all(ctx.removals);
-    // The intermediate tags go; their layers stay as the final image's parents.
+    // The intermediate tags go; their layers stay as the kept and final images' parents.
     for (const ref of intermediate) await input.engine.removeImage(ref).catch(() => undefined);
   }
+}
+
+/**
+ * The images the project builds on, each kept under the declarations key (deps-image.ts): reused
+ * when the engine has it, built and kept otherwise. The repository's wheels go in offline on top of
+ * the dependencies; a compiled project builds on the dependencies plus the compiler (the wheels
+ * then go into its build box), and the environment is made without the compiler.
+ */
+async function dependencyImages(
+  ctx: BuildContext,
+  intermediate: string[],
+): Promise<{ base: string; tools: string | null; wheelsFirst: boolean }> {
+  const provided = repoWheelNames(ctx.input.pip.repoWheelDirs);
+  const kept = async (part: DepsPart, build: () => Promise<string>) => {
+    const reused = await reuseDepsImage(ctx, part);
+    if (reused) return reused;
+    const built = await build();
+    intermediate.push(built);
+    return keepDepsImage(ctx, built, part);
+  };
+  const deps = await kept('deps', () => dependencyPhase(ctx, provided));
+  const wheels = ctx.input.plan.requirements.some((q) => provided.has(q.normalized));
+  const base = wheels ? await kept('wheels', () => wheelhousePhase(ctx, deps, provided)) : deps;
+  const native = ctx.input.native && ctx.input.native.kind !== 'rust' ? ctx.input.native : null;
+  const tools = native ? await kept('tools', () => toolsPhase(ctx, deps, native)) : null;
+  return { base, tools, wheelsFirst: !!tools && wheels };
 }
 
 /** The image: the project's box itself (trusted setup), or a never-started container given the checked files. */
@@ -109,6 +128,8 @@ async function commitImage(
         `LABEL ${ENV_LABEL.key}=${key} ${ENV_LABEL.project}=${projectId(repoRoot, ctx.input.projectName)} ${ENV_LABEL.base}=${ctx.input.base.id}`,
         // Every part checked by pytest-entry-points.ts ([\w.:-] only); quoted, as it may be empty.
         `LABEL ${PYTEST_PLUGINS_LABEL}="${pluginsLabel(ctx.pytestPlugins)}"`,
+        // The dependency image's record is its own; this image's is the ledger's.
+        `LABEL ${DEPS_RECORD_LABEL}=""`,
       ],
     });
     if (previous && previous.id !== imageId) await engine.removeImage(previous.id).catch(() => undefined);
