@@ -60,7 +60,7 @@ export async function builtModules(
   if (!native || native.kind === 'rust') return { files: [], imports: [] };
   if (!paths.length) {
     ctx.sources.push(
-      `native: ${native.evidence}, but the build made no compiled module; its pure-Python fallback (or the source tree) is used`,
+      `native: ${native.evidence}, but the build made no compiled module; its pure-Python fallback is used`,
     );
     return { files: [], imports: [] };
   }
