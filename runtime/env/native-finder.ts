@@ -9,7 +9,7 @@ import type { BuildContext } from './build-context.js';
 import { pthImportLine } from './pth-lines.js';
 import { readTar, type FileToWrite } from './tar-files.js';
 
-export const BUILT_DIR = '/opt/piper/built';
+const BUILT_DIR = '/opt/piper/built';
 const MODULE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
 /** `/work/src/pkg/_x.cpython-313-x86_64-linux-gnu.so` → `pkg._x` (relative to the import roots). */
@@ -23,7 +23,7 @@ export function moduleOfBuilt(path: string, roots: string[]): string | null {
   return MODULE.test(name) ? name : null;
 }
 
-export function nativeFinderSource(modules: Record<string, string>): string {
+function nativeFinderSource(modules: Record<string, string>): string {
   return `# Written by piper-agent: the project's compiled modules, built in the environment's build step.
 import sys
 from importlib.util import spec_from_file_location

@@ -16,7 +16,7 @@ import { distributionDirs } from './installed-versions.js';
 import { VENV } from './names.js';
 import { sortProjectLayer } from './project-layer.js';
 import { projectFiles } from './project-files.js';
-import { generatedCandidates, readGenerated } from './generated-files.js';
+import { GENERATED_DIR, generatedCandidates, readGenerated } from './generated-files.js';
 import { pthText } from './pth-lines.js';
 import { commandListStep, parseCommandList } from './system-commands.js';
 import { lastLines } from './step-output.js';
@@ -115,7 +115,7 @@ async function projectLayer(
   sayLeftOut(ctx, [...layer.leftOut, ...project.leftOut, ...generated.leftOut]);
   if (generated.files.length)
     ctx.sources.push(
-      `project: ${generated.files.length} file(s) its build generated in the checkout, put into /work at run start: ${inert(generated.files.map((f) => f.path.replace(/^\/opt\/piper\/generated\//, '')).join(', '))}`,
+      `project: ${generated.files.length} file(s) its build generated in the checkout, put into /work at run start: ${inert(generated.files.map((f) => f.path.slice(GENERATED_DIR.length + 1)).join(', '))}`,
     );
   if (project.installed)
     ctx.resolved.set(`project:${project.installed.name}`, { ...project.installed, source: 'project' });
