@@ -40,7 +40,7 @@ export interface BuildInput {
   log: (line: string) => void;
   /** The project name the image is filed under instead of the tree's path (EnsureInput.projectName). */
   projectName?: string;
-  /** Fetch Debian's package lists even when the cached ones are fresh (`--env rebuild`). */
+  /** `--env rebuild`: no kept dependency image is reused, and Debian's package lists are fetched again. */
   refreshAptLists?: boolean;
 }
 

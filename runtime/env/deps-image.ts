@@ -44,6 +44,8 @@ function depsKeyLabel(ctx: BuildContext, part: DepsPart): string {
 
 /** The kept image of this part when the engine has one for these declarations and base; its record restored. */
 export async function reuseDepsImage(ctx: BuildContext, part: DepsPart): Promise<string | null> {
+  // `--env rebuild` builds every part again (and fetches Debian's lists again).
+  if (ctx.input.refreshAptLists) return null;
   const { ref } = depsRef(ctx, part);
   const found = await ctx.input.engine.inspectImage(ref);
   if (
