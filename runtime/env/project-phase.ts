@@ -95,7 +95,8 @@ async function projectLayer(
   const { plan } = ctx.input;
   const { site } = given;
   const bin = `${VENV}/bin`;
-  const inSnapshot = new Set(given.entries.map((e) => `/work/${e.path}`));
+  // The snapshot's files and directories are `added` too: put into the box before the build.
+  const inSnapshot = new Set([...given.dirs, ...given.entries.map((e) => `/work/${e.path}`)]);
   const layer = sortProjectLayer(await box.changes(), { site, bin, project: plan.project.name, inSnapshot });
   // Read side by side: one archive request per path, each a round trip to the engine.
   const read = new Map(
