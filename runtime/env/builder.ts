@@ -6,8 +6,10 @@
 //   1b. for compiled parts, a compiler and headers on top (network, apt only): tools-phase.ts
 //   2a. the repository's own wheels (no network, no secret): wheelhouse-phase.ts
 //   2b. the project's build (no network, no secret, its result read back as data): project-phase.ts
-//   3. the image: a fresh container from 2a/1 that never ran repository code, the project's checked
-//      files written into it by piper, committed as `piper-env-<project>:<key12>`.
+//   3. the image: a fresh container from 2a/1 that never ran repository code, the project's files
+//      written into it by piper from that data, committed as `piper-env-<project>:<key12>`.
+// 1, 1b and 2a ran no repository build code: they are kept under the declarations key and reused
+// by the next checkout (deps-image.ts); the image of 3 is keyed by the whole snapshot (key.ts).
 // Best effort unless strict: what no source meets is relaxed or missing, recorded as shortfalls.
 import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js';
 import { BuildBox } from './build-box.js';
