@@ -24,7 +24,7 @@ async function runTests(repo: string) {
 
 describe('a build backend that cannot build the project', () => {
   it(
-    'gives the suite its project from the source tree, says so once, and records a shortfall',
+    'gives the suite its project from the source tree, says so once, records a shortfall; strict stops',
     async () => {
       const repo = repos.newRepo('broken-backend', {
         'pyproject.toml':
@@ -58,6 +58,10 @@ describe('a build backend that cannot build the project', () => {
         expect.objectContaining({ kind: 'degraded', name: 'brokenbuild' }),
       ]);
       expect(r.row.sources).toContain("brokenbuild is imported from /work/src through piper's .pth");
+      // Strict does not degrade: the build stops, naming why.
+      const strict = await runCli(['run-test', 'tests/', '--repo', repo, '--env', 'strict'], { env: NO_PIP });
+      expect(strict.code, strict.stderr.slice(-2000)).toBe(2);
+      expect(strict.stderr).toContain('installing the project editable failed (strict)');
     },
     BUILD_MS,
   );
