@@ -5,6 +5,7 @@
 // with the same declarations then costs only the project phase. What the dependency phases said
 // (sources, shortfalls, versions, pytest plugins) travels with the image as a label, redacted, so
 // a reuse reports what the build that made it found.
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { BuildBox } from './build-box.js';
 import type { BuildContext } from './build-context.js';
@@ -78,7 +79,8 @@ export async function keepDepsImage(ctx: BuildContext, image: string, part: Deps
     pytestPlugins: ctx.pytestPlugins,
   };
   // The record's text is the build's words: redacted like every other record of it.
-  const encoded = Buffer.from(pip.redactor.text(JSON.stringify(record))).toString('base64');
+  // Compressed: a large project's versions would make a long label (and one Dockerfile line).
+  const encoded = gzipSync(pip.redactor.text(JSON.stringify(record))).toString('base64');
   const box = await BuildBox.start(engine, {
     image,
     network: 'none',
@@ -102,7 +104,7 @@ export async function keepDepsImage(ctx: BuildContext, image: string, part: Deps
 function decodeRecord(label: string | undefined): unknown {
   if (!label) return null;
   try {
-    return JSON.parse(Buffer.from(label, 'base64').toString('utf8'));
+    return JSON.parse(gunzipSync(Buffer.from(label, 'base64')).toString('utf8'));
   } catch {
     return null;
   }
