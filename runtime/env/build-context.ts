@@ -22,6 +22,8 @@ export interface BuildInput {
   repoRoot: string;
   plan: EnvPlan;
   key: string;
+  /** The declarations key: the dependency image's (no repository code ran in it), reused across checkouts. */
+  depsKey: string;
   base: { ref: string; id: string };
   pip: PipSettings;
   /** Setup commands to run (the recipe's, when the user trusts them; else none). */
@@ -39,7 +41,7 @@ export interface BuildInput {
   log: (line: string) => void;
   /** The project name the image is filed under instead of the tree's path (EnsureInput.projectName). */
   projectName?: string;
-  /** Fetch Debian's package lists even when the cached ones are fresh (`--env rebuild`). */
+  /** `--env rebuild`: no kept dependency image is reused, and Debian's package lists are fetched again. */
   refreshAptLists?: boolean;
 }
 

@@ -6,13 +6,16 @@
 //   1b. for compiled parts, a compiler and headers on top (network, apt only): tools-phase.ts
 //   2a. the repository's own wheels (no network, no secret): wheelhouse-phase.ts
 //   2b. the project's build (no network, no secret, its result read back as data): project-phase.ts
-//   3. the image: a fresh container from 2a/1 that never ran repository code, the project's checked
-//      files written into it by piper, committed as `piper-env-<project>:<key12>`.
+//   3. the image: a fresh container from 2a/1 that never ran repository code, the project's files
+//      written into it by piper from that data, committed as `piper-env-<project>:<key12>`.
+// 1, 1b and 2a ran no repository build code: they are kept under the declarations key and reused
+// by the next checkout (deps-image.ts); the image of 3 is keyed by the whole snapshot (key.ts).
 // Best effort unless strict: what no source meets is relaxed or missing, recorded as shortfalls.
 import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js';
 import { BuildBox } from './build-box.js';
 import { BuildContext, type BuildInput } from './build-context.js';
 import { dependencyPhase } from './deps-phase.js';
+import { DEPS_RECORD_LABEL, keepDepsImage, reuseDepsImage, type DepsPart } from './deps-image.js';
 import { ENV_LABEL, ENV_PATH, VENV, projectId } from './names.js';
 import { filesTar, projectPhase } from './project-phase.js';
 import { scanPytestPlugins } from './pytest-plugins-step.js';
@@ -45,18 +48,8 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
   const ctx = new BuildContext(input);
   const intermediate: string[] = [];
   try {
-    const provided = repoWheelNames(input.pip.repoWheelDirs);
-    const deps = await ctx.phase('dependencies', () => dependencyPhase(ctx, provided));
-    intermediate.push(deps);
-    const base = await ctx.phase('wheelhouse', () => wheelhousePhase(ctx, deps, provided));
-    if (base !== deps) intermediate.push(base);
-    // A compiled project builds on an image with the compiler; the environment is made without it.
-    const native = input.native && input.native.kind !== 'rust' ? input.native : null;
-    const tools = native ? await ctx.phase('build tools', () => toolsPhase(ctx, deps, native)) : null;
-    if (tools) intermediate.push(tools);
-    const project = await ctx.phase('project', () =>
-      projectPhase(ctx, { on: tools ?? base, wheelsFirst: !!tools && base !== deps }),
-    );
+    const { base, tools, wheelsFirst } = await dependencyImages(ctx, intermediate);
+    const project = await ctx.phase('project', () => projectPhase(ctx, { on: tools ?? base, wheelsFirst }));
     projectEntryPoints(project.files, ctx.pytestPlugins);
     ctx.sources.push(pluginsSentence(ctx.pytestPlugins));
     // The project's own box (trusted setup) cannot be made again here: only a fresh one is retried.
@@ -76,9 +69,39 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
     };
   } finally {
     await Promise.all(ctx.removals);
-    // The intermediate tags go; their layers stay as the final image's parents.
+    // The intermediate tags go; their layers stay as the kept and final images' parents.
     for (const ref of intermediate) await input.engine.removeImage(ref).catch(() => undefined);
   }
+}
+
+/**
+ * The images the project builds on, each kept under the declarations key (deps-image.ts): reused
+ * when the engine has it, built and kept otherwise. The repository's wheels go in offline on top of
+ * the dependencies; a compiled project builds on the dependencies plus the compiler (the wheels
+ * then go into its build box), and the environment is made without the compiler.
+ */
+async function dependencyImages(
+  ctx: BuildContext,
+  intermediate: string[],
+): Promise<{ base: string; tools: string | null; wheelsFirst: boolean }> {
+  const provided = repoWheelNames(ctx.input.pip.repoWheelDirs);
+  const kept = async (part: DepsPart, build: () => Promise<string>) => {
+    const reused = await reuseDepsImage(ctx, part);
+    if (reused) return reused;
+    const built = await build();
+    intermediate.push(built);
+    return keepDepsImage(ctx, built, part);
+  };
+  const deps = await kept('deps', () => ctx.phase('dependencies', () => dependencyPhase(ctx, provided)));
+  const wheels = ctx.input.plan.requirements.some((q) => provided.has(q.normalized));
+  const base = wheels
+    ? await kept('wheels', () => ctx.phase('wheelhouse', () => wheelhousePhase(ctx, deps, provided)))
+    : deps;
+  const native = ctx.input.native && ctx.input.native.kind !== 'rust' ? ctx.input.native : null;
+  const tools = native
+    ? await kept('tools', () => ctx.phase('build tools', () => toolsPhase(ctx, deps, native)))
+    : null;
+  return { base, tools, wheelsFirst: !!tools && wheels };
 }
 
 /** The image: the project's box itself (trusted setup), or a never-started container given the checked files. */
@@ -114,6 +137,8 @@ async function commitImage(
         `LABEL ${ENV_LABEL.key}=${key} ${ENV_LABEL.project}=${projectId(repoRoot, ctx.input.projectName)} ${ENV_LABEL.base}=${ctx.input.base.id}`,
         // Every part checked by pytest-entry-points.ts ([\w.:-] only); quoted, as it may be empty.
         `LABEL ${PYTEST_PLUGINS_LABEL}="${pluginsLabel(ctx.pytestPlugins)}"`,
+        // The dependency image's record is its own; this image's is the ledger's.
+        `LABEL ${DEPS_RECORD_LABEL}=""`,
       ],
     });
     if (previous && previous.id !== imageId) await engine.removeImage(previous.id).catch(() => undefined);

@@ -69,7 +69,7 @@ function parseLiteral(text: string): unknown {
 
 const MODULE = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
-export function insideWorkspace(path: string): boolean {
+function insideWorkspace(path: string): boolean {
   return (
     posix.isAbsolute(path) &&
     (posix.normalize(path) === '/work' || posix.normalize(path).startsWith('/work/')) &&

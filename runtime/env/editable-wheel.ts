@@ -10,11 +10,12 @@
 //     .data/scripts into bin), writes INSTALLER and direct_url.json as pip does, and a wrapper in
 //     bin for each console and GUI script of its entry points.
 // Run isolated (-I): neither /work nor any PYTHON* variable decides what `import zipfile` means;
-// and writing no bytecode (-B): the layer check allows no .pyc beside Debian's modules.
+// and writing no bytecode (-B): nothing of the build's own to sort out of its layer.
 // Anything it cannot do — a backend without build_editable, a wheel entry outside the venv, any
 // error — exits non-zero before or without installing, and the step runs pip as before, which
-// then reports the failure in pip's words. What either leaves is checked and rewritten the same
-// way afterwards (project-layer.ts, project-files.ts).
+// then reports the failure in pip's words. What either leaves is read back as data, and piper
+// writes the install from it (project-layer.ts, project-files.ts): the wrappers and the
+// INSTALLER/direct_url.json written here stay in the build box.
 
 /** Exit status meaning "not done, let pip do it" for reasons that are not a failure. */
 const PIP_INSTEAD = 75;

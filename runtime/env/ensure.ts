@@ -11,7 +11,7 @@ import { lastBuildOf, type EnvironmentStatus, type ResolvedPackage } from '../le
 import type { Ledger } from '../ledger/ledger.js';
 import { acquireBuildLock } from './build-lock.js';
 import { ChoiceRecord, emptyRow, recordBuilt, recordFailure } from './choice-record.js';
-import { environmentKey } from './key.js';
+import { checkoutKey, environmentKey } from './key.js';
 import { ENV_LABEL, envImageRef } from './names.js';
 import { pipSettings } from './pip-settings.js';
 import { planEnvironment } from './plan/detect.js';
@@ -95,28 +95,39 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
   }
   const native = detectNative(repoRoot, plan);
   if (native) notes.push(nativeNote(native));
-  const key = environmentKey({
+  const depsKey = environmentKey({
     plan,
     baseImageId: base.imageId,
     pip,
     setup,
     repoRoot,
     strict,
-    native: native !== null,
+    nativeApt: native?.apt ?? null,
   });
+  // What the project's build code produced is keyed by every file it could read: a new checkout
+  // builds its project layer again (on the dependency image of the same declarations). Chosen
+  // once per command: a `fix` run's edits and the checkout it started from are one trust domain.
+  const key = runsProjectCode(plan, setup) ? checkoutKey(depsKey, repoRoot) : depsKey;
   const target = envImageRef(repoRoot, key, input.projectName);
   const reused = input.mode === 'rebuild' ? null : await reuse(input, prepared, key, target.ref, rec);
-  return reused ?? buildOnce(input, prepared, { key, ref: target.ref, native }, rec, `${target.repo}-${key}`);
+  // One build per set of declarations at a time: the dependency image they make is kept and shared.
+  const lockName = `${target.repo}-${depsKey}`;
+  return reused ?? buildOnce(input, prepared, { key, depsKey, ref: target.ref, native }, rec, lockName);
+}
+
+/** Whether the project phase runs the repository's code (its build backend, trusted setup commands). */
+function runsProjectCode(plan: EnvPlan, setup: string[]): boolean {
+  return plan.project.installable || setup.length > 0;
 }
 
 /**
- * The build, under the lock of this image (build-lock.ts): one build per key at a time on this
+ * The build, under the lock of its declarations (build-lock.ts): one build per key at a time on this
  * machine. An image the build this process waited for made is as new as this one would be: a hit.
  */
 async function buildOnce(
   input: EnsureInput,
   prepared: Prepared,
-  target: { key: string; ref: string; native: ReturnType<typeof detectNative> },
+  target: { key: string; depsKey: string; ref: string; native: ReturnType<typeof detectNative> },
   rec: ChoiceRecord,
   lockName: string,
 ): Promise<EnvironmentChoice> {
@@ -212,7 +223,7 @@ async function reuse(
 async function build(
   input: EnsureInput,
   { plan, base, notes, setup, pip, strict }: Prepared,
-  target: { key: string; ref: string; native: ReturnType<typeof detectNative> },
+  target: { key: string; depsKey: string; ref: string; native: ReturnType<typeof detectNative> },
   rec: ChoiceRecord,
 ): Promise<EnvironmentChoice> {
   const { engine, repoRoot } = input;
@@ -229,6 +240,7 @@ async function build(
       repoRoot,
       plan,
       key,
+      depsKey: target.depsKey,
       base: { ref: base.ref, id: base.imageId },
       pip,
       setup,

@@ -1,11 +1,13 @@
-// The content key of a project environment: sha256 over everything the image is built from — the
-// base image id (which fixes the Debian release and Python), the resolved plan (requirements,
-// markers evaluated, the bytes' hashes of every dependency file read, lockfiles, the recipe), the
-// effective pip settings, the wheelhouse listings, the setup commands, and the project's build
-// files. Nothing else: editing README.md or a test keeps the key; editing a requirements file, the
-// recipe or pyproject.toml changes it. Trusted setup commands run with no allowance on what they
-// leave (project-phase.ts), so with them the key also covers every file of the snapshot: their
-// output can depend on any of it.
+// The content keys of a project environment. The declarations key (`environmentKey`): sha256 over
+// everything the dependency image is built from — the base image id (which fixes the Debian release
+// and Python), the resolved plan (requirements, markers evaluated, the bytes' hashes of every
+// dependency file read, lockfiles, the recipe), the effective pip settings, the wheelhouse
+// listings, the setup commands, the project's build files and the compiled parts' build tools. No
+// repository code runs in that image, so editing README.md or a test keeps it; editing a
+// requirements file, the recipe or pyproject.toml changes it. Everything the project's own build
+// code produced (files, and what piper parsed from them) can depend on any file it could read, so
+// the environment image that holds it is keyed by the whole snapshot too (`checkoutKey`): nothing
+// one checkout's build wrote or said reaches a run of another checkout.
 import { createHash } from 'node:crypto';
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +19,9 @@ import type { EnvPlan } from './plan/types.js';
 /** Bumped when the build procedure changes what an image holds. */
 // 4: the image records its pytest plugins (a label), which the run side needs.
 // 5: the venv's bin holds launchers for the test runners (venv-launchers.ts).
-const BUILD_VERSION = 5;
+// 6: the project layer is written by piper from parsed data, keyed by the snapshot, with the
+// build's generated files.
+const BUILD_VERSION = 6;
 const BUILD_FILES = ['pyproject.toml', 'setup.py', 'setup.cfg'];
 
 export function environmentKey(input: {
@@ -27,8 +31,8 @@ export function environmentKey(input: {
   setup: string[];
   repoRoot: string;
   strict: boolean;
-  /** Compiled parts: built from (and so keyed by) the whole workspace. */
-  native?: boolean;
+  /** Compiled parts: the Debian packages their build step installs (native.ts). */
+  nativeApt?: string[] | null;
 }): string {
   const { plan } = input;
   const material = {
@@ -45,9 +49,16 @@ export function environmentKey(input: {
     setup: input.setup,
     strict: input.strict,
     buildFiles: BUILD_FILES.map((f) => [f, fileHash(realpathSync(input.repoRoot), f)]),
-    snapshot: input.setup.length || input.native ? snapshotHash(input.repoRoot) : null,
+    nativeApt: input.nativeApt ?? null,
   };
   return createHash('sha256').update(JSON.stringify(material)).digest('hex');
+}
+
+/** The key of an image that holds what the project's build produced: the declarations and every snapshot file. */
+export function checkoutKey(declarationsKey: string, repoRoot: string): string {
+  return createHash('sha256')
+    .update(`${declarationsKey}\0${snapshotHash(repoRoot)}`)
+    .digest('hex');
 }
 
 /** A build file's hash; read only as a regular file inside the repository (never a FIFO or a link out). */

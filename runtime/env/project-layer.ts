@@ -1,11 +1,12 @@
-// What the project phase may leave in an environment image (docs/environments.md, "Security
-// model"). That phase runs the repository's own code (its build backend, as root, with no network),
-// and the image it leaves behind is reused by any later checkout with the same build files — so
-// nothing it wrote reaches the image as it is. Its container's changes (the engine's diff of its
-// writable layer) are checked against this allowance: the project's own dist-info, `.pth` files,
-// setuptools' editable finder and the project's console scripts are read back as data, checked, and
-// written by piper into a fresh container that never ran repository code; the workspace, HOME and
-// the temporary directories are dropped; anything else fails the build, naming each path.
+// What the project phase's build left, sorted (docs/environments.md, "Security model"). That phase
+// runs the repository's own code (its build backend, as root, with no network), so nothing it wrote
+// reaches the image as written: the engine's diff of its container is sorted into what piper reads
+// back as data (the project's dist-info, `.pth` files, setuptools' finder), the console scripts it
+// put in the venv (regenerated from the entry points, never copied), the files it generated in the
+// workspace that the snapshot lacks (carried to run time as data), the compiled modules it built
+// there, and everything else — left out of the image and named in one line, never failing the
+// build. The image holding the result is keyed by the whole snapshot (key.ts), so even what piper
+// parsed from one checkout's build never reaches another checkout's runs.
 import { normalize } from './step-output.js';
 
 export interface LayerChange {
@@ -13,74 +14,64 @@ export interface LayerChange {
   kind: 'changed' | 'added' | 'deleted';
 }
 
-export interface LayerCheck {
-  /** Paths to read back (a dist-info directory, a .pth, a finder module, a console script). */
-  keep: string[];
-  /** Changes outside the allowance, as `added /usr/lib/…`. */
-  violations: string[];
+export interface LayerSort {
+  /** Paths to read back as data: the project's dist-info directory, top-level `.pth` files, setuptools' finders. */
+  read: string[];
+  /** Names the build added to the venv's bin (kept only as piper regenerates a declared console script). */
+  scripts: string[];
+  /** Files added in /work that the snapshot lacks (generated-files.ts decides which are carried). */
+  generated: string[];
   /** Compiled modules the build left in the workspace (`/work/…/x.cpython-313-….so`). */
   built: string[];
+  /** Everything else it wrote, as `added /usr/local/bin/x`: left out of the image. */
+  leftOut: string[];
 }
 
-/** Dropped with the build container: the workspace, HOME, temporary files, bytecode piper does not use. */
-const DROPPED = [/^\/work(\/|$)/, /^\/root(\/|$)/, /^\/tmp(\/|$)/, /^\/var\/tmp(\/|$)/];
+/** Gone with the build container, not worth a word: HOME, temporary files, bytecode. */
+const SILENT = [/^\/root(\/|$)/, /^\/tmp(\/|$)/, /^\/var\/tmp(\/|$)/, /\/__pycache__(\/|$)/];
+const FINDER = /^__editable___[A-Za-z0-9_]+_finder\.py$/;
 
-export function checkProjectLayer(
+export function sortProjectLayer(
   changes: readonly LayerChange[],
-  given: { site: string; bin: string; project: string | null },
-): LayerCheck {
-  let where = given;
-  const keep: string[] = [];
-  const violations: string[] = [];
-  const built: string[] = [];
-  const dists = distInfoNames(changes, where.site);
-  if (where.project === null && dists.size === 1) where = { ...where, project: [...dists][0]! };
-  const kept = (path: string) => keep.some((k) => path === k || path.startsWith(`${k}/`));
+  given: { site: string; bin: string; project: string | null; inSnapshot: ReadonlySet<string> },
+): LayerSort {
+  const out: LayerSort = { read: [], scripts: [], generated: [], built: [], leftOut: [] };
+  const dists = distInfoNames(changes, given.site);
+  const project = given.project ?? (dists.size === 1 ? [...dists][0]! : null);
+  const paths = changes.map((c) => c.path);
   const sorted = [...changes].sort((a, b) => (a.path < b.path ? -1 : 1));
-  for (const change of sorted) {
-    const { path, kind } = change;
-    if (kind === 'added' && path.startsWith('/work/') && path.endsWith('.so')) built.push(path);
-    if (DROPPED.some((re) => re.test(path)) || kept(path)) continue;
-    if (kind === 'changed' && isAncestor(path, where)) continue;
-    if (kind !== 'deleted' && allowedInSite(path, where)) {
-      if (!path.includes('/__pycache__')) keep.push(path);
+  for (const { path, kind } of sorted) {
+    if (SILENT.some((re) => re.test(path)) || out.read.some((k) => path.startsWith(`${k}/`))) continue;
+    // A directory whose entries changed is not a change of its own.
+    if (kind === 'changed' && paths.some((p) => p.startsWith(`${path}/`))) continue;
+    if (path === '/work' || path.startsWith('/work/')) {
+      if (kind === 'added' && !given.inSnapshot.has(path))
+        (path.endsWith('.so') ? out.built : out.generated).push(path);
       continue;
+    }
+    if (kind !== 'deleted' && path.startsWith(`${given.site}/`)) {
+      const top = path.slice(given.site.length + 1);
+      if (!top.includes('/') && (top.endsWith('.pth') || FINDER.test(top) || isDistInfo(top, project))) {
+        out.read.push(path);
+        continue;
+      }
     }
     if (
       kind === 'added' &&
-      path.startsWith(`${where.bin}/`) &&
-      !path.slice(where.bin.length + 1).includes('/')
+      path.startsWith(`${given.bin}/`) &&
+      !path.slice(given.bin.length + 1).includes('/')
     ) {
-      keep.push(path);
+      out.scripts.push(path.slice(given.bin.length + 1));
       continue;
     }
-    violations.push(`${kind} ${path}`);
+    out.leftOut.push(`${kind} ${path}`);
   }
-  // A directory that changed only because something below it did is not worth a line of its own.
-  const named = violations.filter(
-    (v) =>
-      !(
-        v.startsWith('changed ') &&
-        violations.some((w) => w !== v && w.slice(w.indexOf(' ') + 1).startsWith(`${v.slice(8)}/`))
-      ),
-  );
-  return { keep, violations: named, built };
+  return out;
 }
 
-/** A directory on the way to what may change (its mtime changes when an entry is added). */
-function isAncestor(path: string, where: { site: string; bin: string }): boolean {
-  return [where.site, where.bin].some((dir) => dir === path || dir.startsWith(`${path}/`));
-}
-
-function allowedInSite(path: string, where: { site: string; project: string | null }): boolean {
-  if (!path.startsWith(`${where.site}/`)) return false;
-  const rel = path.slice(where.site.length + 1);
-  const top = rel.split('/')[0]!;
-  if (top === '__pycache__') return true;
-  if (top === rel && (top.endsWith('.pth') || /^__editable___[A-Za-z0-9_]+_finder\.py$/.test(top)))
-    return true;
+function isDistInfo(top: string, project: string | null): boolean {
   const dist = /^([A-Za-z0-9_.]+)-[^-/]+\.dist-info$/.exec(top);
-  return !!dist && where.project !== null && normalize(dist[1]!) === normalize(where.project);
+  return !!dist && project !== null && normalize(dist[1]!) === normalize(project);
 }
 
 /**
@@ -90,9 +81,8 @@ function allowedInSite(path: string, where: { site: string; project: string | nu
 function distInfoNames(changes: readonly LayerChange[], site: string): Set<string> {
   const names = new Set<string>();
   for (const { path } of changes) {
-    const m = new RegExp(`^${site.replace(/[.]/g, '\\.')}/([A-Za-z0-9_.]+)-[^-/]+\\.dist-info(/|$)`).exec(
-      path,
-    );
+    if (!path.startsWith(`${site}/`)) continue;
+    const m = /^([A-Za-z0-9_.]+)-[^-/]+\.dist-info$/.exec(path.slice(site.length + 1));
     if (m) names.add(normalize(m[1]!));
   }
   return names;

@@ -28,6 +28,25 @@ program = spec.get("program")
 extract_args = {"filter": "tar"} if hasattr(tarfile, "tar_filter") else {}
 with tarfile.open(fileobj=stdin, mode="r|") as archive:
     archive.extractall(workdir, **extract_args)
+
+
+# Files the project's build generated in the checkout (a version file, a generated module), which a
+# snapshot lacks: the environment image carries them (runtime/env/generated-files.ts). Never over a
+# file (or link) the checkout has: "x" creates only what is not there.
+def put_generated(source="/opt/piper/generated"):
+    for top, _dirs, names in os.walk(source):
+        for name in names:
+            path = os.path.join(top, name)
+            target = os.path.join(workdir, os.path.relpath(path, source))
+            try:
+                os.makedirs(os.path.dirname(target), exist_ok=True)
+                with open(path, "rb") as src, open(target, "xb") as dst:
+                    dst.write(src.read())
+            except OSError:
+                pass
+
+
+put_generated()
 # The program under test gets no stdin, as with `< /dev/null`.
 null = os.open(os.devnull, os.O_RDONLY)
 os.dup2(null, 0)

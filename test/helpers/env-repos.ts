@@ -28,6 +28,7 @@ export interface EnvRow {
   steps: string;
   shortfalls: string | null;
   error: string | null;
+  seconds: number;
 }
 
 export function envRows(repo: string): EnvRow[] {
@@ -57,9 +58,7 @@ export function envScratch(prefix: string) {
       return repo;
     },
     async cleanup(engine: DockerEngine): Promise<void> {
-      for (const repo of repos)
-        for (const image of await engine.listImages([`${ENV_LABEL.project}=${projectId(repo)}`]))
-          await engine.removeImage(image.id).catch(() => undefined);
+      for (const repo of repos) await removeProjectImages(engine, repo);
       rmSync(scratch, { recursive: true, force: true });
     },
   };
@@ -82,4 +81,11 @@ export async function listener(): Promise<{
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A project's environment images, newest first: a kept dependency image goes after the images built on it. */
+export async function removeProjectImages(engine: DockerEngine, repo: string): Promise<void> {
+  const images = await engine.listImages([`${ENV_LABEL.project}=${projectId(repo)}`]);
+  for (const image of images.sort((a, b) => b.created - a.created))
+    await engine.removeImage(image.id).catch(() => undefined);
 }

@@ -62,20 +62,28 @@ describe('a src-layout project whose dependencies come from Debian', () => {
     expect(exec.image).toBe(row!.image);
   });
 
-  it('reuses the image on the next run, and after a README edit; builds nothing', async () => {
+  it('reuses the image on the next run; after a README edit, only the project phase runs again', async () => {
     const again = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], { env: NO_PIP });
     expect(again.code, again.stderr.slice(-2000)).toBe(0);
     expect(again.stderr).not.toContain('building the environment');
+    // Another checkout: what its build produced is keyed by every snapshot file; the dependencies
+    // (no repository code ran there) are the kept image of the same declarations.
     writeFileSync(join(repo, 'README.md'), 'edited\n');
     const edited = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], { env: NO_PIP });
     expect(edited.code).toBe(0);
     const rows = envRows(repo);
-    expect(rows.map((r) => r.status)).toEqual(['built', 'hit', 'hit']);
-    expect(new Set(rows.map((r) => r.key)).size).toBe(1);
-    // `env ls` marks it as this repository's; `env plan` says why each requirement is there.
+    expect(rows.map((r) => r.status)).toEqual(['built', 'hit', 'built']);
+    expect(rows[1]!.key).toBe(rows[0]!.key);
+    expect(rows[2]!.key).not.toBe(rows[0]!.key);
+    expect(rows[2]!.sources).toContain('dependencies: reused');
+    const steps = JSON.parse(rows[2]!.steps) as Array<{ name: string }>;
+    expect(steps.some((s) => s.name === 'venv')).toBe(false);
+    // `env ls` marks them as this repository's; `env plan` says why each requirement is there.
     const ls = await runCli(['env', 'ls', '--json', '--repo', repo]);
     const listed = JSON.parse(ls.stdout) as Array<{ tags: string[]; this_repo: boolean }>;
-    expect(listed.filter((i) => i.this_repo).map((i) => i.tags[0])).toEqual([rows[0]!.image]);
+    const mine = listed.filter((i) => i.this_repo).flatMap((i) => i.tags);
+    expect(mine).toEqual(expect.arrayContaining([rows[0]!.image, rows[2]!.image]));
+    expect(mine.filter((t) => t.endsWith('-deps'))).toHaveLength(1);
     const plan = await runCli(['env', 'plan', '--repo', repo]);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toMatch(

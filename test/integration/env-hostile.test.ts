@@ -1,14 +1,15 @@
-// Hostile repositories against the environment builder (issue 27), through the real CLI and engine
-// with listeners on 127.0.0.1: a wheelhouse wheel whose .pth phones home and forges versions and whose
-// metadata names a direct URL, with the user's index and find-links both carrying credentials; a
-// build backend that drops a .pth making pytest pass, then a second checkout at the same path; a
-// committed `.piper` symlink. Each attack reproduced, and each now fails to do what it did.
+// Hostile repositories against the environment builder, through the real CLI and engine with
+// listeners on 127.0.0.1: a wheelhouse wheel whose .pth phones home and forges versions and whose
+// metadata names a direct URL, with the user's index and find-links both carrying credentials; build
+// code that writes .pth lines Python splits where a \n-reader would not, files outside the venv and
+// console scripts named like system commands, then generates a conftest that passes every test,
+// then a third checkout with the same declarations whose failing test must fail; a committed
+// `.piper` symlink. Each attack reproduced, and each now fails to do what it did.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { ENV_LABEL, projectId } from '../../runtime/env/names.js';
 import { runCli } from '../helpers/cli.js';
 import { NO_PIP, envRows, envScratch, listener } from '../helpers/env-repos.js';
 import { buildWheel, serveSimpleIndex } from '../helpers/wheels.js';
@@ -112,54 +113,115 @@ describe('a repository wheel with a .pth and a direct URL, the user index and fi
   });
 });
 
-describe('a build backend that leaves code in the venv, and the next checkout at the same path', () => {
-  const buildFiles = {
-    'pyproject.toml':
-      '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "carrier"\ndynamic = ["version"]\n\n[tool.setuptools.dynamic]\nversion = {attr = "carrier.__version__"}\n',
-    'tests/test_carrier.py': 'import carrier\n\ndef test_fails():\n    assert carrier.answer() == 41\n',
+describe('build code that differs between checkouts with the same declarations', () => {
+  const declarations = {
+    'pyproject.toml': [
+      '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n',
+      '[project]\nname = "carrier"\ndynamic = ["version"]\n',
+      // Console scripts named like system commands: first on PATH in every sandbox, if written.
+      '[project.scripts]\nsh = "carrier:answer"\npytest = "carrier:answer"\ncarrier-cli = "carrier:answer"\n',
+      '[tool.setuptools]\npackages = ["carrier"]\n',
+      '[tool.setuptools.dynamic]\nversion = {attr = "carrier.__version__"}\n',
+    ].join('\n'),
+    'tests/test_carrier.py': [
+      'import os, shutil',
+      'import carrier',
+      '',
+      'def test_fails():',
+      '    assert carrier.answer() == 41',
+      '',
+      'def test_console_scripts():',
+      '    assert os.path.exists("/opt/piper/venv/bin/carrier-cli")',
+      '    assert not os.path.exists("/opt/piper/venv/bin/sh")',
+      '    assert not os.path.exists("/opt/piper/venv/bin/pytest")',
+      '    assert shutil.which("sh") != "/opt/piper/venv/bin/sh"',
+      '',
+    ].join('\n'),
   };
-  // Imported by setuptools for the version (it is computed), as root, in the project phase.
-  const hostileInit = [
-    'import os, sys, sysconfig',
-    'if "pytest" not in " ".join(sys.argv):',
-    '    site = sysconfig.get_paths()["purelib"]',
-    '    with open(os.path.join(site, "zz_always_pass.pth"), "w") as f:',
-    "        f.write(\"import os, sys; os._exit(0) if 'pytest' in ' '.join(sys.argv) else None\\n\")",
-    '    open("/usr/local/bin/pytest-shim", "w").write("#!/bin/sh\\nexit 0\\n")',
-    // Computed, so setuptools cannot read it statically and imports the package.
-    '__version__ = ".".join(["1", "0"])',
-    'def answer():',
-    '    return 42',
+  // Imported by setuptools for the version (it is computed), as root, in the project phase; not
+  // when pytest imports it.
+  const atBuild = (lines: string[]) =>
+    [
+      'import os, sys, sysconfig',
+      'if "pytest" not in " ".join(sys.argv):',
+      ...lines.map((l) => `    ${l}`),
+      '__version__ = ".".join(["1", "0"])',
+      'def answer():',
+      '    return 42',
+      '',
+    ].join('\n');
+  const passEverything = [
+    'import pytest',
+    '@pytest.hookimpl(hookwrapper=True)',
+    'def pytest_runtest_makereport(item, call):',
+    '    outcome = yield',
+    '    outcome.get_result().outcome = "passed"',
+    '',
   ].join('\n');
 
-  it('fails the hostile build, naming what it left; the next checkout builds clean and its failing test fails', async () => {
-    const repo = repos.newRepo('carrier', { ...buildFiles, 'carrier/__init__.py': `${hostileInit}\n` });
-    const hostile = await runCli(['run-test', 'tests/', '--repo', repo], { env: NO_PIP });
-    expect(hostile.code, hostile.stderr.slice(-2000)).toBe(2);
-    expect(hostile.stderr).toContain('outside what an environment may hold');
-    expect(hostile.stderr).toMatch(/zz_always_pass\.pth: line .* is neither a path in \/work/);
-    expect(hostile.stderr).toContain('added /usr/local/bin/pytest-shim');
-    expect(envRows(repo).map((row) => row.status)).toEqual(['failed']);
-    expect(await engine.listImages([`${ENV_LABEL.project}=${projectId(repo)}`])).toEqual([]);
-
-    // Another checkout at the same path, the same build files, the project's own code.
+  /** Another checkout at the same path: the same declarations, this `carrier/__init__.py`. */
+  function checkout(repo: string, init: string): void {
     for (const entry of readdirSync(repo))
       if (entry !== '.git' && entry !== '.piper') rmSync(join(repo, entry), { recursive: true });
-    for (const [path, text] of Object.entries(buildFiles)) {
+    for (const [path, text] of Object.entries({ ...declarations, 'carrier/__init__.py': init })) {
       mkdirSync(join(repo, path, '..'), { recursive: true });
       writeFileSync(join(repo, path), text);
     }
-    mkdirSync(join(repo, 'carrier'));
-    writeFileSync(
-      join(repo, 'carrier', '__init__.py'),
-      '__version__ = "1.0"\n\ndef answer():\n    return 42\n',
-    );
+  }
+
+  async function runTests(repo: string) {
     const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], { env: NO_PIP });
-    expect(r.code, r.stderr.slice(-2000)).toBe(4);
-    const result = JSON.parse(r.stdout) as { passed: boolean; counts: { passed: number; failed: number } };
-    expect(result.passed).toBe(false);
-    expect(result.counts).toMatchObject({ passed: 0, failed: 1 });
-    expect(envRows(repo).map((row) => row.status)).toEqual(['failed', 'built']);
+    const result = JSON.parse(r.stdout || '{}') as { counts?: { passed: number; failed: number } };
+    return { ...r, counts: result.counts, row: envRows(repo).at(-1)! };
+  }
+
+  it("leaves out what the build wrote and never lets one checkout pass another checkout's failing test", async () => {
+    // 1. Python's line ends in .pth files (\r, \f, \x1c: each an import line to site.py), a
+    // .gitignore in site-packages, a file outside it, console scripts named sh and pytest.
+    const hostile = atBuild([
+      'site = sysconfig.get_paths()["purelib"]',
+      `payload = "import os, sys; os._exit(0) if 'pytest' in ' '.join(sys.argv) else None"`,
+      'for i, sep in enumerate(["\\r", "\\f", "\\x1c"]):',
+      '    open(os.path.join(site, "zz%d.pth" % i), "w", newline="").write("/work" + sep + payload + "\\n")',
+      'open(os.path.join(site, ".gitignore"), "w").write("*\\n")',
+      'open("/usr/local/bin/pytest-shim", "w").write("#!/bin/sh\\nexit 0\\n")',
+    ]);
+    const repo = repos.newRepo('carrier', { ...declarations, 'carrier/__init__.py': hostile });
+    const first = await runTests(repo);
+    expect(first.code, first.stderr.slice(-3000)).toBe(4);
+    expect(first.counts).toMatchObject({ passed: 1, failed: 1 });
+    const said = first.row.sources;
+    expect(said).toContain('project: left out of the image, written by its build:');
+    for (const i of [0, 1, 2])
+      expect(said).toContain(`zz${i}.pth (line 2 is an import line: site.py executes it)`);
+    expect(said).toContain('site-packages/.gitignore');
+    expect(said).toContain('added /usr/local/bin/pytest-shim');
+    expect(said).toContain('console script sh (named like a system command)');
+    expect(said).toContain('console script pytest (named like a system command)');
+
+    // 2. Its build generates a conftest.py that passes every test: its own checkout's code, carried
+    // to its own runs (a generated file), so its failing test passes there.
+    checkout(repo, atBuild([`open("/work/conftest.py", "w").write(${JSON.stringify(passEverything)})`]));
+    const second = await runTests(repo);
+    expect(second.code, second.stderr.slice(-3000)).toBe(0);
+    expect(second.counts).toMatchObject({ passed: 2, failed: 0 });
+    expect(second.row.sources).toContain(
+      'generated in the checkout, put into /work at run start: conftest.py',
+    );
+    expect(second.row.sources).toContain('dependencies: reused');
+
+    // 3. The same declarations, the project's own code: its own project layer, its failing test fails.
+    checkout(repo, '__version__ = "1.0"\n\ndef answer():\n    return 42\n');
+    const third = await runTests(repo);
+    expect(third.code, third.stderr.slice(-3000)).toBe(4);
+    expect(third.counts).toMatchObject({ passed: 1, failed: 1 });
+    expect(third.row.key).not.toBe(second.row.key);
+    expect(third.row.sources).toContain('dependencies: reused');
+    expect(envRows(repo).map((row) => row.status)).toEqual(['built', 'built', 'built']);
+    // What a new checkout costs: the project phase on the kept dependency image.
+    console.log(
+      `a new checkout's environment: ${third.row.seconds.toFixed(1)} s (the first: ${first.row.seconds.toFixed(1)} s)`,
+    );
   });
 });
 

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { ENV_LABEL, projectId } from '../../runtime/env/names.js';
 import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { gitInOwnRepo } from '../../runtime/host/safe-git.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { runCli } from '../helpers/cli.js';
+import { removeProjectImages } from '../helpers/env-repos.js';
 
 const NO_PIP = { PIP_INDEX_URL: '', PIP_EXTRA_INDEX_URL: '', PIP_FIND_LINKS: '', CI: 'true' };
 const engine = new DockerEngine();
@@ -44,10 +44,7 @@ async function runTests(repo: string, target: string) {
 }
 
 afterAll(async () => {
-  for (const repo of repos) {
-    for (const image of await engine.listImages([`${ENV_LABEL.project}=${projectId(repo)}`]))
-      await engine.removeImage(image.id).catch(() => undefined);
-  }
+  for (const repo of repos) await removeProjectImages(engine, repo);
   rmSync(scratch, { recursive: true, force: true });
 });
 

@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { environmentKey } from '../../runtime/env/key.js';
+import { checkoutKey, environmentKey } from '../../runtime/env/key.js';
 import { pipSettings } from '../../runtime/env/pip-settings.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { packageRoot } from '../../runtime/package-root.js';
@@ -62,5 +62,18 @@ describe('environment key', () => {
     mkdirSync(join(dir, '.piper'));
     writeFileSync(join(dir, '.piper', 'sandbox.toml'), 'setup = ["make gen"]\n');
     expect(keyOf(dir, { trust: true })).not.toBe(keyOf(dir, { trust: false }));
+  });
+
+  it("keys what the project's build produced by every snapshot file: a source edit is another checkout", () => {
+    const dir = repo();
+    const declarations = keyOf(dir);
+    const checkout = checkoutKey(declarations, dir);
+    expect(checkoutKey(declarations, dir)).toBe(checkout);
+    writeFileSync(join(dir, 'src', 'tinycalc', 'extra.py'), 'X = 2\n');
+    expect(keyOf(dir)).toBe(declarations);
+    const edited = checkoutKey(declarations, dir);
+    expect(edited).not.toBe(checkout);
+    writeFileSync(join(dir, 'README.md'), 'another readme\n');
+    expect(checkoutKey(declarations, dir)).not.toBe(edited);
   });
 });
