@@ -24,6 +24,7 @@ const ALLOWED: Record<string, string> = {
   'runtime/env/plan/debian-names.ts': "piper's packaged data",
   'runtime/env/pip-config.ts': "the user's pip configuration",
   'runtime/env/apt-cache.ts': "the user's apt cache",
+  'runtime/env/build-lock.ts': "piper's own build lock files in the user's cache",
   'primitives/fs/atomic-write.ts': 'opens the temporary file it writes; its one read goes through the reader',
   'cli/entry-point.ts': "piper's package.json",
   'cli/config.ts': "the user's own config file (the repository's goes through the reader)",
