@@ -13,6 +13,8 @@ import { URL_REDACTOR, type Redactor } from './secrets.js';
 const TAIL_BYTES = 4000;
 /** How long a removal waits for the box's calls under way (a step's own time limit ends its exec). */
 const PENDING_WAIT_MS = 30_000;
+/** How many times a box whose step was killed is looked at (200 ms apart) before it counts as running. */
+const KILLED_LOOKS = 10;
 
 export interface StepSpec {
   name: string;
@@ -186,7 +188,7 @@ export class BuildBox {
         timeout,
       ]);
       // A step killed with its box (removed from outside) ends with an exit code, not an error.
-      if (exitCode !== 0 && (await this.lost()))
+      if (exitCode !== 0 && (await this.lostAfter(exitCode)))
         throw new BoxLostError(this.id, step.name, `its command ended with exit ${exitCode} as the box went`);
       return exitCode;
     } finally {
@@ -246,6 +248,20 @@ export class BuildBox {
       throw error;
     } finally {
       this.pending.delete(running);
+    }
+  }
+
+  /**
+   * After a step's non-zero exit: whether the box went with it. A step killed (SIGKILL, 137) by
+   * the box's removal may end a moment before the engine has the box itself as ended: looked at
+   * again a few times before it counts as the step's own exit.
+   */
+  private async lostAfter(exitCode: number): Promise<boolean> {
+    const looks = exitCode === 137 ? KILLED_LOOKS : 1;
+    for (let look = 1; ; look++) {
+      if (await this.lost()) return true;
+      if (look >= looks) return false;
+      await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
 
