@@ -146,11 +146,28 @@ function signatureOf(def: Node, span: Node, text: string): string {
     .trimEnd();
 }
 
+/**
+ * The first named child that is not a comment. With a cursor: a node's next sibling is found from
+ * its parent in tree-sitter, so stepping `nextNamedSibling` over a file of 200,000 comment lines
+ * was quadratic (minutes for `index`); a cursor steps in constant time.
+ */
+function firstStatement(block: Node): Node | null {
+  const cursor = block.walk();
+  try {
+    if (!cursor.gotoFirstChild()) return null;
+    do {
+      if (cursor.nodeIsNamed && cursor.nodeType !== 'comment') return cursor.currentNode;
+    } while (cursor.gotoNextSibling());
+    return null;
+  } finally {
+    cursor.delete();
+  }
+}
+
 /** The docstring of a module or a def's body: its first statement, when that is a plain string. */
 function docstringOf(block: Node | null, text: string): string | null {
   if (!block) return null;
-  let first = block.firstNamedChild;
-  while (first && first.type === 'comment') first = first.nextNamedSibling;
+  const first = firstStatement(block);
   if (!first || first.type !== 'expression_statement' || first.namedChildCount !== 1) return null;
   const value = first.firstNamedChild;
   if (!value) return null;

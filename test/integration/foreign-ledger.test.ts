@@ -14,6 +14,7 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { runCliMeasured, type MeasuredResult } from '../helpers/cli-measured.js';
+import { removeEnvImagesOf } from '../helpers/env-images.js';
 import { engine } from '../helpers/sandbox.js';
 
 const root = packageRoot();
@@ -74,6 +75,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await engine.removeImage(FOREIGN_IMAGE).catch(() => undefined);
+  await removeEnvImagesOf([repo]);
 });
 
 describe('resume of a run this machine did not record (real CLI)', () => {

@@ -6,9 +6,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { runCliMeasured } from '../helpers/cli-measured.js';
+import { removeEnvImagesOf } from '../helpers/env-images.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'piper-redaction-'));
 const PASSWORD = 's3cret-Pw_0x7f';
@@ -22,6 +23,9 @@ const ENV = {
   CI: 'true',
 };
 
+const repos: string[] = [];
+afterAll(() => removeEnvImagesOf(repos));
+
 /** A one-requirement repository (its own path, so each command builds its own environment). */
 function repoWithRequirement(name: string): string {
   const repo = join(dir, name);
@@ -33,6 +37,7 @@ function repoWithRequirement(name: string): string {
   git('init', '-q');
   git('add', '-A');
   git('-c', 'user.email=t@example.invalid', '-c', 'user.name=t', 'commit', '-qm', 'x');
+  repos.push(repo);
   return repo;
 }
 
