@@ -39,7 +39,23 @@ export interface RequirementsOutcome {
 export interface Fetched {
   pip: PipOutcome;
   debianSaid: Map<string, string>;
-  untrustedUrls: Set<string>;
+  /** Direct-URL requirements pip was not given, and why (untrusted, or not a wheel). */
+  notTried: Map<string, string>;
+}
+
+const UNTRUSTED = 'not tried: a direct URL from a repository you have not trusted (--trust-repo-config)';
+// pip would build a source archive's or a VCS checkout's metadata where the network is.
+const NOT_A_WHEEL =
+  'not tried: a direct URL to a source archive or VCS is never built where there is a network';
+
+/** The direct-URL requirements pip is not given: untrusted ones, and any that is not a wheel. */
+function urlsNotTried(wanted: PlannedRequirement[], trustUrls: boolean): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const q of wanted)
+    if (q.url !== undefined)
+      if (!trustUrls) out.set(q.normalized, UNTRUSTED);
+      else if (!/\.whl(?:#.*)?$/.test(q.url)) out.set(q.normalized, NOT_A_WHEEL);
+  return out;
 }
 
 /**
@@ -48,12 +64,12 @@ export interface Fetched {
  */
 export async function fetchRequirements(net: BuildBox, ctx: RequirementsContext): Promise<Fetched> {
   const { wanted, sources } = ctx;
-  const untrustedUrls = new Set(ctx.trustUrls ? [] : wanted.filter((q) => q.url).map((q) => q.normalized));
-  if (!wanted.length) return { pip: downloadNothing(), debianSaid: new Map(), untrustedUrls };
+  const notTried = urlsNotTried(wanted, ctx.trustUrls);
+  if (!wanted.length) return { pip: downloadNothing(), debianSaid: new Map(), notTried };
   const pip = await downloadBestEffort(
     net,
     ctx,
-    wanted.filter((q) => !untrustedUrls.has(q.normalized)),
+    wanted.filter((q) => !notTried.has(q.normalized)),
   );
   sources.push(`pip: ${pip.said}`);
   const relaxedByPip = new Set(pip.relaxed.map((q) => q.normalized));
@@ -62,7 +78,7 @@ export async function fetchRequirements(net: BuildBox, ctx: RequirementsContext)
     (q) => !pip.lines.has(q.normalized) && !relaxedByPip.has(q.normalized),
   );
   const debianSaid = await debianForUnmet(ctx, unmet);
-  return { pip, debianSaid, untrustedUrls };
+  return { pip, debianSaid, notTried };
 }
 
 /**
@@ -76,7 +92,7 @@ export async function installRequirements(
   fetched: Fetched,
 ): Promise<RequirementsOutcome> {
   const { wanted, resolved } = ctx;
-  const { pip, debianSaid, untrustedUrls } = fetched;
+  const { pip, debianSaid, notTried } = fetched;
   const installed = await installDownloaded(box, ctx, pip);
   const versions = await scanVersions(box, ctx.plan.python);
   if (!wanted.length) return { shortfalls: [], versions };
@@ -89,9 +105,7 @@ export async function installRequirements(
     const deb = debianSaid.get(q.normalized) ?? 'not tried';
     const debText =
       have && q.debian && deb === q.debian ? `${q.debian} gives ${have}, which does not satisfy it` : deb;
-    const pipText = untrustedUrls.has(q.normalized)
-      ? 'not tried: a direct URL from a repository you have not trusted (--trust-repo-config)'
-      : (pip.saidOf.get(q.normalized) ?? pip.said);
+    const pipText = notTried.get(q.normalized) ?? pip.saidOf.get(q.normalized) ?? pip.said;
     return `pip: ${pipText}; debian: ${debText}`;
   };
   if (ctx.strict && (unmet.length || pip.relaxed.length))
