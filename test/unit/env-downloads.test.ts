@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { downloadedFiles, listedSdists } from '../../runtime/env/download-steps.js';
 import { metadataRequirements } from '../../runtime/env/metadata-requirements.js';
+import { readPipFailure } from '../../runtime/env/pip-failure.js';
 import { providedExtras, requiresDist, wheelMetadata } from '../../runtime/env/wheel-metadata.js';
 import { buildWheel } from '../helpers/wheels.js';
 
@@ -79,6 +80,14 @@ describe('metadataRequirements', () => {
 });
 
 describe('the networked steps’ lines', () => {
+  it("readPipFailure reads a dependency's missing requirement, its parent named", () => {
+    expect(
+      readPipFailure(
+        'ERROR: Could not find a version that satisfies the requirement leaky>=1 (from pthy) (from versions: none)',
+      ),
+    ).toEqual({ kind: 'not_found', requirement: 'leaky>=1', name: 'leaky', versions: [] });
+  });
+
   it('downloadedFiles keeps only distribution file names after the marker', () => {
     const out = 'noise\npiper-downloaded\nleaky-1.0-py3-none-any.whl\n../etc/passwd\nx-2.0.tar.gz\n';
     expect(downloadedFiles(out)).toEqual(['leaky-1.0-py3-none-any.whl', 'x-2.0.tar.gz']);
