@@ -60,12 +60,9 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
     reqs = requirementsContext(ctx, net, userWheelDirs, wanted);
     fetched = await fetchRequirements(net, reqs);
     downloads = await takeDownloads(net, fetched);
-    // apt's lists, pip's caches and the downloads must not reach a layer: what a later phase deletes stays in this one.
-    const clean = cleanStep();
-    await net.run({
-      ...clean,
-      script: `rm -rf ${WHEELHOUSE} ${DOWNLOADS} ${SDISTS} ${BUILT}; ${clean.script}`,
-    });
+    // Nothing downloaded, nothing to install: the box holds only what the venv and apt made.
+    if (!downloads) return await settle(ctx, net, reqs, fetched);
+    await net.run(cleanAll());
     await net.commit({ repo: ctx.target.repo, tag: netTag, changes: [] });
   } finally {
     ctx.collect(net);
@@ -76,6 +73,28 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
   } finally {
     await engine.removeImage(`${ctx.target.repo}:${netTag}`).catch(() => undefined);
   }
+}
+
+/** What is installed read, shortfalls recorded, the box cleaned and committed as the dependency image. */
+async function settle(
+  ctx: BuildContext,
+  box: BuildBox,
+  reqs: RequirementsContext,
+  fetched: Fetched,
+): Promise<string> {
+  const outcome = await installRequirements(box, reqs, fetched);
+  ctx.shortfalls.push(...outcome.shortfalls);
+  await scanPytestPlugins(ctx, box);
+  await box.run(cleanAll());
+  const tag = `${ctx.target.tag}-deps`;
+  await box.commit({ repo: ctx.target.repo, tag, changes: [] });
+  return `${ctx.target.repo}:${tag}`;
+}
+
+/** apt's lists, pip's caches and the downloads must not reach a layer: what a later phase deletes stays in this one. */
+function cleanAll() {
+  const clean = cleanStep();
+  return { ...clean, script: `rm -rf ${WHEELHOUSE} ${DOWNLOADS} ${SDISTS} ${BUILT}; ${clean.script}` };
 }
 
 /** The networked box's downloads as one tar (of DOWNLOADS), or null when pip downloaded nothing. */
@@ -125,14 +144,7 @@ async function installPhase(
   });
   try {
     if (got.downloads) await box.put('/opt/piper', Readable.from([got.downloads]));
-    const outcome = await installRequirements(box, got.reqs, got.fetched);
-    ctx.shortfalls.push(...outcome.shortfalls);
-    await scanPytestPlugins(ctx, box);
-    const clean = cleanStep();
-    await box.run({ ...clean, script: `rm -rf ${DOWNLOADS}; ${clean.script}` });
-    const tag = `${ctx.target.tag}-deps`;
-    await box.commit({ repo: ctx.target.repo, tag, changes: [] });
-    return `${ctx.target.repo}:${tag}`;
+    return await settle(ctx, box, got.reqs, got.fetched);
   } finally {
     ctx.collect(box);
     // Before its image's tag goes: an image a container uses keeps its tag.
