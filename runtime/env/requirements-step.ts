@@ -59,21 +59,23 @@ function urlsNotTried(wanted: PlannedRequirement[], trustUrls: boolean): Map<str
 }
 
 /**
- * The networked half, in a box where nothing downloaded is installed: pip downloads (best effort),
- * then Debian installs a package for each requirement pip could not download and the system lacks.
+ * The networked half, in a box where nothing downloaded is installed: pip downloads (best effort)
+ * what the image does not already meet — as `pip install` would have left a met requirement alone
+ * (one with extras still goes to pip) —, then Debian installs a package for each requirement pip
+ * could not download and the image lacks.
  */
 export async function fetchRequirements(net: BuildBox, ctx: RequirementsContext): Promise<Fetched> {
   const { wanted, sources } = ctx;
   const notTried = urlsNotTried(wanted, ctx.trustUrls);
   if (!wanted.length) return { pip: downloadNothing(), debianSaid: new Map(), notTried };
-  const pip = await downloadBestEffort(
-    net,
-    ctx,
-    wanted.filter((q) => !notTried.has(q.normalized)),
-  );
-  sources.push(`pip: ${pip.said}`);
-  const relaxedByPip = new Set(pip.relaxed.map((q) => q.normalized));
   const system = Object.fromEntries(await scanVersions(net, ctx.plan.python));
+  const unmetBySystem = new Set(unsatisfied(wanted, system).map((q) => q.normalized));
+  const toPip = wanted.filter(
+    (q) => !notTried.has(q.normalized) && (unmetBySystem.has(q.normalized) || q.extras.length > 0),
+  );
+  const pip = toPip.length ? await downloadBestEffort(net, ctx, toPip) : downloadNothing();
+  sources.push(`pip: ${toPip.length ? pip.said : 'nothing the image lacks'}`);
+  const relaxedByPip = new Set(pip.relaxed.map((q) => q.normalized));
   const unmet = unsatisfied(wanted, system).filter(
     (q) => !pip.lines.has(q.normalized) && !relaxedByPip.has(q.normalized),
   );
