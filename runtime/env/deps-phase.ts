@@ -18,6 +18,7 @@ import {
 } from './requirements-step.js';
 import { scanPytestPlugins } from './pytest-plugins-step.js';
 import type { PlannedRequirement } from './plan/types.js';
+import { BUILD_DEPS } from './sdist-build-deps.js';
 import { sdistWheel } from './sdist-round.js';
 import { dpkgLines, normalize } from './step-output.js';
 import { cleanStep, venvStep } from './steps.js';
@@ -94,7 +95,10 @@ async function settle(
 /** apt's lists, pip's caches and the downloads must not reach a layer: what a later phase deletes stays in this one. */
 function cleanAll() {
   const clean = cleanStep();
-  return { ...clean, script: `rm -rf ${WHEELHOUSE} ${DOWNLOADS} ${SDISTS} ${BUILT}; ${clean.script}` };
+  return {
+    ...clean,
+    script: `rm -rf ${WHEELHOUSE} ${DOWNLOADS} ${SDISTS} ${BUILT} ${BUILD_DEPS}; ${clean.script}`,
+  };
 }
 
 /** The networked box's downloads as one tar (of DOWNLOADS), or null when pip downloaded nothing. */

@@ -4,6 +4,7 @@
 // every requirement in it checked (no direct URL, no VCS reference). Only then does the wheel go
 // back to the networked box, as a find-links file the next download round resolves its
 // requirements from — pip reads a wheel's metadata there, it never runs it.
+import { Readable } from 'node:stream';
 import { maxSatisfying, valid } from '@renovatebot/pep440';
 import { BuildBox } from './build-box.js';
 import type { BuildContext } from './build-context.js';
@@ -16,6 +17,7 @@ import {
   sdistListStep,
 } from './download-steps.js';
 import { nearestVersion } from './nearest-version.js';
+import { buildDepsInstallStep, downloadBuildDeps, sdistBuildRequires } from './sdist-build-deps.js';
 import { isEnvPlanError } from './plan/errors.js';
 import { parseRequirement, renderSpecifiers } from './plan/pep508.js';
 import { lastLines, normalize } from './step-output.js';
@@ -53,7 +55,9 @@ export async function sdistWheel(
   if (fetched.exit_code !== 0) return { ok: false, said: `its sdist ${file} could not be fetched` };
   const sdist = (await readTar(await net.read(`${SDISTS}/${file}`, MAX_FILE))).find((e) => e.type === 'file');
   if (!sdist) return { ok: false, said: `its sdist ${file} was not where it was fetched to` };
-  const built = await buildOffline(ctx, file, sdist.data);
+  const requires = await sdistBuildRequires(file, sdist.data);
+  const deps = requires.length ? await downloadBuildDeps(net, requires, env, ctx.input.pip.redactor) : null;
+  const built = await buildOffline(ctx, file, sdist.data, deps ? { requires, tar: deps } : null);
   if (!built.ok) return built;
   await net.put('/', packAbsolute([{ path: `${BUILT}/${built.wheel}`, data: built.data, mode: 0o644 }]));
   return { ok: true, said: `${file}: no wheel; its sdist built offline (${built.wheel})` };
@@ -79,7 +83,12 @@ function chooseVersion(versions: string[], specifier: string, exact: boolean): s
 type Built = { ok: true; wheel: string; data: Buffer } | { ok: false; said: string };
 
 /** The sdist built into a wheel in a box with no network and no secret; its wheel checked as data. */
-async function buildOffline(ctx: BuildContext, file: string, data: Buffer): Promise<Built> {
+async function buildOffline(
+  ctx: BuildContext,
+  file: string,
+  data: Buffer,
+  deps: { requires: string[]; tar: Buffer } | null,
+): Promise<Built> {
   const { engine, log, base, pip } = ctx.input;
   const box = await BuildBox.start(engine, {
     image: base.ref,
@@ -91,6 +100,10 @@ async function buildOffline(ctx: BuildContext, file: string, data: Buffer): Prom
   });
   try {
     await box.put('/', packAbsolute([{ path: `${SDISTS}/${file}`, data, mode: 0o644 }]));
+    if (deps) {
+      await box.put('/opt/piper', Readable.from([deps.tar]));
+      await box.run(buildDepsInstallStep(deps.requires));
+    }
     const r = await box.run(sdistBuildStep(file));
     // Nothing the build started may change its wheel after it is read.
     await box.stop();

@@ -41,10 +41,20 @@ describe('an sdist-only and a .pth-carrying distribution from an index with cred
     const dir = join(repos.scratch, 'index-files');
     mkdirSync(dir, { recursive: true });
     // leaky only as a dependency of pthy (its sdist found in a second round), solo named directly.
-    const sdists = ['leaky', 'solo'].map((name) =>
+    const sdists: string[] = ['leaky', 'solo'].map((name) =>
       buildSdist(dir, name, '1.0', {
         'setup.py': `${postEnvironment(attacker.port, `/${name}`)}\nfrom setuptools import setup\nsetup(name="${name}", version="1.0", py_modules=["${name}"])\n`,
         [`${name}.py`]: `def where():\n    return "${name} built offline"\n`,
+      }),
+    );
+    // helpme's setup.py imports what its pyproject's build-system names: a wheel, installed offline first.
+    const verhelper = buildWheel(dir, 'verhelper', '1.0', { 'verhelper.py': 'VERSION = "1.0"\n' });
+    sdists.push(
+      buildSdist(dir, 'helpme', '1.0', {
+        'pyproject.toml':
+          '[build-system]\nrequires = ["setuptools", "verhelper"]\nbuild-backend = "setuptools.build_meta"\n',
+        'setup.py': `${postEnvironment(attacker.port, '/helpme')}\nfrom setuptools import setup\nfrom verhelper import VERSION\nsetup(name="helpme", version=VERSION, py_modules=["helpme"])\n`,
+        'helpme.py': 'def where():\n    return "helpme built offline"\n',
       }),
     );
     const pthCode = postEnvironment(attacker.port, '/pth');
@@ -59,11 +69,11 @@ describe('an sdist-only and a .pth-carrying distribution from an index with cred
       ['leaky>=1'],
     );
     const secret = 'S3cret-download-only';
-    const index = await serveSimpleIndex([...sdists, wheel], { user: 'ci', password: secret });
+    const index = await serveSimpleIndex([...sdists, wheel, verhelper], { user: 'ci', password: secret });
     const repo = repos.newRepo('sdist-pth', {
-      'requirements.txt': 'pthy==1.0\nsolo==1.0\n',
+      'requirements.txt': 'pthy==1.0\nsolo==1.0\nhelpme==1.0\n',
       'tests/test_it.py':
-        'import leaky, pthy, solo\n\ndef test_all():\n    assert leaky.where() == "leaky built offline"\n    assert solo.where() == "solo built offline"\n    assert pthy.answer() == 42\n',
+        'import helpme, leaky, pthy, solo\n\ndef test_all():\n    for m in (helpme, leaky, solo):\n        assert m.where() == f"{m.__name__} built offline"\n    assert pthy.answer() == 42\n',
     });
     try {
       const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], {
@@ -75,7 +85,7 @@ describe('an sdist-only and a .pth-carrying distribution from an index with cred
       expect(index.requests.some((q) => q.path === '/files/pthy-1.0-py3-none-any.whl' && q.authorized)).toBe(
         true,
       );
-      for (const name of ['leaky', 'solo']) {
+      for (const name of ['leaky', 'solo', 'helpme']) {
         expect(index.requests.some((q) => q.path === `/files/${name}-1.0.tar.gz` && q.authorized)).toBe(true);
         expect(row0(repo).sources).toMatch(
           new RegExp(`sdist: ${name}: ${name}-1\\.0\\.tar\\.gz: no wheel; its sdist built offline`),
@@ -89,11 +99,16 @@ describe('an sdist-only and a .pth-carrying distribution from an index with cred
       expect(row!.status).toBe('built');
       const steps = JSON.parse(row!.steps) as Step[];
       expect(steps.find((s) => s.name === 'install')).toMatchObject({ network: 'none', exit_code: 0 });
+      expect(steps.find((s) => s.name === 'build deps (offline)')).toMatchObject({
+        network: 'none',
+        exit_code: 0,
+      });
+      expect(index.requests.some((q) => q.path === '/files/verhelper-1.0-py3-none-any.whl')).toBe(true);
       // Every step that ran pip or the sdist fetcher with the credentials had a network and installed nothing.
       for (const s of steps.filter((x) => x.name === 'pip' || x.name.startsWith('fetch ')))
         expect(s.network).not.toBe('none');
       const resolved = JSON.parse(row!.resolved) as Array<{ name: string; version: string }>;
-      for (const name of ['leaky', 'solo'])
+      for (const name of ['leaky', 'solo', 'helpme'])
         expect(resolved).toContainEqual(expect.objectContaining({ name, version: '1.0' }));
       expect(resolved).toContainEqual(expect.objectContaining({ name: 'pthy', version: '1.0' }));
       expect(`${r.stdout}${r.stderr}${row!.steps}`).not.toContain(secret);
