@@ -8,8 +8,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { downloadedFiles, listedSdists } from '../../runtime/env/download-steps.js';
 import { metadataRequirements } from '../../runtime/env/metadata-requirements.js';
 import { readPipFailure } from '../../runtime/env/pip-failure.js';
+import { sdistBuildRequires } from '../../runtime/env/sdist-build-deps.js';
 import { providedExtras, requiresDist, wheelMetadata } from '../../runtime/env/wheel-metadata.js';
-import { buildWheel } from '../helpers/wheels.js';
+import { buildSdist, buildWheel } from '../helpers/wheels.js';
 
 // The same wheel, every entry deflated (buildWheel stores them).
 const DEFLATE = `
@@ -101,5 +102,21 @@ describe('the networked steps’ lines', () => {
       ['1.0', 'leaky-1.0.tar.gz'],
       ['2.0', 'leaky-2.0.zip'],
     ]);
+  });
+});
+
+describe('sdistBuildRequires', () => {
+  it("reads the archive's pyproject.toml as data: Debian's setuptools and wheel, URLs and garbage left out", async () => {
+    const sdist = buildSdist(scratch, 'helpme', '1.0', {
+      'pyproject.toml':
+        '[build-system]\nrequires = ["setuptools>=61", "wheel", "verhelper>=1", "evil @ http://127.0.0.1:9/e.tar.gz", "((", 3]\n',
+      'setup.py': 'from setuptools import setup\nsetup()\n',
+    });
+    expect(await sdistBuildRequires('helpme-1.0.tar.gz', readFileSync(sdist))).toEqual(['verhelper>=1']);
+    const plain = buildSdist(scratch, 'plain', '1.0', {
+      'setup.py': 'from setuptools import setup\nsetup()\n',
+    });
+    expect(await sdistBuildRequires('plain-1.0.tar.gz', readFileSync(plain))).toEqual([]);
+    expect(await sdistBuildRequires('x-1.0.tar.gz', Buffer.from('not gzip'))).toEqual([]);
   });
 });
