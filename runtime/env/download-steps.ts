@@ -188,7 +188,8 @@ export function sdistFetchStep(name: string, file: string, env: string[]): StepS
 export function listedSdists(stdout: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const line of stdout.split('\n')) {
-    const m = /^piper-sdist (\S+) (\S+)$/.exec(line.trim());
+    // The index's words: only a plain file name is kept (it names steps, files and records).
+    const m = /^piper-sdist ([\w.+!-]+) ([A-Za-z0-9][\w.+!-]*\.(?:tar\.gz|zip))$/.exec(line.trim());
     if (m && !out.has(m[1]!)) out.set(m[1]!, m[2]!);
   }
   return out;

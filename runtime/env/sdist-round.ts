@@ -6,6 +6,7 @@
 // requirements from — pip reads a wheel's metadata there, it never runs it.
 import { Readable } from 'node:stream';
 import { maxSatisfying, valid } from '@renovatebot/pep440';
+import { inert } from '../text/inert.js';
 import { BuildBox } from './build-box.js';
 import type { BuildContext } from './build-context.js';
 import {
@@ -108,13 +109,16 @@ async function buildOffline(
     // Nothing the build started may change its wheel after it is read.
     await box.stop();
     if (r.exit_code !== 0)
-      return { ok: false, said: `its sdist ${file} did not build offline: ${lastLines(r.output_tail, 1)}` };
+      return {
+        ok: false,
+        said: `its sdist ${file} did not build offline: ${inert(lastLines(r.output_tail, 1))}`,
+      };
     const wheels = (await readTar(await box.read(BUILT, MAX_FILE))).filter(
       (e) => e.type === 'file' && /^built\/[A-Za-z0-9][\w.+!-]*\.whl$/.test(e.name),
     );
     if (wheels.length !== 1) return { ok: false, said: `its sdist ${file} built ${wheels.length} wheels` };
     const wheel = wheels[0]!;
-    const refused = checkWheel(wheel.data, file);
+    const refused = checkWheel(wheel.data, wheel.name.slice('built/'.length), file);
     if (refused) return { ok: false, said: `the wheel built from ${file} ${refused}` };
     return { ok: true, wheel: wheel.name.slice('built/'.length), data: wheel.data };
   } finally {
@@ -123,18 +127,24 @@ async function buildOffline(
   }
 }
 
-/** Why the built wheel is not offered to pip, or null: its METADATA unreadable, another name, a URL. */
-function checkWheel(zip: Buffer, file: string): string | null {
+/**
+ * Why the built wheel is not offered to pip, or null: its METADATA unreadable, a name (the file's
+ * or the METADATA's) other than the sdist's — pip would take it for another distribution —, a URL.
+ */
+function checkWheel(zip: Buffer, wheelFile: string, sdistFile: string): string | null {
   const metadata = wheelMetadata(zip);
   if (!metadata) return 'has no readable METADATA';
   const name = /^Name:\s*(\S+)\s*$/m.exec(metadata.split(/\r?\n\r?\n/)[0] ?? '')?.[1];
-  if (!name || !normalize(file).startsWith(`${normalize(name)}-`)) return `names ${name ?? 'nothing'}`;
+  const wanted = normalize(sdistFile.replace(/-[^-]+\.(?:tar\.gz|zip)$/, ''));
+  if (!name || normalize(name) !== wanted || normalize(wheelFile.split('-')[0] ?? '') !== wanted)
+    return `is named ${wheelFile} (${inert(name ?? 'no Name').slice(0, 80)}), not ${wanted}`;
   for (const line of requiresDist(metadata)) {
     try {
-      if (parseRequirement(line).url !== undefined) return `requires ${line.slice(0, 80)} (a direct URL)`;
+      if (parseRequirement(line).url !== undefined)
+        return `requires ${inert(line.slice(0, 80))} (a direct URL)`;
     } catch (error) {
       if (!isEnvPlanError(error)) throw error;
-      return `requires ${line.slice(0, 80)}, which is not PEP 508`;
+      return `requires ${inert(line.slice(0, 80))}, which is not PEP 508`;
     }
   }
   return null;
