@@ -8,7 +8,7 @@ import { ownerLabels } from '../sandbox/owner-labels.js';
 import { EnvBuildError } from './build-error.js';
 import { BoxLostError, type BuildBox, type StepResult } from './build-box.js';
 import { AptCache } from './apt-cache.js';
-import { envImageRef, intermediateTag } from './names.js';
+import { envImageRef, intermediateTag, type IntermediatePhase } from './names.js';
 import { APT_CACHE_REBUILT, APT_DEBS_FETCHED, aptStep } from './steps.js';
 import type { NativeBuild } from './native.js';
 import type { PytestPlugin } from './pytest-entry-points.js';
@@ -85,7 +85,7 @@ export class BuildContext {
   }
 
   /** The tag of this build's image after `phase`, which only this build uses and removes. */
-  intermediateTag(phase: 'deps' | 'wheels' | 'tools'): string {
+  intermediateTag(phase: IntermediatePhase): string {
     return intermediateTag(this.target, phase, this.buildId);
   }
 

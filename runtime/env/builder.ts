@@ -2,11 +2,12 @@
 // project's dependencies in a venv that sees Debian's packages, and the project importable from
 // the workspace and installed editable. Each phase is its own container, and repository code never
 // runs where there is a network or a secret:
-//   1. dependencies (network; the user's pip sources and Debian; no repository code): deps-phase.ts
+//   1. dependencies (network: download only, and Debian; then installed offline): deps-phase.ts
 //   1b. for compiled parts, a compiler and headers on top (network, apt only): tools-phase.ts
 //   2a. the repository's own wheels (no network, no secret): wheelhouse-phase.ts
 //   2b. the project's build (no network, no secret, its result read back as data): project-phase.ts
-//   3. the image: a fresh container from 2a/1 that never ran repository code, the project's files
+//   2c. what only the project's METADATA requires, downloaded then installed offline: topup-phase.ts
+//   3. the image: a fresh container from 2c/2a/1 that never ran repository code, the project's files
 //      written into it by piper from that data, committed as `piper-env-<project>:<key12>`.
 // 1, 1b and 2a ran no repository build code: they are kept under the declarations key and reused
 // by the next checkout (deps-image.ts); the image of 3 is keyed by the whole snapshot (key.ts).
@@ -28,6 +29,7 @@ import {
 } from './pytest-entry-points.js';
 import type { Shortfall } from './shortfall.js';
 import { toolsPhase } from './tools-phase.js';
+import { topUpPhase } from './topup-phase.js';
 import { repoWheelNames, wheelhousePhase } from './wheelhouse-phase.js';
 
 export type { BuildInput } from './build-context.js';
@@ -50,12 +52,15 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
   try {
     const { base, tools, wheelsFirst } = await dependencyImages(ctx, intermediate);
     const project = await ctx.phase('project', () => projectPhase(ctx, { on: tools ?? base, wheelsFirst }));
+    // What only the project's build code names (its METADATA), installed on top before the commit.
+    const topped = project.box ? base : await ctx.phase('top-up', () => topUpPhase(ctx, base, project.files));
+    if (topped !== base) intermediate.push(topped);
     projectEntryPoints(project.files, ctx.pytestPlugins);
     ctx.sources.push(pluginsSentence(ctx.pytestPlugins));
     // The project's own box (trusted setup) cannot be made again here: only a fresh one is retried.
     const imageId = project.box
       ? await commitImage(ctx, base, project)
-      : await ctx.phase('image', () => commitImage(ctx, base, project));
+      : await ctx.phase('image', () => commitImage(ctx, topped, project));
     const info = await input.engine.inspectImage(imageId);
     return {
       imageRef: ctx.target.ref,

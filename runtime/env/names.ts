@@ -45,14 +45,13 @@ export function envImageRef(
   return { repo, tag, ref: `${repo}:${tag}` };
 }
 
+/** The phases whose images one build makes between them. */
+export type IntermediatePhase = 'deps' | 'net' | 'wheels' | 'tools' | 'topup' | 'topup-apt';
+
 /**
  * The tag of an image one build makes between its phases (`<key12>-deps-<build>`): named by the
  * build, so no other build (a rebuild of the same key, another process) ever uses or removes it.
  */
-export function intermediateTag(
-  target: { tag: string },
-  phase: 'deps' | 'wheels' | 'tools',
-  buildId: string,
-): string {
+export function intermediateTag(target: { tag: string }, phase: IntermediatePhase, buildId: string): string {
   return `${target.tag}-${phase}-${buildId}`;
 }

@@ -3,7 +3,9 @@
 // something else (a conflict, a build failure) that names no single requirement.
 const UNREACHABLE =
   /Failed to establish a new connection|Temporary failure in name resolution|Name or service not known|Network is unreachable|No route to host|Connection refused|ConnectTimeoutError|Read timed out|ProxyError|Max retries exceeded/;
-const NOT_FOUND = /Could not find a version that satisfies the requirement (\S+) \(from versions: ([^)]*)\)/;
+// A dependency's requirement names its parent: `foo>=1 (from bar) (from versions: none)`.
+const NOT_FOUND =
+  /Could not find a version that satisfies the requirement (\S+)(?: \(from [^)]*\))? \(from versions: ([^)]*)\)/;
 
 export type PipFailure =
   | { kind: 'unreachable'; line: string }

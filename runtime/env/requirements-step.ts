@@ -1,39 +1,32 @@
-// The dependency phase's core (networked; never any repository code): every requirement met from
-// pip (the user's sources, or pip's default index) and then, for whatever is still unmet, from
-// Debian's packages by their PyPI → Debian name. Best effort unless strict: a requirement no source
-// meets at its specifier is installed at the nearest version a source has (`relaxed`), one no
-// source has at all is left out (`missing`), and the build goes on; each is a Shortfall, recorded.
-// Versions are read from metadata files (installed-versions.ts), never from a Python.
+// The dependency phase's core, in two halves. Networked (never any distribution's code): every
+// requirement downloaded by pip (the user's sources, or pip's default index; download-round.ts),
+// then, for whatever pip could not download, Debian's package by its PyPI → Debian name, installed
+// by apt. Offline (no network, no secret): pip installs from the downloaded files alone. Best effort
+// unless strict: a requirement no source meets at its specifier is installed at the nearest version
+// a source has (`relaxed`), one no source has at all is left out (`missing`), and the build goes on;
+// each is a Shortfall, recorded. Versions are read from metadata files (installed-versions.ts).
 import type { ResolvedPackage } from '../ledger/environments.js';
 import type { BuildBox, StepResult } from './build-box.js';
+import { downloadBestEffort, type DownloadContext, type PipOutcome } from './download-round.js';
+import { BUILT, DOWNLOADS, offlineInstallStep } from './download-steps.js';
 import { parseVersionsScan, versionsScanStep } from './installed-versions.js';
-import { nearestVersion } from './nearest-version.js';
-import { readPipFailure, type PipFailure } from './pip-failure.js';
-import { pipSourceEnv, type PipSettings } from './pip-settings.js';
-import { pipRequirementLine } from './plan/pip-line.js';
 import type { EnvPlan, PlannedRequirement } from './plan/types.js';
 import type { Shortfall } from './shortfall.js';
-import { indexProbeStep, pipStep } from './steps.js';
 import { pipRequirements } from './direct-references.js';
 import { dpkgLines, lastLines, missingLines, normalize, pipReport, unsatisfied } from './step-output.js';
 
-export interface RequirementsContext {
-  plan: EnvPlan;
-  pip: PipSettings;
-  /** The user's wheel directories as the build container sees them. */
-  userWheelDirs: string[];
+export interface RequirementsContext extends DownloadContext {
+  /** The requirements to meet (the plan's, less what the repository's wheels provide; or a top-up's). */
+  wanted: PlannedRequirement[];
+  /** The sandbox's Python and Debian release. */
+  plan: Pick<EnvPlan, 'python' | 'debian'>;
   /** Whether the repository's direct-URL requirements may go to pip (see BuildInput.trustUrls). */
   trustUrls: boolean;
-  /** Normalized names the repository's own wheelhouse provides: installed later, offline. */
-  fromRepoWheels: Set<string>;
-  strict: boolean;
   /** What was installed, by normalized name (or `deb:PACKAGE`); filled in here. */
   resolved: Map<string, ResolvedPackage>;
-  /** What each source gave, in order; filled in here. */
-  sources: string[];
   fail: (message: string, fix: string) => never;
   check: (step: StepResult, what: string) => void;
-  /** An apt step through the build's list and package cache. */
+  /** An apt step through the build's list and package cache (the networked box's). */
   apt: (name: string, packages: string[]) => Promise<StepResult>;
 }
 
@@ -43,40 +36,91 @@ export interface RequirementsOutcome {
   versions: Map<string, string>;
 }
 
-export async function satisfyRequirements(
+/** What the networked box found: pip's downloads and Debian's packages for the rest. */
+export interface Fetched {
+  pip: PipOutcome;
+  debianSaid: Map<string, string>;
+  /** Direct-URL requirements pip was not given, and why (a trusted one that is not a wheel). */
+  notTried: Map<string, string>;
+  /** Untrusted direct references, asked for by their name instead (direct-references.ts). */
+  byName: Set<string>;
+}
+
+// pip would build a source archive's or a VCS checkout's metadata where the network is.
+const NOT_A_WHEEL =
+  'not tried: a direct URL to a source archive or VCS is never built where there is a network';
+
+/** The direct-URL requirements (trusted ones: untrusted ones are asked by name) pip is not given: any that is not a wheel. */
+function urlsNotTried(wanted: PlannedRequirement[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const q of wanted)
+    if (q.url !== undefined && !/\.whl(?:#.*)?$/.test(q.url)) out.set(q.normalized, NOT_A_WHEEL);
+  return out;
+}
+
+/**
+ * The networked half, in a box where nothing downloaded is installed: pip downloads (best effort)
+ * what the image does not already meet — as `pip install` would have left a met requirement alone
+ * (one with extras still goes to pip) —, then Debian installs a package for each requirement pip
+ * could not download and the image lacks.
+ */
+export async function fetchRequirements(net: BuildBox, ctx: RequirementsContext): Promise<Fetched> {
+  const { sources } = ctx;
+  // An untrusted direct reference is asked for by its name; a trusted one only when it is a wheel.
+  const direct = pipRequirements(ctx.wanted, ctx.trustUrls);
+  if (direct.said) sources.push(direct.said);
+  const wanted = direct.requirements;
+  const byName = direct.byName;
+  const notTried = urlsNotTried(wanted);
+  if (!wanted.length) return { pip: downloadNothing(), debianSaid: new Map(), notTried, byName };
+  const system = Object.fromEntries(await scanVersions(net, ctx.plan.python));
+  const unmetBySystem = new Set(unsatisfied(wanted, system).map((q) => q.normalized));
+  const toPip = wanted.filter(
+    (q) => !notTried.has(q.normalized) && (unmetBySystem.has(q.normalized) || q.extras.length > 0),
+  );
+  const pip = toPip.length ? await downloadBestEffort(net, ctx, toPip) : downloadNothing();
+  sources.push(`pip: ${toPip.length ? pip.said : 'nothing the image lacks'}`);
+  const relaxedByPip = new Set(pip.relaxed.map((q) => q.normalized));
+  const unmet = unsatisfied(wanted, system).filter(
+    (q) => !pip.lines.has(q.normalized) && !relaxedByPip.has(q.normalized),
+  );
+  const debianSaid = await debianForUnmet(ctx, unmet);
+  return { pip, debianSaid, notTried, byName };
+}
+
+/**
+ * The offline half, in a box with no network and no secret: pip installs from the downloaded and
+ * built files only; then what the venv and Debian's directories hold is read from metadata files
+ * and every requirement still unmet becomes a shortfall (or, strict, the build's failure).
+ */
+export async function installRequirements(
   box: BuildBox,
   ctx: RequirementsContext,
+  fetched: Fetched,
 ): Promise<RequirementsOutcome> {
-  const { plan, resolved, sources } = ctx;
-  const wanted = plan.requirements.filter((q) => !ctx.fromRepoWheels.has(q.normalized));
-  if (!wanted.length) return { shortfalls: [], versions: await scanVersions(box, plan) };
-  const direct = pipRequirements(wanted, ctx.trustUrls);
-  if (direct.said) sources.push(direct.said);
-  const pip = await pipBestEffort(box, ctx, direct.requirements);
-  sources.push(`pip: ${pip.said}`);
-
+  const { wanted, resolved } = ctx;
+  const { pip, debianSaid, notTried } = fetched;
+  const installed = await installDownloaded(box, ctx, pip);
+  const versions = await scanVersions(box, ctx.plan.python);
+  if (!wanted.length) return { shortfalls: [], versions };
   const relaxedByPip = new Set(pip.relaxed.map((q) => q.normalized));
-  const unmetOf = (v: Map<string, string>) =>
-    unsatisfied(wanted, Object.fromEntries(v)).filter((q) => !relaxedByPip.has(q.normalized));
-  let versions = await scanVersions(box, plan);
-  let unmet = unmetOf(versions);
-  const debianSaid = await debianForUnmet(ctx, unmet);
-  if (unmet.some((q) => q.debian)) {
-    // Debian was asked: what the venv and Debian's directories hold may have changed.
-    versions = await scanVersions(box, plan);
-    unmet = unmetOf(versions);
-  }
+  const unmet = unsatisfied(wanted, Object.fromEntries(versions)).filter(
+    (q) => !relaxedByPip.has(q.normalized),
+  );
   const said = (q: PlannedRequirement) => {
     const have = versions.get(q.normalized);
     const deb = debianSaid.get(q.normalized) ?? 'not tried';
     const debText =
       have && q.debian && deb === q.debian ? `${q.debian} gives ${have}, which does not satisfy it` : deb;
-    const pipText = `${direct.byName.has(q.normalized) ? 'by its name (its URL not fetched: a repository you have not trusted): ' : ''}${pip.saidOf.get(q.normalized) ?? pip.said}`;
+    const byName = fetched.byName.has(q.normalized)
+      ? 'by its name (its URL not fetched: a repository you have not trusted): '
+      : '';
+    const pipText = `${byName}${notTried.get(q.normalized) ?? pip.saidOf.get(q.normalized) ?? pip.said}`;
     return `pip: ${pipText}; debian: ${debText}`;
   };
   if (ctx.strict && (unmet.length || pip.relaxed.length))
     strictFailure(ctx, [...pip.relaxed, ...unmet], said);
-  recordResolved(wanted, versions, pip.installed, resolved);
+  recordResolved(wanted, versions, installed, resolved);
   const shortfalls: Shortfall[] = [
     ...pip.relaxed.map((q) => shortfallOf(q, 'relaxed', versions.get(q.normalized) ?? null, 'pip', said(q))),
     ...unmet.map((q) => {
@@ -85,12 +129,37 @@ export async function satisfyRequirements(
         q,
         got ? 'relaxed' : 'missing',
         got,
-        got ? sourceOf(q, pip.installed, resolved) : null,
+        got ? sourceOf(q, installed, resolved) : null,
         said(q),
       );
     }),
   ];
   return { shortfalls, versions };
+}
+
+/** pip install from the downloads alone; what it installed (normalized names), recorded. */
+async function installDownloaded(
+  box: BuildBox,
+  ctx: RequirementsContext,
+  pip: PipOutcome,
+): Promise<Set<string>> {
+  const installed = new Set<string>();
+  if (!pip.lines.size) return installed;
+  const r = await box.run(offlineInstallStep([...pip.lines.values()], [DOWNLOADS, BUILT]));
+  if (r.exit_code !== 0) {
+    ctx.sources.push(`install (offline): failed (${lastLines(r.output_tail, 1).replace(/^ERROR: /, '')})`);
+    return installed;
+  }
+  for (const p of pipReport(r.stdout)) {
+    installed.add(normalize(p.name));
+    ctx.resolved.set(normalize(p.name), { name: p.name, version: p.version, source: 'pip' });
+  }
+  ctx.sources.push(`install (offline): ${installed.size} distribution(s) from the downloaded files`);
+  return installed;
+}
+
+function downloadNothing(): PipOutcome {
+  return { said: 'nothing to download', saidOf: new Map(), lines: new Map(), relaxed: [] };
 }
 
 /**
@@ -137,102 +206,8 @@ function strictFailure(
   );
 }
 
-interface PipOutcome {
-  said: string;
-  /** Per requirement, when pip said something about it in particular. */
-  saidOf: Map<string, string>;
-  installed: Set<string>;
-  /** Installed by pip at another version than asked (best effort). */
-  relaxed: PlannedRequirement[];
-}
-
-/**
- * pip over the requirements, as one resolution; when it fails on one requirement with no matching
- * version, that one is retried at the nearest version pip listed (best effort) or handed to Debian,
- * and the rest installed again. An unreachable index stops pip at once: Debian follows.
- */
-async function pipBestEffort(
-  box: BuildBox,
-  ctx: RequirementsContext,
-  toPip: PlannedRequirement[],
-): Promise<PipOutcome> {
-  const out: PipOutcome = {
-    said: 'nothing to install',
-    saidOf: new Map(),
-    installed: new Set(),
-    relaxed: [],
-  };
-  const lines = new Map(toPip.map((q) => [q.normalized, pipRequirementLine(q)]));
-  const env = pipSourceEnv(ctx.pip, ctx.userWheelDirs);
-  const where = ctx.pip.defaultIndex ? "pip's default index" : 'your pip sources';
-  const probe = await box.run(indexProbeStep(env));
-  const unreachable = probe.stdout.split('\n').filter((l) => l.startsWith('piper-unreachable '));
-  const reached = /^piper-reached (\d+)$/m.exec(probe.stdout);
-  const anyFindLinks = ctx.userWheelDirs.length > 0 || ctx.pip.findLinkUrls.length > 0;
-  if (reached?.[1] === '0' && !anyFindLinks) {
-    out.said = `${where} not reachable (${unreachable[0]?.slice('piper-unreachable '.length) ?? 'no answer'}); not tried`;
-    return out;
-  }
-  for (let attempt = 0; lines.size && attempt <= toPip.length + 1; attempt++) {
-    const r = await box.run(pipStep([...lines.values()], env, ctx.pip.redactor));
-    if (r.exit_code === 0) {
-      for (const p of pipReport(r.stdout)) {
-        out.installed.add(normalize(p.name));
-        ctx.resolved.set(normalize(p.name), { name: p.name, version: p.version, source: 'pip' });
-      }
-      out.said = `installed ${out.installed.size} distribution(s) from ${where}`;
-      return out;
-    }
-    const failure = readPipFailure(r.output_tail);
-    if (failure.kind === 'unreachable') {
-      out.said = `${where} not reachable (${failure.line}); not tried further`;
-      return out;
-    }
-    if (failure.kind === 'other') {
-      out.said = `failed (${lastLines(r.output_tail, 1).replace(/^ERROR: /, '')})`;
-      return out;
-    }
-    retryNearestOrDrop(failure, toPip, lines, ctx, out);
-  }
-  out.said = lines.size ? 'gave up after one retry per requirement' : 'nothing it could install';
-  return out;
-}
-
-/**
- * pip found no version of one requirement: ours and a version near the asked one, retry at that
- * version (relaxed); otherwise drop it from pip's lines.
- */
-function retryNearestOrDrop(
-  failure: Extract<PipFailure, { kind: 'not_found' }>,
-  toPip: PlannedRequirement[],
-  lines: Map<string, string>,
-  ctx: RequirementsContext,
-  out: PipOutcome,
-): void {
-  const key = normalize(failure.name);
-  const q = toPip.find((x) => x.normalized === key);
-  const nearest = q && !ctx.strict && !q.url ? nearestVersion(q.specifier, failure.versions) : null;
-  if (q && nearest && lines.get(key) !== `${q.name}==${nearest}`) {
-    lines.set(key, `${q.name}${q.extras.length ? `[${q.extras.join(',')}]` : ''}==${nearest}`);
-    out.relaxed.push(q);
-    out.saidOf.set(key, `no version meets ${q.specifier}; has ${failure.versions.slice(-5).join(', ')}`);
-  } else {
-    // Not ours (a dependency of one of ours) or nothing near: leave it to Debian.
-    lines.delete(
-      q ? key : ([...lines.keys()].find((k) => lines.get(k)?.startsWith(failure.requirement)) ?? key),
-    );
-    out.saidOf.set(
-      key,
-      failure.versions.length
-        ? `no version meets it; has ${failure.versions.slice(-5).join(', ')}`
-        : 'no such distribution',
-    );
-    if (!q) out.said = `a dependency, ${failure.requirement}, has no matching version`;
-  }
-}
-
-async function scanVersions(box: BuildBox, plan: EnvPlan): Promise<Map<string, string>> {
-  const r = await box.run(versionsScanStep('versions', plan.python));
+async function scanVersions(box: BuildBox, python: string): Promise<Map<string, string>> {
+  const r = await box.run(versionsScanStep('versions', python));
   return parseVersionsScan(r.stdout);
 }
 

@@ -3,7 +3,6 @@
 // (`piper-meta PATH`, `piper-dpkg NAME VERSION`, `piper-pip-report`) the builder reads back.
 import { ENV_PATH, VENV, VENV_PYTHON } from './names.js';
 import type { StepSpec } from './build-box.js';
-import type { Redactor } from './secrets.js';
 import { editableInstallLines, type ProjectInstall } from './project-install.js';
 
 function shQuote(text: string): string {
@@ -70,29 +69,6 @@ export function aptStep(name: string, packages: string[], strict: boolean, updat
     '[ -z "$install" ] || dpkg-query -W -f=\'piper-dpkg ${Package} ${Version}\\n\' $install',
   ];
   return { name, script: script.join('\n'), timeoutS: 600 };
-}
-
-/**
- * pip into the venv from the sources in `env` (exec-only: PIP_INDEX_URL and the rest, credentials
- * and all; see pipSourceEnv): a short connect timeout and no retries, so an index that is not there
- * is known in seconds. The recorded command shows the sources redacted.
- */
-export function pipStep(requirements: string[], env: string[], redactor: Redactor): StepSpec {
-  const args = [
-    '--no-cache-dir',
-    '--timeout',
-    '5',
-    '--retries',
-    '0',
-    '--quiet',
-    '--report',
-    '/tmp/pip-report.json',
-    ...requirements,
-  ];
-  const command = `${PIP} install ${args.map(shQuote).join(' ')}`;
-  const script = `set -e\n${command}\necho piper-pip-report\ncat /tmp/pip-report.json`;
-  const shown = env.filter((e) => !e.startsWith('PIP_CONFIG_FILE='));
-  return { name: 'pip', script, display: redactor.text([...shown, command].join(' ')), env, timeoutS: 600 };
 }
 
 /**

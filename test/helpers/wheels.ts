@@ -109,3 +109,32 @@ export async function serveSimpleIndex(
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+const MAKE_SDIST = `
+import io, json, sys, tarfile
+spec = json.load(sys.stdin)
+root = f"{spec['name']}-{spec['version']}"
+files = dict(spec["files"])
+files["PKG-INFO"] = f"Metadata-Version: 2.1\\nName: {spec['name']}\\nVersion: {spec['version']}\\n"
+out = f"{spec['dir']}/{root}.tar.gz"
+with tarfile.open(out, "w:gz") as t:
+    for path, text in files.items():
+        data = text.encode()
+        info = tarfile.TarInfo(f"{root}/{path}")
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+print(out)
+`;
+
+/** Builds `<dir>/<name>-<version>.tar.gz`, a source distribution holding `files` (a `setup.py` among them). */
+export function buildSdist(
+  dir: string,
+  name: string,
+  version: string,
+  files: Record<string, string>,
+): string {
+  return execFileSync('python3', ['-c', MAKE_SDIST], {
+    input: JSON.stringify({ dir, name, version, files }),
+    encoding: 'utf8',
+  }).trim();
+}

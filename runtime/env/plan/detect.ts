@@ -234,6 +234,18 @@ function readWheelhouses(reader: RepoReader, findLinks: readonly string[]): void
   }
 }
 
+/** The plan's account of the project itself. */
+function projectFacts(project: ReturnType<typeof describeProject>): EnvPlan['project'] {
+  return {
+    name: project.name,
+    installable: project.installable,
+    layout: project.layout.layout,
+    importRoot: project.layout.importRoot,
+    buildBackend: project.buildBackend,
+    buildRequires: project.buildRequires,
+  };
+}
+
 export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPlan {
   const reader = new RepoReader(repoRoot);
   const decisions: string[] = [];
@@ -272,14 +284,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
   return EnvPlanSchema.parse({
     python: choice.python,
     debian: choice.debian,
-    project: {
-      name: project.name,
-      installable: project.installable,
-      layout: project.layout.layout,
-      importRoot: project.layout.importRoot,
-      buildBackend: project.buildBackend,
-      buildRequires: project.buildRequires,
-    },
+    project: projectFacts(project),
     requirements: planner.set.planned(),
     // A file included twice (runtime, then from the test file) would list its skips twice.
     skipped: [...new Map(planner.set.skipped.map((s) => [`${s.from}\0${s.line}\0${s.reason}`, s])).values()],
