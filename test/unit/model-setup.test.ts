@@ -16,6 +16,7 @@ import { modelEndpoint, resolveModel } from '../../runtime/model/resolve.js';
 import { SamplingConfigSchema, samplingFor } from '../../runtime/model/sampling.js';
 import { ConfigSchema } from '../../cli/config.js';
 import { createRun, endRun } from '../../runtime/ledger/runs.js';
+import { recordOwnRun } from '../../runtime/host/own-runs.js';
 
 describe('bare model names and default endpoints', () => {
   it('a bare name with OPENAI_API_KEY is openai:NAME at https://api.openai.com/v1', () => {
@@ -117,18 +118,24 @@ describe('a reply cut at the completion-token limit', () => {
 describe('resume keeps the sampling the run was recorded with', () => {
   it('reads config.sampling from the run into the resumed configuration', () => {
     const dir = mkdtempSync(join(tmpdir(), 'piper-resume-sampling-'));
+    // A run this machine started (resume takes a foreign run's settings only as replay would).
+    process.env.PIPER_STATE_DIR = join(dir, 'state');
     const ledger = Ledger.open(join(dir, 'ledger.db'));
+    const model = `script:${join(MODELS, 'sample-fix.jsonl')}`;
+    const config = { maxTurns: 30, sampling: { temperature: null, maxCompletionTokens: 700 } };
     const runId = createRun(ledger, {
       kind: 'fix',
       repo: dir,
       owner: 'test',
-      model: `script:${join(MODELS, 'sample-fix.jsonl')}`,
+      model,
       policy: 'policy',
-      config: { maxTurns: 30, sampling: { temperature: null, maxCompletionTokens: 700 } },
+      config,
     });
+    recordOwnRun({ id: runId, model, config });
     endRun(ledger, runId, 'stop', 'stopped');
     const plan = planResume(ledger, runId, {});
     ledger.close();
+    delete process.env.PIPER_STATE_DIR;
     expect(plan.input.config.sampling).toEqual({ temperature: null, maxCompletionTokens: 700 });
     expect(samplingOf(plan.input.config, plan.input.model!)).toEqual({ temperature: null, maxTokens: 700 });
   });
