@@ -19,7 +19,8 @@ const repos = envScratch('piper-env-concurrent-');
 afterAll(() => repos.cleanup(engine));
 
 /** Tags of the images a build makes between its phases (names.ts intermediateTag). */
-const INTERMEDIATE = /^piper-env-[0-9a-f]{12}:[0-9a-f]{12}-(deps|net|wheels|tools|topup|topup-apt)-[0-9a-f]{8}/;
+const INTERMEDIATE =
+  /^piper-env-[0-9a-f]{12}:[0-9a-f]{12}-(deps|net|wheels|tools|topup|topup-apt)-[0-9a-f]{8}/;
 /** What an engine call that failed says (engine-failure.ts): none may reach a user's output. */
 const ENGINE_ERROR = /\(HTTP \d{3}\)|No such (image|container)|is not running/;
 
