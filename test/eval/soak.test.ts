@@ -21,7 +21,8 @@ const ROUNDS = 3;
 const FIXTURES = ['debian-src', 'flit-src', 'setup-cfg-only'] as const;
 /** What an engine call that failed says (engine-failure.ts); none may reach any command's output. */
 const ENGINE_ERROR = /\(HTTP \d{3}\)|No such (image|container)|is not running|Removal In Progress/i;
-const INTERMEDIATE = /:[0-9a-f]{12}-(deps|wheels|tools)/;
+// A build's own intermediate tags carry its build id; a kept `-deps` image (deps-image.ts) is no intermediate.
+const INTERMEDIATE = /:[0-9a-f]{12}-(deps|net|wheels|tools|topup|topup-apt)-[0-9a-f]{8}/;
 
 const engine = new DockerEngine();
 const repos = envScratch('piper-soak-');
