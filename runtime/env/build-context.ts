@@ -6,7 +6,7 @@ import type { DockerEngine } from '../engine/docker-engine.js';
 import type { EnvironmentStep, ResolvedPackage } from '../ledger/environments.js';
 import { ownerLabels } from '../sandbox/owner-labels.js';
 import { EnvBuildError } from './build-error.js';
-import { BoxLostError, type BuildBox, type StepResult } from './build-box.js';
+import { BoxLostError, BuildBox, type StepResult } from './build-box.js';
 import { AptCache } from './apt-cache.js';
 import { envImageRef, intermediateTag, type IntermediatePhase } from './names.js';
 import { APT_CACHE_REBUILT, APT_DEBS_FETCHED, aptStep } from './steps.js';
@@ -85,6 +85,22 @@ export class BuildContext {
   }
 
   /** The tag of this build's image after `phase`, which only this build uses and removes. */
+  /**
+   * A box with no network, no secret and no capability but owning files: where a downloaded
+   * distribution's or the repository's build code runs.
+   */
+  offlineBox(image: string): Promise<BuildBox> {
+    const { engine, log, pip } = this.input;
+    return BuildBox.start(engine, {
+      image,
+      network: 'none',
+      labels: this.labels,
+      log,
+      confined: true,
+      redactor: pip.redactor,
+    });
+  }
+
   intermediateTag(phase: IntermediatePhase): string {
     return intermediateTag(this.target, phase, this.buildId);
   }

@@ -139,15 +139,7 @@ async function installPhase(
   image: string,
   got: { reqs: RequirementsContext; fetched: Fetched; downloads: Buffer | null },
 ): Promise<string> {
-  const { engine, pip, log } = ctx.input;
-  const box = await BuildBox.start(engine, {
-    image,
-    network: 'none',
-    labels: ctx.labels,
-    log,
-    confined: true,
-    redactor: pip.redactor,
-  });
+  const box = await ctx.offlineBox(image);
   try {
     if (got.downloads) await box.put('/opt/piper', Readable.from([got.downloads]));
     return await settle(ctx, box, got.reqs, got.fetched);

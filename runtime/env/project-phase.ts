@@ -45,14 +45,7 @@ export async function projectPhase(
   if (!plan.project.installable && !setup.length)
     return { files: [piperPth(site, [plan.project.importRoot], [])], box: null };
   ctx.input.log(`environment ${ctx.target.ref}: the project (network: none)`);
-  const box = await BuildBox.start(ctx.input.engine, {
-    image: build.on,
-    network: 'none',
-    labels: ctx.labels,
-    log: ctx.input.log,
-    confined: true,
-    redactor: ctx.input.pip.redactor,
-  });
+  const box = await ctx.offlineBox(build.on);
   try {
     if (build.wheelsFirst) await installRepoWheels(ctx, box);
     // Listed before any repository file arrives: the names a console script may not take.

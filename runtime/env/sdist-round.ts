@@ -90,15 +90,8 @@ async function buildOffline(
   data: Buffer,
   deps: { requires: string[]; tar: Buffer } | null,
 ): Promise<Built> {
-  const { engine, log, base, pip } = ctx.input;
-  const box = await BuildBox.start(engine, {
-    image: base.ref,
-    network: 'none',
-    labels: ctx.labels,
-    log,
-    confined: true,
-    redactor: pip.redactor,
-  });
+  const { base } = ctx.input;
+  const box = await ctx.offlineBox(base.ref);
   try {
     await box.put('/', packAbsolute([{ path: `${SDISTS}/${file}`, data, mode: 0o644 }]));
     if (deps) {

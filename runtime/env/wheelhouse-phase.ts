@@ -5,7 +5,6 @@
 // (no substitution of the repository's package by a public one of the same name). Their content
 // is in the environment's key (their sha256), so the image they make is the same for the same wheels.
 import { readdirSync } from 'node:fs';
-import { BuildBox } from './build-box.js';
 import type { BuildContext } from './build-context.js';
 import { putWheelDirs, WHEELHOUSE } from './deps-phase.js';
 import { scanPytestPlugins } from './pytest-plugins-step.js';
@@ -29,18 +28,11 @@ export async function wheelhousePhase(
   base: string,
   provided: Set<string>,
 ): Promise<string> {
-  const { engine, plan, pip, log } = ctx.input;
+  const { plan, pip, log } = ctx.input;
   const wanted = plan.requirements.filter((q) => provided.has(q.normalized));
   if (!wanted.length) return base;
   log(`environment ${ctx.target.ref}: the repository's wheels (network: none)`);
-  const box = await BuildBox.start(engine, {
-    image: base,
-    network: 'none',
-    labels: ctx.labels,
-    log,
-    confined: true,
-    redactor: pip.redactor,
-  });
+  const box = await ctx.offlineBox(base);
   try {
     const dirs = await putWheelDirs(box, pip.repoWheelDirs);
     const r = await box.run(repoWheelsStep(wanted.map(pipRequirementLine), dirs));
