@@ -98,14 +98,28 @@ export async function runTest(
     },
     ctx.dispatch,
   );
-  // The tar has been read to its end by now (the command runs after the unpack), so the list of
-  // skipped entries is complete; its note leads the output, where the tail cut never drops it.
-  const note = [...(ctx.testNotes ?? []), skippedNote(snapshot.skipped)].filter(Boolean).join('\n');
+  return {
+    callId,
+    result: testResult(receipt, timeout, [...(ctx.testNotes ?? []), skippedNote(snapshot.skipped)]),
+  };
+}
+
+/**
+ * What a finished run tells: its counts and its output behind the notes. The tar has been read to
+ * its end by then (the command runs after the unpack), so the list of skipped entries is complete;
+ * its note leads the output, where the tail cut never drops it.
+ */
+function testResult(
+  receipt: { stdout: string; stderr: string; exit_code: number; timed_out: boolean },
+  timeout: number,
+  notes: string[],
+): RunTestResult {
+  const note = notes.filter(Boolean).join('\n');
   const combined = [receipt.stdout, receipt.stderr]
     .filter(Boolean)
     .join(receipt.stdout.endsWith('\n') ? '' : '\n');
   const counts = testCounts(receipt.stdout, receipt.stderr);
-  const result: RunTestResult = {
+  return {
     passed: receipt.exit_code === 0,
     exit_code: receipt.exit_code,
     output: withNote(
@@ -119,7 +133,6 @@ export async function runTest(
     timed_out: receipt.timed_out,
     ...(counts ? { counts } : {}),
   };
-  return { callId, result };
 }
 
 function withNote(note: string, output: string): string {

@@ -78,20 +78,7 @@ export async function toolCommand(argv: string[]): Promise<number> {
     }
     const { call } = validation;
     const exec = await runner.run(call, 'model');
-    const gated = trustGate(
-      { ...call, result: exec.result, receipt: exec.receipt },
-      { skip: LOOPS[arm].trustSkip },
-    );
-    const row = record.observe({
-      callId: exec.callId,
-      kind: exec.kind,
-      target: exec.target,
-      result: exec.result,
-      trust: gated.trust,
-      caveat: 'caveat' in gated ? gated.caveat : undefined,
-    });
-    // The model's view, as JSON that parses to the same value but holds no raw terminal control.
-    process.stdout.write(`${inertJson(renderForModel(row, LOOPS[arm]))}\n`);
+    printObserved(record, { ...call, result: exec.result, receipt: exec.receipt }, exec, arm);
     ending = { outcome: 'completed', reason: `${call.tool} ran (call ${exec.callId})` };
     process.stderr.write(`── run ${runId} · call ${exec.callId}\n`);
     return EXIT.ok;
@@ -103,6 +90,31 @@ export async function toolCommand(argv: string[]): Promise<number> {
     await lint.close();
     await session.close();
   }
+}
+
+/** The call's result through the trust gate into the record, and the model's view of it on stdout. */
+function printObserved(
+  record: RunRecord,
+  gateInput: Parameters<typeof trustGate>[0],
+  exec: {
+    callId: string;
+    kind: Parameters<RunRecord['observe']>[0]['kind'];
+    target: Parameters<RunRecord['observe']>[0]['target'];
+    result: Parameters<RunRecord['observe']>[0]['result'];
+  },
+  arm: keyof typeof LOOPS,
+): void {
+  const gated = trustGate(gateInput, { skip: LOOPS[arm].trustSkip });
+  const row = record.observe({
+    callId: exec.callId,
+    kind: exec.kind,
+    target: exec.target,
+    result: exec.result,
+    trust: gated.trust,
+    caveat: 'caveat' in gated ? gated.caveat : undefined,
+  });
+  // The model's view, as JSON that parses to the same value but holds no raw terminal control.
+  process.stdout.write(`${inertJson(renderForModel(row, LOOPS[arm]))}\n`);
 }
 
 type ToolValues = ReturnType<

@@ -144,36 +144,55 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     announce(emit, input, session, model, { runId, arm, reproTarget });
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);
-    try {
-      const { runAgent } = await import('./run-agent.js');
-      const result = await runAgent({
-        session,
-        repo: input.repo,
-        record,
-        model,
-        emit,
-        askUser: input.askUser,
-        signal,
-        wrapTools: input.wrapTools,
-        embedder: config.retrieve === 'embed' ? embedderOf(config) : undefined,
-        retrieve: config.retrieve ?? 'lexical',
-        approval: { mode: approvalMode, ask: input.approval?.ask },
-        loop: loopOptions(input, run),
-      });
-      return model.settle(result);
-    } catch (error) {
-      // After `init` the stream owes a `result`: a step that failed after it (the code index, the
-      // lint gate) ends the run as an error, said on stderr with its fix as well. An interrupted
-      // run's result was written by the interrupt; the command only exits with its code.
-      if (session.interrupted) throw session.interruption.reason;
-      const failure = failedResult({ runId, turns: progress.lastTurn, record, reproTarget, error });
-      input.log(`piper-agent: ${failure.reason}`);
-      emit({ type: 'result', ...failure });
-      return model.settle(failure);
-    }
+    return await driveRun(input, session, { model, emit, signal, record, run, runId, progress });
   } finally {
     await session.close();
     if (!input.lock) lock.release();
+  }
+}
+
+/** What a started run's loop needs beside its input and session. */
+interface Started {
+  model: RefusalWatch;
+  emit: ReturnType<typeof progressSink>;
+  signal: AbortSignal;
+  record: RunRecord;
+  run: StartedRun;
+  runId: string;
+  progress: RunProgress;
+}
+
+/** The agent's loop over a started run; a step that fails after `init` ends the run as an error. */
+async function driveRun(input: FixInput, session: Session, s: Started): Promise<RunResult> {
+  const { config } = input;
+  const { model, emit, signal, record, run, runId, progress } = s;
+  const { reproTarget } = run;
+  try {
+    const { runAgent } = await import('./run-agent.js');
+    const result = await runAgent({
+      session,
+      repo: input.repo,
+      record,
+      model,
+      emit,
+      askUser: input.askUser,
+      signal,
+      wrapTools: input.wrapTools,
+      embedder: config.retrieve === 'embed' ? embedderOf(config) : undefined,
+      retrieve: config.retrieve ?? 'lexical',
+      approval: { mode: run.approvalMode, ask: input.approval?.ask },
+      loop: loopOptions(input, run),
+    });
+    return model.settle(result);
+  } catch (error) {
+    // After `init` the stream owes a `result`: a step that failed after it (the code index, the
+    // lint gate) ends the run as an error, said on stderr with its fix as well. An interrupted
+    // run's result was written by the interrupt; the command only exits with its code.
+    if (session.interrupted) throw session.interruption.reason;
+    const failure = failedResult({ runId, turns: progress.lastTurn, record, reproTarget, error });
+    input.log(`piper-agent: ${failure.reason}`);
+    emit({ type: 'result', ...failure });
+    return model.settle(failure);
   }
 }
 

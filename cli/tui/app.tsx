@@ -8,6 +8,8 @@ import { QuestionInput } from './question.js';
 import { useRawInput } from './raw-input.js';
 import type { ViewStore } from './store.js';
 
+type View = ReturnType<ViewStore['get']>;
+
 export function App({ store }: { store: ViewStore }) {
   const view = useSyncExternalStore(store.subscribe, store.get);
   const approval = useSyncExternalStore(store.subscribe, store.pendingApproval);
@@ -22,20 +24,7 @@ export function App({ store }: { store: ViewStore }) {
   const waiting = live && store.interactive && (approval !== null || view.question !== null);
   return (
     <Box flexDirection="column">
-      <Static
-        items={[
-          ...(view.init ? [{ key: 'header' }] : []),
-          ...view.done.map((t) => ({ key: `t${t.turn}`, turn: t })),
-        ]}
-      >
-        {(item) =>
-          item.key === 'header' ? (
-            <Header key="header" view={view} />
-          ) : (
-            <TurnBlock key={item.key} turn={(item as { turn: (typeof view.done)[number] }).turn} />
-          )
-        }
-      </Static>
+      <History view={view} />
       {live && !view.init && view.setup ? <SetupLine setup={view.setup} /> : null}
       {view.current ? <TurnBlock turn={view.current} /> : null}
       {live && view.thinking && view.init ? (
@@ -69,5 +58,25 @@ export function App({ store }: { store: ViewStore }) {
         <Footer view={view} waiting={waiting} />
       )}
     </Box>
+  );
+}
+
+/** The header and every finished turn: written once above the live part, never redrawn. */
+function History({ view }: { view: View }) {
+  return (
+    <Static
+      items={[
+        ...(view.init ? [{ key: 'header' }] : []),
+        ...view.done.map((t) => ({ key: `t${t.turn}`, turn: t })),
+      ]}
+    >
+      {(item) =>
+        item.key === 'header' ? (
+          <Header key="header" view={view} />
+        ) : (
+          <TurnBlock key={item.key} turn={(item as { turn: View['done'][number] }).turn} />
+        )
+      }
+    </Static>
   );
 }

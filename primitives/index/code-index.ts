@@ -59,7 +59,7 @@ export interface IndexOptions {
   /** Below this many files to parse, all are parsed on this thread (default 64: a worker's start-up costs more). */
   parallelMinFiles?: number;
   /**
-   * The path before issue 25 — one thread, a cursor over every node, every selector rebuilt after
+   * The older path — one thread, a cursor over every node, every selector rebuilt after
    * each change — kept so bench/index.ts measures the current one against it in one process.
    */
   baseline?: boolean;

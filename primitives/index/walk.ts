@@ -25,7 +25,7 @@ export const walkDefsAndNames: Walk = (tree, visit) => {
   }
 };
 
-/** Every node, depth first with a cursor: the extractor's walk before issue 25 (bench/index.ts's baseline). */
+/** Every node, depth first with a cursor: the extractor's older walk, kept as bench/index.ts's baseline. */
 export const walkEveryNode: Walk = (tree, visit) => {
   const cursor = tree.walk();
   try {

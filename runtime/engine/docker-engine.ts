@@ -20,6 +20,7 @@ import type {
   EngineInfo,
   EngineRuntimes,
   ImageSummary,
+  ImageInfo,
   ProgressListener,
 } from './engine-types.js';
 import {
@@ -30,6 +31,7 @@ import {
   type InteractiveExecOptions,
 } from './container-exec.js';
 import { localCandidates, shortTag } from './image-names.js';
+import { buildFromContext, importRootfs } from './image-writes.js';
 import { podmanTmpfs } from './podman-compat.js';
 
 export type {
@@ -298,38 +300,22 @@ export class DockerEngine {
     await this.call('remove image', () => this.docker.getImage(this.localName(ref)).remove({ force: true }));
   }
 
-  /** POST /images/create?fromSrc=- : a root filesystem tar becomes an image; `changes` are Dockerfile lines. */
-  async importImage(
+  /** A root filesystem tar becomes an image (image-writes.ts). */
+  importImage(
     rootfsTar: Readable,
     target: { repo: string; tag: string; changes: string[] },
     onProgress: ProgressListener,
   ): Promise<void> {
-    // `repo=name:tag` and no `tag`: Podman's compatible import drops a separate `tag` (the image
-    // would be `name:latest`); Docker reads a tag inside `repo` the same way.
-    const response = await this.call('import image', () =>
-      this.docker.importImage(rootfsTar as unknown as string, {
-        repo: `${target.repo}:${target.tag}`,
-        changes: target.changes,
-      }),
-    );
-    await this.followProgress(response as unknown as Readable, onProgress);
+    return importRootfs(this.docker, rootfsTar, target, onProgress);
   }
 
-  /** POST /build with a tar build context (the Dockerfile path). */
-  async buildImage(
+  /** An image built from a tar build context (image-writes.ts). */
+  buildImage(
     context: Readable,
     options: { t: string; labels: Record<string, string>; buildargs?: Record<string, string> },
     onProgress: ProgressListener,
   ): Promise<void> {
-    const response = await this.call('build image', () =>
-      this.docker.buildImage(context as unknown as string, {
-        t: options.t,
-        labels: options.labels,
-        rm: true,
-        ...(options.buildargs ? { buildargs: options.buildargs } : {}),
-      }),
-    );
-    await this.followProgress(response as unknown as Readable, onProgress);
+    return buildFromContext(this.docker, context, options, onProgress);
   }
 
   /**
@@ -392,13 +378,7 @@ export class DockerEngine {
   }
 
   /** An image's id, size, creation time and labels; null when no such image exists. */
-  async inspectImage(ref: string): Promise<{
-    id: string;
-    size: number;
-    created: string;
-    labels: Record<string, string>;
-    layers: string[];
-  } | null> {
+  async inspectImage(ref: string): Promise<ImageInfo | null> {
     const info = await this.inspectRaw(ref);
     if (!info) return null;
     return {
@@ -408,21 +388,6 @@ export class DockerEngine {
       labels: info.Config?.Labels ?? {},
       layers: info.RootFS?.Layers ?? [],
     };
-  }
-
-  private followProgress(stream: Readable, onProgress: ProgressListener): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.docker.modem.followProgress(
-        stream,
-        (error: Error | null, events: Array<{ error?: string }>) => {
-          const failed = events?.find((e) => e.error);
-          if (error || failed)
-            reject(new RuntimeError('image_build_failed', String(error?.message ?? failed?.error)));
-          else resolve();
-        },
-        onProgress,
-      );
-    });
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {

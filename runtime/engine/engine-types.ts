@@ -63,4 +63,13 @@ export interface AppliedSettings {
   HostConfig: Record<string, unknown>;
 }
 
+/** What inspecting an image tells piper. */
+export interface ImageInfo {
+  id: string;
+  size: number;
+  created: string;
+  labels: Record<string, string>;
+  layers: string[];
+}
+
 export type ProgressListener = (event: { status?: string; stream?: string; error?: string }) => void;

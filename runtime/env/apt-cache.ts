@@ -1,5 +1,5 @@
 // Debian's package lists and downloaded packages, kept between environment builds on this machine
-// so a build does not fetch what the last one fetched (issue 25): the lists (`/var/lib/apt/lists`)
+// so a build does not fetch what the last one fetched: the lists (`/var/lib/apt/lists`)
 // are reused while fresh — MAX_AGE_H hours, or `PIPER_APT_LISTS_MAX_AGE_H` (0 forces a refresh, as
 // does `--env rebuild`) — and every .deb a build downloaded is offered to the next. With the lists
 // goes apt's binary cache of them (`/var/cache/apt/*.bin`): parsing a suite's lists into it takes

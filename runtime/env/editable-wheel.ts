@@ -1,4 +1,4 @@
-// The project's editable install without pip, when its build backend can do it (issue 25): pip
+// The project's editable install without pip, when its build backend can do it, for speed: pip
 // takes 2.9 s for a small project here, 2.1 s of it its own start and one fresh interpreter per
 // PEP 517 hook; the three hooks in one interpreter take 0.7 s. This program, run by the venv's
 // Python in the project phase's box (no network, no secret: the same place pip ran the backend),

@@ -95,9 +95,9 @@ export class Ledger {
     if (this.db.open) this.db.close();
   }
 
-  // Delegates kept only for primitives/ and cli/ab/, which the tools and eval work own right now:
-  // every other caller uses the free functions of runs.ts and calls.ts. The lead converts those
-  // call sites (`x.ledger.dispatchCall(a)` → `dispatchCall(x.ledger, a)`) and removes these at merge.
+  // Method-style delegates still called from primitives/ and cli/ab/; every other caller uses the
+  // free functions of runs.ts and calls.ts, which these wrap (`x.ledger.dispatchCall(a)` is
+  // `dispatchCall(x.ledger, a)`). New code calls the free functions.
   createRun(run: runs.NewRun): string {
     return runs.createRun(this, run);
   }
