@@ -54,22 +54,23 @@ function entryText(
   }
 }
 
-/** The Requires-Dist values of a METADATA's header (it ends at the first empty line). */
-export function requiresDist(metadata: string): string[] {
+/** The values of one field of a METADATA's header (it ends at the first empty line). */
+function headerValues(metadata: string, field: string): string[] {
   const header = metadata.split(/\r?\n\r?\n/)[0] ?? '';
+  const prefix = `${field.toLowerCase()}:`;
   return header
     .split(/\r?\n/)
-    .filter((l) => /^Requires-Dist:/i.test(l))
-    .map((l) => l.slice('Requires-Dist:'.length).trim())
+    .filter((l) => l.toLowerCase().startsWith(prefix))
+    .map((l) => l.slice(prefix.length).trim())
     .filter(Boolean);
+}
+
+/** The Requires-Dist values of a METADATA's header. */
+export function requiresDist(metadata: string): string[] {
+  return headerValues(metadata, 'Requires-Dist');
 }
 
 /** The Provides-Extra values of a METADATA's header. */
 export function providedExtras(metadata: string): string[] {
-  const header = metadata.split(/\r?\n\r?\n/)[0] ?? '';
-  return header
-    .split(/\r?\n/)
-    .filter((l) => /^Provides-Extra:/i.test(l))
-    .map((l) => l.slice('Provides-Extra:'.length).trim())
-    .filter(Boolean);
+  return headerValues(metadata, 'Provides-Extra');
 }
