@@ -1,7 +1,7 @@
 // SWE-bench's two lists from the two runs of the touched test files: FAIL_TO_PASS fail (or do not
 // exist, or do not collect) at base_commit + test_patch and pass with the gold patch too;
 // PASS_TO_PASS pass both times. A test failing both times is in neither list.
-import type { SummaryWord } from './pytest-summary.js';
+import type { SummaryWord } from '../../runtime/test-output/pytest-summary.js';
 
 export function classify(
   before: Map<string, SummaryWord>,

@@ -1,7 +1,7 @@
 // Per-test outcomes of a pytest run, read from its `-rA` short summary ("PASSED tests/x.py::t",
 // "FAILED tests/x.py::t[a b] - AssertionError"), as the public SWE-bench harness reads its logs: a
 // test the summary does not name is `missing`, which grades like a failure.
-import { parseSummary, type SummaryWord } from './pytest-summary.js';
+import { parseSummary, type SummaryWord } from '../../runtime/test-output/pytest-summary.js';
 
 export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'missing';
 

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ledger } from '../../runtime/ledger/ledger.js';
-import { parseSummary, type SummaryWord } from './pytest-summary.js';
+import { parseSummary, type SummaryWord } from '../../runtime/test-output/pytest-summary.js';
 
 const CLI = fileURLToPath(new URL('../../../bin/piper-agent.js', import.meta.url));
 

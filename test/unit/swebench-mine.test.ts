@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { classify, observedFailure } from '../../eval/swebench/classify.js';
 import { statementLeaks } from '../../eval/swebench/leaks.js';
 import { isTestModule, isTestPath } from '../../eval/swebench/split.js';
-import { parseSummary } from '../../eval/swebench/pytest-summary.js';
+import { parseSummary } from '../../runtime/test-output/pytest-summary.js';
 
 const BEFORE = `============================= test session starts ==============================
 collected 3 items

@@ -1,6 +1,7 @@
 // pytest's `-rA` short summary, one line per test: `PASSED tests/x.py::test_y`, or
-// `FAILED tests/x.py::test_y[a - b] - AssertionError: ...`. The miner (test-outcomes.ts) and the
-// grader (test-grade.ts) both read it here, so an instance is graded by the rule it was mined by.
+// `FAILED tests/x.py::test_y[a - b] - AssertionError: ...`. One reader of test output for the
+// SWE-bench miner and grader and for the product's own verdicts, so an instance is graded by the
+// rule it was mined by and a fix is judged by the same words.
 
 export type SummaryWord = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'XFAIL' | 'XPASS';
 
