@@ -19,7 +19,7 @@ chown "$uid:$gid" "$root/work"
 cp "$recipe/launch.py" "$recipe/workspace.py" "$root/opt/piper/"
 chmod 0644 "$root/opt/piper/launch.py"
 chmod 0644 "$root/opt/piper/workspace.py"
-# pytest and py.test as a project environment's venv has them (runtime/env/venv-launchers.ts):
+# pytest and py.test as a project environment's venv has them (runtime/env/build/project/venv-launchers.ts):
 # `python3 -m pytest` in the interpreter PATH names, so `VAR=x pytest` and `cd tests && pytest`
 # run as `python -m pytest` does (the working directory on sys.path), not as Debian's script.
 mkdir -p "$root/usr/local/bin"

@@ -31,7 +31,7 @@ with tarfile.open(fileobj=stdin, mode="r|") as archive:
 
 
 # Files the project's build generated in the checkout (a version file, a generated module), which a
-# snapshot lacks: the environment image carries them (runtime/env/generated-files.ts). Never over a
+# snapshot lacks: the environment image carries them (runtime/env/build/project/generated-files.ts). Never over a
 # file (or link) the checkout has: "x" creates only what is not there.
 def put_generated(source="/opt/piper/generated"):
     for top, _dirs, names in os.walk(source):
