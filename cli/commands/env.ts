@@ -7,6 +7,9 @@ import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { renderPlanJson, renderPlanText } from '../../runtime/env/plan/render.js';
 import { listEnvImages, pruneAllEnvImages, pruneOldBaseImages } from '../../runtime/env/choose/prune.js';
+import { declarationsKey, imageKey } from '../../runtime/env/choose/key.js';
+import { redactSpec } from '../../runtime/env/spec/build-spec.js';
+import { prepareSpec } from '../../runtime/env/spec/prepare-spec.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { startShellContainer } from '../../runtime/sandbox/shell-container.js';
 import { snapshotTar } from '../../runtime/workspace/snapshot.js';
@@ -32,7 +35,10 @@ the workspace, so run_test imports it as its own tests do. Detected from pyproje
 requirements*.txt, setup.cfg and tox.ini; .piper/sandbox.toml overrides (see docs/environments.md). Built
 before the first sandbox of fix, run-test, execute and ab, and reused while its inputs are unchanged.
 
-  plan [--json]        what would be installed, from which file and why; no engine, no build
+  plan [--json]        what would be installed, from which file and why; no engine, no build.
+                       --json adds \`build\`: the build spec (every step's script, pip's sources
+                       without credentials, the facts read for the build) and the image keys,
+                       which are its hashes
   build [--rebuild]    build it now (or reuse it); prints the image, key, sources and versions
   ls [--json]          environment images on the engine (* marks this repository's)
   prune [--all]        remove environment images beyond the newest 3 of each project (--all: every
@@ -80,10 +86,12 @@ export async function envCommand(argv: string[]): Promise<number> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   switch (sub) {
     case 'plan': {
-      const plan = planEnvironment(repo);
       // Repository text reaches the terminal: made inert; the JSON form is exact (and redacted).
-      if (values.json) out(inertJson(renderPlanJson(plan)));
-      else out(inert(renderPlanText(plan) + lastBuildText(ledgerPath({ flag: values.ledger, repo }), plan)));
+      if (values.json) out(inertJson(planJson(repo, values)));
+      else {
+        const plan = planEnvironment(repo);
+        out(inert(renderPlanText(plan) + lastBuildText(ledgerPath({ flag: values.ledger, repo }), plan)));
+      }
       return EXIT.ok;
     }
     case 'build':
@@ -108,6 +116,23 @@ export async function envCommand(argv: string[]): Promise<number> {
 }
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
+
+/** The plan, and the build spec this command's trust and mode give with its keys (both redacted). */
+function planJson(repo: string, values: { env?: string; 'trust-repo-config'?: boolean }): string {
+  const { mode, trustRecipe } = environmentFlags(repo, values);
+  const { spec, plan } = prepareSpec({
+    repoRoot: repo,
+    trustRecipe,
+    strict: mode === 'strict',
+    env: process.env,
+  });
+  const build = {
+    image_key: imageKey(spec),
+    declarations_key: declarationsKey(spec),
+    spec: redactSpec(spec),
+  };
+  return JSON.stringify({ ...(JSON.parse(renderPlanJson(plan)) as object), build }, null, 2);
+}
 
 /** `env build`: the environment the sandboxes would run in, built or reused, and what went in. */
 async function build(

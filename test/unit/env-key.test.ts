@@ -1,17 +1,18 @@
-// The environment's content key: stable under edits that cannot change the image,
-// different under every edit that can — without an engine (the base image id is given).
+// The environment's content keys, hashes of the build spec: stable under edits that cannot change
+// the image, different under every edit that can — without an engine (the base recipe is given).
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkoutKey, environmentKey } from '../../runtime/env/choose/key.js';
+import { declarationsKey, imageKey } from '../../runtime/env/choose/key.js';
+import { makeBuildSpec, redactSpec, type BuildSpec } from '../../runtime/env/spec/build-spec.js';
 import { pipSettings } from '../../runtime/env/plan/pip-settings.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { packageRoot } from '../../runtime/package-root.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'piper-env-key-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const BASE = 'sha256:1111';
+const BASE = '1111';
 
 function repo(): string {
   const dir = mkdtempSync(join(scratch, 'r-'));
@@ -19,17 +20,25 @@ function repo(): string {
   return dir;
 }
 
-function keyOf(dir: string, opts: { base?: string; env?: NodeJS.ProcessEnv; trust?: boolean } = {}): string {
+function specOf(
+  dir: string,
+  opts: { base?: string; env?: NodeJS.ProcessEnv; trust?: boolean } = {},
+): BuildSpec {
   const plan = planEnvironment(dir);
   const pip = pipSettings(plan, opts.env ?? {}, { trustRepoIndex: opts.trust ?? false, repoRoot: dir });
-  return environmentKey({
+  return makeBuildSpec({
+    repoRoot: dir,
     plan,
-    baseImageId: opts.base ?? BASE,
+    base: { suite: plan.debian, recipe: opts.base ?? BASE },
     pip,
     setup: opts.trust ? plan.setup : [],
-    repoRoot: dir,
+    trustUrls: opts.trust ?? false,
     strict: false,
   });
+}
+
+function keyOf(dir: string, opts: { base?: string; env?: NodeJS.ProcessEnv; trust?: boolean } = {}): string {
+  return declarationsKey(specOf(dir, opts));
 }
 
 describe('environment key', () => {
@@ -53,7 +62,7 @@ describe('environment key', () => {
     writeFileSync(join(dir, '.piper', 'sandbox.toml'), 'apt = ["jq"]\n');
     const withRecipe = keyOf(dir);
     expect(withRecipe).not.toBe(withRequirements);
-    expect(keyOf(dir, { base: 'sha256:2222' })).not.toBe(withRecipe);
+    expect(keyOf(dir, { base: '2222' })).not.toBe(withRecipe);
     expect(keyOf(dir, { env: { PIP_INDEX_URL: 'http://127.0.0.1:1/simple/' } })).not.toBe(withRecipe);
   });
 
@@ -67,13 +76,35 @@ describe('environment key', () => {
   it("keys what the project's build produced by every snapshot file: a source edit is another checkout", () => {
     const dir = repo();
     const declarations = keyOf(dir);
-    const checkout = checkoutKey(declarations, dir);
-    expect(checkoutKey(declarations, dir)).toBe(checkout);
+    const checkout = imageKey(specOf(dir));
+    expect(checkout).not.toBe(declarations);
+    expect(imageKey(specOf(dir))).toBe(checkout);
     writeFileSync(join(dir, 'src', 'tinycalc', 'extra.py'), 'X = 2\n');
     expect(keyOf(dir)).toBe(declarations);
-    const edited = checkoutKey(declarations, dir);
+    const edited = imageKey(specOf(dir));
     expect(edited).not.toBe(checkout);
     writeFileSync(join(dir, 'README.md'), 'another readme\n');
-    expect(checkoutKey(declarations, dir)).not.toBe(edited);
+    expect(imageKey(specOf(dir))).not.toBe(edited);
+  });
+
+  it("changes with any step's script: the build's own code is in the key, no version to bump", () => {
+    const spec = specOf(repo());
+    const steps = spec.steps.map((s, i) =>
+      i === spec.steps.length - 1 ? { ...s, script: `${s.script}\n` } : s,
+    );
+    expect(declarationsKey({ ...spec, steps })).not.toBe(declarationsKey(spec));
+    expect(imageKey({ ...spec, steps })).not.toBe(imageKey(spec));
+    expect(spec.steps.map((s) => s.step)).toEqual(
+      expect.arrayContaining(['venv', 'pip', 'project', 'launchers']),
+    );
+  });
+
+  it('shows and hashes the index without its credentials: a new password is the same index', () => {
+    const dir = repo();
+    const url = (pw: string) => ({ PIP_INDEX_URL: `http://user:${pw}@127.0.0.1:1/simple/` });
+    const spec = specOf(dir, { env: url('s3cret-one') });
+    expect(spec.pip.indexUrl).toContain('s3cret-one');
+    expect(JSON.stringify(redactSpec(spec))).not.toContain('s3cret-one');
+    expect(keyOf(dir, { env: url('s3cret-two') })).toBe(declarationsKey(spec));
   });
 });

@@ -10,33 +10,22 @@ import { BoxLostError, BuildBox, type StepResult } from './build-box.js';
 import { AptCache } from './apt-cache.js';
 import { envImageRef, intermediateTag, type IntermediatePhase } from '../choose/names.js';
 import { APT_CACHE_REBUILT, APT_DEBS_FETCHED, aptStep } from './steps.js';
-import type { NativeBuild } from '../plan/native.js';
 import type { PytestPlugin } from '../run/pytest-entry-points.js';
 import type { PipSettings } from '../plan/pip-settings.js';
-import type { EnvPlan } from '../plan/types.js';
+import type { BuildSpec } from '../spec/build-spec.js';
 import type { Shortfall } from './shortfall.js';
 import { lastLines } from './step-output.js';
 
 export interface BuildInput {
   engine: DockerEngine;
   repoRoot: string;
-  plan: EnvPlan;
+  /** What the image is made from (spec/build-spec.ts): the builder derives nothing else. */
+  spec: BuildSpec;
   key: string;
   /** The declarations key: the dependency image's (no repository code ran in it), reused across checkouts. */
   depsKey: string;
   base: { ref: string; id: string };
   pip: PipSettings;
-  /** Setup commands to run (the recipe's, when the user trusts them; else none). */
-  setup: string[];
-  /**
-   * Whether `name @ URL` requirements may go to pip: a URL the repository names is a server of its
-   * choosing, fetched (and built) with a network, so it needs the user's trust like an index URL.
-   */
-  trustUrls: boolean;
-  /** No best effort: a requirement no source meets fails the build (recipe `strict`, `--env strict`). */
-  strict: boolean;
-  /** The project's compiled parts, when it has them (native.ts): built with a compiler the image does not keep. */
-  native: NativeBuild | null;
   owner: string;
   log: (line: string) => void;
   /** The project name the image is filed under instead of the tree's path (EnsureInput.projectName). */
@@ -77,10 +66,12 @@ export class BuildContext {
   readonly apt: AptCache;
   /** This build's own id: its intermediate images' tags carry it (names.ts intermediateTag). */
   readonly buildId = randomBytes(4).toString('hex');
+  readonly spec: BuildSpec;
 
   constructor(readonly input: BuildInput) {
+    this.spec = input.spec;
     this.target = envImageRef(input.repoRoot, input.key, input.projectName);
-    this.apt = new AptCache(input.plan.debian, { refresh: input.refreshAptLists });
+    this.apt = new AptCache(input.spec.plan.debian, { refresh: input.refreshAptLists });
     this.labels = { ...ownerLabels(input.owner), 'piper.env.build': input.key };
   }
 

@@ -30,7 +30,8 @@ import {
 import type { Shortfall } from './shortfall.js';
 import { toolsPhase } from './deps/tools-phase.js';
 import { topUpPhase } from './deps/topup-phase.js';
-import { repoWheelNames, wheelhousePhase } from './deps/wheelhouse-phase.js';
+import { wheelhousePhase } from './deps/wheelhouse-phase.js';
+import { wheelNames } from './wheel-dirs.js';
 
 export type { BuildInput } from './build-context.js';
 
@@ -89,7 +90,7 @@ async function dependencyImages(
   ctx: BuildContext,
   intermediate: string[],
 ): Promise<{ base: string; tools: string | null; wheelsFirst: boolean }> {
-  const provided = repoWheelNames(ctx.input.pip.repoWheelDirs);
+  const provided = wheelNames(ctx.spec.pip.repoWheels);
   const kept = async (part: DepsPart, build: () => Promise<string>) => {
     const reused = await reuseDepsImage(ctx, part);
     if (reused) return reused;
@@ -98,11 +99,11 @@ async function dependencyImages(
     return keepDepsImage(ctx, built, part);
   };
   const deps = await kept('deps', () => ctx.phase('dependencies', () => dependencyPhase(ctx, provided)));
-  const wheels = ctx.input.plan.requirements.some((q) => provided.has(q.normalized));
+  const wheels = ctx.spec.plan.requirements.some((q) => provided.has(q.normalized));
   const base = wheels
     ? await kept('wheels', () => ctx.phase('wheelhouse', () => wheelhousePhase(ctx, deps, provided)))
     : deps;
-  const native = ctx.input.native && ctx.input.native.kind !== 'rust' ? ctx.input.native : null;
+  const native = ctx.spec.native && ctx.spec.native.kind !== 'rust' ? ctx.spec.native : null;
   const tools = native
     ? await kept('tools', () => ctx.phase('build tools', () => toolsPhase(ctx, deps, native)))
     : null;

@@ -11,13 +11,15 @@ import { lastBuildOf, type EnvironmentStatus, type ResolvedPackage } from '../..
 import type { Ledger } from '../../ledger/ledger.js';
 import { acquireBuildLock } from './build-lock.js';
 import { ChoiceRecord, emptyRow, recordBuilt, recordFailure } from './choice-record.js';
-import { checkoutKey, environmentKey } from './key.js';
+import { declarationsKey, imageKey } from './key.js';
 import { ENV_LABEL, envImageRef } from './names.js';
-import { pipSettings } from '../plan/pip-settings.js';
+import type { PipSettings } from '../plan/pip-settings.js';
 import { planEnvironment } from '../plan/detect.js';
 import type { EnvPlan } from '../plan/types.js';
 import type { SandboxPython } from '../plan/read/marker-env.js';
-import { detectNative, nativeNote } from '../plan/native.js';
+import { nativeNote } from '../plan/native.js';
+import type { BuildSpec } from '../spec/build-spec.js';
+import { prepareSpec } from '../spec/prepare-spec.js';
 import { pruneProjectImages } from './prune.js';
 import { PYTEST_PLUGINS_LABEL, pluginsFromLabel, type PytestPlugin } from '../run/pytest-entry-points.js';
 import { pytestRunEnv, type PytestRunEnv } from '../run/pytest-run-env.js';
@@ -67,14 +69,20 @@ export interface EnsureInput {
   projectName?: string;
 }
 
+/** The image a build makes: its key, its declarations' key (the kept dependency images) and its tag. */
+interface BuildTarget {
+  key: string;
+  depsKey: string;
+  ref: string;
+}
+
 /** What a project environment is made of, read before any image is looked for. */
 interface Prepared {
+  spec: BuildSpec;
   plan: EnvPlan;
   base: { ref: string; imageId: string };
   notes: string[];
-  setup: string[];
-  pip: ReturnType<typeof pipSettings>;
-  strict: boolean;
+  pip: PipSettings;
 }
 
 export async function ensureEnvironment(input: EnsureInput): Promise<EnvironmentChoice> {
@@ -82,9 +90,9 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
   if (input.userImage) return userImageChoice(input, input.userImage, rec);
   const { repoRoot } = input;
   const prepared = await prepare(input);
-  const { plan, base, notes, setup, pip, strict } = prepared;
+  const { spec, plan, base, notes, pip } = prepared;
   rec.redactor = pip.redactor;
-  if (input.mode === 'base' || nothingToDo(plan, setup)) {
+  if (input.mode === 'base' || nothingToDo(plan, spec.setup)) {
     const why =
       input.mode === 'base'
         ? '--env base: the bare sandbox image'
@@ -93,31 +101,17 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
     // The bare sandbox image holds pytest and no plugin.
     return choice('base', base.ref, null, rec.seconds(), [], notes, plan, [], [], []);
   }
-  const native = detectNative(repoRoot, plan);
-  if (native) notes.push(nativeNote(native));
-  const depsKey = environmentKey({
-    plan,
-    baseImageId: base.imageId,
-    pip,
-    setup,
-    repoRoot,
-    strict,
-    nativeApt: native?.apt ?? null,
-  });
+  if (spec.native) notes.push(nativeNote(spec.native));
+  const depsKey = declarationsKey(spec);
   // What the project's build code produced is keyed by every file it could read: a new checkout
   // builds its project layer again (on the dependency image of the same declarations). Chosen
   // once per command: a `fix` run's edits and the checkout it started from are one trust domain.
-  const key = runsProjectCode(plan, setup) ? checkoutKey(depsKey, repoRoot) : depsKey;
+  const key = imageKey(spec);
   const target = envImageRef(repoRoot, key, input.projectName);
   const reused = input.mode === 'rebuild' ? null : await reuse(input, prepared, key, target.ref, rec);
   // One build per set of declarations at a time: the dependency image they make is kept and shared.
   const lockName = `${target.repo}-${depsKey}`;
-  return reused ?? buildOnce(input, prepared, { key, depsKey, ref: target.ref, native }, rec, lockName);
-}
-
-/** Whether the project phase runs the repository's code (its build backend, trusted setup commands). */
-function runsProjectCode(plan: EnvPlan, setup: string[]): boolean {
-  return plan.project.installable || setup.length > 0;
+  return reused ?? buildOnce(input, prepared, { key, depsKey, ref: target.ref }, rec, lockName);
 }
 
 /**
@@ -127,7 +121,7 @@ function runsProjectCode(plan: EnvPlan, setup: string[]): boolean {
 async function buildOnce(
   input: EnsureInput,
   prepared: Prepared,
-  target: { key: string; depsKey: string; ref: string; native: ReturnType<typeof detectNative> },
+  target: BuildTarget,
   rec: ChoiceRecord,
   lockName: string,
 ): Promise<EnvironmentChoice> {
@@ -166,24 +160,17 @@ async function userImageChoice(
   return choice('user', image, null, rec.seconds(), [], [], plan, [], [], plugins);
 }
 
-/** The plan, the base image, the setup commands and pip settings the trust allows, and the notes. */
+/** The build spec (the plan, the setup commands and pip settings the trust allows), its base image, the notes. */
 async function prepare(input: EnsureInput): Promise<Prepared> {
-  const { repoRoot } = input;
-  const plan = planEnvironment(repoRoot, input.python ? { python: input.python } : {});
-  const base = await baseImage(input.engine, plan.debian, input.log);
-  const notes: string[] = [];
-  const setup = input.trustRecipe ? plan.setup : [];
-  if (!input.trustRecipe && plan.setup.length)
-    notes.push(
-      `ignored ${plan.setup.length} setup command(s) of .piper/sandbox.toml: the repository is not trusted (--trust-repo-config)`,
-    );
-  const pip = pipSettings(plan, input.env ?? process.env, {
-    trustRepoIndex: input.trustRecipe,
-    repoRoot,
+  const prepared = prepareSpec({
+    repoRoot: input.repoRoot,
+    trustRecipe: input.trustRecipe,
+    strict: input.mode === 'strict',
+    env: input.env ?? process.env,
+    ...(input.python ? { python: input.python } : {}),
   });
-  notes.push(...pip.notes);
-  const strict = input.mode === 'strict' || plan.strict === true;
-  return { plan, base, notes, setup, pip, strict };
+  const base = await baseImage(input.engine, prepared.plan.debian, input.log);
+  return { ...prepared, base };
 }
 
 function nothingToDo(plan: EnvPlan, setup: string[]): boolean {
@@ -222,12 +209,12 @@ async function reuse(
 /** Builds the environment of this key; a failed build is recorded (redacted) and thrown. */
 async function build(
   input: EnsureInput,
-  { plan, base, notes, setup, pip, strict }: Prepared,
-  target: { key: string; depsKey: string; ref: string; native: ReturnType<typeof detectNative> },
+  { spec, plan, base, notes, pip }: Prepared,
+  target: BuildTarget,
   rec: ChoiceRecord,
 ): Promise<EnvironmentChoice> {
   const { engine, repoRoot } = input;
-  const { key, native } = target;
+  const { key } = target;
   input.log(
     `building the environment of ${repoRoot} (${plan.requirements.length} requirement(s); key ${key.slice(0, 12)})`,
   );
@@ -238,15 +225,11 @@ async function build(
     const built = await buildEnvironment({
       engine,
       repoRoot,
-      plan,
+      spec,
       key,
       depsKey: target.depsKey,
       base: { ref: base.ref, id: base.imageId },
       pip,
-      setup,
-      trustUrls: input.trustRecipe,
-      strict,
-      native,
       refreshAptLists: input.mode === 'rebuild',
       owner: input.owner,
       log: (line) => input.log(pip.redactor.text(line)),

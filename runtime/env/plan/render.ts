@@ -6,7 +6,12 @@ import { EnvPlanSchema, type EnvPlan } from './types.js';
 
 /** The plan with the credentials of every URL in it replaced by `***` (hosts and paths kept). */
 export function redactPlan(plan: EnvPlan): EnvPlan {
-  return EnvPlanSchema.parse({
+  return EnvPlanSchema.parse(redactPlanUrls(plan));
+}
+
+/** A copy of a plan (or of the part a build spec holds) with every URL's credentials replaced. */
+export function redactPlanUrls<T extends Pick<EnvPlan, 'requirements' | 'pip'>>(plan: T): T {
+  return {
     ...plan,
     requirements: plan.requirements.map((requirement) =>
       requirement.url === undefined ? requirement : { ...requirement, url: redactUrl(requirement.url) },
@@ -17,7 +22,7 @@ export function redactPlan(plan: EnvPlan): EnvPlan {
       extraIndexUrls: plan.pip.extraIndexUrls.map(redactUrl),
       findLinks: plan.pip.findLinks.map(redactUrl),
     },
-  });
+  };
 }
 
 /** `env plan --json`: the redacted plan, keys in the schema's order. */

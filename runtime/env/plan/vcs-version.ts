@@ -12,9 +12,16 @@
 import { realpathSync } from 'node:fs';
 import { readRepoFile } from '../../host/inside-repo.js';
 import { gitReadText, gitRepoAt } from '../../host/safe-git.js';
-import type { ProjectInstall } from '../build/project/project-install.js';
 import { RepoReader } from './read/repo-reader.js';
 import { detectVcsUse, type VcsUse } from './deps/vcs-use.js';
+
+/** What the project step of a build gets for a project whose version comes from its VCS. */
+export interface ProjectVersion {
+  /** Variables for the install (the VCS version), exported in the script so the record shows them. */
+  env?: Record<string, string>;
+  /** A line for the record: where the version came from. */
+  note?: string;
+}
 
 export interface VcsVersion {
   version: string;
@@ -95,7 +102,7 @@ function projectVersionEnv(
   };
 }
 
-/** The project step's install settings for this repository, read at build time (builder.ts). */
-export function projectInstallFor(repoRoot: string, name: string | null): ProjectInstall {
+/** The project step's install settings for this repository, read when the build spec is made. */
+export function projectInstallFor(repoRoot: string, name: string | null): ProjectVersion {
   return projectVersionEnv(repoRoot, name, detectVcsUse(new RepoReader(repoRoot))) ?? {};
 }

@@ -6,7 +6,6 @@
 // phase. The credentials of the user's index live only in the pip steps' execs. Then a box with no
 // network and no secret, FROM the networked box's commit, installs the downloaded files.
 import { Readable } from 'node:stream';
-import { planSnapshot, snapshotTar } from '../../../workspace/snapshot.js';
 import { BuildBox } from '../build-box.js';
 import { runApt, type BuildContext } from '../build-context.js';
 import { BUILT, DOWNLOADS, SDISTS } from './download-steps.js';
@@ -17,19 +16,17 @@ import {
   type RequirementsContext,
 } from './requirements-step.js';
 import { scanPytestPlugins } from '../project/pytest-plugins-step.js';
-import type { PlannedRequirement } from '../../plan/types.js';
 import { BUILD_DEPS } from './sdist-build-deps.js';
-import { sdistWheel } from './sdist-round.js';
-import { dpkgLines, normalize } from '../step-output.js';
+import { requirementsContext, takeDownloads } from './requirements-context.js';
+import { putWheelDirs, WHEELHOUSE } from '../wheel-dirs.js';
+import { dpkgLines } from '../step-output.js';
 import { cleanStep, venvStep } from '../steps.js';
 import { writeLaunchers } from '../project/venv-launchers.js';
 
-export const WHEELHOUSE = '/opt/piper/wheelhouse';
-const MAX_DOWNLOADS = 4 * 1024 ** 3;
-
 /** Returns the dependency image's reference (an intermediate tag the builder removes). */
 export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<string>): Promise<string> {
-  const { engine, plan, pip, log } = ctx.input;
+  const { engine, pip, log } = ctx.input;
+  const { plan } = ctx.spec;
   const network = (await engine.hasBridgeNetwork()) ? 'bridge' : 'host';
   log(`environment ${ctx.target.ref}: dependencies (network: ${network})`);
   const net = await BuildBox.start(engine, {
@@ -50,7 +47,7 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
       void ctx.apt.prime(net).catch(() => undefined);
     // Only the wheels of distributions the plan names: a machine-wide wheel directory can be large.
     const named = new Set(plan.requirements.map((q) => q.normalized));
-    const userWheelDirs = await putWheelDirs(net, pip.userWheelDirs, named);
+    const userWheelDirs = await putWheelDirs(net, ctx.spec.pip.userWheels, named);
     ctx.check(await net.run(venvStep()), 'venv');
     if (plan.apt.length) {
       const r = await runApt(ctx, net, 'apt (recipe)', plan.apt, true);
@@ -103,36 +100,6 @@ function cleanAll() {
   };
 }
 
-/** The networked box's downloads as one tar (of DOWNLOADS), or null when pip downloaded nothing. */
-export async function takeDownloads(net: BuildBox, fetched: Fetched): Promise<Buffer | null> {
-  if (!fetched.pip.lines.size) return null;
-  return net.read(DOWNLOADS, MAX_DOWNLOADS);
-}
-
-/** The requirements' context for the networked box `net` (its apt and its sdists). */
-export function requirementsContext(
-  ctx: BuildContext,
-  net: BuildBox,
-  userWheelDirs: string[],
-  wanted: PlannedRequirement[],
-  apt: RequirementsContext['apt'] = (name, packages) => runApt(ctx, net, name, packages, false),
-): RequirementsContext {
-  return {
-    wanted,
-    plan: ctx.input.plan,
-    pip: ctx.input.pip,
-    userWheelDirs,
-    trustUrls: ctx.input.trustUrls,
-    strict: ctx.input.strict,
-    resolved: ctx.resolved,
-    sources: ctx.sources,
-    fail: (m, f) => ctx.fail(m, f),
-    check: (s, w) => ctx.check(s, w),
-    apt,
-    sdist: (requirement, env, nearest) => sdistWheel(ctx, net, env, requirement, nearest),
-  };
-}
-
 /** The downloads installed in a box with no network and no secret; its commit is the dependency image. */
 async function installPhase(
   ctx: BuildContext,
@@ -148,30 +115,4 @@ async function installPhase(
     // Before its image's tag goes: an image a container uses keeps its tag.
     await box.remove();
   }
-}
-
-/**
- * Wheel directories copied in — their `.whl` files only: a source archive there would be built by
- * pip, and only an index the user named may have its code built in a step with a network.
- */
-export async function putWheelDirs(box: BuildBox, dirs: string[], only?: Set<string>): Promise<string[]> {
-  const inside: string[] = [];
-  if (!dirs.length) return inside;
-  await box.run({
-    name: 'wheelhouse dirs',
-    script: `mkdir -p ${dirs.map((_, i) => `${WHEELHOUSE}/${i}`).join(' ')}`,
-    timeoutS: 30,
-  });
-  for (const [i, dir] of dirs.entries()) {
-    const plan = planSnapshot(dir);
-    const wheels = plan.entries.filter(
-      (e) =>
-        e.path.endsWith('.whl') &&
-        !e.path.includes('/') &&
-        (!only || only.has(normalize(e.path.split('-')[0] ?? ''))),
-    );
-    await box.put(`${WHEELHOUSE}/${i}`, snapshotTar({ ...plan, entries: wheels, skipped: [] }).tar);
-    inside.push(`${WHEELHOUSE}/${i}`);
-  }
-  return inside;
 }

@@ -60,15 +60,21 @@ export async function downloadBuildDeps(
   env: string[],
   redactor: Redactor,
 ): Promise<Buffer | null> {
+  const step = buildDepsDownloadStep(lines, env);
+  const r = await net.run({ ...step, display: redactor.text(step.display ?? step.script) });
+  return r.exit_code === 0 ? net.read(BUILD_DEPS, 2 * 1024 ** 3) : null;
+}
+
+/** Wheels only (`--only-binary=:all:`): nothing downloaded here is built while the network is there. */
+export function buildDepsDownloadStep(lines: string[], env: string[]): StepSpec {
   const command = `python3 -I -m pip --disable-pip-version-check --no-input download --no-cache-dir --only-binary=:all: --timeout 5 --retries 0 --quiet --dest ${BUILD_DEPS} ${lines.map(shQuote).join(' ')}`;
-  const r = await net.run({
+  return {
     name: 'build deps',
     script: `set -e\nmkdir -p ${BUILD_DEPS}\n${command}`,
-    display: redactor.text(command),
+    display: command,
     env,
     timeoutS: 600,
-  });
-  return r.exit_code === 0 ? net.read(BUILD_DEPS, 2 * 1024 ** 3) : null;
+  };
 }
 
 /** Installed into the offline build box's system Python: that box is thrown away after the build. */

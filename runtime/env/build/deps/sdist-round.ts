@@ -43,7 +43,7 @@ export async function sdistWheel(
   const wanted = parseWanted(requirement);
   if (!wanted) return { ok: false, said: `${requirement} is not a requirement piper reads` };
   const listed = listedSdists((await net.run(sdistListStep(wanted.name, env))).stdout);
-  const version = chooseVersion([...listed.keys()], wanted.specifier, ctx.input.strict || !nearest);
+  const version = chooseVersion([...listed.keys()], wanted.specifier, ctx.spec.strict || !nearest);
   if (!version)
     return {
       ok: false,

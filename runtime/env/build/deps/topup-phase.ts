@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { BuildBox } from '../build-box.js';
 import { runApt, type BuildContext } from '../build-context.js';
-import { putWheelDirs, requirementsContext, takeDownloads } from './deps-phase.js';
+import { requirementsContext, takeDownloads } from './requirements-context.js';
+import { putWheelDirs } from '../wheel-dirs.js';
 import { DOWNLOADS } from './download-steps.js';
 import { parseVersionsScan, versionsScanStep } from './installed-versions.js';
 import { metadataRequirements } from './metadata-requirements.js';
@@ -33,7 +34,7 @@ const FROM = "the project's METADATA (Requires-Dist)";
 export async function topUpPhase(ctx: BuildContext, base: string, files: FileToWrite[]): Promise<string> {
   const wanted = topUpRequirements(ctx, files);
   if (!wanted?.length) return base;
-  const { plan } = ctx.input;
+  const { plan } = ctx.spec;
   const check = await offlineBox(ctx, base);
   let missing: PlannedRequirement[];
   try {
@@ -85,7 +86,7 @@ async function fetchTopUp(
   const net = await BuildBox.start(engine, { ...opts, image: ctx.input.base.ref, redactor: pip.redactor });
   const apt: { box: BuildBox | null } = { box: null };
   try {
-    const dirs = await putWheelDirs(net, pip.userWheelDirs, new Set(missing.map((q) => q.normalized)));
+    const dirs = await putWheelDirs(net, ctx.spec.pip.userWheels, new Set(missing.map((q) => q.normalized)));
     const reqs = requirementsContext(ctx, net, dirs, missing, async (name, packages) => {
       apt.box ??= await BuildBox.start(engine, { ...opts, image: base });
       return runApt(ctx, apt.box, name, packages, false);
@@ -105,7 +106,7 @@ async function fetchTopUp(
 
 /** The METADATA's requirements the plan did not already ask for; null (said) when there is none to read. */
 function topUpRequirements(ctx: BuildContext, files: FileToWrite[]): PlannedRequirement[] | null {
-  const { plan } = ctx.input;
+  const { plan } = ctx.spec;
   if (!plan.project.installable) return null;
   const metadata = files.find((f) => /\.dist-info\/METADATA$/.test(f.path));
   if (!metadata) {

@@ -4,23 +4,13 @@
 // the networked phase, and a requirement a repository wheel provides is never asked of an index
 // (no substitution of the repository's package by a public one of the same name). Their content
 // is in the environment's key (their sha256), so the image they make is the same for the same wheels.
-import { readdirSync } from 'node:fs';
 import type { BuildContext } from '../build-context.js';
-import { putWheelDirs, WHEELHOUSE } from './deps-phase.js';
+import { putWheelDirs, WHEELHOUSE } from '../wheel-dirs.js';
 import { scanPytestPlugins } from '../project/pytest-plugins-step.js';
 import { parseVersionsScan, versionsScanStep } from './installed-versions.js';
 import { pipRequirementLine } from '../../plan/deps/pip-line.js';
-import { normalize, unsatisfied } from '../step-output.js';
+import { unsatisfied } from '../step-output.js';
 import { cleanStep, repoWheelsStep } from '../steps.js';
-
-/** Normalized names of the distributions the repository's wheel directories hold (from file names). */
-export function repoWheelNames(dirs: string[]): Set<string> {
-  const names = new Set<string>();
-  for (const dir of dirs)
-    for (const file of readdirSync(dir))
-      if (file.endsWith('.whl')) names.add(normalize(file.split('-')[0] ?? ''));
-  return names;
-}
 
 /** Returns the image to build the project on: the wheels' image, or `base` when none was needed. */
 export async function wheelhousePhase(
@@ -28,19 +18,20 @@ export async function wheelhousePhase(
   base: string,
   provided: Set<string>,
 ): Promise<string> {
-  const { plan, pip, log } = ctx.input;
+  const { log } = ctx.input;
+  const { plan } = ctx.spec;
   const wanted = plan.requirements.filter((q) => provided.has(q.normalized));
   if (!wanted.length) return base;
   log(`environment ${ctx.target.ref}: the repository's wheels (network: none)`);
   const box = await ctx.offlineBox(base);
   try {
-    const dirs = await putWheelDirs(box, pip.repoWheelDirs);
+    const dirs = await putWheelDirs(box, ctx.spec.pip.repoWheels);
     const r = await box.run(repoWheelsStep(wanted.map(pipRequirementLine), dirs));
     const versions = parseVersionsScan((await box.run(versionsScanStep('versions', plan.python))).stdout);
     const unmet = unsatisfied(wanted, Object.fromEntries(versions));
     await scanPytestPlugins(ctx, box);
-    if (r.exit_code !== 0 && (ctx.input.strict || unmet.length === wanted.length)) ctx.check(r, 'wheelhouse');
-    if (ctx.input.strict && unmet.length)
+    if (r.exit_code !== 0 && (ctx.spec.strict || unmet.length === wanted.length)) ctx.check(r, 'wheelhouse');
+    if (ctx.spec.strict && unmet.length)
       ctx.fail(
         `the repository's wheelhouse has no wheel that meets ${unmet.map((q) => `${q.name} ${q.specifier}`.trim()).join(', ')} (strict)`,
         'add the wheels to the wheelhouse, or build best effort (no `strict`)',

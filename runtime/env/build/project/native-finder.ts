@@ -56,7 +56,7 @@ export async function builtModules(
   paths: string[],
   site: string,
 ): Promise<{ files: FileToWrite[]; imports: string[] }> {
-  const { plan, native } = ctx.input;
+  const { plan, native } = ctx.spec;
   if (!native || native.kind === 'rust') return { files: [], imports: [] };
   if (!paths.length) {
     ctx.sources.push(

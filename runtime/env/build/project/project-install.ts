@@ -11,15 +11,12 @@
 //   read (runtime/env/plan/vcs-version.ts): the workspace has no .git.
 // - the install itself is the backend's PEP 660 build unpacked by editable-wheel.ts (2 s less than
 //   pip for a small project), and pip's, with the options above, when that cannot do it.
+import type { ProjectVersion } from '../../plan/vcs-version.js';
 import { EDITABLE_WHEEL_SOURCE } from './editable-wheel.js';
 import { VENV_PYTHON } from '../../choose/names.js';
 
-export interface ProjectInstall {
-  /** Variables for the install (the VCS version), exported in the script so the record shows them. */
-  env?: Record<string, string>;
-  /** A line for the record: where the version came from. */
-  note?: string;
-}
+/** The install's variables and record line, as the build spec carries them. */
+export type ProjectInstall = ProjectVersion;
 
 const SHIM = `from setuptools import setup\\nsetup()\\n`;
 

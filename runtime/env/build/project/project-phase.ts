@@ -21,11 +21,9 @@ import { pthText } from './pth-lines.js';
 import { commandListStep, parseCommandList } from './system-commands.js';
 import { lastLines } from '../step-output.js';
 import { cleanStep, projectStep, repoWheelsStep, setupStep } from '../steps.js';
-import { putWheelDirs } from '../deps/deps-phase.js';
 import { builtModules } from './native-finder.js';
 import { pipRequirementLine } from '../../plan/deps/pip-line.js';
-import { repoWheelNames } from '../deps/wheelhouse-phase.js';
-import { projectInstallFor } from '../../plan/vcs-version.js';
+import { putWheelDirs, wheelNames } from '../wheel-dirs.js';
 import { packAbsolute, readTar, type FileToWrite } from '../tar-files.js';
 
 const WORKSPACE_PTH = '_piper_workspace.pth';
@@ -40,7 +38,7 @@ export async function projectPhase(
   ctx: BuildContext,
   build: { on: string; wheelsFirst: boolean },
 ): Promise<{ files: FileToWrite[]; box: BuildBox | null }> {
-  const { plan, setup } = ctx.input;
+  const { plan, setup } = ctx.spec;
   const site = distributionDirs(plan.python)[0]!;
   if (!plan.project.installable && !setup.length)
     return { files: [piperPth(site, [plan.project.importRoot], [])], box: null };
@@ -85,7 +83,7 @@ async function projectLayer(
     failed: string | null;
   },
 ): Promise<FileToWrite[]> {
-  const { plan } = ctx.input;
+  const { plan } = ctx.spec;
   const { site } = given;
   const bin = `${VENV}/bin`;
   // The snapshot's files and directories are `added` too: put into the box before the build.
@@ -149,7 +147,7 @@ function sayLeftOut(ctx: BuildContext, leftOut: string[]): void {
  * root the checkout does not have.
  */
 function degrade(ctx: BuildContext, why: string, dirs: Set<string>): void {
-  const { plan, strict } = ctx.input;
+  const { plan, strict } = ctx.spec;
   const root = plan.project.importRoot;
   const fix = `its build backend (${plan.project.buildBackend ?? 'setuptools'}) must be among the requirements; a project with compiled parts says what to run in .piper/sandbox.toml \`setup\``;
   if (strict) ctx.fail(`installing the project editable failed (strict): ${why}`, fix);
@@ -173,7 +171,7 @@ function degrade(ctx: BuildContext, why: string, dirs: Set<string>): void {
 
 /** The setup commands (a failure stops: they are the user's) and the editable install; why it failed, if it did. */
 async function runProjectSteps(ctx: BuildContext, box: BuildBox): Promise<string | null> {
-  const { plan, setup } = ctx.input;
+  const { plan, setup } = ctx.spec;
   for (const [i, command] of setup.entries()) {
     const r = await box.run(setupStep(i, command));
     if (r.exit_code !== 0)
@@ -183,10 +181,10 @@ async function runProjectSteps(ctx: BuildContext, box: BuildBox): Promise<string
       );
   }
   if (!plan.project.installable) return null;
-  // The version a VCS-versioned build asks git for, read on the host (the workspace has no .git);
+  // The version a VCS-versioned build asks git for, read by the planner (the workspace has no .git);
   // hatchling's own switch for its trove-classifier check, which refuses a classifier newer than
   // Debian's list of them (nothing the suite needs).
-  const install = projectInstallFor(ctx.input.repoRoot, plan.project.name);
+  const install = ctx.spec.checkout.version;
   const env = { ...install.env, HATCH_METADATA_CLASSIFIERS_NO_VERIFY: '1' };
   const r = await box.run(projectStep({ ...install, env }));
   if (r.exit_code === 0) return null;
@@ -200,9 +198,9 @@ async function runProjectSteps(ctx: BuildContext, box: BuildBox): Promise<string
 
 /** The repository's wheels, in a build box that is not the wheels phase's (a compiled project's). */
 async function installRepoWheels(ctx: BuildContext, box: BuildBox): Promise<void> {
-  const provided = repoWheelNames(ctx.input.pip.repoWheelDirs);
-  const wanted = ctx.input.plan.requirements.filter((q) => provided.has(q.normalized));
-  const dirs = await putWheelDirs(box, ctx.input.pip.repoWheelDirs);
+  const provided = wheelNames(ctx.spec.pip.repoWheels);
+  const wanted = ctx.spec.plan.requirements.filter((q) => provided.has(q.normalized));
+  const dirs = await putWheelDirs(box, ctx.spec.pip.repoWheels);
   await box.run(repoWheelsStep(wanted.map(pipRequirementLine), dirs));
 }
 

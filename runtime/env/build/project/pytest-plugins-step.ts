@@ -7,6 +7,6 @@ import type { BuildContext } from '../build-context.js';
 import { entryPointsScanStep, parseEntryPointsScan } from '../../run/pytest-entry-points.js';
 
 export async function scanPytestPlugins(ctx: BuildContext, box: BuildBox): Promise<void> {
-  const r = await box.run(entryPointsScanStep('pytest plugins', ctx.input.plan.python));
+  const r = await box.run(entryPointsScanStep('pytest plugins', ctx.spec.plan.python));
   ctx.pytestPlugins.splice(0, ctx.pytestPlugins.length, ...parseEntryPointsScan(r.stdout));
 }

@@ -11,7 +11,7 @@ import type { BuildBox } from '../build-box.js';
 import type { BuildContext } from '../build-context.js';
 import { VENV, VENV_PYTHON } from '../../choose/names.js';
 import type { StepSpec } from '../build-box.js';
-import { launchersFor, type Launcher } from '../../plan/tests/test-programs.js';
+import type { Launcher } from '../../plan/tests/test-programs.js';
 
 const SAFE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -31,7 +31,7 @@ export function launchersStep(launchers: Launcher[]): StepSpec {
 
 /** Writes the launchers the plan's test command calls for; one source line says which. */
 export async function writeLaunchers(ctx: BuildContext, box: BuildBox): Promise<void> {
-  const launchers = launchersFor(ctx.input.plan.testCommand);
+  const launchers = ctx.spec.launchers;
   ctx.check(await box.run(launchersStep(launchers)), 'launchers');
   ctx.sources.push(
     `launchers in ${VENV}/bin: ${launchers.map((l) => `${l.program} (python -m ${l.module})`).join(', ')}`,

@@ -1,0 +1,41 @@
+// The requirements' context a networked dependency box works in (its apt, its sdists, what the
+// build recorded so far), and its downloads taken out as one tar: shared by the dependencies and
+// top-up phases, which do not import each other.
+import type { BuildBox } from '../build-box.js';
+import { runApt, type BuildContext } from '../build-context.js';
+import type { PlannedRequirement } from '../../plan/types.js';
+import { DOWNLOADS } from './download-steps.js';
+import type { Fetched, RequirementsContext } from './requirements-step.js';
+import { sdistWheel } from './sdist-round.js';
+
+const MAX_DOWNLOADS = 4 * 1024 ** 3;
+
+/** The networked box's downloads as one tar (of DOWNLOADS), or null when pip downloaded nothing. */
+export async function takeDownloads(net: BuildBox, fetched: Fetched): Promise<Buffer | null> {
+  if (!fetched.pip.lines.size) return null;
+  return net.read(DOWNLOADS, MAX_DOWNLOADS);
+}
+
+/** The requirements' context for the networked box `net` (its apt and its sdists). */
+export function requirementsContext(
+  ctx: BuildContext,
+  net: BuildBox,
+  userWheelDirs: string[],
+  wanted: PlannedRequirement[],
+  apt: RequirementsContext['apt'] = (name, packages) => runApt(ctx, net, name, packages, false),
+): RequirementsContext {
+  return {
+    wanted,
+    plan: ctx.spec.plan,
+    pip: ctx.input.pip,
+    userWheelDirs,
+    trustUrls: ctx.spec.trustUrls,
+    strict: ctx.spec.strict,
+    resolved: ctx.resolved,
+    sources: ctx.sources,
+    fail: (m, f) => ctx.fail(m, f),
+    check: (s, w) => ctx.check(s, w),
+    apt,
+    sdist: (requirement, env, nearest) => sdistWheel(ctx, net, env, requirement, nearest),
+  };
+}
