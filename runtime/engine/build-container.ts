@@ -26,10 +26,36 @@ export interface BuildContainerConfig {
   SecurityOpt?: string[];
 }
 
-export function buildContainerBody(config: BuildContainerConfig) {
+/** Podman's words when the init binary an `Init: true` container needs is not on the host. */
+export const NO_INIT_BINARY = /container-init binary not found/;
+
+/**
+ * PID 1 of a build box on an engine that has no init binary to inject (Podman without catatonit):
+ * the image's own Python, reaping every child it inherits and exiting on SIGTERM, as the engine's
+ * init would. Build boxes are made FROM the sandbox image, which always has python3; the box's
+ * command is what this process waits beside, so it replaces the command (which only waits).
+ */
+export const REAPER_CMD = [
+  'python3',
+  '-I',
+  '-c',
+  [
+    'import os, signal',
+    'signal.signal(signal.SIGTERM, lambda *_: os._exit(0))',
+    'signal.signal(signal.SIGCHLD, lambda *_: None)',
+    'while True:',
+    '    try:',
+    '        while os.waitpid(-1, os.WNOHANG)[0] > 0: pass',
+    '    except ChildProcessError: pass',
+    '    signal.sigtimedwait([signal.SIGCHLD], 5)',
+  ].join('\n'),
+];
+
+/** `ownInit`: no init injected by the engine; the box's PID 1 reaps (REAPER_CMD). */
+export function buildContainerBody(config: BuildContainerConfig, opts: { ownInit?: boolean } = {}) {
   return {
     Image: config.Image,
-    Cmd: config.Cmd,
+    Cmd: opts.ownInit ? REAPER_CMD : config.Cmd,
     User: '0:0',
     WorkingDir: '/',
     Labels: config.Labels,
@@ -39,7 +65,7 @@ export function buildContainerBody(config: BuildContainerConfig) {
       Memory: config.Memory,
       MemorySwap: config.Memory,
       PidsLimit: config.PidsLimit,
-      Init: true,
+      Init: !opts.ownInit,
       LogConfig: { Type: 'none', Config: {} },
       Tmpfs: { '/tmp': 'rw,nosuid,nodev,size=1024m,mode=1777' },
       Ulimits: CONTAINER_ULIMITS,

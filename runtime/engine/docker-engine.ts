@@ -7,7 +7,7 @@ import { RuntimeError, isConnectionFailure } from '../errors.js';
 import { containerArchive, containerChanges, type ContainerChange } from './container-files.js';
 import { oomEventSince } from './container-events.js';
 import { createdContainers } from './created-containers.js';
-import { buildContainerBody, type BuildContainerConfig } from './build-container.js';
+import { NO_INIT_BINARY, buildContainerBody, type BuildContainerConfig } from './build-container.js';
 import type { EngineIdentity, VersionBody } from './engine-identity.js';
 import { askIdentity, askVersion } from './engine-self.js';
 import { dockerode } from './dockerode-client.js';
@@ -55,6 +55,8 @@ export class DockerEngine {
   private readonly localNames = new Map<string, string>();
   /** `remove` bound to this engine: how createdContainers removes what this engine created. */
   private readonly removeContainer = (id: string): Promise<void> => this.remove(id);
+  /** The engine refused an init it has no binary for (createBuildContainer): build boxes bring their own. */
+  private noInitBinary = false;
 
   constructor(docker?: Docker) {
     // With no options dockerode reads DOCKER_HOST (and DOCKER_TLS_VERIFY / DOCKER_CERT_PATH) itself,
@@ -324,9 +326,21 @@ export class DockerEngine {
    */
   createBuildContainer(config: BuildContainerConfig): Promise<string> {
     return createdContainers.create(async () => {
-      const body = buildContainerBody({ ...config, Image: this.localName(config.Image) });
-      const container = await this.call('create build container', () => this.docker.createContainer(body));
-      return container.id;
+      const create = (ownInit: boolean) =>
+        this.call('create build container', async () => {
+          const body = buildContainerBody({ ...config, Image: this.localName(config.Image) }, { ownInit });
+          return (await this.docker.createContainer(body)).id;
+        });
+      if (this.noInitBinary) return create(true);
+      try {
+        return await create(false);
+      } catch (error) {
+        if (!NO_INIT_BINARY.test((error as Error).message)) throw error;
+        // Podman without catatonit: a build box reaps with its own PID 1 (build-container.ts),
+        // from now on for this engine, rather than failing every build the sandboxes could run.
+        this.noInitBinary = true;
+        return create(true);
+      }
     }, this.removeContainer);
   }
 

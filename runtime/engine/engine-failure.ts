@@ -2,6 +2,7 @@
 // nobody answers is `engine_unreachable` (exit 5, with how to start one), anything else the
 // engine said is `engine_error` with the call and the engine's own message.
 import { RuntimeError, isConnectionFailure } from '../errors.js';
+import { NO_INIT_BINARY } from './build-container.js';
 
 export function engineEndpoint(): string {
   return process.env.DOCKER_HOST || 'unix:///var/run/docker.sock';
@@ -19,12 +20,12 @@ export function engineFailure(what: string, error: unknown): RuntimeError {
   }
   const status = (error as { statusCode?: number }).statusCode;
   const detail = (error as { json?: { message?: string } }).json?.message ?? (error as Error).message;
-  return new RuntimeError(
-    'engine_error',
-    `${what}: ${detail}${status ? ` (HTTP ${status})` : ''}`,
-    undefined,
-    {
-      cause: error,
-    },
-  );
+  // A sandbox's init is a hardening setting (it reaps and forwards signals): never dropped, but
+  // what to install is said. (Build boxes bring their own: build-container.ts.)
+  const fix = NO_INIT_BINARY.test(detail)
+    ? "install the engine's init binary (Podman's catatonit: `apt-get install catatonit` on Debian), then run again"
+    : undefined;
+  return new RuntimeError('engine_error', `${what}: ${detail}${status ? ` (HTTP ${status})` : ''}`, fix, {
+    cause: error,
+  });
 }

@@ -22,6 +22,8 @@ import { PODMAN, ensurePodman, ensureRootlessUser } from '../../runtime/engine/p
 import { alive, sleep, stopProcess } from './process-stop.js';
 
 export const ROOTLESS_USER = 'piper-podman';
+/** Where Debian's Podman looks for catatonit (a link to /usr/bin/catatonit). */
+const PODMAN_HELPERS = '/usr/libexec/podman';
 
 export interface PodmanService {
   mode: 'rootful' | 'rootless';
@@ -37,7 +39,15 @@ export interface PodmanService {
 /** Podman's service exits within seconds of SIGTERM once its containers are gone. */
 const stopPid = (pid: number | undefined) => stopProcess(pid, 20_000);
 
-export async function startPodman(mode: 'rootful' | 'rootless'): Promise<PodmanService> {
+/**
+ * `withoutInit` (rootful): the service runs in a mount namespace of its own where Podman's helper
+ * directory is an empty tmpfs, so it finds no init binary (catatonit), as on a host that lacks it;
+ * the host's own files are untouched.
+ */
+export async function startPodman(
+  mode: 'rootful' | 'rootless',
+  opts: { withoutInit?: boolean } = {},
+): Promise<PodmanService> {
   await ensurePodman((line) => process.stderr.write(`${line}\n`));
   const root = mkdtempSync(join(tmpdir(), `piper-podman-${mode}-`));
   const socket = join(root, 'podman.sock');
@@ -57,7 +67,13 @@ export async function startPodman(mode: 'rootful' | 'rootless'): Promise<PodmanS
   let child: ChildProcess;
   let xdg = '';
   let madeUser = false;
-  if (mode === 'rootful') {
+  if (mode === 'rootful' && opts.withoutInit) {
+    const hide = `mount -t tmpfs -o size=1m none ${PODMAN_HELPERS} && exec "$@"`;
+    child = spawn('unshare', ['-m', '--propagation', 'private', 'sh', '-c', hide, 'sh', PODMAN, ...serve], {
+      stdio: ['ignore', log, log],
+      cwd: root,
+    });
+  } else if (mode === 'rootful') {
     child = spawn(PODMAN, serve, { stdio: ['ignore', log, log], cwd: root });
   } else {
     const user = ensureRootlessUser(ROOTLESS_USER);
@@ -104,7 +120,9 @@ export async function startPodman(mode: 'rootful' | 'rootless'): Promise<PodmanS
       await stopPid(child.pid);
       // Rootless Podman re-executes itself inside its user namespace: that process has another
       // pid, found by the storage directory of this service in its command line.
-      for (const pid of pidsMentioning(root)) await stopPid(pid);
+      // Each exec session keeps a conmon for minutes after it ends (its exit delay), and conmon
+      // outlasts SIGTERM: stopped together, or a build's dozens of execs take minutes one by one.
+      await Promise.all(pidsMentioning(root).map(stopPid));
       // Rootless Podman keeps its user namespace open with a pause process of its own.
       const pause = join(xdg, 'libpod', 'tmp', 'pause.pid');
       if (xdg && existsSync(pause)) await stopPid(Number(readFileSync(pause, 'utf8').trim()) || undefined);

@@ -140,7 +140,10 @@ async function commitImage(
         'USER 1000:1000',
         'WORKDIR /work',
         'CMD ["python3"]',
-        `LABEL ${ENV_LABEL.key}=${key} ${ENV_LABEL.project}=${projectId(repoRoot, ctx.input.projectName)} ${ENV_LABEL.base}=${ctx.input.base.id}`,
+        // One label a line: Podman's commit reads `LABEL a=1 b=2` as one label `a` of value `1 b=2`.
+        `LABEL ${ENV_LABEL.key}=${key}`,
+        `LABEL ${ENV_LABEL.project}=${projectId(repoRoot, ctx.input.projectName)}`,
+        `LABEL ${ENV_LABEL.base}=${ctx.input.base.id}`,
         // Every part checked by pytest-entry-points.ts ([\w.:-] only); quoted, as it may be empty.
         `LABEL ${PYTEST_PLUGINS_LABEL}="${pluginsLabel(ctx.pytestPlugins)}"`,
         // The dependency image's record is its own; this image's is the ledger's.

@@ -92,7 +92,11 @@ export async function keepDepsImage(ctx: BuildContext, image: string, part: Deps
     await box.commit({
       ...target,
       changes: [
-        `LABEL ${ENV_LABEL.key}=${depsKeyLabel(ctx, part)} ${ENV_LABEL.project}=${projectId(repoRoot, projectName)} ${ENV_LABEL.base}=${base.id} ${DEPS_RECORD_LABEL}=${encoded}`,
+        // One label a line: Podman's commit reads `LABEL a=1 b=2` as one label `a` of value `1 b=2`.
+        `LABEL ${ENV_LABEL.key}=${depsKeyLabel(ctx, part)}`,
+        `LABEL ${ENV_LABEL.project}=${projectId(repoRoot, projectName)}`,
+        `LABEL ${ENV_LABEL.base}=${base.id}`,
+        `LABEL ${DEPS_RECORD_LABEL}=${encoded}`,
       ],
     });
   } finally {
