@@ -1,6 +1,6 @@
 // The dependency image kept for the next checkout: the venv, Debian's packages and the repository's
 // wheels (and, for compiled parts, the build tools on top) — images no repository build code ran
-// in, so they are keyed by the declarations alone (key.ts `environmentKey`), while the environment
+// in, so they are keyed by the declarations alone (choose/key.ts `declarationsKey`), while the environment
 // image built FROM them holds the project layer and is keyed by the whole snapshot. A new checkout
 // with the same declarations then costs only the project phase. What the dependency phases said
 // (sources, shortfalls, versions, pytest plugins) travels with the image as a label, redacted, so

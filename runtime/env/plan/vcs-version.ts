@@ -1,9 +1,8 @@
 // The version of a project that takes it from git, read on the host (the sandbox's workspace has no
 // .git) with safe git only (runtime/host/safe-git.ts: no hooks, no repository config that runs a
-// command), and given to the editable install as the variables its tool reads. It is NOT part of the
-// environment's content key: a commit that changes a file changes the snapshot, which builds the
-// project phase again (key.ts checkoutKey), and a tag alone keeps the version of the build that made
-// the image.
+// command), and given to the editable install as the variables its tool reads. It is part of the
+// build spec's checkout part (spec/build-spec.ts): a new tag or commit builds the project phase
+// again on the kept dependency image, as a changed snapshot does.
 //
 // As setuptools-scm's default scheme (guess-next-dev) would: a tag at HEAD is the version (`v`
 // stripped); N commits after it bump the tag's last number and add `.devN+g<hash>` (v1.4.0, 3
