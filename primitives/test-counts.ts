@@ -2,10 +2,13 @@
 // skipped in 0.12s ===`, or `-q`'s bare form) on stdout, else unittest's (`Ran 12 tests in
 // 0.003s` then `OK (skipped=3)` / `FAILED (failures=1, errors=2, skipped=3)`), which it writes to
 // stderr. Counts describe the run; the verdict is still the exit code alone.
+import { withoutColors } from '../runtime/text/terminal-colors.js';
 import type { PytestCounts } from './results/sandbox-results.js';
 
+/** The counts, also of a run that coloured its output. */
 export function testCounts(stdout: string, stderr: string): PytestCounts | undefined {
-  return pytestCounts(stdout) ?? unittestCounts(stderr) ?? unittestCounts(stdout);
+  const [out, err] = [withoutColors(stdout), withoutColors(stderr)];
+  return pytestCounts(out) ?? unittestCounts(err) ?? unittestCounts(out);
 }
 
 /** pytest's closing summary, the last one in the output. */

@@ -9,7 +9,7 @@ import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { readYaml } from '../../runtime/env/plan/read/mini-yaml.js';
 import { renderPlanText } from '../../runtime/env/plan/render.js';
 import { DEFAULT_TEST_FROM, detectTestCommand } from '../../runtime/env/plan/tests/test-command.js';
-import { pytestCounts, unittestCounts } from '../../primitives/test-counts.js';
+import { pytestCounts, testCounts, unittestCounts } from '../../primitives/test-counts.js';
 import { targetArgv } from '../../primitives/run-test.js';
 import { runsTests } from '../../runtime/env/plan/tests/test-runners.js';
 
@@ -206,6 +206,13 @@ describe('the small YAML reader', () => {
 });
 
 describe('counts', () => {
+  it("reads a coloured summary (pytest --color=yes, as humanize's addopts ask)", () => {
+    // The closing line as pytest writes it with colours on (captured from a real run).
+    const line =
+      '\u001b[31m============ \u001b[31m\u001b[1m1 failed\u001b[0m, \u001b[32m729 passed\u001b[0m, \u001b[33m69 skipped\u001b[0m\u001b[31m in 159.85s (0:02:39)\u001b[0m\u001b[31m =============\u001b[0m';
+    expect(testCounts(`x\n${line}\n`, '')).toEqual({ passed: 729, failed: 1, errors: 0, skipped: 69 });
+  });
+
   it("reads unittest's summary from stderr as pytest's counts", () => {
     expect(unittestCounts('...\n------\nRan 12 tests in 0.003s\n\nOK\n')).toEqual({
       passed: 12,
