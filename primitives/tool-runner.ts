@@ -11,6 +11,7 @@ import { describeDiagnostic } from './lint/diagnostic.js';
 import { callSubject, observationKind, runToolCall, type ToolCall } from './tools/all-tools.js';
 import type { ExecutedCall } from './tools/tool.js';
 import type { ToolRunnerOptions } from './tools/tool-context.js';
+import { dispatchCall, endCall, markCompleted } from '../runtime/ledger/calls.js';
 
 export type { ExecutedCall } from './tools/tool.js';
 export type { ToolRunnerOptions } from './tools/tool-context.js';
@@ -65,7 +66,7 @@ export class ToolRunner {
   ): Promise<ExecutedCall> {
     const o = this.options;
     o.signal?.throwIfAborted();
-    const callId = o.ledger.dispatchCall({
+    const callId = dispatchCall(o.ledger, {
       id: dispatch.callId,
       runId: o.runId,
       tool: LINT,
@@ -81,13 +82,13 @@ export class ToolRunner {
       const source = bytes.toString('utf8');
       const report = await o.lint.check(source, path);
       o.signal?.throwIfAborted();
-      o.ledger.markCompleted(callId);
+      markCompleted(o.ledger, callId);
       const result =
         report.diagnostics.length === 0 ? 'clean' : report.diagnostics.map(describeDiagnostic).join('; ');
       return { callId, kind: LINT, target: selector, result, receipt: null };
     } catch (error) {
       if (o.signal?.aborted) throw o.signal.reason;
-      o.ledger.endCall(callId, 'failed', (error as Error).message);
+      endCall(o.ledger, callId, 'failed', (error as Error).message);
       const result = `lint could not run: ${(error as Error).message}`;
       return { callId, kind: LINT, target: selector, result, receipt: null };
     }

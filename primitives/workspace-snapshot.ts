@@ -7,6 +7,7 @@ import type { Limits } from '../runtime/sandbox/spec.js';
 import { planSnapshot, snapshotTar, type Snapshot } from '../runtime/workspace/snapshot.js';
 import type { SandboxContext } from './sandbox-context.js';
 import { workspaceCapMb, workspaceLimits } from './workspace-size.js';
+import { dispatchCall, endCall } from '../runtime/ledger/calls.js';
 
 /** What a call with a workspace needs beyond the sandbox: the repository and, optionally, the cap. */
 export interface WorkspaceContext extends SandboxContext {
@@ -36,7 +37,7 @@ export function sizedSnapshot(
     );
     return { snapshot: snapshotTar(plan), sized };
   } catch (error) {
-    const callId = ctx.ledger.dispatchCall({
+    const callId = dispatchCall(ctx.ledger, {
       id: ctx.dispatch?.callId,
       runId: ctx.runId,
       tool: call.tool,
@@ -46,7 +47,7 @@ export function sizedSnapshot(
       turnId: ctx.turnId,
     });
     ctx.dispatch?.onDispatched?.(callId);
-    ctx.ledger.endCall(callId, 'not_executed', (error as Error).message);
+    endCall(ctx.ledger, callId, 'not_executed', (error as Error).message);
     throw error;
   }
 }

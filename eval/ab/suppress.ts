@@ -11,6 +11,7 @@
 import type { ExecutedLike, LoopTools } from '../../policy/loop.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { callSubject, observationKind } from '../../primitives/tools/all-tools.js';
+import { dispatchCall, endCall } from '../../runtime/ledger/calls.js';
 
 export const SUPPRESSED = 'suppressed by the A/B ablation: this call was not run';
 
@@ -60,7 +61,7 @@ export function suppressNth(
       removed ??= key;
       const run = runId();
       if (!run) throw new Error('the ablation wrapper ran before the run was created');
-      const callId = ledger.dispatchCall({
+      const callId = dispatchCall(ledger, {
         id: dispatch?.callId,
         runId: run,
         tool: call.tool,
@@ -70,7 +71,7 @@ export function suppressNth(
         turnId,
       });
       dispatch?.onDispatched?.(callId);
-      ledger.endCall(callId, 'not_executed', SUPPRESSED);
+      endCall(ledger, callId, 'not_executed', SUPPRESSED);
       const subject = callKey(call.tool, call.args);
       suppression.suppressed ??= { tool: call.tool, subject, callId };
       suppression.count++;

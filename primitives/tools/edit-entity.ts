@@ -8,6 +8,7 @@ import { editResultSchema, type EditEnvelope } from '../results/edit-result.js';
 import { runInProcess } from './in-process.js';
 import { defineTool, stringArg, type ExecutedCall } from './tool.js';
 import type { ToolContext } from './tool-context.js';
+import { endCall, markCompleted } from '../../runtime/ledger/calls.js';
 
 export const editEntityTool = defineTool({
   name: 'edit_entity',
@@ -48,10 +49,10 @@ function editRecorded(
   const denied = result.data?.denied;
   if (denied) {
     // A refusal is a terminal record of its own: the call never ran, and the model is told so.
-    o.ledger.endCall(callId, 'denied', denied.reason);
+    endCall(o.ledger, callId, 'denied', denied.reason);
     return { callId, kind: 'denied', target: ctx.target, result, receipt: null };
   }
-  o.ledger.markCompleted(callId);
+  markCompleted(o.ledger, callId);
   const executed: ExecutedCall = { callId, kind: ctx.kind, target: ctx.target, result, receipt: null };
   if (result.data?.committed === true) {
     const row = editsForRun(o.ledger, o.runId)

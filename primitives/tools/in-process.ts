@@ -4,6 +4,7 @@
 // throw is a stopped run's (`signal`): its calls were marked by whoever stopped it.
 import type { ExecutedCall } from './tool.js';
 import type { ToolContext } from './tool-context.js';
+import { dispatchCall, endCall, markCompleted } from '../../runtime/ledger/calls.js';
 
 export async function runInProcess<R>(
   ctx: ToolContext,
@@ -11,12 +12,12 @@ export async function runInProcess<R>(
   work: (callId: string) => Promise<R>,
   /** The terminal record of a result (default: completed, as captured). */
   recorded: (callId: string, result: R) => ExecutedCall = (callId, result) => {
-    ctx.options.ledger.markCompleted(callId);
+    markCompleted(ctx.options.ledger, callId);
     return { callId, kind: ctx.kind, target: ctx.target, result, receipt: null };
   },
 ): Promise<ExecutedCall> {
   const o = ctx.options;
-  const callId = o.ledger.dispatchCall({
+  const callId = dispatchCall(o.ledger, {
     id: ctx.dispatch.callId,
     runId: o.runId,
     tool: ctx.tool,
@@ -32,7 +33,7 @@ export async function runInProcess<R>(
     return recorded(callId, result);
   } catch (error) {
     if (o.signal?.aborted) throw o.signal.reason;
-    o.ledger.endCall(callId, 'failed', (error as Error).message);
+    endCall(o.ledger, callId, 'failed', (error as Error).message);
     const result = { ok: false, error: (error as Error).message, data: null };
     return { callId, kind: ctx.kind, target: ctx.target, result, receipt: null };
   }

@@ -18,6 +18,8 @@ import { sweepWarm } from '../../runtime/sandbox/warm-sweep.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { startCli } from '../helpers/cli.js';
 import { IMAGE, engine, expectNoContainersLeft, makeSandbox } from '../helpers/sandbox.js';
+import { createRun } from '../../runtime/ledger/runs.js';
+import { getExecution } from '../../runtime/ledger/calls.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'piper-warm-'));
 const repo = join(dir, 'repo');
@@ -106,7 +108,7 @@ describe('a warm container', () => {
       expect(result.counts.passed).toBe(2);
       const ledger = Ledger.open(ledgers[i]!);
       try {
-        return ledger.getExecution(result.call_id)!;
+        return getExecution(ledger, result.call_id)!;
       } finally {
         ledger.close();
       }
@@ -134,14 +136,14 @@ describe('a warm container', () => {
       keepWarm: { idleS: 2 },
     });
     const ledger = Ledger.open(join(dir, 'oom.db'));
-    const runId = ledger.createRun({ kind: 'run_test', repo, owner: 'test' });
+    const runId = createRun(ledger, { kind: 'run_test', repo, owner: 'test' });
     const ctx = { sandbox, ledger, runId, owner: 'test', origin: 'user' as const, repoRoot: repo };
     try {
       const claimed = (await waiting(k))!.id;
       sandbox.prestart();
       const { receipt, callId } = await execute(ctx, { code: 'b = bytearray(512 << 20)' }, k.limits);
       expect(receipt).toMatchObject({ container_id: claimed, warm: true, exit_code: 137, oom_killed: true });
-      expect(ledger.getExecution(callId)?.oom_killed).toBe(1);
+      expect(getExecution(ledger, callId)?.oom_killed).toBe(1);
     } finally {
       await sandbox.close();
       ledger.close();
