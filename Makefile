@@ -38,6 +38,7 @@ image: engine
 lint: $(NODE_STAMP)
 	npx tsc -p tsconfig.json --noEmit
 	npx eslint .
+	node scripts/import-cycles.mjs
 	npx prettier --check . --log-level warn
 	npx knip
 

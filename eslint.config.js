@@ -40,7 +40,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     // bin/ and config files run on Node.
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } },
   },
   {

@@ -14,7 +14,7 @@ import { filesOf, type Task } from './tasks.js';
 import { createRun, endRun } from '../../runtime/ledger/runs.js';
 import { getExecution } from '../../runtime/ledger/calls.js';
 
-export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'missing';
+type TestStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'missing';
 
 export interface Judgement {
   resolved: boolean;
@@ -36,7 +36,7 @@ export interface JudgeContext {
   owner: string;
 }
 
-export const JUDGE_TIMEOUT_S = 300;
+const JUDGE_TIMEOUT_S = 300;
 
 export async function judgeRun(
   ctx: JudgeContext,
@@ -87,7 +87,7 @@ export async function judgeRun(
 }
 
 /** `PASSED tests/x.py::t`, `FAILED tests/x.py::t - AssertionError` … from pytest's -rA summary. */
-export function reportedStatuses(stdout: string): Map<string, TestStatus> {
+function reportedStatuses(stdout: string): Map<string, TestStatus> {
   const out = new Map<string, TestStatus>();
   const words: Record<string, TestStatus> = {
     PASSED: 'passed',

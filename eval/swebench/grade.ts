@@ -15,7 +15,7 @@ import { grade, parseOutcomes, pytestTarget, type Graded } from './test-grade.js
 import { createRun, endRun } from '../../runtime/ledger/runs.js';
 import { getExecution } from '../../runtime/ledger/calls.js';
 
-export const GRADE_TIMEOUT_S = 900;
+const GRADE_TIMEOUT_S = 900;
 
 export interface TestRun extends Graded {
   runId: string;
