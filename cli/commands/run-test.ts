@@ -1,8 +1,8 @@
 // `piper-agent run-test TARGET`: the repository's tests in a fresh sandbox, recorded in the ledger.
 import { parseArgs } from 'node:util';
-import { RUN_TEST_LIMITS, runTest } from '../../primitives/run-test.js';
+import { RUN_TEST_LIMITS, runTest } from '../../primitives/tools/run-test/effect.js';
 import type { RunTestResult } from '../../primitives/results/sandbox-results.js';
-import { runTestTool } from '../../primitives/tools/run-test.js';
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';

@@ -9,7 +9,7 @@ import type { ApprovalMode, AskApproval } from '../../policy/approval.js';
 import type { EventSink, RunResult } from '../../policy/events.js';
 import type { LoopOptions, LoopState, LoopTools } from '../../policy/loop.js';
 import { LOOPS, type LoopSettings, type PolicyName } from '../../policy/loop-settings.js';
-import { RUN_TEST_LIMITS } from '../../primitives/run-test.js';
+import { RUN_TEST_LIMITS } from '../../primitives/tools/run-test/effect.js';
 import { gitHead } from '../../runtime/host/git.js';
 import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { OpenAIEmbeddings } from '../../runtime/model/embeddings.js';

@@ -1,11 +1,11 @@
 // The simulated model's next intended action, from what it remembers (sim-absorb.ts keeps that up to
 // date from the prompts) and its seeded weaknesses (SIM_RATES in sim-model.ts). The plan of a
 // competent agent — locate, read, edit, test, stop — bent at the documented rates.
-import { editEntityTool } from '../../primitives/tools/edit-entity.js';
-import { readEntityTool } from '../../primitives/tools/read-entity.js';
-import { runTestTool } from '../../primitives/tools/run-test.js';
-import { searchCodeTool } from '../../primitives/tools/search-code.js';
-import { searchSymbolTool } from '../../primitives/tools/search-symbol.js';
+import { editEntityTool } from '../../primitives/tools/edit-entity/tool.js';
+import { readEntityTool } from '../../primitives/tools/read-entity/tool.js';
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
+import { searchCodeTool } from '../../primitives/tools/search-code/tool.js';
+import { searchSymbolTool } from '../../primitives/tools/search-symbol/tool.js';
 import { SIM_EDIT_ATTEMPTS, SIM_MAX_CALLS, SIM_RATES, type SimEdit, type SimTask } from './sim-rates.js';
 import type { SimPrompt } from './sim-prompt.js';
 

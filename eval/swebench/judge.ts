@@ -3,7 +3,7 @@
 // dependency files cannot change what it is graded in), the test files are put back, the test
 // patch applied and the FAIL_TO_PASS and PASS_TO_PASS tests run (grade.ts). A test patch that no
 // longer applies to the agent's tree grades as unresolved, with git's reason.
-import { runTestTool } from '../../primitives/tools/run-test.js';
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
 import type { Judgement, JudgeContext } from '../ab/judge.js';
 import type { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { instanceEnvironment } from './environment.js';

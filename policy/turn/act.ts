@@ -52,7 +52,7 @@ export async function act(ctx: TurnContext, s: Selected): Promise<ActResult> {
   const { exec, row } = await execute(ctx, turn, turnId, { callId, call, origin: 'model' });
   ctx.latest = ctx.strategy.render(row);
   // A denied call advances no trigger: nothing happened to the repository.
-  if (exec.kind === 'denied') return CONTINUE;
+  if (exec.denied) return CONTINUE;
   if (exec.edit) await runTriggers(ctx, triggers.onEditCommitted(exec.edit), turn, turnId);
   await runTriggers(ctx, triggers.onText(ctx.latest), turn, turnId);
   return CONTINUE;

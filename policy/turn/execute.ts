@@ -1,7 +1,6 @@
 // Running one call, the model's or a trigger's: the execution events around it, the trust gate's
 // verdict on what it captured, and its observation. Trigger calls chain: an edit a trigger commits
 // fires that edit's own triggers.
-import { editEntityTool } from '../../primitives/tools/edit-entity.js';
 import type { ExecutedLike, ObservationRowLike } from '../loop-types.js';
 import { triggerObservation, type TriggerCall } from '../triggers.js';
 import type { TurnContext } from './context.js';
@@ -52,11 +51,9 @@ export async function execute(
     timed_out: exec.receipt?.timed_out ?? false,
     ms: ctx.clock() - t0,
   });
-  if (exec.kind === 'denied') {
+  if (exec.denied) {
     // The authorization stage refused it: the harness's own record of the decision, not a result.
-    const refused = editEntityTool.result.safeParse(exec.result);
-    const reason = refused.success ? refused.data.error : null;
-    const note: DeniedNote = { denied: true, reason };
+    const note: DeniedNote = { denied: true, reason: exec.denied.reason };
     const row = ctx.journal.executed(turn, turnId, exec, note, { trust: 'trusted' });
     return { exec, row };
   }

@@ -15,9 +15,9 @@ import {
   type ToolCall,
   type ToolName,
 } from '../../primitives/tools/all-tools.js';
-import { editEntityTool } from '../../primitives/tools/edit-entity.js';
-import { readEntityTool } from '../../primitives/tools/read-entity.js';
-import { runTestTool } from '../../primitives/tools/run-test.js';
+import { editEntityTool } from '../../primitives/tools/edit-entity/tool.js';
+import { readEntityTool } from '../../primitives/tools/read-entity/tool.js';
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
 import { isRecord } from '../../runtime/text/is-record.js';
 
 export interface MemoryTurn {

@@ -13,7 +13,7 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { editEntity } from '../../primitives/edit-entity.js';
+import { editEntity } from '../../primitives/tools/edit-entity/effect.js';
 import { atomicWrite, FileChangedError, sha256 } from '../../primitives/fs/atomic-write.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';

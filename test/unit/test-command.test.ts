@@ -10,7 +10,7 @@ import { readYaml } from '../../runtime/env/plan/mini-yaml.js';
 import { renderPlanText } from '../../runtime/env/plan/render.js';
 import { DEFAULT_TEST_FROM, detectTestCommand } from '../../runtime/env/plan/test-command.js';
 import { pytestCounts, unittestCounts } from '../../primitives/test-counts.js';
-import { targetArgv } from '../../primitives/run-test.js';
+import { targetArgv } from '../../primitives/tools/run-test/effect.js';
 import { runsTests } from '../../runtime/env/plan/test-runners.js';
 
 const roots: string[] = [];

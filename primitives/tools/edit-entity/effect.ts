@@ -3,17 +3,17 @@
 // and refresh the code index. Every failure is an envelope, and a refused edit leaves the file
 // byte-identical.
 import { realpath } from 'node:fs/promises';
-import { readRepoFile } from '../runtime/host/inside-repo.js';
+import { readRepoFile } from '../../../runtime/host/inside-repo.js';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { recordEdit } from '../runtime/ledger/edits.js';
-import type { Ledger } from '../runtime/ledger/ledger.js';
-import { unifiedDiff } from './diff/unified-diff.js';
-import { deniedMessage, type EditAuthorizer } from './edit-approval.js';
-import { atomicWrite, FileChangedError, sha256, type AtomicWriteOptions } from './fs/atomic-write.js';
-import { addedDiagnostics, describeDiagnostic, type Diagnostic } from './lint/diagnostic.js';
-import type { LintGate } from './lint/lint-gate.js';
-import type { EditResult } from './results/edit-result.js';
-import type { Entity, EntityLookup, Envelope } from './types.js';
+import { recordEdit } from '../../../runtime/ledger/edits.js';
+import type { Ledger } from '../../../runtime/ledger/ledger.js';
+import { unifiedDiff } from '../../diff/unified-diff.js';
+import { deniedMessage, type EditAuthorizer } from '../../edit-approval.js';
+import { atomicWrite, FileChangedError, sha256, type AtomicWriteOptions } from '../../fs/atomic-write.js';
+import { addedDiagnostics, describeDiagnostic, type Diagnostic } from '../../lint/diagnostic.js';
+import type { LintGate } from '../../lint/lint-gate.js';
+import type { EditResult } from '../../results/edit-result.js';
+import type { Entity, EntityLookup, Envelope } from '../../types.js';
 
 /** The registry's caps (docs/policy.md, "The tool registry"), in code points as Python's len(). */
 const EDIT_CAPS = { search: 400, replace: 2000 } as const;

@@ -1,5 +1,5 @@
 // The trust gate's round-trip check of a committed edit, on the diff the ledger recorded: the search
-// text was replaced by the replace text, exactly once (policy/tools/edit-entity.ts applies it).
+// text was replaced by the replace text, exactly once (tool.ts applies it).
 
 /**
  * Re-asserts on the recorded diff what the primitive enforced: the replacement happened, once.

@@ -1,7 +1,7 @@
 // The trust gate's exit-code consistency check of the two sandbox tools: timed_out implies the kill's
 // exit code, and the result agrees with the sandbox receipt (the ledger's executions row). run_test
-// adds its own (passed is exit_code == 0) in its policy module.
-import type { SandboxVerdict } from '../../primitives/results/sandbox-results.js';
+// adds its own (passed is exit_code == 0) in its declaration (run-test/tool.ts).
+import type { SandboxVerdict } from '../results/sandbox-results.js';
 
 /** The exit code a container killed at its time limit reports (128 + SIGKILL). */
 const KILLED_EXIT_CODE = 137;

@@ -1,12 +1,12 @@
 // read_entity (docs/policy.md, "The tool registry"): an entity's signature and, on request, at most
 // `window` lines of its source, with a note when cut. The file is checked against the index first,
 // so a span never points into a file that changed since it was parsed.
-import { readRepoFile } from '../runtime/host/inside-repo.js';
-import { decodeSource } from './index/byte-offsets.js';
-import { citeEvidence, intArg, type ReadContext } from './read-context.js';
-import { FUZZY_LAST_TOKEN_ONLY, rankSymbols } from './search-symbol.js';
-import type { ReadEntityResult } from './results/read-results.js';
-import type { Entity, Envelope } from './types.js';
+import { readRepoFile } from '../../../runtime/host/inside-repo.js';
+import { decodeSource } from '../../index/byte-offsets.js';
+import { citeEvidence, intArg, type ReadContext } from '../../read-context.js';
+import { FUZZY_LAST_TOKEN_ONLY, rankSymbols } from '../search-symbol/effect.js';
+import type { ReadEntityResult } from '../../results/read-results.js';
+import type { Entity, Envelope } from '../../types.js';
 
 export interface ReadEntityArgs {
   selector: string;

@@ -1,11 +1,12 @@
 // read_entity: a code entity's signature and, on request, a window of its body. Everything the
-// harness knows of the tool is declared here; the policy's part (the selector must exist) is
-// policy/tools/read-entity.ts, the reading itself primitives/read-entity.ts.
+// harness knows of the tool is declared here: its precondition (the selector must exist in the code
+// index), no trust check beyond its schema, and the reading itself (effect.ts).
 import { z } from 'zod';
-import { readEntity } from '../read-entity.js';
-import { readEntityResultSchema } from '../results/read-results.js';
-import { readContext, runInProcess } from './in-process.js';
-import { defineTool, stringArg } from './tool.js';
+import { readEntity } from './effect.js';
+import { readEntityResultSchema } from '../../results/read-results.js';
+import { readContext, runInProcess } from '../in-process.js';
+import { defineTool, stringArg } from '../tool.js';
+import { ask } from '../tool-checks.js';
 
 export const readEntityTool = defineTool({
   name: 'read_entity',
@@ -23,4 +24,9 @@ export const readEntityTool = defineTool({
   sandboxed: false,
   subject: (args) => stringArg(args, 'selector'),
   run: (ctx, args) => runInProcess(ctx, args, (callId) => readEntity(readContext(ctx, callId), args)),
+
+  precondition: (args, checks) =>
+    ask(() => checks.selectorExists(args.selector)) ? null : `unknown selector ${args.selector}`,
+  trustChecks: () => [],
+  presentedByDefault: true,
 });

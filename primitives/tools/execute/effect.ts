@@ -3,13 +3,13 @@
 // run_test's — so the program can import the project and reproduce a bug with its own functions.
 // It is a copy: nothing the program writes reaches the host. Served from the warm workspace pool
 // when one is running. The result is the captured streams and the engine's exit code.
-import { SANDBOX_TOOL } from '../runtime/ledger/sandbox-tools.js';
-import { runRecorded } from '../runtime/recorded-run.js';
-import { EXECUTE_ARGV } from '../runtime/sandbox/pool.js';
-import { DEFAULT_LIMITS, type Limits, type Receipt } from '../runtime/sandbox/spec.js';
-import { skippedNote } from '../runtime/workspace/snapshot.js';
-import type { ExecuteResult } from './results/sandbox-results.js';
-import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from './workspace-snapshot.js';
+import { SANDBOX_TOOL } from '../../../runtime/ledger/sandbox-tools.js';
+import { runRecorded } from '../../../runtime/recorded-run.js';
+import { EXECUTE_ARGV } from '../../../runtime/sandbox/pool.js';
+import { DEFAULT_LIMITS, type Limits, type Receipt } from '../../../runtime/sandbox/spec.js';
+import { skippedNote } from '../../../runtime/workspace/snapshot.js';
+import type { ExecuteResult } from '../../results/sandbox-results.js';
+import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from '../../workspace-snapshot.js';
 
 export interface ExecuteArgs {
   code: string;

@@ -4,12 +4,12 @@
 // project's test variables (the environment plan's testEnv, from its CI) are set in the container.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { SANDBOX_TOOL } from '../runtime/ledger/sandbox-tools.js';
-import { runRecorded } from '../runtime/recorded-run.js';
-import { skippedNote } from '../runtime/workspace/snapshot.js';
-import type { RunTestResult } from './results/sandbox-results.js';
-import { testCounts } from './test-counts.js';
-import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from './workspace-snapshot.js';
+import { SANDBOX_TOOL } from '../../../runtime/ledger/sandbox-tools.js';
+import { runRecorded } from '../../../runtime/recorded-run.js';
+import { skippedNote } from '../../../runtime/workspace/snapshot.js';
+import type { RunTestResult } from '../../results/sandbox-results.js';
+import { testCounts } from '../../test-counts.js';
+import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from '../../workspace-snapshot.js';
 
 export interface RunTestArgs {
   target: string;

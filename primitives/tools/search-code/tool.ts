@@ -1,11 +1,12 @@
 // search_code: summarized, capped retrieval over the code index's entities (lexical, or dense with
-// an embedder). The policy's part (a non-empty query) is policy/tools/search-code.ts, the search
-// primitives/search-code.ts.
+// an embedder). Its precondition: a non-empty query; no trust check beyond its schema. The search
+// itself: effect.ts.
 import { z } from 'zod';
-import { searchCodeResultSchema } from '../results/read-results.js';
-import { searchCode } from '../search-code.js';
-import { readContext, runInProcess } from './in-process.js';
-import { defineTool, stringArg } from './tool.js';
+import { searchCodeResultSchema } from '../../results/read-results.js';
+import { searchCode } from './effect.js';
+import { readContext, runInProcess } from '../in-process.js';
+import { defineTool, stringArg } from '../tool.js';
+import { notBlank } from '../tool-checks.js';
 
 export const searchCodeTool = defineTool({
   name: 'search_code',
@@ -22,4 +23,8 @@ export const searchCodeTool = defineTool({
   sandboxed: false,
   subject: (args) => stringArg(args, 'query'),
   run: (ctx, args) => runInProcess(ctx, args, (callId) => searchCode(readContext(ctx, callId), args)),
+
+  precondition: (args) => notBlank(args.query, 'empty query'),
+  trustChecks: () => [],
+  presentedByDefault: true,
 });

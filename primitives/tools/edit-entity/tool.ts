@@ -1,14 +1,18 @@
 // edit_entity: an exact-string replace scoped to one entity, linter-gated and authorized before it
-// is written. The policy's part (the evidence gate; the round-trip and lint checks of a committed
-// edit) is policy/tools/edit-entity.ts, the edit itself primitives/edit-entity.ts.
+// is written. Its precondition is the evidence gate (an earlier read or search of this run returned
+// the selector; the ablation rule can switch it off); the trust gate checks a committed edit: its
+// diff shows the replacement once (round-trip.ts), and it carries the harness's clean lint verdict.
+// The edit itself: effect.ts.
 import { z } from 'zod';
-import { editsForRun } from '../../runtime/ledger/edits.js';
-import { editEntity } from '../edit-entity.js';
-import { editResultSchema, type EditEnvelope } from '../results/edit-result.js';
-import { runInProcess } from './in-process.js';
-import { defineTool, stringArg, type ExecutedCall } from './tool.js';
-import type { ToolContext } from './tool-context.js';
-import { endCall, markCompleted } from '../../runtime/ledger/calls.js';
+import { editsForRun } from '../../../runtime/ledger/edits.js';
+import { editEntity } from './effect.js';
+import { editResultSchema, type EditEnvelope } from '../../results/edit-result.js';
+import { runInProcess } from '../in-process.js';
+import { defineTool, stringArg, type ExecutedCall } from '../tool.js';
+import type { ToolContext } from '../tool-context.js';
+import { endCall, markCompleted } from '../../../runtime/ledger/calls.js';
+import { editRoundTrip } from './round-trip.js';
+import { ask } from '../tool-checks.js';
 
 export const editEntityTool = defineTool({
   name: 'edit_entity',
@@ -36,6 +40,21 @@ export const editEntityTool = defineTool({
       },
       (callId, result) => editRecorded(ctx, args.selector, callId, result),
     ),
+
+  precondition: (args, checks, gates) =>
+    !gates.evidenceGate || ask(() => checks.hasEvidence(args.selector))
+      ? null
+      : `no evidence for selector ${args.selector}`,
+  trustChecks: (args, result) => {
+    if (!result.ok || !result.data || !result.data.committed) return [];
+    const failures: string[] = [];
+    const roundTrip = editRoundTrip(args.search, args.replace, result.data.diff);
+    if (roundTrip) failures.push(`round-trip: ${roundTrip}`);
+    if (!result.data.lint_clean)
+      failures.push('lint: committed edit carries lint_clean false from the harness lint');
+    return failures;
+  },
+  presentedByDefault: false,
 });
 
 /** An edit's terminal record: denied (it never ran), or completed with its ledger edit row. */
@@ -50,7 +69,14 @@ function editRecorded(
   if (denied) {
     // A refusal is a terminal record of its own: the call never ran, and the model is told so.
     endCall(o.ledger, callId, 'denied', denied.reason);
-    return { callId, kind: 'denied', target: ctx.target, result, receipt: null };
+    return {
+      callId,
+      kind: 'denied',
+      target: ctx.target,
+      result,
+      receipt: null,
+      denied: { reason: result.error },
+    };
   }
   markCompleted(o.ledger, callId);
   const executed: ExecutedCall = { callId, kind: ctx.kind, target: ctx.target, result, receipt: null };

@@ -3,11 +3,11 @@
 // BM25 by default; dense retrieval (cosine over embeddings of the entities) only when the caller
 // asks for it (the `retrieve: embed` setting) and injects an embedder. If the embedder fails, the
 // lexical results answer and a note says why.
-import type { CodeIndex } from './index/code-index.js';
-import { citeEvidence, intArg, type Embedder, type ReadContext } from './read-context.js';
-import type { CodeResult, SearchCodeResult } from './results/read-results.js';
-import type { Entity, Envelope } from './types.js';
-import { cosine } from './search/cosine.js';
+import type { CodeIndex } from '../../index/code-index.js';
+import { citeEvidence, intArg, type Embedder, type ReadContext } from '../../read-context.js';
+import type { CodeResult, SearchCodeResult } from '../../results/read-results.js';
+import type { Entity, Envelope } from '../../types.js';
+import { cosine } from '../../search/cosine.js';
 
 export interface SearchCodeArgs {
   query: string;

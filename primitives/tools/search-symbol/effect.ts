@@ -5,10 +5,10 @@
 // selector + signature hold). Matching ignores case, but an exact-case qualified name or name ranks
 // above one that differs in case. Every match holds the last token in name + signature — the trust
 // gate's round-trip check.
-import { qualifiedName } from './index/selector.js';
-import { citeEvidence, intArg, type ReadContext } from './read-context.js';
-import type { SymbolMatch } from './results/read-results.js';
-import type { Entity, Envelope } from './types.js';
+import { qualifiedName } from '../../index/selector.js';
+import { citeEvidence, intArg, type ReadContext } from '../../read-context.js';
+import type { SymbolMatch } from '../../results/read-results.js';
+import type { Entity, Envelope } from '../../types.js';
 
 export interface SearchSymbolArgs {
   query: string;
