@@ -10,7 +10,7 @@ import { editResultSchema, type EditEnvelope } from '../../results/edit-result.j
 import { runInProcess } from '../in-process.js';
 import { defineTool, stringArg, type ExecutedCall } from '../tool.js';
 import type { ToolContext } from '../tool-context.js';
-import { endCall, markCompleted } from '../../../runtime/ledger/calls.js';
+import type { CallRecord } from '../../../runtime/ledger/call-record.js';
 import { editRoundTrip } from './round-trip.js';
 import { ask } from '../tool-checks.js';
 
@@ -38,7 +38,7 @@ export const editEntityTool = defineTool({
         const { repoRoot, index, ledger, runId, lint, authorizeEdit: authorize, signal } = o;
         return editEntity({ repoRoot, index, ledger, runId, callId, lint, authorize, signal }, args);
       },
-      (callId, result) => editRecorded(ctx, args.selector, callId, result),
+      (call, result) => editRecorded(ctx, args.selector, call, result),
     ),
 
   precondition: (args, checks, gates) =>
@@ -61,14 +61,15 @@ export const editEntityTool = defineTool({
 function editRecorded(
   ctx: ToolContext,
   selector: string,
-  callId: string,
+  call: CallRecord,
   result: EditEnvelope,
 ): ExecutedCall {
   const o = ctx.options;
+  const callId = call.id;
   const denied = result.data?.denied;
   if (denied) {
     // A refusal is a terminal record of its own: the call never ran, and the model is told so.
-    endCall(o.ledger, callId, 'denied', denied.reason);
+    call.ended('denied', denied.reason);
     return {
       callId,
       kind: 'denied',
@@ -78,7 +79,7 @@ function editRecorded(
       denied: { reason: result.error },
     };
   }
-  markCompleted(o.ledger, callId);
+  call.completed();
   const executed: ExecutedCall = { callId, kind: ctx.kind, target: ctx.target, result, receipt: null };
   if (result.data?.committed === true) {
     const row = editsForRun(o.ledger, o.runId)
