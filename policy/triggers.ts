@@ -27,7 +27,7 @@ import { editEntityTool } from '../primitives/tools/edit-entity/tool.js';
 import { runTestTool } from '../primitives/tools/run-test/tool.js';
 import { searchSymbolTool } from '../primitives/tools/search-symbol/tool.js';
 import { toolArgs, type ToolName } from './registry.js';
-import type { TriggerSnapshot } from './turn/loop-state.js';
+import type { TriggerSnapshot } from './loop-state.js';
 import { scanSymbols } from './symbol-scan.js';
 
 /**

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { answerNoteSchema } from '../../policy/turn/harness-notes.js';
+import { answerNoteSchema } from '../../policy/turn/journal.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ownerAlive, parseOwner } from '../../runtime/sandbox/owner.js';
 import { connectEngine } from '../../runtime/engine/bootstrap.js';

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { APPROVAL_MODES, type ApprovalMode } from '../../policy/approval.js';
 import { capReached } from '../../policy/caps.js';
-import { askUserNoteSchema } from '../../policy/turn/harness-notes.js';
+import { askUserNoteSchema } from '../../policy/turn/journal.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { ownerAlive, parseOwner } from '../../runtime/sandbox/owner.js';
 import { loadConfig, type Config } from '../config.js';

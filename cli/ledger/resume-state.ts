@@ -5,7 +5,7 @@
 // has covered. The policy layer turns those facts into the triggers' memory, with its own keys.
 import type { LoopState } from '../../policy/loop.js';
 import { triggerSnapshotFrom } from '../../policy/triggers.js';
-import { parseLoopState } from '../../policy/turn/loop-state.js';
+import { parseLoopState } from '../../policy/loop-state.js';
 import { editEntityTool } from '../../primitives/tools/edit-entity/tool.js';
 import { runTestTool } from '../../primitives/tools/run-test/tool.js';
 import { searchSymbolTool } from '../../primitives/tools/search-symbol/tool.js';

@@ -4,8 +4,8 @@
 import type { Arm, InstanceFacts } from './metrics.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
-import { savedTurnsUsed } from '../../policy/turn/loop-state.js';
-import { proposedToolSchema } from '../../policy/turn/turn-action.js';
+import { savedTurnsUsed } from '../../policy/loop-state.js';
+import { proposedToolSchema } from '../../policy/turn/select.js';
 import { callsOf, turnsOf } from '../../runtime/ledger/turns.js';
 import { isRecord } from '../../runtime/text/is-record.js';
 import type { Task } from './tasks.js';

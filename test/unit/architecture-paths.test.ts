@@ -27,7 +27,9 @@ const TOP = [
 function namedPaths(page: string): string[] {
   const spans = Array.from(readFileSync(join(ROOT, page), 'utf8').matchAll(/`([^`\n]+)`/g), (m) => m[1]!);
   const underTop = (s: string) => TOP.some((dir) => s === `${dir}/` || s.startsWith(`${dir}/`));
-  const rootFile = (s: string) => /^[\w-]+(\.[\w-]+)*\.(ts|js|mjs|json|jsonc)$/.test(s);
+  // A bare file name is a root file only when it is a config file; `tool.ts` in a folder's row is relative.
+  const rootFile = (s: string) =>
+    /^([\w-]+\.config\.(js|mjs|ts)|tsconfig[\w.]*\.json|package(-lock)?\.json|knip\.jsonc)$/.test(s);
   return [...new Set(spans.filter((s) => /^[\w./-]+$/.test(s) && (underTop(s) || rootFile(s))))];
 }
 

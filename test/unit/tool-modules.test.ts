@@ -69,7 +69,7 @@ describe('one module per tool', () => {
       'policy/validate.ts',
       'policy/trust.ts',
       'policy/retrieve.ts',
-      'policy/turn/execute.ts',
+      'policy/turn/act.ts',
       'primitives/tool-runner.ts',
     ];
     for (const path of readers) {

@@ -8,7 +8,13 @@ import type { DispatchOptions } from '../../runtime/ledger/dispatch.js';
 import type { NewObservation } from '../../runtime/ledger/observation-row.js';
 import type { RejectedProposal } from '../../runtime/ledger/run-record.js';
 import type { TurnReply, TurnStart } from '../../runtime/ledger/turns.js';
-import type { ExecutedLike, LoopRecord, LoopState, LoopTools, ObservationRowLike } from '../loop-types.js';
+import type {
+  ExecutedLike,
+  LoopRecord,
+  LoopState,
+  LoopTools,
+  ObservationRowLike,
+} from '../../policy/loop-types.js';
 import {
   callSubject,
   observationKind,
