@@ -7,7 +7,7 @@ SHELL := /bin/bash
 PIPER := node bin/piper-agent.js
 NODE_STAMP := node_modules/.install-stamp
 BUILD_STAMP := dist/.build-stamp
-TS_SOURCES := $(shell find cli runtime primitives policy eval bench -name '*.ts' -o -name '*.tsx' 2>/dev/null)
+TS_SOURCES := $(shell find cli core runtime primitives policy eval bench -name '*.ts' -o -name '*.tsx' 2>/dev/null)
 
 .PHONY: help demo test test-cluster test-eval build engine image lint format bench clean host-tools
 

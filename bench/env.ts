@@ -199,7 +199,7 @@ async function runTestVsHost(b: Bench, rounds: number) {
   b.repos.push(project);
   const python = hostVenv(join(b.scratch, 'venv'));
   const { choice } = await ensure(b, project, 'auto', 'built');
-  // As cli/fix/run-fix.ts sets it up: one pre-started workspace container with run_test's limits.
+  // As core/fix/run-fix.ts sets it up: one pre-started workspace container with run_test's limits.
   const pooled = new Sandbox(b.engine, {
     image: choice.image,
     envKey: choice.key,

@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 
-const ROOTS = ['cli', 'policy', 'primitives', 'runtime', 'eval', 'bench'];
+const ROOTS = ['cli', 'core', 'policy', 'primitives', 'runtime', 'eval', 'bench'];
 
 function sourcesUnder(dir) {
   const out = [];

@@ -10,10 +10,10 @@ import { listEnvImages, pruneAllEnvImages, pruneOldBaseImages } from '../../runt
 import { repoRoot } from '../../runtime/host/git.js';
 import { startShellContainer } from '../../runtime/sandbox/shell-container.js';
 import { snapshotTar } from '../../runtime/workspace/snapshot.js';
-import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-option.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../../core/env-option.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { inert, inertJson } from '../../runtime/text/inert.js';
-import { openSession } from '../session.js';
+import { openSession } from '../../core/session.js';
 import { shortfallLine, type Shortfall } from '../../runtime/env/shortfall.js';
 import { listEnvironments } from '../../runtime/ledger/environments.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';

@@ -8,10 +8,10 @@ import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { gitHead, repoRoot } from '../../runtime/host/git.js';
 import { inert } from '../../runtime/text/inert.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { numberOption } from '../options.js';
-import { openCommandSession, type Session } from '../session.js';
-import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
+import { openCommandSession, type Session } from '../../core/session.js';
+import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../../core/env-option.js';
 import { WARM_HELP, keepWarmOption } from '../warm-option.js';
 import { createRun, endRun } from '../../runtime/ledger/runs.js';
 

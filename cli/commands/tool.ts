@@ -15,9 +15,9 @@ import { gitRootAbove, repoRoot } from '../../runtime/host/git.js';
 import { IN_MEMORY_LEDGER } from '../../runtime/ledger/location.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { inert, inertJson } from '../../runtime/text/inert.js';
-import { loadConfig } from '../config.js';
-import { EXIT, UsageError } from '../exit-codes.js';
-import { openSession } from '../session.js';
+import { loadConfig } from '../../core/config.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
+import { openSession } from '../../core/session.js';
 import { createRun, endRun, getRun } from '../../runtime/ledger/runs.js';
 
 export const TOOL_HELP = `Usage: piper-agent tool NAME 'ARGS_JSON' [--repo DIR] [--run RUN] [--policy policy|current] [--ledger PATH]

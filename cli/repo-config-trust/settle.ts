@@ -2,10 +2,10 @@
 // on a terminal the user is asked once (the answer yes is remembered for exactly that file's
 // bytes); headless they are left out with one warning line, unless --trust-repo-config was given
 // (then loadConfig applied them already).
-import { REPO_CONFIG_FILE, type Config, type Effective } from '../config.js';
+import { REPO_CONFIG_FILE, type Config, type Effective } from '../../core/config.js';
 import { inert } from '../../runtime/text/inert.js';
 import type { TrustQuestion } from './trust-question.js';
-import { rememberTrust } from './trust-store.js';
+import { rememberTrust } from '../../core/repo-config-trust/trust-store.js';
 
 export async function settleRepoTrust(
   effective: Effective,

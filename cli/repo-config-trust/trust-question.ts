@@ -2,7 +2,7 @@
 // prompt that asks it (cli/tui) and the step that acts on the answer (settle.ts), which loads the
 // prompt only on a terminal.
 import { inert } from '../../runtime/text/inert.js';
-import type { IgnoredKey } from './repo-narrowing.js';
+import type { IgnoredKey } from '../../core/repo-config-trust/repo-narrowing.js';
 
 export interface TrustQuestion {
   /** The repository's config file. */

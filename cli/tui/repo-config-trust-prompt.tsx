@@ -3,7 +3,7 @@
 // included: an untrusted file keeps only what narrows.
 import { Box, render, Text } from 'ink';
 import { shownValue, type TrustQuestion } from '../repo-config-trust/trust-question.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { inert } from '../../runtime/text/inert.js';
 import { actionsOf } from './input-keys.js';
 import { useRawInput } from './raw-input.js';

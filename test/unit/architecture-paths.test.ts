@@ -10,6 +10,7 @@ const ROOT = packageRoot();
 const PAGES = ['docs/architecture.md'];
 const TOP = [
   'cli',
+  'core',
   'policy',
   'primitives',
   'runtime',

@@ -84,7 +84,7 @@ describe('the run lock', () => {
     lock.release();
     expect(readRepoLock(repo)?.run_id).toBe('r-x');
   });
-  // Release on SIGINT/SIGTERM (process.exit in cli/session.ts) is tested with the real CLI:
+  // Release on SIGINT/SIGTERM (process.exit in core/session.ts) is tested with the real CLI:
   // test/integration/host-injection.test.ts.
 });
 

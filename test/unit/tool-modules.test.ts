@@ -18,7 +18,7 @@ import {
 import { DEFAULT_TOOLS } from '../../policy/retrieve.js';
 import { packageRoot } from '../../runtime/package-root.js';
 
-const SOURCE_DIRS = ['cli', 'policy', 'primitives', 'runtime', 'eval', 'bench'];
+const SOURCE_DIRS = ['cli', 'core', 'policy', 'primitives', 'runtime', 'eval', 'bench'];
 
 function sourceFiles(dir: string): string[] {
   let entries: string[];

@@ -1,7 +1,7 @@
 // The effective configuration of a command, and where each value came from. Precedence, lowest
 // first: ~/.config/piper-agent/config.json < <repo>/.piper/config.json < environment
 // (PIPER_*, OPENAI_API_KEY, OPENAI_BASE_URL) < command-line flags. Secrets are redacted on display.
-// The repository's file may only narrow unless the user trusts it (cli/repo-config-trust/repo-narrowing.ts).
+// The repository's file may only narrow unless the user trusts it (core/repo-config-trust/repo-narrowing.ts).
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { readRepoFile as readRepoBytes } from '../runtime/host/inside-repo.js';
 import { inert } from '../runtime/text/inert.js';

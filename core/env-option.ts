@@ -1,10 +1,10 @@
 // The `--env` flag every command that runs sandboxes takes, and whether the repository's recipe
 // may use the settings that need the user's trust (its index URLs and setup commands).
 import { realpathSync } from 'node:fs';
-import { readRepoFile } from '../../runtime/host/inside-repo.js';
-import type { EnvMode } from '../../runtime/env/ensure.js';
-import { UsageError } from '../exit-codes.js';
-import { repoFileTrusted } from '../repo-config-trust/trust-store.js';
+import { readRepoFile } from '../runtime/host/inside-repo.js';
+import type { EnvMode } from '../runtime/env/ensure.js';
+import { UsageError } from './exit-codes.js';
+import { repoFileTrusted } from './repo-config-trust/trust-store.js';
 
 const RECIPE_FILE = '.piper/sandbox.toml';
 

@@ -23,7 +23,7 @@ import type { Config } from '../config.js';
 import type { EnvMode } from '../../runtime/env/ensure.js';
 import { DEFAULT_TEST_FROM } from '../../runtime/env/plan/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
-import { envMode, recipeTrusted } from '../env/env-option.js';
+import { envMode, recipeTrusted } from '../env-option.js';
 import { openSession, type Session } from '../session.js';
 import { RefusalWatch } from './model-refusal.js';
 import { interruptNote } from './interrupt-note.js';

@@ -1,5 +1,5 @@
 // The keys a configuration may set and their shapes: one schema for every layer (the user's file, the
-// repository's, the environment, the flags). Apart from cli/config.ts, which composes the layers, so
+// repository's, the environment, the flags). Apart from core/config.ts, which composes the layers, so
 // that what narrows a layer (repo-config-trust/) reads the shape without the composition.
 import { z } from 'zod';
 import { APPROVAL_MODES } from '../policy/approval.js';

@@ -16,7 +16,7 @@ import { resolveSandboxRuntime, SANDBOX_RUNTIME_ENV } from '../runtime/sandbox/s
 import { currentOwner, formatOwner } from '../runtime/sandbox/owner.js';
 import { Sandbox, type SandboxOptions } from '../runtime/sandbox/sandbox.js';
 import { inert } from '../runtime/text/inert.js';
-import { environmentFlags } from './env/env-option.js';
+import { environmentFlags } from './env-option.js';
 import { EXIT, InterruptedRun } from './exit-codes.js';
 
 export interface Session {
