@@ -20,8 +20,8 @@ import { RUN_TEST_LIMITS, runTest } from '../primitives/tools/run-test/effect.js
 import { runTestTool } from '../primitives/tools/run-test/tool.js';
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
-import { ensureEnvironment, type EnvMode, type EnvironmentChoice } from '../runtime/env/ensure.js';
-import { ENV_LABEL, projectId } from '../runtime/env/names.js';
+import { ensureEnvironment, type EnvMode, type EnvironmentChoice } from '../runtime/env/choose/ensure.js';
+import { ENV_LABEL, projectId } from '../runtime/env/choose/names.js';
 import { copyAsGitRepo } from '../runtime/host/git.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
 import { packageRoot } from '../runtime/package-root.js';
