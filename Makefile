@@ -7,7 +7,7 @@ SHELL := /bin/bash
 PIPER := node bin/piper-agent.js
 NODE_STAMP := node_modules/.install-stamp
 BUILD_STAMP := dist/.build-stamp
-TS_SOURCES := $(shell find cli runtime primitives policy eval bench -name '*.ts' -o -name '*.tsx' 2>/dev/null)
+TS_SOURCES := $(shell find cli core runtime primitives policy eval bench -name '*.ts' -o -name '*.tsx' 2>/dev/null)
 
 .PHONY: help demo test test-cluster test-eval build engine image lint format bench clean host-tools
 
@@ -38,6 +38,7 @@ image: engine
 lint: $(NODE_STAMP)
 	npx tsc -p tsconfig.json --noEmit
 	npx eslint .
+	node scripts/import-cycles.mjs
 	npx prettier --check . --log-level warn
 	npx knip
 

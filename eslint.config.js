@@ -1,7 +1,9 @@
 // Lint: typescript-eslint's recommended rules, plus the layering rule of docs/architecture.md
-// (imports only point down cli → policy → primitives → runtime) enforced with no-restricted-imports,
-// and bench/ and eval/ kept out of the product: benchmarks and the evaluation (its A/B runner, task
-// sets, simulator, report and decision) import every layer, never the reverse.
+// (imports only point down cli → core → policy → primitives → runtime) enforced with
+// no-restricted-imports, and bench/ and eval/ kept out of the product: benchmarks and the evaluation
+// (its A/B runner, task sets, simulator, report and decision) use the product's core, never its UI
+// (cli/), and the product never imports them. eval's own command line (eval/main.ts, eval/commands/)
+// runs on the product's command-line runner and flag helpers, the one use of cli/ outside it.
 // Functions outside the tests stay at most 60 lines (blank lines and comments aside): a longer one is
 // steps that want names of their own.
 import js from '@eslint/js';
@@ -24,7 +26,7 @@ const layer = (files, forbidden) => ({
       {
         patterns: [
           ...forbidden.map((dir) =>
-            importsOf(dir, 'imports only point down cli → policy → primitives → runtime'),
+            importsOf(dir, 'imports only point down cli → core → policy → primitives → runtime'),
           ),
           ...OUTSIDE,
         ],
@@ -40,7 +42,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     // bin/ and config files run on Node.
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', URL: 'readonly', console: 'readonly' } },
   },
   {
@@ -55,9 +57,10 @@ export default tseslint.config(
       'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
     },
   },
-  layer(['runtime/**/*.ts'], ['cli', 'policy', 'primitives']),
-  layer(['primitives/**/*.ts'], ['cli', 'policy']),
-  layer(['policy/**/*.ts'], ['cli']),
+  layer(['runtime/**/*.ts'], ['cli', 'core', 'policy', 'primitives']),
+  layer(['primitives/**/*.ts'], ['cli', 'core', 'policy']),
+  layer(['policy/**/*.ts'], ['cli', 'core']),
+  layer(['core/**/*.ts'], ['cli']),
   {
     files: ['cli/**/*.ts', 'cli/**/*.tsx'],
     rules: {
@@ -70,7 +73,22 @@ export default tseslint.config(
     },
   },
   {
-    files: ['eval/**/*.ts'],
+    files: ['eval/**/*.ts', 'bench/**/*.ts'],
+    ignores: ['eval/main.ts', 'eval/commands/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            importsOf('cli', 'the evaluation and the benchmarks use the core (core/), not the UI (cli/)'),
+          ],
+          paths: ['ink', 'react'].map((name) => ({ name, message: 'ink/react belong to cli/ only' })),
+        },
+      ],
+    },
+  },
+  {
+    files: ['eval/main.ts', 'eval/commands/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -16,8 +16,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RUN_TEST_LIMITS, runTest } from '../primitives/run-test.js';
-import { runTestTool } from '../primitives/tools/run-test.js';
+import { RUN_TEST_LIMITS, runTest } from '../primitives/tools/run-test/effect.js';
+import { runTestTool } from '../primitives/tools/run-test/tool.js';
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment, type EnvMode, type EnvironmentChoice } from '../runtime/env/choose/ensure.js';
@@ -199,7 +199,7 @@ async function runTestVsHost(b: Bench, rounds: number) {
   b.repos.push(project);
   const python = hostVenv(join(b.scratch, 'venv'));
   const { choice } = await ensure(b, project, 'auto', 'built');
-  // As cli/fix/run-fix.ts sets it up: one pre-started workspace container with run_test's limits.
+  // As core/fix/run-fix.ts sets it up: one pre-started workspace container with run_test's limits.
   const pooled = new Sandbox(b.engine, {
     image: choice.image,
     envKey: choice.key,

@@ -12,7 +12,7 @@
 //   search_symbol  the primitive, over names, dotted suffixes and substrings (p50/p95)
 //   search_code    the primitive, lexical BM25 over 2-3 word queries (p50/p95; the first query,
 //                  which builds the BM25 postings, is reported on its own)
-// The full index and the re-index are measured against the baseline, the path before issue 25 (one
+// The full index and the re-index are measured against the baseline, the single-threaded path kept for comparison (one
 // thread, a cursor over every node, every selector rebuilt after an edit: IndexOptions.baseline), in alternating rounds in this process.
 // Targets: full index ≤ 1500 ms, re-index after an edit ≤ 10 ms, searches ≤ 20 ms p50.
 // The table goes to stderr; --json prints one JSON object on stdout.
@@ -27,8 +27,8 @@ import { defaultParseThreads } from '../primitives/index/parse-pool.js';
 import { pythonParser } from '../primitives/index/python-parser.js';
 import { RuffChecker } from '../primitives/lint/ruff-check.js';
 import type { ReadContext } from '../primitives/read-context.js';
-import { searchCode } from '../primitives/search-code.js';
-import { searchSymbol } from '../primitives/search-symbol.js';
+import { searchCode } from '../primitives/tools/search-code/effect.js';
+import { searchSymbol } from '../primitives/tools/search-symbol/effect.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
 import { VERBS, WORDS, generateRepo, prng } from './index-repo.js';
 import { percentile, printTable } from './stats.js';
@@ -43,7 +43,7 @@ const round = (ms: number) => Math.round(ms * 10) / 10;
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
-/** The path before issue 25: one thread, a cursor over every node, every selector rebuilt after an edit. */
+/** The single-threaded path the index had before its worker threads, kept to measure them against: one thread, a cursor over every node, every selector rebuilt after an edit. */
 const BASELINE: IndexOptions = { baseline: true };
 const OPTIONS: Record<'baseline' | 'current' | 'single', IndexOptions> = {
   baseline: BASELINE,

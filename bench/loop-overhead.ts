@@ -5,7 +5,7 @@
 // model; read-only tools on the sample repository; no sandbox call). Measured on turns whose
 // history already holds ≥ 20 entries, so the prompt shows a full 20-entry history.
 // Target: p50 ≤ 2 ms. Beside it, the same turns over the in-memory record and tools the pure loop
-// test uses (policy/turn/in-memory.ts): the loop's own share, with no SQLite or code index.
+// test uses (test/helpers/in-memory-loop.ts): the loop's own share, with no SQLite or code index.
 // Also: estimated tool-schema tokens per turn of the two arms over the piperbench issues (the
 // policy arm should need at least 30 % fewer than the baseline's six full schemas).
 import { BASELINE_LOOP, SPEC_LOOP } from '../policy/loop-settings.js';
@@ -13,13 +13,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readEntityTool } from '../primitives/tools/read-entity.js';
-import { searchSymbolTool } from '../primitives/tools/search-symbol.js';
+import { readEntityTool } from '../primitives/tools/read-entity/tool.js';
+import { searchSymbolTool } from '../primitives/tools/search-symbol/tool.js';
 import { runLoop, type LoopDeps, type LoopTools } from '../policy/loop.js';
 import { buildSelectionPrompt } from '../policy/prompt.js';
 import { TOOL_NAMES } from '../policy/registry.js';
 import { retrieveByMap } from '../policy/retrieve.js';
-import { MemoryRecord, MemoryRun, MemoryTools } from '../policy/turn/in-memory.js';
+import { MemoryRecord, MemoryRun, MemoryTools } from '../test/helpers/in-memory-loop.js';
 import { CodeIndex } from '../primitives/index/code-index.js';
 import { LintGate } from '../primitives/lint/lint-gate.js';
 import type { Entity } from '../primitives/types.js';

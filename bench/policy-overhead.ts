@@ -14,9 +14,9 @@ import { retrieveByMap } from '../policy/retrieve.js';
 import { TriggerGate } from '../policy/triggers.js';
 import { trustGate, type RecordedCall } from '../policy/trust.js';
 import { classifyProposal, validateCall } from '../policy/validate.js';
-import { editEntityTool } from '../primitives/tools/edit-entity.js';
-import { runTestTool } from '../primitives/tools/run-test.js';
-import { searchSymbolTool } from '../primitives/tools/search-symbol.js';
+import { editEntityTool } from '../primitives/tools/edit-entity/tool.js';
+import { runTestTool } from '../primitives/tools/run-test/tool.js';
+import { searchSymbolTool } from '../primitives/tools/search-symbol/tool.js';
 import { newPromptBoundary } from '../runtime/ledger/prompts.js';
 
 /** The fence boundary of the prompts built here, as a run's would be. */

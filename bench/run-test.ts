@@ -10,16 +10,17 @@
 //   floor     `piper-agent run-test --help` (Node's start and the command's code loaded) plus the
 //             pooled p50: what a one-shot command cannot go below without a process kept running
 //   baseline  with --baseline-cli, the same one-shot command of another build (bin/piper-agent.js of
-//             a checkout before issue 25), in the same rounds: what the overlap bought
-// Targets: pooled p50 ≤ 2 × host pytest p50; one-shot p50 ≤ 1.5 × host pytest p50 (issue 25).
+//             a checkout without the overlap of planning and container start), in the same rounds: what the overlap bought
+// Targets: pooled p50 ≤ 2 × host pytest p50; one-shot p50 ≤ 1.5 × host pytest p50 (a one-shot command costs at most half a pytest
+// run more than pytest itself).
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { RUN_TEST_LIMITS, runTest } from '../primitives/run-test.js';
-import { runTestTool } from '../primitives/tools/run-test.js';
+import { RUN_TEST_LIMITS, runTest } from '../primitives/tools/run-test/effect.js';
+import { runTestTool } from '../primitives/tools/run-test/tool.js';
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
 import { Ledger } from '../runtime/ledger/ledger.js';

@@ -8,8 +8,8 @@ import { guardUserPipSecrets } from '../runtime/env/plan/pip-settings.js';
 import { packageRoot } from '../runtime/package-root.js';
 import { guardStream } from '../runtime/text/output-guard.js';
 import type { CommandEntry } from './commands/index.js';
-import { EXIT, InterruptedRun } from './exit-codes.js';
-import { didYouMean } from './suggest.js';
+import { EXIT, InterruptedRun } from '../core/exit-codes.js';
+import { didYouMean } from '../core/suggest.js';
 import { inertJson } from '../runtime/text/inert.js';
 
 export interface CommandLine {

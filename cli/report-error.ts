@@ -8,9 +8,9 @@ import { sqliteFailure } from '../runtime/ledger/open-error.js';
 import { isModelError } from '../runtime/model/types.js';
 import { inert } from '../runtime/text/inert.js';
 import { IndexError } from '../primitives/index/index-error.js';
-import { ConfigError, EXIT, UsageError } from './exit-codes.js';
+import { ConfigError, EXIT, UsageError } from '../core/exit-codes.js';
 import type { ErrorKind } from './render/error-output.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../core/suggest.js';
 
 /**
  * Error text can quote what came from outside (an issue, a file, a build step's output): made

@@ -8,7 +8,7 @@
 // another process starts with none — reuse beyond its scope is impossible by construction.
 import { createHash } from 'node:crypto';
 import type { EditApprovalRequest, EditAuthorizer, EditDecision } from '../primitives/edit-approval.js';
-import { editEntityTool } from '../primitives/tools/edit-entity.js';
+import { editEntityTool } from '../primitives/tools/edit-entity/tool.js';
 
 export const APPROVAL_MODES = ['ask', 'auto', 'read-only'] as const;
 export type ApprovalMode = (typeof APPROVAL_MODES)[number];

@@ -13,7 +13,7 @@ import type { Budget } from './caps.js';
 import type { EventSink } from './events.js';
 import type { LoopSettings } from './loop-settings.js';
 import type { Embedder, RetrievalMode } from './retrieve.js';
-import type { LoopState } from './turn/loop-state.js';
+import type { LoopState } from './loop-state.js';
 
 export type { LoopState };
 

@@ -4,17 +4,17 @@
 // Every proposal ends in exactly one terminal ledger record: executed, rejected, no-op, or a
 // reserved outcome; every run ends in exactly one `result` event. A stopped run (`deps.signal`, an
 // interrupt) is the exception: whoever stopped it writes its ending, and the loop, at its next
-// step, throws the signal's reason with nothing more written (turn/stop.ts).
+// step, throws the signal's reason with nothing more written (stopIfAborted, turn/context.ts).
 import { capReached } from './caps.js';
 import type { Outcome, RunResult } from './events.js';
 import { OUTCOME_EXIT_CODES } from './outcome-codes.js';
 import type { LoopDeps, LoopOptions } from './loop-types.js';
 import { strategyFor } from './turn/strategy.js';
 import type { TurnContext } from './turn/context.js';
-import { runTriggers } from './turn/execute.js';
+import { runTriggers } from './turn/act.js';
 import { Journal } from './turn/journal.js';
 import { step } from './turn/step.js';
-import { stopIfAborted } from './turn/stop.js';
+import { stopIfAborted } from './turn/context.js';
 
 export type { ExecutedLike, LoopDeps, LoopOptions, LoopState, LoopTools } from './loop-types.js';
 

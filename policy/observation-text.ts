@@ -12,7 +12,7 @@ import type { DataSource } from './fence.js';
 import { isRecord } from '../runtime/text/is-record.js';
 import { USER_DENIAL_PREFIX } from '../primitives/edit-approval.js';
 import { editDenialSchema } from '../primitives/results/edit-result.js';
-import { executeTool } from '../primitives/tools/execute.js';
+import { executeTool } from '../primitives/tools/execute/tool.js';
 import { NO_REASON_GIVEN } from './approval.js';
 
 /** What rendering reads of an observation row; `result` is the JSON the ledger stores. */

@@ -1,4 +1,4 @@
-// The process exit code of each run outcome; the CLI's own codes (cli/exit-codes.ts) extend these.
+// The process exit code of each run outcome; the CLI's own codes (core/exit-codes.ts) extend these.
 // Never 0 for an unverified fix: `resolved` already implies a verified repro test. A module of its
 // own, with no runtime import, so the CLI's start-up (`--help`, `--version`) loads no package.
 import type { Outcome } from './events.js';

@@ -7,13 +7,13 @@
 // the map answers and a note says why. The caller reads the environment; this module does not.
 import { TOOL_NAMES, toolDeclaration, type ToolName } from './registry.js';
 import { cosine } from '../primitives/search/cosine.js';
-import { toolPolicy } from './tools/all-policies.js';
+import { toolDefinition } from '../primitives/tools/all-tools.js';
 
 const RETRIEVAL_CAP = 5;
 
-/** The observe-only set presented when no keyword matches (each tool's policy module says if it is in it). */
+/** The observe-only set presented when no keyword matches (each tool's declaration says if it is in it). */
 export const DEFAULT_TOOLS: readonly ToolName[] = TOOL_NAMES.filter(
-  (tool) => toolPolicy(tool).presentedByDefault,
+  (tool) => toolDefinition(tool).presentedByDefault,
 );
 
 export type RetrievalMode = 'map' | 'embed';

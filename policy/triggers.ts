@@ -23,11 +23,11 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { symbolMatchSchema } from '../primitives/results/read-results.js';
 import { runTestResultSchema } from '../primitives/results/sandbox-results.js';
-import { editEntityTool } from '../primitives/tools/edit-entity.js';
-import { runTestTool } from '../primitives/tools/run-test.js';
-import { searchSymbolTool } from '../primitives/tools/search-symbol.js';
+import { editEntityTool } from '../primitives/tools/edit-entity/tool.js';
+import { runTestTool } from '../primitives/tools/run-test/tool.js';
+import { searchSymbolTool } from '../primitives/tools/search-symbol/tool.js';
 import { toolArgs, type ToolName } from './registry.js';
-import type { TriggerSnapshot } from './turn/loop-state.js';
+import type { TriggerSnapshot } from './loop-state.js';
 import { scanSymbols } from './symbol-scan.js';
 
 /**

@@ -10,12 +10,16 @@
 //                             signature; a committed edit's diff shows search → replace, once
 //   4. lint                   a committed edit carries the harness's own clean lint verdict
 // Each failed check adds `<check>: <detail>`; several are joined with "; ". The schema check is
-// here; the rest are each tool's own, in its policy module (policy/tools/<name>.ts).
+// here; the rest are each tool's own, in its declaration (primitives/tools/<name>/tool.ts).
 import type { z } from 'zod';
 import type { SandboxVerdict } from '../primitives/results/sandbox-results.js';
-import { parseToolResult, type ToolCall, type ToolName } from '../primitives/tools/all-tools.js';
-import { toolPolicy } from './tools/all-policies.js';
-import type { TrustSkip } from './tools/tool-policy.js';
+import {
+  parseToolResult,
+  toolDefinition,
+  type ToolCall,
+  type ToolName,
+} from '../primitives/tools/all-tools.js';
+import type { TrustSkip } from '../primitives/tools/tool-checks.js';
 
 export type { TrustSkip };
 
@@ -51,7 +55,7 @@ export function trustGate(
 function checkCall<N extends ToolName>(call: RecordedCall<N>, skip: readonly TrustSkip[] = []): string[] {
   const parsed = parseToolResult(call.tool, call.result);
   return conforming(parsed, (result) =>
-    toolPolicy(call.tool).trustChecks(call.args, result, call.receipt, skip),
+    toolDefinition(call.tool).trustChecks(call.args, result, call.receipt, skip),
   );
 }
 

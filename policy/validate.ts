@@ -24,9 +24,8 @@ import {
   type ArgSchema,
   type ToolCall,
 } from './registry.js';
-import { parseToolCall, type ToolName } from '../primitives/tools/all-tools.js';
-import { toolPolicy } from './tools/all-policies.js';
-import type { PreconditionChecks } from './tools/tool-policy.js';
+import { parseToolCall, toolDefinition, type ToolName } from '../primitives/tools/all-tools.js';
+import type { PreconditionChecks } from '../primitives/tools/tool-checks.js';
 
 export type { PreconditionChecks };
 
@@ -91,7 +90,7 @@ export function validateCall(
   return bindCall(tool, args, checks, options.evidenceGate !== false, reject);
 }
 
-/** The call with its tool's types, then rule 3: its tool's precondition (policy/tools/<name>.ts). */
+/** The call with its tool's types, then rule 3: its tool's precondition (primitives/tools/<name>/tool.ts). */
 function bindCall<N extends ToolName>(
   tool: N,
   args: Record<string, unknown>,
@@ -103,7 +102,7 @@ function bindCall<N extends ToolName>(
   // Unreachable after the per-arg checks above; kept so a future cross-field rule cannot throw.
   if (!parsed.ok) return reject(`invalid arg: args (${parsed.error.issues[0]?.message ?? 'does not match'})`);
   const { call } = parsed;
-  const failed = toolPolicy(tool).precondition(call.args, checks, { evidenceGate });
+  const failed = toolDefinition(tool).precondition(call.args, checks, { evidenceGate });
   return failed === null ? { ok: true, call } : reject(`precondition failed: ${failed}`);
 }
 

@@ -11,6 +11,7 @@ import { describeDiagnostic } from './lint/diagnostic.js';
 import { callSubject, observationKind, runToolCall, type ToolCall } from './tools/all-tools.js';
 import type { ExecutedCall } from './tools/tool.js';
 import type { ToolRunnerOptions } from './tools/tool-context.js';
+import { CallRecord } from '../runtime/ledger/call-record.js';
 
 export type { ExecutedCall } from './tools/tool.js';
 export type { ToolRunnerOptions } from './tools/tool-context.js';
@@ -65,29 +66,25 @@ export class ToolRunner {
   ): Promise<ExecutedCall> {
     const o = this.options;
     o.signal?.throwIfAborted();
-    const callId = o.ledger.dispatchCall({
-      id: dispatch.callId,
-      runId: o.runId,
-      tool: LINT,
-      args: { selector, path },
-      origin: 'trigger',
-      owner: o.owner,
-      turnId,
-    });
-    dispatch.onDispatched?.(callId);
+    const call = CallRecord.dispatch(
+      o.ledger,
+      { runId: o.runId, tool: LINT, args: { selector, path }, origin: 'trigger', owner: o.owner, turnId },
+      dispatch,
+    );
+    const callId = call.id;
     try {
       const bytes = readRepoFile(o.index.root, path);
       if (!Buffer.isBuffer(bytes)) throw new Error(bytes.error);
       const source = bytes.toString('utf8');
       const report = await o.lint.check(source, path);
       o.signal?.throwIfAborted();
-      o.ledger.markCompleted(callId);
+      call.completed();
       const result =
         report.diagnostics.length === 0 ? 'clean' : report.diagnostics.map(describeDiagnostic).join('; ');
       return { callId, kind: LINT, target: selector, result, receipt: null };
     } catch (error) {
       if (o.signal?.aborted) throw o.signal.reason;
-      o.ledger.endCall(callId, 'failed', (error as Error).message);
+      call.ended('failed', (error as Error).message);
       const result = `lint could not run: ${(error as Error).message}`;
       return { callId, kind: LINT, target: selector, result, receipt: null };
     }

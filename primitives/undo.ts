@@ -10,6 +10,7 @@ import type { Ledger } from '../runtime/ledger/ledger.js';
 import { applyPatch } from './diff/apply-patch.js';
 import { atomicWrite, sha256 } from './fs/atomic-write.js';
 import type { EntityLookup, Envelope } from './types.js';
+import { getRun } from '../runtime/ledger/runs.js';
 
 export interface UndoOptions {
   repoRoot: string;
@@ -38,7 +39,7 @@ const refuse = (error: string): Envelope<UndoResult> => ({ ok: false, error, dat
 
 export async function undoRun(options: UndoOptions): Promise<Envelope<UndoResult>> {
   const { ledger, runId } = options;
-  if (!ledger.getRun(runId)) return refuse(`no run ${runId} in the ledger`);
+  if (!getRun(ledger, runId)) return refuse(`no run ${runId} in the ledger`);
   const edits = editsForRun(ledger, runId);
   if (edits.length === 0) return { ok: true, error: null, data: { runId, files: [], undone: 0 } };
 

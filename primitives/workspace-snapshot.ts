@@ -7,6 +7,7 @@ import type { Limits } from '../runtime/sandbox/spec.js';
 import { planSnapshot, snapshotTar, type Snapshot } from '../runtime/workspace/snapshot.js';
 import type { SandboxContext } from './sandbox-context.js';
 import { workspaceCapMb, workspaceLimits } from './workspace-size.js';
+import { CallRecord } from '../runtime/ledger/call-record.js';
 
 /** What a call with a workspace needs beyond the sandbox: the repository and, optionally, the cap. */
 export interface WorkspaceContext extends SandboxContext {
@@ -36,17 +37,12 @@ export function sizedSnapshot(
     );
     return { snapshot: snapshotTar(plan), sized };
   } catch (error) {
-    const callId = ctx.ledger.dispatchCall({
-      id: ctx.dispatch?.callId,
-      runId: ctx.runId,
-      tool: call.tool,
-      args: call.args,
-      origin: ctx.origin,
-      owner: ctx.owner,
-      turnId: ctx.turnId,
-    });
-    ctx.dispatch?.onDispatched?.(callId);
-    ctx.ledger.endCall(callId, 'not_executed', (error as Error).message);
+    const { runId, origin, owner, turnId } = ctx;
+    CallRecord.dispatch(
+      ctx.ledger,
+      { runId, tool: call.tool, args: call.args, origin, owner, turnId },
+      ctx.dispatch,
+    ).ended('not_executed', (error as Error).message);
     throw error;
   }
 }

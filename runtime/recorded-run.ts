@@ -6,7 +6,7 @@ import type { DispatchOptions } from './ledger/dispatch.js';
 import type { CallOrigin, Ledger } from './ledger/ledger.js';
 import type { Sandbox } from './sandbox/sandbox.js';
 import type { Receipt, RunSpec } from './sandbox/spec.js';
-import { completeCall, containerCreated, dispatchCall, endCall } from './ledger/calls.js';
+import { CallRecord } from './ledger/call-record.js';
 
 export interface RecordedCall {
   runId: string;
@@ -25,8 +25,8 @@ export async function runRecorded(
   /** The call's announced id, and the hook told once its row exists (before the sandbox starts). */
   dispatch: DispatchOptions = {},
 ): Promise<{ callId: string; receipt: Receipt }> {
-  const callId = dispatchCall(ledger, { ...call, id: dispatch.callId });
-  dispatch.onDispatched?.(callId);
+  const record = CallRecord.dispatch(ledger, call, dispatch);
+  const callId = record.id;
   let containerId: string | null = null;
   try {
     const receipt = await sandbox.run(
@@ -34,15 +34,15 @@ export async function runRecorded(
       {
         onContainer: (id) => {
           containerId = id;
-          containerCreated(ledger, callId, id);
+          record.containerCreated(id);
         },
       },
     );
-    completeCall(ledger, callId, receipt, sandbox.envKey);
+    record.completedIn(receipt, sandbox.envKey);
     return { callId, receipt };
   } catch (error) {
     const reason = (error as Error).message;
-    endCall(ledger, callId, containerId ? 'failed' : 'not_executed', reason);
+    record.ended(containerId ? 'failed' : 'not_executed', reason);
     throw error;
   }
 }

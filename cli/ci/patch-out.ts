@@ -5,7 +5,7 @@
 // checked before any work, so a typo in the path costs no model call.
 import { statSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UsageError } from '../exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 
 /** FILE as an absolute path whose directory exists and which is not itself a directory; else exit 2. */
 export function checkOutputFile(flag: string, file: string): string {

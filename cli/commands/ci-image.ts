@@ -10,7 +10,7 @@ import {
   ensureCiImage,
   listCiImages,
 } from '../../runtime/images/ci-image.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { buildFlags } from '../image-build-flags.js';
 
 export const CI_IMAGE_HELP = `Usage: piper-agent ci-image build [--force] [--dockerfile] | ls [--json]

@@ -4,9 +4,16 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../../runtime/host/git.js';
-import { ConfigSchema, loadConfig, redacted, type Config, type ConfigKey, type Source } from '../config.js';
-import { EXIT } from '../exit-codes.js';
-import { shownValue } from '../repo-config-trust/settle.js';
+import {
+  ConfigSchema,
+  loadConfig,
+  redacted,
+  type Config,
+  type ConfigKey,
+  type Source,
+} from '../../core/config.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { shownValue } from '../repo-config-trust/trust-question.js';
 import { FIX_OPTIONS, flagsConfig } from './fix.js';
 
 export const CONFIG_HELP = `Usage: piper-agent config [--json] [--repo DIR] [fix's options]

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { packageRoot } from '../../runtime/package-root.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../../core/config.js';
 import { FIX_OPTIONS, flagsConfig, runWithRenderer } from './fix.js';
 
 export const DEMO_HELP = `Usage: piper-agent demo [--output text|json|stream-json] [--non-interactive] [--policy policy|current]

@@ -21,10 +21,10 @@ import {
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { chooseRuntime, SANDBOX_RUNTIME_ENV } from '../../runtime/sandbox/sandbox-runtime.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../../core/config.js';
 import { checkModel } from '../doctor/model-check.js';
 import { oomCheck } from '../doctor/oom-check.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../../core/exit-codes.js';
 
 export const DOCTOR_HELP = `Usage: piper-agent doctor [--json] [--repo DIR] [--ledger PATH]
 

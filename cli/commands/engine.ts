@@ -2,7 +2,7 @@
 import { ensureEngine, probeEngine } from '../../runtime/engine/bootstrap.js';
 import { DockerEngine, engineEndpoint } from '../../runtime/engine/docker-engine.js';
 import { describeEngine } from '../../runtime/engine/engine-identity.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
 
 export const ENGINE_HELP = `Usage: piper-agent engine up | status
 

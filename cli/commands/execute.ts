@@ -1,16 +1,16 @@
 // `piper-agent execute`: Python in a fresh sandbox, recorded in the ledger, the receipt printed.
-// It runs as the agent's execute tool does (primitives/execute.ts): in the project's environment,
+// It runs as the agent's execute tool does (primitives/tools/execute/): in the project's environment,
 // with a copy of the repository at /work; --no-workspace sends the program alone.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { execute, EXECUTE_LIMITS } from '../../primitives/execute.js';
-import { executeTool } from '../../primitives/tools/execute.js';
+import { execute, EXECUTE_LIMITS } from '../../primitives/tools/execute/effect.js';
+import { executeTool } from '../../primitives/tools/execute/tool.js';
 import { runRecorded } from '../../runtime/recorded-run.js';
 import { EXECUTE_ARGV } from '../../runtime/sandbox/pool.js';
 import type { Limits, Receipt } from '../../runtime/sandbox/spec.js';
-import { EXIT, UsageError } from '../exit-codes.js';
-import { openCommandSession, type CommandSandboxOptions, type Session } from '../session.js';
-import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
+import { openCommandSession, type CommandSandboxOptions, type Session } from '../../core/session.js';
+import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../../core/env-option.js';
 import { WARM_HELP, keepWarmOption } from '../warm-option.js';
 import { numberOption } from '../options.js';
 import { inert } from '../../runtime/text/inert.js';

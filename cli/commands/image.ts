@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { connectEngine } from '../../runtime/engine/bootstrap.js';
 import { ensureImage, listSandboxImages } from '../../runtime/images/build.js';
 import { RECIPE_LABEL, SUITE_PYTHON, isSuite, loadRecipe, type Suite } from '../../runtime/images/recipe.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { buildFlags } from '../image-build-flags.js';
 
 export const IMAGE_HELP = `Usage: piper-agent image build [--force] [--dockerfile] [--suite S] | ls [--json]

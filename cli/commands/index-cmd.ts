@@ -9,7 +9,7 @@ import { IndexError } from '../../primitives/index/index-error.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { maxOf } from '../../runtime/text/append.js';
 import { inert, inertJson } from '../../runtime/text/inert.js';
 

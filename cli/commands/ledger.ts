@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { listRuns } from '../../runtime/ledger/runs.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { CommandError, reportingRefusals } from '../ledger/command-error.js';
 import { findRun, openLedgerAt } from '../ledger/find-run.js';
 import { renderRun } from '../ledger/render-run.js';

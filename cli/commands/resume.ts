@@ -9,12 +9,12 @@ import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { reopenRun, restoreEnding, type Reopened } from '../../runtime/ledger/runs.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
-import { UsageError } from '../exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 import { reportingRefusals } from '../ledger/command-error.js';
 import { openLedgerAt } from '../ledger/find-run.js';
 import { planResume, type ResumePlan } from '../ledger/resume-plan.js';
 import { writeRunOutputs } from '../ci/run-outputs.js';
-import { environmentFlags } from '../env/env-option.js';
+import { environmentFlags } from '../../core/env-option.js';
 import { FIX_OPTIONS, patchOutPath, runWithRenderer } from './fix.js';
 
 export const RESUME_HELP = `Usage: piper-agent resume RUN [--answer TEXT] [options]

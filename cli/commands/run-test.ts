@@ -1,17 +1,17 @@
 // `piper-agent run-test TARGET`: the repository's tests in a fresh sandbox, recorded in the ledger.
 import { parseArgs } from 'node:util';
-import { RUN_TEST_LIMITS, runTest } from '../../primitives/run-test.js';
+import { RUN_TEST_LIMITS, runTest } from '../../primitives/tools/run-test/effect.js';
 import type { RunTestResult } from '../../primitives/results/sandbox-results.js';
-import { runTestTool } from '../../primitives/tools/run-test.js';
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/tests/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { gitHead, repoRoot } from '../../runtime/host/git.js';
 import { inert } from '../../runtime/text/inert.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { numberOption } from '../options.js';
-import { openCommandSession, type Session } from '../session.js';
-import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../env/env-option.js';
+import { openCommandSession, type Session } from '../../core/session.js';
+import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../../core/env-option.js';
 import { WARM_HELP, keepWarmOption } from '../warm-option.js';
 import { createRun, endRun } from '../../runtime/ledger/runs.js';
 

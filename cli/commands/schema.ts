@@ -1,7 +1,7 @@
 // `piper-agent schema [stream|result]`: the JSON Schema of the headless output, generated from the
 // zod schemas the CLI itself writes against (cli/render/stream-schema.ts), so it cannot drift.
 import { parseArgs } from 'node:util';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
 import {
   OUTPUT_SCHEMAS,
   outputJsonSchema,

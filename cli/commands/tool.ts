@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { renderForModel } from '../../policy/observation-text.js';
 import { isPlainObject } from '../../policy/proposal.js';
-import { isReservedName } from '../../policy/registry.js';
+import { isReservedName, TOOL_NAMES } from '../../policy/registry.js';
 import { trustGate } from '../../policy/trust.js';
 import { validateCall } from '../../policy/validate.js';
 import { LOOPS, type PolicyName } from '../../policy/loop-settings.js';
@@ -15,9 +15,9 @@ import { gitRootAbove, repoRoot } from '../../runtime/host/git.js';
 import { IN_MEMORY_LEDGER } from '../../runtime/ledger/location.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { inert, inertJson } from '../../runtime/text/inert.js';
-import { loadConfig } from '../config.js';
-import { EXIT, UsageError } from '../exit-codes.js';
-import { openSession } from '../session.js';
+import { loadConfig } from '../../core/config.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
+import { openSession } from '../../core/session.js';
 import { createRun, endRun, getRun } from '../../runtime/ledger/runs.js';
 
 export const TOOL_HELP = `Usage: piper-agent tool NAME 'ARGS_JSON' [--repo DIR] [--run RUN] [--policy policy|current] [--ledger PATH]
@@ -25,7 +25,7 @@ export const TOOL_HELP = `Usage: piper-agent tool NAME 'ARGS_JSON' [--repo DIR] 
 Sends one call through validation, execution and the trust gate, records it in the ledger, and
 prints the observation exactly as the model would see it (a rejection prints the rejection object).
 
-  NAME          read_entity, search_symbol, search_code, edit_entity, run_test or execute
+  NAME          ${TOOL_NAMES.slice(0, -1).join(', ')} or ${TOOL_NAMES.at(-1)}
   ARGS_JSON     the call's args as one JSON object, e.g. '{"selector": "pkg.mod.func", "body": true}'
   --run RUN     check the evidence gate against, and record into, an existing run (default: a new run)
   --policy ARM  current skips the evidence gate and the trust marks (the baseline arm)

@@ -2,7 +2,7 @@
 // JSON view (docs/policy.md, "The tool registry").
 import { parseArgs } from 'node:util';
 import { registryView } from '../../policy/registry.js';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { inert, inertJson } from '../../runtime/text/inert.js';
 
 export const TOOLS_HELP = `Usage: piper-agent tools [--json]

@@ -8,7 +8,7 @@ import { repoRoot } from '../../runtime/host/git.js';
 import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
-import { EXIT, UsageError } from '../exit-codes.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { CommandError } from '../ledger/command-error.js';
 import { findRunId } from '../ledger/find-run.js';
 import { getRun } from '../../runtime/ledger/runs.js';

@@ -2,7 +2,7 @@
 // (GET {base}/models, Anthropic's GET /v1/models), or, where a server has no list, a 1-token
 // completion — so a refused key, an unreachable URL and an unknown model are each named with their
 // fix before a run spends anything. A scripted model is checked by loading its script.
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../../core/config.js';
 import { getJson, postJson, type Endpoint, type JsonReply } from '../../runtime/model/http-json.js';
 import { modelEndpoint, resolveModel, splitSpec, type ModelEndpoint } from '../../runtime/model/resolve.js';
 import type { AttemptResult } from '../../runtime/model/retry.js';

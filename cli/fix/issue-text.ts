@@ -8,7 +8,7 @@ import {
   parseIssueUrl,
   singleUrl,
 } from '../../runtime/http/github-issue.js';
-import { UsageError } from '../exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 
 export async function issueText(arg: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
   if (arg === '-') {

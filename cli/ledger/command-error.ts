@@ -1,7 +1,7 @@
 // A refusal of the run commands (resume, replay, ledger) that is the operator's to fix — an
 // unknown run, a ledger that is elsewhere, a run that cannot be resumed — printed as the problem
 // and the fix, without the usage text, with the exit code the command documents.
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { inert } from '../../runtime/text/inert.js';
 
 export class CommandError extends Error {

@@ -6,7 +6,7 @@
 // replay's (cli/ledger/replay-image.ts) before anything runs.
 import { resolve } from 'node:path';
 import type { ApprovalMode } from '../../policy/approval.js';
-import type { Config } from '../config.js';
+import type { Config } from '../../core/config.js';
 import { CommandError } from './command-error.js';
 import type { FoundRun } from './find-run.js';
 

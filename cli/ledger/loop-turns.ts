@@ -1,11 +1,7 @@
 // Turn rows → the loop's turn numbers. The ledger writes one turn row per model call; how those
 // group into the loop's turns (a rejected proposal's re-selection shares its turn) is the loop's
-// rule, policy/turn/turn-count.ts, applied here to the rows as the ledger views read them.
-import {
-  numberSelections,
-  turnsUsed as loopTurnsUsed,
-  type SelectionRow,
-} from '../../policy/turn/turn-count.js';
+// rule, policy/turn/step.ts, applied here to the rows as the ledger views read them.
+import { numberSelections, turnsUsed as loopTurnsUsed, type SelectionRow } from '../../policy/turn/step.js';
 import type { TurnView } from './run-document.js';
 
 export interface LoopTurn {

@@ -3,8 +3,8 @@
 // the observations they produced (trust, caveat), and finally the run's edits with their diffs.
 import { summarize } from '../../policy/observation-text.js';
 import { symbolObservationSchema } from '../../policy/triggers.js';
-import { savedTurnsUsed } from '../../policy/turn/loop-state.js';
-import { failedModelCallErrorSchema, proposalSchema } from '../../policy/turn/turn-action.js';
+import { savedTurnsUsed } from '../../policy/loop-state.js';
+import { failedModelCallErrorSchema, proposalSchema } from '../../policy/turn/select.js';
 import { inert } from '../../runtime/text/inert.js';
 import { loopTurns } from './loop-turns.js';
 import type { CallView, ObservationView, RunDocument, TurnView } from './run-document.js';

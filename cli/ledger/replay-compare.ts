@@ -7,7 +7,7 @@
 // compared (they differ between any two runs).
 import { loopTurns } from './loop-turns.js';
 import type { CallView, RunDocument, TurnView } from './run-document.js';
-import { failedModelCallErrorSchema } from '../../policy/turn/turn-action.js';
+import { failedModelCallErrorSchema } from '../../policy/turn/select.js';
 
 type DivergenceKind =
   | 'turn count'

@@ -5,8 +5,8 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parseScript, readScriptText, ScriptModel } from '../../runtime/model/script-model.js';
 import type { ChatModel } from '../../runtime/model/types.js';
-import type { Config } from '../config.js';
-import { modelFor } from '../fix/run-fix.js';
+import type { Config } from '../../core/config.js';
+import { modelFor } from '../../core/fix/run-fix.js';
 import { CommandError } from './command-error.js';
 
 export function resumeModel(opts: {

@@ -5,11 +5,11 @@
 import { existsSync } from 'node:fs';
 import { APPROVAL_MODES, type ApprovalMode } from '../../policy/approval.js';
 import { capReached } from '../../policy/caps.js';
-import { askUserNoteSchema } from '../../policy/turn/harness-notes.js';
+import { askUserNoteSchema } from '../../policy/turn/journal.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { ownerAlive, parseOwner } from '../../runtime/sandbox/owner.js';
-import { loadConfig, type Config } from '../config.js';
-import type { FixInput } from '../fix/run-fix.js';
+import { loadConfig, type Config } from '../../core/config.js';
+import type { FixInput } from '../../core/fix/run-fix.js';
 import { flagsConfig } from '../commands/fix.js';
 import { ignoredWarning } from '../repo-config-trust/settle.js';
 import { isOwnRun } from '../../runtime/host/own-runs.js';

@@ -5,10 +5,10 @@
 // has covered. The policy layer turns those facts into the triggers' memory, with its own keys.
 import type { LoopState } from '../../policy/loop.js';
 import { triggerSnapshotFrom } from '../../policy/triggers.js';
-import { parseLoopState } from '../../policy/turn/loop-state.js';
-import { editEntityTool } from '../../primitives/tools/edit-entity.js';
-import { runTestTool } from '../../primitives/tools/run-test.js';
-import { searchSymbolTool } from '../../primitives/tools/search-symbol.js';
+import { parseLoopState } from '../../policy/loop-state.js';
+import { editEntityTool } from '../../primitives/tools/edit-entity/tool.js';
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
+import { searchSymbolTool } from '../../primitives/tools/search-symbol/tool.js';
 import { turnsUsed } from './loop-turns.js';
 import type { CallView, RunDocument } from './run-document.js';
 

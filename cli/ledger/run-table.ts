@@ -1,7 +1,7 @@
 // `ledger runs`: one line per run — id, start, kind, outcome, turns, tokens, cost and the issue's
 // first line — as a table for people or as JSON objects for scripts.
 import type { RunSummaryRow } from '../../runtime/ledger/runs.js';
-import { savedTurnsUsed } from '../../policy/turn/loop-state.js';
+import { savedTurnsUsed } from '../../policy/loop-state.js';
 import { inert } from '../../runtime/text/inert.js';
 import { isRecord } from '../../runtime/text/is-record.js';
 import { maxOf } from '../../runtime/text/append.js';

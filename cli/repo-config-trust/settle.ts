@@ -2,16 +2,10 @@
 // on a terminal the user is asked once (the answer yes is remembered for exactly that file's
 // bytes); headless they are left out with one warning line, unless --trust-repo-config was given
 // (then loadConfig applied them already).
-import { REPO_CONFIG_FILE, type Config, type Effective } from '../config.js';
+import { REPO_CONFIG_FILE, type Config, type Effective } from '../../core/config.js';
 import { inert } from '../../runtime/text/inert.js';
-import type { IgnoredKey } from './repo-narrowing.js';
-import { rememberTrust } from './trust-store.js';
-
-export interface TrustQuestion {
-  /** The repository's config file. */
-  file: string;
-  keys: IgnoredKey[];
-}
+import type { TrustQuestion } from './trust-question.js';
+import { rememberTrust } from '../../core/repo-config-trust/trust-store.js';
 
 export async function settleRepoTrust(
   effective: Effective,
@@ -39,10 +33,4 @@ export async function settleRepoTrust(
 export function ignoredWarning(effective: Pick<Effective, 'ignored' | 'files'>): string {
   const keys = effective.ignored.map((k) => k.key).join(', ');
   return `piper-agent: ignoring ${keys} from ${inert(effective.files.repo)}: repository config not trusted (pass --trust-repo-config to use them)`;
-}
-
-/** A key's value as the prompt and `piper-agent config` show it: secrets redacted, controls inert. */
-export function shownValue(key: IgnoredKey): string {
-  if (key.key === 'apiKey') return '(a key, redacted)';
-  return inert(typeof key.value === 'string' ? key.value : JSON.stringify(key.value));
 }

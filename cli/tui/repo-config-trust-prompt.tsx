@@ -2,9 +2,8 @@
 // keys it sets that need trust, with their values, and y/N. Anything but y (or Y) is no, Enter
 // included: an untrusted file keeps only what narrows.
 import { Box, render, Text } from 'ink';
-import type { TrustQuestion } from '../repo-config-trust/settle.js';
-import { shownValue } from '../repo-config-trust/settle.js';
-import { EXIT } from '../exit-codes.js';
+import { shownValue, type TrustQuestion } from '../repo-config-trust/trust-question.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { inert } from '../../runtime/text/inert.js';
 import { actionsOf } from './input-keys.js';
 import { useRawInput } from './raw-input.js';

@@ -6,7 +6,7 @@
 // They are in the ledger's environments row either way.
 import type { ApprovalMode } from '../../policy/approval.js';
 import type { RunResult } from '../../policy/events.js';
-import { runFix, type FixInput } from '../fix/run-fix.js';
+import { runFix, type FixInput } from '../../core/fix/run-fix.js';
 import { isRuntimeError } from '../../runtime/errors.js';
 import { inert } from '../../runtime/text/inert.js';
 import { openScreen } from './screen.js';

@@ -4,7 +4,7 @@
 // - Ctrl-C or a signal: the screen says the run is stopping and Ink draws its last frame before the
 //   session's interrupt handler writes its summary, so the two never overwrite each other.
 import { render } from 'ink';
-import { EXIT } from '../exit-codes.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { App } from './app.js';
 import { redrawOnResize } from './redraw-on-resize.js';
 import type { ViewStore } from './store.js';

@@ -22,7 +22,7 @@
 // needs more than that slack.
 import type { ArmMeasures, Measure } from './metrics.js';
 
-export const THRESHOLDS = {
+const THRESHOLDS = {
   costFactor: 1.5,
   tokensFactor: 1.5,
   precisionDrop: 0.03,
@@ -33,7 +33,7 @@ const EPS = 1e-9;
 /** c ≤ b with relative slack (costs can be 1e-6 dollars, so an absolute slack would be too coarse). */
 const atMost = (c: number, b: number) => c <= b + EPS * Math.abs(b) + 1e-15;
 
-export type ClauseName = 'resolve' | 'cost' | 'tokens' | 'call_precision' | 'selection_accuracy';
+type ClauseName = 'resolve' | 'cost' | 'tokens' | 'call_precision' | 'selection_accuracy';
 
 export interface Clause {
   name: ClauseName;
@@ -51,7 +51,7 @@ export interface Clause {
   detail: string;
 }
 
-export type Verdict = 'adopt' | 'not_adopted' | 'undecided';
+type Verdict = 'adopt' | 'not_adopted' | 'undecided';
 
 export interface Decision {
   candidate: string;

@@ -4,11 +4,12 @@
 import type { Arm, InstanceFacts } from './metrics.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
-import { savedTurnsUsed } from '../../policy/turn/loop-state.js';
-import { proposedToolSchema } from '../../policy/turn/turn-action.js';
+import { savedTurnsUsed } from '../../policy/loop-state.js';
+import { proposedToolSchema } from '../../policy/turn/select.js';
 import { callsOf, turnsOf } from '../../runtime/ledger/turns.js';
 import { isRecord } from '../../runtime/text/is-record.js';
 import type { Task } from './tasks.js';
+import { getRun } from '../../runtime/ledger/runs.js';
 
 interface RunRow {
   outcome: string | null;
@@ -25,7 +26,7 @@ export function factsOfRun(
   task: Task,
   resolved: boolean,
 ): InstanceFacts {
-  const run = ledger.getRun(runId) as RunRow | undefined;
+  const run = getRun(ledger, runId) as RunRow | undefined;
   if (!run) throw new Error(`run ${runId} is not in the ledger`);
   const config: unknown = run.config ? JSON.parse(run.config) : {};
   const decisions: string[] = [];

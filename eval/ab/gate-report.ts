@@ -10,9 +10,9 @@ import { readFinished } from './stored.js';
 import type { Task } from './tasks.js';
 import { gateVariant, notApplicable } from './variants.js';
 
-export type GateVerdict = 'delete' | 'keep' | 'keep_unmeasured' | 'not_applicable' | 'incomplete';
+type GateVerdict = 'delete' | 'keep' | 'keep_unmeasured' | 'not_applicable' | 'incomplete';
 
-export interface GateAblationEntry {
+interface GateAblationEntry {
   gate: GateName;
   /** The ledger arm key its instances are stored under. */
   arm: string;
@@ -55,7 +55,7 @@ export interface GateReportInput {
   fullComplete: boolean;
 }
 
-export const ABLATION_RULE =
+const ABLATION_RULE =
   'A gate is deleted iff its removal changes none of the five measures beyond noise: Δresolve = 0 AND |Δcost| ≤ 5% AND |Δtokens| ≤ 5% AND Δcall_precision = 0 AND Δselection_accuracy = 0 (docs/policy.md, "Gate ablation"). Each gate is removed alone, everything else held fixed; the two weakest a-priori cases first.';
 
 export function buildGateAblation(ledger: Ledger, input: GateReportInput): GateAblationReport {

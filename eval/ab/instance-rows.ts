@@ -87,14 +87,6 @@ export function setAbAblation(ledger: Ledger, key: AbInstanceKey, ablation: unkn
   }
 }
 
-/** Every finished instance of one model, in a stable order (arm, task). */
-export function listAbInstances(ledger: Ledger, model: string): AbInstanceRow[] {
-  const rows = ledger.database
-    .prepare(`SELECT * FROM ab_instances WHERE model = ? ORDER BY arm, task_id`)
-    .all(model) as StoredRow[];
-  return rows.map(fromStored);
-}
-
 function fromStored(row: StoredRow): AbInstanceRow {
   return {
     model: row.model,

@@ -5,8 +5,8 @@
 import type { RunResult } from '../../policy/events.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { ChatModel } from '../../runtime/model/types.js';
-import type { Config } from '../../cli/config.js';
-import { runFix } from '../../cli/fix/run-fix.js';
+import type { Config } from '../../core/config.js';
+import { runFix } from '../../core/fix/run-fix.js';
 import { judgeSweRun, type SweJudgeContext } from '../swebench/judge.js';
 import { isSweTask } from '../swebench/swe-task.js';
 import { judgeRun, type JudgeContext, type Judgement } from './judge.js';

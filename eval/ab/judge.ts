@@ -6,13 +6,15 @@
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { runTest } from '../../primitives/run-test.js';
-import { runTestTool } from '../../primitives/tools/run-test.js';
+import { runTest } from '../../primitives/tools/run-test/effect.js';
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { Sandbox } from '../../runtime/sandbox/sandbox.js';
 import { filesOf, type Task } from './tasks.js';
+import { createRun, endRun } from '../../runtime/ledger/runs.js';
+import { getExecution } from '../../runtime/ledger/calls.js';
 
-export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'missing';
+type TestStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'missing';
 
 export interface Judgement {
   resolved: boolean;
@@ -34,7 +36,7 @@ export interface JudgeContext {
   owner: string;
 }
 
-export const JUDGE_TIMEOUT_S = 300;
+const JUDGE_TIMEOUT_S = 300;
 
 export async function judgeRun(
   ctx: JudgeContext,
@@ -44,7 +46,7 @@ export async function judgeRun(
 ): Promise<Judgement> {
   const restored = restoreTests(task, repoDir);
   const ids = [...task.fail_to_pass, ...task.pass_to_pass];
-  const runId = ctx.ledger.createRun({
+  const runId = createRun(ctx.ledger, {
     kind: runTestTool.name,
     repo: repoDir,
     owner: ctx.owner,
@@ -56,7 +58,7 @@ export async function judgeRun(
     { sandbox: ctx.sandbox, ledger: ctx.ledger, runId, owner: ctx.owner, origin: 'user', repoRoot: repoDir },
     { target: `${ids.join(' ')} -rA -p no:cacheprovider`, timeout: JUDGE_TIMEOUT_S },
   );
-  const stdout = ctx.ledger.getExecution(callId)?.stdout ?? '';
+  const stdout = getExecution(ctx.ledger, callId)?.stdout ?? '';
   const reported = reportedStatuses(stdout);
   const tests: Record<string, TestStatus> = {};
   for (const id of ids) tests[id] = reported.get(id) ?? 'missing';
@@ -65,7 +67,8 @@ export async function judgeRun(
     total: list.length,
   });
   const resolved = result.exit_code === 0 && !result.timed_out && ids.every((id) => tests[id] === 'passed');
-  ctx.ledger.endRun(
+  endRun(
+    ctx.ledger,
     runId,
     resolved ? 'resolved' : 'unresolved',
     resolved ? 'every FAIL_TO_PASS and PASS_TO_PASS test passed' : `pytest exit ${result.exit_code}`,
@@ -84,7 +87,7 @@ export async function judgeRun(
 }
 
 /** `PASSED tests/x.py::t`, `FAILED tests/x.py::t - AssertionError` … from pytest's -rA summary. */
-export function reportedStatuses(stdout: string): Map<string, TestStatus> {
+function reportedStatuses(stdout: string): Map<string, TestStatus> {
   const out = new Map<string, TestStatus>();
   const words: Record<string, TestStatus> = {
     PASSED: 'passed',

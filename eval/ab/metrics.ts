@@ -86,7 +86,7 @@ export interface ArmMeasures {
   correctAbstention: Measure;
 }
 
-export function ratio(numerator: number, denominator: number, none: string): Measure {
+function ratio(numerator: number, denominator: number, none: string): Measure {
   return denominator === 0
     ? { value: null, of: { numerator, denominator }, note: none }
     : { value: numerator / denominator, of: { numerator, denominator } };
@@ -115,7 +115,7 @@ export function abstained(facts: Pick<InstanceFacts, 'decisions' | 'outcome' | '
 }
 
 /** Necessary calls of one instance: suppressed calls whose re-run was no longer resolved. */
-export function necessaryCalls(facts: Pick<InstanceFacts, 'resolved' | 'ablation'>): number {
+function necessaryCalls(facts: Pick<InstanceFacts, 'resolved' | 'ablation'>): number {
   if (!facts.resolved || !facts.ablation) return 0;
   return facts.ablation.filter((entry) => !entry.diverged && !entry.resolved).length;
 }

@@ -2,7 +2,7 @@
 // each clause and why it exists, every instance, and the ablation re-runs when there were any.
 import type { AblationDelta, Clause } from './decision.js';
 import type { ArmMeasures, Measure } from './metrics.js';
-import type { AbReport, InstanceReport } from './report.js';
+import type { AbReport, InstanceReport } from './report-shape.js';
 
 const ROWS: Array<{ label: string; pick: (m: ArmMeasures) => Measure; format: (v: number) => string }> = [
   { label: 'resolve rate', pick: (m) => m.resolveRate, format: pct },

@@ -4,92 +4,19 @@
 // report.md (report-md.ts) renders the tables a person reads.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decide, type Decision } from './decision.js';
-import {
-  abstained,
-  armMeasures,
-  selectionScore,
-  type Arm,
-  type ArmMeasures,
-  type InstanceFacts,
-} from './metrics.js';
+import { decide } from './decision.js';
+import { abstained, armMeasures, selectionScore, type Arm, type InstanceFacts } from './metrics.js';
 import { SIM_PRICE, SIM_RATES } from '../sim/sim-model.js';
 import type { GateName } from './gates.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
-import { buildGateAblation, type GateAblationReport } from './gate-report.js';
+import { buildGateAblation } from './gate-report.js';
 import { renderMarkdown } from './report-md.js';
 import { readFinished, type StoredAblation, type StoredDetails } from './stored.js';
 import { symbolTriggersByArm, symbolTriggersOfRun, type SymbolTriggerCount } from './symbol-triggers.js';
 import type { Task } from './tasks.js';
+import { REPORT_SCHEMA, type AbReport, type InstanceReport } from './report-shape.js';
 
-export const REPORT_SCHEMA = 'piper-agent/ab-report@1';
-
-export interface InstanceReport {
-  task: string;
-  arm: Arm;
-  underspecified: boolean;
-  run_id: string;
-  judge_run_id: string;
-  resolved: boolean;
-  outcome: string;
-  reason: string;
-  turns: number;
-  tokens: number;
-  cost_usd: number | null;
-  decisions: readonly string[];
-  gold_labels: readonly string[];
-  triggered_first: readonly string[];
-  selection: { correct: number; attempted: number };
-  abstained: boolean;
-  model_calls: string[];
-  edits: number;
-  fail_to_pass: { passed: number; total: number };
-  pass_to_pass: { passed: number; total: number };
-  restored_tests: string[];
-  /** Each FAIL_TO_PASS and PASS_TO_PASS test's outcome in the runner's judgement. */
-  tests: Record<string, string>;
-  wall_s: number;
-  /** The Swarm node the instance ran on (`ab --cluster swarm` only). */
-  node?: string;
-  /** The symbol trigger's searches in the run, and those that found nothing (symbol-triggers.ts). */
-  symbol_triggers: SymbolTriggerCount;
-  /** null: no complete ablation for this instance. */
-  ablation: Array<{
-    index: number;
-    tool: string;
-    run_id: string;
-    resolved: boolean;
-    necessary: boolean;
-    diverged: boolean;
-    suppressed_calls: number;
-  }> | null;
-}
-
-export interface AbReport {
-  schema: typeof REPORT_SCHEMA;
-  bench: string;
-  model: string;
-  simulated: boolean;
-  arms: Arm[];
-  tasks: string[];
-  max_turns: number;
-  /** Every task × arm has a finished instance. */
-  complete: boolean;
-  missing: Array<{ task: string; arm: Arm }>;
-  measures: Partial<Record<Arm, ArmMeasures>>;
-  /** policy (candidate) against current, when both arms ran and the sample is complete. */
-  decision: Decision | null;
-  decision_note: string | null;
-  ablation: { measured: Partial<Record<Arm, boolean>>; reruns: number; necessary: number; diverged: number };
-  /** Per arm: symbol trigger searches over its instances, and those with zero matches. */
-  symbol_triggers: Partial<Record<Arm, { instances: number; fired: number; zero_matches: number }>>;
-  instances: InstanceReport[];
-  /** Instances of a SWE-bench-format set that failed validation: not run, never counted unresolved. */
-  invalid: Array<{ instance: string; reason: string }>;
-  /** Present only when gates were ablated (--gate-ablation): each gate's deltas and verdict. */
-  ablation_gates?: GateAblationReport;
-  notes: string[];
-}
+export type { AbReport } from './report-shape.js';
 
 export interface ReportInput {
   benchDir: string;

@@ -11,8 +11,8 @@ import type { Arm } from './metrics.js';
 import type { GateName } from './gates.js';
 import { getAbInstance, putAbInstance, setAbAblation } from './instance-rows.js';
 import type { ChatModel } from '../../runtime/model/types.js';
-import type { Config } from '../../cli/config.js';
-import { openSession, type Session } from '../../cli/session.js';
+import type { Config } from '../../core/config.js';
+import { openSession, type Session } from '../../core/session.js';
 import { openSweSet } from '../swebench/ab-set.js';
 import { isInstanceFile } from '../swebench/instance-file.js';
 import type { PreparedSet } from '../swebench/prepare.js';
@@ -24,6 +24,7 @@ import { isComplete, type StoredAblation, type StoredDetails } from './stored.js
 import { callKey } from './suppress.js';
 import { selectTasks, taskDigest, type Task } from './tasks.js';
 import { armVariant, gateVariant, notApplicable, type Variant } from './variants.js';
+import { getCall } from '../../runtime/ledger/calls.js';
 
 export interface AbOptions {
   benchDir: string;
@@ -286,7 +287,7 @@ function recordAblationRun(st: AbState, job: Job, suppress: number, run: Instanc
   const state = st.ablations.get(`${variant.key}/${job.task.id}`)!;
   const row = getAbInstance(st.ledger, keyOf(st, job.task, variant))!;
   const original = (row.details as StoredDetails).facts.modelCalls[suppress]!;
-  const call = st.ledger.getCall(original.callId);
+  const call = getCall(st.ledger, original.callId);
   const subject = call ? callKey(call.tool, JSON.parse(call.args) as Record<string, unknown>) : null;
   const diverged = run.suppression?.suppressed?.subject !== subject;
   state.entries = [

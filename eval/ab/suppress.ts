@@ -11,6 +11,7 @@
 import type { ExecutedLike, LoopTools } from '../../policy/loop.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { callSubject, observationKind } from '../../primitives/tools/all-tools.js';
+import { CallRecord } from '../../runtime/ledger/call-record.js';
 
 export const SUPPRESSED = 'suppressed by the A/B ablation: this call was not run';
 
@@ -60,17 +61,13 @@ export function suppressNth(
       removed ??= key;
       const run = runId();
       if (!run) throw new Error('the ablation wrapper ran before the run was created');
-      const callId = ledger.dispatchCall({
-        id: dispatch?.callId,
-        runId: run,
-        tool: call.tool,
-        args: call.args,
-        origin,
-        owner,
-        turnId,
-      });
-      dispatch?.onDispatched?.(callId);
-      ledger.endCall(callId, 'not_executed', SUPPRESSED);
+      const record = CallRecord.dispatch(
+        ledger,
+        { runId: run, tool: call.tool, args: call.args, origin, owner, turnId },
+        dispatch,
+      );
+      record.ended('not_executed', SUPPRESSED);
+      const callId = record.id;
       const subject = callKey(call.tool, call.args);
       suppression.suppressed ??= { tool: call.tool, subject, callId };
       suppression.count++;

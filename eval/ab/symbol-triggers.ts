@@ -5,7 +5,7 @@
 // Read from the run's ledger rows: a trigger's search_symbol call and its `{query, matches}` row.
 import type { Arm } from './metrics.js';
 import { symbolObservationSchema } from '../../policy/triggers.js';
-import { searchSymbolTool } from '../../primitives/tools/search-symbol.js';
+import { searchSymbolTool } from '../../primitives/tools/search-symbol/tool.js';
 import type { CallRow } from '../../runtime/ledger/call-row.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { ObservationRow } from '../../runtime/ledger/observation-row.js';

@@ -29,7 +29,7 @@ const goldActionSchema = z.string().refine((action) => GOLD_ACTIONS.includes(act
 });
 
 /** The m of the tool-selection measure: gold labels cover the first m decision points (docs/policy.md). */
-export const GOLD_DECISIONS = 3;
+const GOLD_DECISIONS = 3;
 
 /** The registry's caps for edit_entity (docs/policy.md), counted in code points as Python's len(). */
 const SEARCH_CAP = 400;
@@ -43,7 +43,7 @@ const SelectorSchema = z
   .string()
   .regex(/^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$/, 'a dotted selector like pkg.mod.Class.method');
 
-export const GoldEditSchema = z
+const GoldEditSchema = z
   .object({
     selector: SelectorSchema,
     search: z
@@ -93,8 +93,7 @@ export const TaskSchema = z
     }
   });
 
-export type TaskFile = z.infer<typeof TaskSchema>;
-export type GoldEdit = z.infer<typeof GoldEditSchema>;
+type TaskFile = z.infer<typeof TaskSchema>;
 
 export interface Task extends TaskFile {
   /** The task directory, absolute. */
@@ -122,7 +121,7 @@ export class TaskSetError extends Error {
 }
 
 /** `dir` is the bench directory (holding tasks/) or the tasks directory itself. */
-export function tasksDirectory(dir: string): string {
+function tasksDirectory(dir: string): string {
   const nested = join(resolve(dir), 'tasks');
   return existsSync(nested) && statSync(nested).isDirectory() ? nested : resolve(dir);
 }

@@ -8,7 +8,7 @@ import { loadTasks, TaskSetError, type Task } from './task-set.js';
 import type { SimEdit, SimTask } from '../sim/sim-model.js';
 import { isSweTask } from '../swebench/swe-task.js';
 import { listRepoFiles } from '../../runtime/workspace/repo-listing.js';
-import { UsageError } from '../../cli/exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 
 export type { Task };
 

@@ -12,7 +12,7 @@ import {
   type GateName,
   type GateSwitches,
 } from './gates.js';
-import { UsageError } from '../../cli/exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 
 export interface Variant {
   /** The ab_instances arm key. */

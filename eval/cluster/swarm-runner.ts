@@ -15,7 +15,7 @@ import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { buildReport } from '../ab/report.js';
 import type { AbOptions, AbOutcome, Failure } from '../ab/runner.js';
 import type { Progress } from '../ab/progress.js';
-import { EXIT } from '../../cli/exit-codes.js';
+import { EXIT } from '../../core/exit-codes.js';
 import { selectTasks, taskDigest, type Task } from '../ab/tasks.js';
 import { rowOf } from './job-result.js';
 import { runInstanceJob, type JobImages } from './instance-job.js';

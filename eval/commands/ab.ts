@@ -10,7 +10,7 @@ import { sweepNode } from '../cluster/node-sweep.js';
 import { launchAb } from '../ab/launch.js';
 import { parseArms, parseGateAblation } from '../ab/variants.js';
 import { abValidateCommand } from '../swebench/validate-command.js';
-import { UsageError } from '../../cli/exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 import { numberOption } from '../../cli/options.js';
 
 export const AB_HELP = `Usage: piper-agent ab --bench DIR --model M [--arms policy,current] [--tasks IDS] [--out DIR]

@@ -4,11 +4,11 @@
 // `{"ok":false,"rejected":true,...}`, a no-op `{"noop":true,...}`, or `{"kind","target",...,"data"}`
 // whose `data` is the primitive's result — an envelope `{ok,error,data}` for read/search/edit, and
 // `{passed,exit_code,...}` for a test.
-import { editEntityTool } from '../../primitives/tools/edit-entity.js';
-import { readEntityTool } from '../../primitives/tools/read-entity.js';
-import { runTestTool } from '../../primitives/tools/run-test.js';
-import { searchCodeTool } from '../../primitives/tools/search-code.js';
-import { searchSymbolTool } from '../../primitives/tools/search-symbol.js';
+import { editEntityTool } from '../../primitives/tools/edit-entity/tool.js';
+import { readEntityTool } from '../../primitives/tools/read-entity/tool.js';
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
+import { searchCodeTool } from '../../primitives/tools/search-code/tool.js';
+import { searchSymbolTool } from '../../primitives/tools/search-symbol/tool.js';
 import { SIM_RATES, type SimTask } from './sim-rates.js';
 import { intentKey, type Draw, type SimMemory } from './sim-plan.js';
 import { classifyObservation, type SimPrompt } from './sim-prompt.js';

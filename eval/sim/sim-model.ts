@@ -22,14 +22,7 @@ import { absorb } from './sim-absorb.js';
 import { readPrompt } from './sim-prompt.js';
 import { SIM_PRICE, SIM_RATES, type SimTask } from './sim-rates.js';
 
-export {
-  SIM_EDIT_ATTEMPTS,
-  SIM_MAX_CALLS,
-  SIM_PRICE,
-  SIM_RATES,
-  type SimEdit,
-  type SimTask,
-} from './sim-rates.js';
+export { SIM_PRICE, SIM_RATES, type SimEdit, type SimTask } from './sim-rates.js';
 
 /** A uniform number in [0, 1) from the seed, the task and the choice's name and keys. */
 export function simDraw(seed: number, taskId: string, name: string, ...keys: Array<string | number>): number {

@@ -1,11 +1,11 @@
 // The simulated model's next intended action, from what it remembers (sim-absorb.ts keeps that up to
 // date from the prompts) and its seeded weaknesses (SIM_RATES in sim-model.ts). The plan of a
 // competent agent — locate, read, edit, test, stop — bent at the documented rates.
-import { editEntityTool } from '../../primitives/tools/edit-entity.js';
-import { readEntityTool } from '../../primitives/tools/read-entity.js';
-import { runTestTool } from '../../primitives/tools/run-test.js';
-import { searchCodeTool } from '../../primitives/tools/search-code.js';
-import { searchSymbolTool } from '../../primitives/tools/search-symbol.js';
+import { editEntityTool } from '../../primitives/tools/edit-entity/tool.js';
+import { readEntityTool } from '../../primitives/tools/read-entity/tool.js';
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
+import { searchCodeTool } from '../../primitives/tools/search-code/tool.js';
+import { searchSymbolTool } from '../../primitives/tools/search-symbol/tool.js';
 import { SIM_EDIT_ATTEMPTS, SIM_MAX_CALLS, SIM_RATES, type SimEdit, type SimTask } from './sim-rates.js';
 import type { SimPrompt } from './sim-prompt.js';
 
@@ -19,7 +19,7 @@ export interface SimIntent {
 }
 
 /** Edit state per gold edit: not yet made, committed right, committed wrong, to be redone after a failing test. */
-export type EditState = 'todo' | 'done' | 'wrong' | 'redo';
+type EditState = 'todo' | 'done' | 'wrong' | 'redo';
 
 export interface SimMemory {
   calls: number;
@@ -155,7 +155,7 @@ function linePrefix(body: string | undefined, gold: SimEdit): string {
 }
 
 /** A search string remembered slightly wrong: one space doubled, else a space after '(', else a trailing ' #'. */
-export function misremember(search: string): string {
+function misremember(search: string): string {
   const space = /\S( )\S/.exec(search);
   if (space) return `${search.slice(0, space.index + 1)}  ${search.slice(space.index + 2)}`;
   const paren = search.indexOf('(');
@@ -164,7 +164,7 @@ export function misremember(search: string): string {
 }
 
 /** The last name of a selector that is not a dunder (`shop.cart.Cart.__init__` → `Cart`). */
-export function entityName(selector: string): string {
+function entityName(selector: string): string {
   const parts = selector.split('.');
   return [...parts].reverse().find((p) => !/^__\w+__$/.test(p)) ?? parts.at(-1) ?? selector;
 }

@@ -5,7 +5,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Session } from '../../cli/session.js';
+import type { Session } from '../../core/session.js';
 import { prepareSet, type PreparedSet } from './prepare.js';
 import { readSetOptions } from './validate-command.js';
 

@@ -3,17 +3,19 @@
 // test patch is applied, and exactly the FAIL_TO_PASS and PASS_TO_PASS tests run in the sandbox
 // (run_test's machinery: the hardened container, the environment image, the project's test
 // variables). The test run is a ledger run of its own (kind run_test) with the outcome per test.
-import { runTestTool } from '../../primitives/tools/run-test.js';
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
 import { copyFileSync, lstatSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { runTest } from '../../primitives/run-test.js';
+import { runTest } from '../../primitives/tools/run-test/effect.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { InstanceEnvironment } from './environment.js';
 import type { SweInstance } from './instance-file.js';
 import { applyPatch, patchedFiles } from './repos.js';
 import { grade, parseOutcomes, pytestTarget, type Graded } from './test-grade.js';
+import { createRun, endRun } from '../../runtime/ledger/runs.js';
+import { getExecution } from '../../runtime/ledger/calls.js';
 
-export const GRADE_TIMEOUT_S = 900;
+const GRADE_TIMEOUT_S = 900;
 
 export interface TestRun extends Graded {
   runId: string;
@@ -79,7 +81,7 @@ export async function runInstanceTests(
   label: string,
 ): Promise<TestRun> {
   const ids = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
-  const runId = ctx.ledger.createRun({
+  const runId = createRun(ctx.ledger, {
     kind: runTestTool.name,
     repo: workTree,
     owner: ctx.owner,
@@ -98,10 +100,11 @@ export async function runInstanceTests(
     },
     { target: pytestTarget(ids), timeout: GRADE_TIMEOUT_S },
   );
-  const stdout = ctx.ledger.getExecution(callId)?.stdout ?? '';
+  const stdout = getExecution(ctx.ledger, callId)?.stdout ?? '';
   const graded = grade(parseOutcomes(stdout), instance.FAIL_TO_PASS, instance.PASS_TO_PASS);
   const resolved = graded.resolved && !result.timed_out;
-  ctx.ledger.endRun(
+  endRun(
+    ctx.ledger,
     runId,
     resolved ? 'resolved' : 'unresolved',
     `FAIL_TO_PASS ${graded.failToPass.passed}/${graded.failToPass.total}, PASS_TO_PASS ${graded.passToPass.passed}/${graded.passToPass.total}`,

@@ -29,7 +29,7 @@ function notBlank(message: string) {
   return z.string().refine((s) => s.trim() !== '', message);
 }
 
-export const SweInstanceSchema = z.object({
+const SweInstanceSchema = z.object({
   // Names a work directory and a ledger key: no path separators, no leading dot.
   instance_id: z.string().regex(/^[\w][\w.+-]*$/, 'an id like owner__name-1234 (letters, digits, _.+-)'),
   repo: z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'owner/name'),

@@ -3,12 +3,13 @@
 // dependency files cannot change what it is graded in), the test files are put back, the test
 // patch applied and the FAIL_TO_PASS and PASS_TO_PASS tests run (grade.ts). A test patch that no
 // longer applies to the agent's tree grades as unresolved, with git's reason.
-import { runTestTool } from '../../primitives/tools/run-test.js';
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
 import type { Judgement, JudgeContext } from '../ab/judge.js';
 import type { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { instanceEnvironment } from './environment.js';
 import { applyTestPatch, runInstanceTests } from './grade.js';
 import type { SweTask } from './swe-task.js';
+import { createRun, endRun } from '../../runtime/ledger/runs.js';
 
 export interface SweJudgeContext extends JudgeContext {
   engine: DockerEngine;
@@ -56,14 +57,14 @@ export async function judgeSweRun(
 /** The judgement when the test patch does not apply: a judge run that says why, every test missing. */
 function unapplied(ctx: SweJudgeContext, task: SweTask, agentRunId: string, why: string): Judgement {
   const ids = [...task.fail_to_pass, ...task.pass_to_pass];
-  const runId = ctx.ledger.createRun({
+  const runId = createRun(ctx.ledger, {
     kind: runTestTool.name,
     repo: task.repoDir,
     owner: ctx.owner,
     issue: `A/B judgement of ${task.id} after run ${agentRunId}`,
     config: { swebench: { instance: task.id, of: agentRunId, tests: ids } },
   });
-  ctx.ledger.endRun(runId, 'unresolved', why);
+  endRun(ctx.ledger, runId, 'unresolved', why);
   return {
     resolved: false,
     runId,

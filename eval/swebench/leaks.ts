@@ -3,7 +3,7 @@
 // patch itself calls is the API seen from outside (a user calls it too), so it may be named.
 
 /** The Python lines the patch adds, trimmed; short generic ones (`return x`, `else:`) are left out. */
-export function addedCodeLines(patch: string): string[] {
+function addedCodeLines(patch: string): string[] {
   const lines: string[] = [];
   for (const section of patchSections(patch)) {
     if (!section.path.endsWith('.py')) continue;
@@ -16,7 +16,7 @@ export function addedCodeLines(patch: string): string[] {
 }
 
 /** Functions the patch changes or adds, less those the tests call (the public API). */
-export function internalFunctionNames(patch: string, testPatch: string): string[] {
+function internalFunctionNames(patch: string, testPatch: string): string[] {
   const names = new Set<string>();
   for (const section of patchSections(patch)) {
     if (!section.path.endsWith('.py')) continue;

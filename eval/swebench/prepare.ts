@@ -16,7 +16,7 @@ import { validateInstance } from './validate.js';
 import { ValidationCache } from './validation-cache.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 
-export interface InvalidInstance {
+interface InvalidInstance {
   instance: string;
   reason: string;
 }

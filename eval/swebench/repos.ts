@@ -11,7 +11,7 @@ import { gitEnv, gitInOwnRepo, gitOverrides } from '../../runtime/host/safe-git.
 import type { SweInstance } from './instance-file.js';
 
 /** A precise, per-instance problem with its repository or commit (the instance is not run). */
-export class RepoSourceError extends Error {
+class RepoSourceError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'RepoSourceError';

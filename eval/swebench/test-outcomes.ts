@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { parseSummary, type SummaryWord } from '../../runtime/test-output/pytest-summary.js';
+import { getExecution } from '../../runtime/ledger/calls.js';
 
 const CLI = fileURLToPath(new URL('../../../bin/piper-agent.js', import.meta.url));
 
@@ -69,7 +70,7 @@ export async function runTests(
     return { exitCode: code, timedOut, outcomes: new Map(), stdout: '', stderr, ms };
   const ledger = Ledger.open(options.ledgerPath);
   try {
-    const full = ledger.getExecution(callId)?.stdout ?? '';
+    const full = getExecution(ledger, callId)?.stdout ?? '';
     return { exitCode: code, timedOut, outcomes: parseSummary(full), stdout: full, stderr, ms };
   } finally {
     ledger.close();

@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { EXIT, UsageError } from '../../cli/exit-codes.js';
-import { openSession } from '../../cli/session.js';
+import { EXIT, UsageError } from '../../core/exit-codes.js';
+import { openSession } from '../../core/session.js';
 import { debianOf, parseDebian, type DebianChoice } from './debian.js';
 import { InstanceSetError, instanceDigest, loadInstances, type SweInstance } from './instance-file.js';
 import { RepoCache } from './repos.js';
@@ -93,7 +93,7 @@ function pick(all: SweInstance[], ids: string | undefined): SweInstance[] {
 }
 
 /** One line for an instance: `valid ID (12.3 s, environment hit)` or `INVALID ID: reason`. */
-export function validationLine(v: Validation): string {
+function validationLine(v: Validation): string {
   const env = v.environment ? `, environment ${v.environment.status}` : '';
   return v.valid
     ? `valid    ${v.instanceId} (${v.seconds.toFixed(1)} s${env})\n`
@@ -117,7 +117,7 @@ export async function abValidateCommand(argv: string[]): Promise<number> {
 }
 
 /** Validates each instance (one at a time: each builds or reuses an environment), caching each result. */
-export async function validateSet(
+async function validateSet(
   set: SetOptions,
   outDir: string,
   done: (v: Validation) => void,

@@ -40,7 +40,7 @@ function named(ids: string[]): string {
 }
 
 /** What is wrong at base_commit + test patch, or null. */
-export function beforeProblem(instance: SweInstance, run: TestRun): string | null {
+function beforeProblem(instance: SweInstance, run: TestRun): string | null {
   const passing = instance.FAIL_TO_PASS.filter((id) => run.tests[id] === 'passed');
   if (passing.length > 0)
     return `FAIL_TO_PASS ${named(passing)} already passes at base_commit with the test patch`;
@@ -51,7 +51,7 @@ export function beforeProblem(instance: SweInstance, run: TestRun): string | nul
 }
 
 /** What is wrong with the gold patch + test patch, or null. */
-export function goldProblem(instance: SweInstance, run: TestRun): string | null {
+function goldProblem(instance: SweInstance, run: TestRun): string | null {
   const ids = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
   const failing = ids.filter((id) => run.tests[id] !== 'passed');
   if (failing.length > 0)

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Validation } from './validate.js';
 
-export const VALIDATION_FILE = 'validation.json';
+const VALIDATION_FILE = 'validation.json';
 
 export class ValidationCache {
   private readonly entries: Record<string, Validation>;

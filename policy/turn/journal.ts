@@ -8,7 +8,7 @@ import { summarize } from '../observation-text.js';
 import { failuresField } from '../test-failures.js';
 import type { Rejection } from '../validate.js';
 import type { LoopStrategy, Trust } from './strategy.js';
-import type { AnswerNote, AskUserNote, NoopNote, StopNote } from './harness-notes.js';
+import { z } from 'zod';
 
 export class Journal {
   constructor(
@@ -132,3 +132,25 @@ export class Journal {
     return this.record.observe({ turnId, kind, target: '', result, trust: 'trusted' });
   }
 }
+
+// ---- harness notes ---------------------------------------------------------------------------------
+// The observations the harness writes of its own, with no tool call behind them:
+// a no-op turn, a stop, the model's question, the operator's answer, a refused edit. Declared once
+// here: the journal writes these shapes and `resume`, `replay` and `ledger show` read them back.
+/** @public Row schema of a harness note, kept for its type (NoopNote). */
+export const noopNoteSchema = z.object({ noop: z.literal(true), reason: z.string() });
+/** @public Row schema of a harness note, kept for its type (StopNote). */
+export const stopNoteSchema = z.object({ reason: z.string() });
+export const askUserNoteSchema = z.object({ question: z.string() });
+export const answerNoteSchema = z.object({ answer: z.string() });
+/**
+ * The authorization stage's refusal: its reason is the edit envelope's error.
+ * @public Row schema of a harness note, kept for its type (DeniedNote).
+ */
+export const deniedNoteSchema = z.object({ denied: z.literal(true), reason: z.string().nullable() });
+
+type NoopNote = z.output<typeof noopNoteSchema>;
+type StopNote = z.output<typeof stopNoteSchema>;
+type AskUserNote = z.output<typeof askUserNoteSchema>;
+type AnswerNote = z.output<typeof answerNoteSchema>;
+export type DeniedNote = z.output<typeof deniedNoteSchema>;

@@ -2,12 +2,11 @@
 // and the reply parsed into one proposal. Each selection is one turn row, completed with the raw
 // reply and the parsed action (or the call's failure) before anything acts on it.
 import type { Attempt, ChatReply } from '../../runtime/model/types.js';
-import { buildSelectionPrompt, HISTORY_ENTRIES, SELECTION_SAMPLING, type LedgerEntry } from '../prompt.js';
-import { parseReply, type Proposal } from '../proposal.js';
+import { buildSelectionPrompt, HISTORY_ENTRIES, type LedgerEntry, SELECTION_SAMPLING } from '../prompt.js';
+import { parseReply, type Proposal, proposalSchema } from '../proposal.js';
 import type { ToolName } from '../registry.js';
-import type { TurnContext } from './context.js';
-import { stopIfAborted } from './stop.js';
-import type { FailedModelCall } from './turn-action.js';
+import { stopIfAborted, type TurnContext } from './context.js';
+import { z } from 'zod';
 
 export type Selection =
   | { kind: 'failed'; message: string }
@@ -98,3 +97,21 @@ function attemptsOf(error: unknown): Attempt[] {
   if (typeof error !== 'object' || error === null || !('attempts' in error)) return [];
   return Array.isArray(error.attempts) ? (error.attempts as Attempt[]) : [];
 }
+
+// ---- a turn row's action ---------------------------------------------------------------------------
+// What a turn row's `action` holds, declared once: the model's proposal as parsed (proposal.ts), or,
+// when the model call itself failed, the failure and its HTTP attempts; null for a no-op turn.
+// select() writes it; `ledger show`, `replay` and the A/B facts read it back through these schemas.
+const failedModelCallSchema = z.object({
+  error: z.string(),
+  attempts: z.array(z.custom<Attempt>((value) => typeof value === 'object' && value !== null)),
+});
+type FailedModelCall = z.output<typeof failedModelCallSchema>;
+
+/** A failed call as the readers need it (its message), whatever its attempts hold. */
+export const failedModelCallErrorSchema = failedModelCallSchema.pick({ error: true });
+
+/** The tool a proposal named: all the A/B's decision count reads. */
+export const proposedToolSchema = proposalSchema.pick({ tool: true });
+
+export { proposalSchema };

@@ -1,14 +1,15 @@
 // The six executable tools, in registry order (retrieval breaks score ties by it). Every list of
-// tools, every name type and every per-tool lookup is derived from this one table, so adding a tool
-// is one module here and its policy module (policy/tools/). The table is keyed by each module's own
-// name, so no name is written twice.
+// tools, every name type and every per-tool lookup (the registry, validation, the trust gate,
+// retrieval, the runner) is derived from this one table, so adding a tool is its folder
+// (primitives/tools/<name>/) and one line here. The table is keyed by each tool's own name, so no
+// name is written twice.
 import type { z } from 'zod';
-import { editEntityTool } from './edit-entity.js';
-import { executeTool } from './execute.js';
-import { readEntityTool } from './read-entity.js';
-import { runTestTool } from './run-test.js';
-import { searchCodeTool } from './search-code.js';
-import { searchSymbolTool } from './search-symbol.js';
+import { editEntityTool } from './edit-entity/tool.js';
+import { executeTool } from './execute/tool.js';
+import { readEntityTool } from './read-entity/tool.js';
+import { runTestTool } from './run-test/tool.js';
+import { searchCodeTool } from './search-code/tool.js';
+import { searchSymbolTool } from './search-symbol/tool.js';
 import type { ExecutedCall, ToolDefinition } from './tool.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -27,7 +28,7 @@ type Tools = typeof TOOLS;
 export type ToolName = keyof Tools;
 
 /** The arguments of a tool after validation: defaults applied, optional args absent when not given. */
-export type ToolArgs<N extends ToolName> = z.output<Tools[N]['args']>;
+type ToolArgs<N extends ToolName> = z.output<Tools[N]['args']>;
 
 /** What tool N returns. */
 export type ToolResultOf<N extends ToolName> = z.output<Tools[N]['result']>;

@@ -4,37 +4,34 @@
 // throw is a stopped run's (`signal`): its calls were marked by whoever stopped it.
 import type { ExecutedCall } from './tool.js';
 import type { ToolContext } from './tool-context.js';
+import { CallRecord } from '../../runtime/ledger/call-record.js';
 
 export async function runInProcess<R>(
   ctx: ToolContext,
   args: Record<string, unknown>,
   work: (callId: string) => Promise<R>,
   /** The terminal record of a result (default: completed, as captured). */
-  recorded: (callId: string, result: R) => ExecutedCall = (callId, result) => {
-    ctx.options.ledger.markCompleted(callId);
-    return { callId, kind: ctx.kind, target: ctx.target, result, receipt: null };
+  recorded: (call: CallRecord, result: R) => ExecutedCall = (call, result) => {
+    call.completed();
+    return { callId: call.id, kind: ctx.kind, target: ctx.target, result, receipt: null };
   },
 ): Promise<ExecutedCall> {
   const o = ctx.options;
-  const callId = o.ledger.dispatchCall({
-    id: ctx.dispatch.callId,
-    runId: o.runId,
-    tool: ctx.tool,
-    args,
-    origin: ctx.origin,
-    owner: o.owner,
-    turnId: ctx.turnId,
-  });
-  ctx.dispatch.onDispatched?.(callId);
+  const { origin, turnId } = ctx;
+  const call = CallRecord.dispatch(
+    o.ledger,
+    { runId: o.runId, tool: ctx.tool, args, origin, owner: o.owner, turnId },
+    ctx.dispatch,
+  );
   try {
-    const result = await work(callId);
+    const result = await work(call.id);
     o.signal?.throwIfAborted();
-    return recorded(callId, result);
+    return recorded(call, result);
   } catch (error) {
     if (o.signal?.aborted) throw o.signal.reason;
-    o.ledger.endCall(callId, 'failed', (error as Error).message);
+    call.ended('failed', (error as Error).message);
     const result = { ok: false, error: (error as Error).message, data: null };
-    return { callId, kind: ctx.kind, target: ctx.target, result, receipt: null };
+    return { callId: call.id, kind: ctx.kind, target: ctx.target, result, receipt: null };
   }
 }
 

@@ -5,6 +5,7 @@ import type { SandboxContext } from '../sandbox-context.js';
 import type { SandboxVerdict } from '../results/sandbox-results.js';
 import type { ExecutedCall } from './tool.js';
 import type { ToolContext } from './tool-context.js';
+import { getExecution } from '../../runtime/ledger/calls.js';
 
 /** What a sandboxed primitive needs of the run, with the repository its snapshot is taken of. */
 export function sandboxContext(ctx: ToolContext): SandboxContext & { repoRoot: string } {
@@ -32,6 +33,6 @@ export function sandboxRecorded(ctx: ToolContext, ran: { callId: string; result:
 }
 
 function receiptOf(ctx: ToolContext, callId: string): SandboxVerdict | null {
-  const row = ctx.options.ledger.getExecution(callId);
+  const row = getExecution(ctx.options.ledger, callId);
   return row ? { exit_code: row.exit_code, timed_out: row.timed_out === 1 } : null;
 }

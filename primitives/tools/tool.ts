@@ -1,11 +1,12 @@
-// One tool, declared in one module (primitives/tools/<name>.ts): its args and result schemas, what
-// the registry says of it (description, category, keywords), the observation kind and the argument
-// its observations name as their target, how a call of it runs, and how its result reads in one
-// line. The registry, the dispatcher, the trust gate's schema check and the simulator read the list
-// of these (all-tools.ts); none of them names a tool. What the policy decides about a tool (its
-// preconditions, its trust checks) is the policy's own module of it (policy/tools/<name>.ts).
+// One tool, declared in its own folder (primitives/tools/<name>/tool.ts, its effect beside it): its
+// args and result schemas, what the registry says of it (description, category, keywords), the
+// observation kind and the argument its observations name as their target, how a call of it runs,
+// its precondition, the trust gate's checks of its result, and whether retrieval presents it by
+// default. The registry, validation, the trust gate, retrieval, the dispatcher and the simulator read
+// the one table of these (all-tools.ts); none of them names a tool.
 import type { z } from 'zod';
 import type { SandboxVerdict } from '../results/sandbox-results.js';
+import type { PreconditionChecks, TrustSkip } from './tool-checks.js';
 import type { ToolContext } from './tool-context.js';
 
 export interface ExecutedCall {
@@ -22,6 +23,11 @@ export interface ExecutedCall {
   receipt: SandboxVerdict | null;
   /** A committed edit: its ledger id, selector and file. */
   edit?: { editId: string; selector: string; path: string };
+  /**
+   * The run's authorization stage refused the call (it never ran): the harness's record of that
+   * decision, the same for every tool. `reason` is what the tool's result says of it.
+   */
+  denied?: { reason: string | null };
 }
 
 export interface ToolDefinition<N extends string, A extends z.ZodObject, R extends z.ZodType> {
@@ -47,6 +53,21 @@ export interface ToolDefinition<N extends string, A extends z.ZodObject, R exten
   subject(args: Record<string, unknown>): string;
   /** Runs one validated call; a failure of the primitive comes back as its result, never a throw. */
   run(ctx: ToolContext, args: z.output<A>): Promise<ExecutedCall>;
+  /** Validation's rule 3: what follows `precondition failed: `, or null when the call may run. */
+  precondition(
+    args: z.output<A>,
+    checks: PreconditionChecks,
+    gates: { evidenceGate: boolean },
+  ): string | null;
+  /** The trust gate's checks after schema conformance, each failure as `<check>: <detail>`. */
+  trustChecks(
+    args: z.output<A>,
+    result: z.output<R>,
+    receipt: SandboxVerdict | null | undefined,
+    skip: readonly TrustSkip[],
+  ): string[];
+  /** One of the default set retrieval presents when no keyword scores (the observe-only tools). */
+  readonly presentedByDefault: boolean;
 }
 
 /** A tool definition with its name, args and result types inferred from the literal. */

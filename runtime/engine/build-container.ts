@@ -35,7 +35,7 @@ export const NO_INIT_BINARY = /container-init binary not found/;
  * init would. Build boxes are made FROM the sandbox image, which always has python3; the box's
  * command is what this process waits beside, so it replaces the command (which only waits).
  */
-export const REAPER_CMD = [
+const REAPER_CMD = [
   'python3',
   '-I',
   '-c',

@@ -7,7 +7,7 @@
 //   path, which fails if the lock exists (the O_EXCL guarantee, but never an empty lock another
 //   process could read half-written). Where hard links are refused, an O_EXCL create.
 // - Released on every exit: the command's finally, and a synchronous 'exit' handler for
-//   process.exit() (the SIGINT/SIGTERM handlers of cli/session.ts end that way) and crashes.
+//   process.exit() (the SIGINT/SIGTERM handlers of core/session.ts end that way) and crashes.
 // - Taken over only from a dead owner: pid gone or its start time differs. An owner on another
 //   host cannot be judged from here and counts as alive (runtime/sandbox/owner.ts). Taking over
 //   renames the stale file away first and checks it moved the very file it judged, so two

@@ -9,14 +9,8 @@ import { dirname } from 'node:path';
 import { RuntimeError } from '../errors.js';
 import { adoptOwner, type FileOwner } from '../host/checkout-owner.js';
 import { makeStateDirectory } from '../host/piper-directory.js';
-import * as calls from './calls.js';
-import type { NewCall } from './calls.js';
-import type { CallRow } from './call-row.js';
-import type { ExecutionRow } from './execution-row.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { BUSY_TIMEOUT_MS, ledgerFailure, migrationFailure, unwritableLedger } from './open-error.js';
-import type { RunRow } from './run-row.js';
-import * as runs from './runs.js';
 
 export type { CallOrigin } from './call-row.js';
 
@@ -93,41 +87,6 @@ export class Ledger {
 
   close(): void {
     if (this.db.open) this.db.close();
-  }
-
-  // Method-style delegates still called from primitives/ and cli/ab/; every other caller uses the
-  // free functions of runs.ts and calls.ts, which these wrap (`x.ledger.dispatchCall(a)` is
-  // `dispatchCall(x.ledger, a)`). New code calls the free functions.
-  createRun(run: runs.NewRun): string {
-    return runs.createRun(this, run);
-  }
-
-  endRun(id: string, outcome: string, reason?: string): void {
-    runs.endRun(this, id, outcome, reason);
-  }
-
-  getRun(id: string): RunRow | undefined {
-    return runs.getRun(this, id);
-  }
-
-  dispatchCall(call: NewCall): string {
-    return calls.dispatchCall(this, call);
-  }
-
-  markCompleted(callId: string): void {
-    calls.markCompleted(this, callId);
-  }
-
-  endCall(callId: string, status: 'failed' | 'not_executed' | 'denied', reason: string): void {
-    calls.endCall(this, callId, status, reason);
-  }
-
-  getCall(id: string): CallRow | undefined {
-    return calls.getCall(this, id);
-  }
-
-  getExecution(callId: string): ExecutionRow | undefined {
-    return calls.getExecution(this, callId);
   }
 
   private migrate(): void {

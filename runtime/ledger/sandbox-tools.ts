@@ -2,7 +2,7 @@
 // ledger stores them. The ledger depends on these names in three records: a one-shot run of either
 // (`piper-agent run-test`, `piper-agent execute`) is a run of that kind; the start-up sweep counts
 // their calls as not run until a container exists; and a run is verified by the test tool's
-// recorded exit code. Their tool modules (primitives/tools/run-test.ts, execute.ts) are typed to
+// recorded exit code. Their tool modules (primitives/tools/run-test/tool.ts, execute/tool.ts) are typed to
 // these names, so a rename cannot split them.
 export const SANDBOX_TOOL = { test: 'run_test', compute: 'execute' } as const;
 

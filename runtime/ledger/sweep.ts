@@ -4,7 +4,8 @@
 // unknown), never silently `completed`.
 import type { Ledger } from './ledger.js';
 import { endRun } from './runs.js';
-import { endCall, unfinished } from './calls.js';
+import { CallRecord } from './call-record.js';
+import { unfinished } from './calls.js';
 import { isSandboxTool } from './sandbox-tools.js';
 
 export interface SweptCall {
@@ -39,7 +40,7 @@ export function sweepLedger(ledger: Ledger, isAlive: (owner: string) => boolean,
             status: 'not_executed',
             reason: `owner process ${pid} ${what} before a container was created`,
           };
-    endCall(ledger, entry.callId, entry.status, entry.reason);
+    CallRecord.of(ledger, entry.callId).ended(entry.status, entry.reason);
     swept.push(entry);
   }
   for (const run of runs) {

@@ -17,7 +17,7 @@ export const turnRowSchema = z.object({
   prompt_tokens: z.int().nullable(),
   completion_tokens: z.int().nullable(),
   raw_output: z.string().nullable(),
-  /** JSON: the parsed action (policy/turn/turn-action.ts); null for a no-op turn. */
+  /** JSON: the parsed action (policy/turn/select.ts); null for a no-op turn. */
   action: z.string().nullable(),
   created_at: z.string(),
   /** JSON: the model call's HTTP attempts. */

@@ -10,7 +10,6 @@ import { Readable } from 'node:stream';
 import { isWithin } from '../host/inside-repo.js';
 import { openRegular, readAt, realPathOf } from '../host/open-regular.js';
 import type { SkippedEntry } from './repo-listing.js';
-import type { SnapshotEntry } from './snapshot.js';
 import { padding, TAR_END, tarHeader } from './tar-header.js';
 
 /** Bytes gathered before one push; also the largest read of one file at a time. */
@@ -23,6 +22,10 @@ interface OpenFile {
   at: number;
   short: boolean;
 }
+
+/** One path of a snapshot as the tar stream carries it: a regular file's bytes, or a link's target. */
+export type SnapshotEntry =
+  { path: string; kind: 'file'; size: number } | { path: string; kind: 'symlink'; linkname: string };
 
 export function packFiles(root: string, entries: SnapshotEntry[], skipped: SkippedEntry[]): Readable {
   const packer = new TarPacker(root, entries, skipped);

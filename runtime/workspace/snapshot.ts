@@ -13,13 +13,10 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import type { Readable } from 'node:stream';
 import { isWithin, RealDirs } from '../host/inside-repo.js';
 import { kindOf } from '../host/open-regular.js';
-import { packFiles } from './pack-files.js';
+import { packFiles, type SnapshotEntry } from './pack-files.js';
 import { compare, listRepoFiles, type SkippedEntry } from './repo-listing.js';
 
-export type { SkippedEntry };
-
-export type SnapshotEntry =
-  { path: string; kind: 'file'; size: number } | { path: string; kind: 'symlink'; linkname: string };
+export type { SkippedEntry, SnapshotEntry };
 
 export interface SnapshotPlan {
   /** The repository root with its symbolic links resolved: every entry is read below it. */

@@ -6,7 +6,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RUN_TEST_LIMITS, runTest } from '../../primitives/run-test.js';
+import { RUN_TEST_LIMITS, runTest } from '../../primitives/tools/run-test/effect.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';

@@ -3,10 +3,10 @@
 // ledger record (trace completeness 100%), with no exception escaping and no call left dispatched.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runFix } from '../../cli/fix/run-fix.js';
+import { runFix } from '../../core/fix/run-fix.js';
 import type { LoopEvent } from '../../policy/events.js';
 import { scriptModelFromReplies } from '../../runtime/model/script-model.js';
-import { SELECTIONS_PER_TURN } from '../../policy/turn/turn-count.js';
+import { SELECTIONS_PER_TURN } from '../../policy/turn/step.js';
 import { sampleRepo } from '../helpers/sample-repo.js';
 import { expectTraceComplete } from '../helpers/trace.js';
 

@@ -7,8 +7,8 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { execute } from '../../primitives/execute.js';
-import { RUN_TEST_LIMITS } from '../../primitives/run-test.js';
+import { execute } from '../../primitives/tools/execute/effect.js';
+import { RUN_TEST_LIMITS } from '../../primitives/tools/run-test/effect.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
@@ -18,6 +18,8 @@ import { sweepWarm } from '../../runtime/sandbox/warm-sweep.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { startCli } from '../helpers/cli.js';
 import { IMAGE, engine, expectNoContainersLeft, makeSandbox } from '../helpers/sandbox.js';
+import { createRun } from '../../runtime/ledger/runs.js';
+import { getExecution } from '../../runtime/ledger/calls.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'piper-warm-'));
 const repo = join(dir, 'repo');
@@ -106,7 +108,7 @@ describe('a warm container', () => {
       expect(result.counts.passed).toBe(2);
       const ledger = Ledger.open(ledgers[i]!);
       try {
-        return ledger.getExecution(result.call_id)!;
+        return getExecution(ledger, result.call_id)!;
       } finally {
         ledger.close();
       }
@@ -134,14 +136,14 @@ describe('a warm container', () => {
       keepWarm: { idleS: 2 },
     });
     const ledger = Ledger.open(join(dir, 'oom.db'));
-    const runId = ledger.createRun({ kind: 'run_test', repo, owner: 'test' });
+    const runId = createRun(ledger, { kind: 'run_test', repo, owner: 'test' });
     const ctx = { sandbox, ledger, runId, owner: 'test', origin: 'user' as const, repoRoot: repo };
     try {
       const claimed = (await waiting(k))!.id;
       sandbox.prestart();
       const { receipt, callId } = await execute(ctx, { code: 'b = bytearray(512 << 20)' }, k.limits);
       expect(receipt).toMatchObject({ container_id: claimed, warm: true, exit_code: 137, oom_killed: true });
-      expect(ledger.getExecution(callId)?.oom_killed).toBe(1);
+      expect(getExecution(ledger, callId)?.oom_killed).toBe(1);
     } finally {
       await sandbox.close();
       ledger.close();

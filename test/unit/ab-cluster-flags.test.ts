@@ -3,7 +3,7 @@
 // a malformed registry; and --result-block (a job's mode) runs exactly one instance.
 import { describe, expect, it } from 'vitest';
 import { abCommand } from '../../eval/commands/ab.js';
-import { UsageError } from '../../cli/exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 
 const base = ['--bench', 'eval/tasks/piperbench', '--model', 'sim:1'];
 const swarm = [...base, '--cluster', 'swarm', '--cluster-host', 'unix:///nonexistent.sock'];

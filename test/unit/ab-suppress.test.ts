@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SUPPRESSED, suppressNth } from '../../eval/ab/suppress.js';
-import { MemoryRun, MemoryTools } from '../../policy/turn/in-memory.js';
+import { MemoryRun, MemoryTools } from '../helpers/in-memory-loop.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { createRun } from '../../runtime/ledger/runs.js';
 import { getCall, newCallId } from '../../runtime/ledger/calls.js';

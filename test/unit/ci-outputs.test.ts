@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { checkOutputFile } from '../../cli/ci/patch-out.js';
 import { appendStepSummary, fenced, stepSummary } from '../../cli/ci/step-summary.js';
-import { UsageError } from '../../cli/exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 import { CommandError } from '../../cli/ledger/command-error.js';
 import { findRun } from '../../cli/ledger/find-run.js';
 import { renderRun } from '../../cli/ledger/render-run.js';

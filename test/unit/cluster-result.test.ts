@@ -10,6 +10,8 @@ import { decodeResultBlock, encodeResultBlock } from '../../eval/cluster/result-
 import { readJobResult, JOB_RESULT_SCHEMA } from '../../eval/cluster/job-result.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { mergeLedgerFile } from '../../runtime/ledger/merge.js';
+import { createRun } from '../../runtime/ledger/runs.js';
+import { dispatchCall, getCall } from '../../runtime/ledger/calls.js';
 
 describe('result block', () => {
   const value = { a: 1, text: 'x'.repeat(5000), nested: [true, null, 'é'] };
@@ -70,13 +72,13 @@ const dir = () => mkdtempSync(join(tmpdir(), 'piper-merge-test-'));
 /** A ledger with one fix run: a turn, a call on it, an observation of the call, a shared prompt part. */
 function ledgerWithRun(path: string, tag: string): { ledger: Ledger; run: string; call: string } {
   const ledger = Ledger.open(path);
-  const run = ledger.createRun({ kind: 'fix', repo: `/r/${tag}`, owner: 'h:1:1' });
+  const run = createRun(ledger, { kind: 'fix', repo: `/r/${tag}`, owner: 'h:1:1' });
   const db = ledger.database;
   const t = new Date().toISOString();
   const turn = Number(
     db.prepare(`INSERT INTO turns (run_id, idx, created_at) VALUES (?, 0, ?)`).run(run, t).lastInsertRowid,
   );
-  const call = ledger.dispatchCall({
+  const call = dispatchCall(ledger, {
     runId: run,
     tool: 'read_span',
     args: { tag },
@@ -106,7 +108,7 @@ describe('mergeLedgerFile (real SQLite)', () => {
       run_id: string;
     }>;
     expect(turns.map((t) => t.run_id)).toEqual([target.run, source.run]);
-    const call = target.ledger.getCall(source.call)!;
+    const call = getCall(target.ledger, source.call)!;
     expect(call.turn_id).toBe(turns[1]!.id);
     const obs = db
       .prepare(`SELECT turn_id, call_id, result FROM observations WHERE run_id = ?`)

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configCommand, configReport } from '../../cli/commands/config.js';
-import { UsageError } from '../../cli/exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 
 const KEY = 'sk-live-0123456789abcdef';
 const ENV_KEY = 'sk-env-fedcba9876543210';

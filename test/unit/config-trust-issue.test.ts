@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../../cli/exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 import { issueText } from '../../cli/fix/issue-text.js';
 
 let server: Server;

@@ -3,7 +3,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { TrustPrompt } from '../../cli/tui/repo-config-trust-prompt.js';
-import type { TrustQuestion } from '../../cli/repo-config-trust/settle.js';
+import type { TrustQuestion } from '../../cli/repo-config-trust/trust-question.js';
 import { tick } from '../helpers/ink-frames.js';
 
 const question: TrustQuestion = {

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { configReport, renderConfigReport } from '../../cli/commands/config.js';
-import { loadConfig, REPO_CONFIG_FILE } from '../../cli/config.js';
-import { UsageError } from '../../cli/exit-codes.js';
+import { loadConfig, REPO_CONFIG_FILE } from '../../core/config.js';
+import { UsageError } from '../../core/exit-codes.js';
 import { settleRepoTrust } from '../../cli/repo-config-trust/settle.js';
-import { rememberTrust, repoFileTrusted } from '../../cli/repo-config-trust/trust-store.js';
+import { rememberTrust, repoFileTrusted } from '../../core/repo-config-trust/trust-store.js';
 
 let xdg: string;
 let repo: string;

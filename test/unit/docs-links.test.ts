@@ -1,4 +1,4 @@
-// The documentation's shape (issue 22): the README fits on a page and sends everything else to docs/,
+// The documentation's shape: the README fits on a page and sends everything else to docs/,
 // docs/README.md indexes every page there, and no relative link in the project's markdown points at a
 // file or a heading that does not exist (pages move; a link left behind is a fact lost).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';

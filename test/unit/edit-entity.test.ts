@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { editEntity, type EditContext } from '../../primitives/edit-entity.js';
+import { editEntity, type EditContext } from '../../primitives/tools/edit-entity/effect.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
 import type { EntityLookup } from '../../primitives/types.js';

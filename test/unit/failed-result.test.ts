@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failedResult } from '../../cli/fix/failed-result.js';
+import { failedResult } from '../../core/fix/failed-result.js';
 import { IndexError } from '../../primitives/index/index-error.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';

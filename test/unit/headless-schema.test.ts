@@ -12,7 +12,7 @@ import {
   STREAM_SCHEMA_VERSION,
   streamEventSchema,
 } from '../../cli/render/stream-schema.js';
-import { interruptedResult } from '../../cli/fix/interrupted-result.js';
+import { interruptedResult } from '../../core/fix/interrupted-result.js';
 import { packageRoot } from '../../runtime/package-root.js';
 
 const golden = readFileSync(

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { indexCommand } from '../../cli/commands/index-cmd.js';
-import { UsageError } from '../../cli/exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 import { packageRoot } from '../../runtime/package-root.js';
 
 const temps: string[] = [];

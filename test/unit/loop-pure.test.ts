@@ -1,4 +1,4 @@
-// The loop alone, over the in-memory record and tools (policy/turn/in-memory.ts) and a scripted
+// The loop alone, over the in-memory record and tools (test/helpers/in-memory-loop.ts) and a scripted
 // model: its phases, the exact rejection strings, the triggers, the trust gate, the caps, ask_user,
 // and when a stop is `resolved`. No python3, tree-sitter, SQLite or Docker: pure and fast.
 import { BASELINE_LOOP, SPEC_LOOP } from '../../policy/loop-settings.js';
@@ -7,7 +7,7 @@ import type { LoopEvent } from '../../policy/events.js';
 import { runLoop, type LoopOptions } from '../../policy/loop.js';
 import type { ToolName } from '../../policy/registry.js';
 import type { Entity } from '../../primitives/types.js';
-import { MemoryRecord, MemoryRun, MemoryTools, type ToolAnswer } from '../../policy/turn/in-memory.js';
+import { MemoryRecord, MemoryRun, MemoryTools, type ToolAnswer } from '../helpers/in-memory-loop.js';
 import { scriptModelFromReplies } from '../../runtime/model/script-model.js';
 
 const TOP = 'textstats.words.top_words';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { LoopEvent } from '../../policy/events.js';
 import { runLoop, type LoopTools } from '../../policy/loop.js';
 import type { ToolName } from '../../policy/registry.js';
-import { MemoryRecord, MemoryRun, MemoryTools, type ToolAnswer } from '../../policy/turn/in-memory.js';
+import { MemoryRecord, MemoryRun, MemoryTools, type ToolAnswer } from '../helpers/in-memory-loop.js';
 import { scriptModelFromReplies } from '../../runtime/model/script-model.js';
 import type { ChatModel, ChatReply, ChatRequest } from '../../runtime/model/types.js';
 

@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planResume } from '../../cli/ledger/resume-plan.js';
-import { samplingOf } from '../../cli/fix/run-fix.js';
+import { samplingOf } from '../../core/fix/run-fix.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { MODELS } from '../helpers/sample-repo.js';
 import { SELECTION_SAMPLING } from '../../policy/prompt.js';
 import { cutReason, parseReply } from '../../policy/proposal.js';
 import { modelEndpoint, resolveModel } from '../../runtime/model/resolve.js';
 import { SamplingConfigSchema, samplingFor } from '../../runtime/model/sampling.js';
-import { ConfigSchema } from '../../cli/config.js';
+import { ConfigSchema } from '../../core/config.js';
 import { createRun, endRun } from '../../runtime/ledger/runs.js';
 import { recordOwnRun } from '../../runtime/host/own-runs.js';
 

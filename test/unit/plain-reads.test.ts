@@ -27,8 +27,8 @@ const ALLOWED: Record<string, string> = {
   'runtime/env/choose/build-lock.ts': "piper's own build lock files in the user's cache",
   'primitives/fs/atomic-write.ts': 'opens the temporary file it writes; its one read goes through the reader',
   'cli/entry-point.ts': "piper's package.json",
-  'cli/config.ts': "the user's own config file (the repository's goes through the reader)",
-  'cli/repo-config-trust/trust-store.ts': "the user's own config file",
+  'core/config.ts': "the user's own config file (the repository's goes through the reader)",
+  'core/repo-config-trust/trust-store.ts': "the user's own config file",
   'cli/fix/issue-text.ts': 'the issue file the user names, or stdin',
   'cli/commands/execute.ts': 'the code file the user names, or stdin',
   'cli/commands/demo.ts': "piper's packaged demo issue",
@@ -42,7 +42,7 @@ const NAMED_IMPORT = new RegExp(
   `import\\s*\\{[^}]*\\b(${READS})\\b[^}]*\\}\\s*from\\s*'(node:)?fs(/promises)?'`,
 );
 const NAMESPACE_USE = new RegExp(`\\b(fs|fsp|promises)\\.(${READS})\\s*\\(`);
-const DIRS = ['cli', 'policy', 'primitives', 'runtime'];
+const DIRS = ['cli', 'core', 'policy', 'primitives', 'runtime'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>

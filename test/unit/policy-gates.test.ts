@@ -3,7 +3,7 @@
 // neighbouring checks keep working.
 import { describe, expect, it } from 'vitest';
 import { notApplicable, parseGateAblation, gateVariant } from '../../eval/ab/variants.js';
-import { UsageError } from '../../cli/exit-codes.js';
+import { UsageError } from '../../core/exit-codes.js';
 import { GATE_NAMES, withoutGate, withoutGateLoop } from '../../eval/ab/gates.js';
 import { SPEC_LOOP } from '../../policy/loop-settings.js';
 import { TOOL_NAMES } from '../../policy/registry.js';

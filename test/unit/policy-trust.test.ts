@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BASELINE_LOOP } from '../../policy/loop-settings.js';
-import { editRoundTrip } from '../../policy/tools/edit-round-trip.js';
-import { lastQueryToken } from '../../policy/tools/search-symbol.js';
+import { editRoundTrip } from '../../primitives/tools/edit-entity/round-trip.js';
+import { lastQueryToken } from '../../primitives/tools/search-symbol/tool.js';
 import { trustGate, type RecordedCall } from '../../policy/trust.js';
 
 const runTest = (result: Record<string, unknown>, receipt?: RecordedCall['receipt']): RecordedCall => ({

@@ -13,7 +13,7 @@ import {
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { editEntity } from '../../primitives/edit-entity.js';
+import { editEntity } from '../../primitives/tools/edit-entity/effect.js';
 import { atomicWrite, FileChangedError, sha256 } from '../../primitives/fs/atomic-write.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
@@ -84,7 +84,7 @@ describe('the run lock', () => {
     lock.release();
     expect(readRepoLock(repo)?.run_id).toBe('r-x');
   });
-  // Release on SIGINT/SIGTERM (process.exit in cli/session.ts) is tested with the real CLI:
+  // Release on SIGINT/SIGTERM (process.exit in core/session.ts) is tested with the real CLI:
   // test/integration/host-injection.test.ts.
 });
 

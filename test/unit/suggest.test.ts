@@ -1,7 +1,7 @@
 // "Did you mean": typos within two edits (a swap of neighbours counts as one), unique prefixes, and
 // nothing for a word that is close to nothing.
 import { describe, expect, it } from 'vitest';
-import { closest, didYouMean, editDistance } from '../../cli/suggest.js';
+import { closest, didYouMean, editDistance } from '../../core/suggest.js';
 
 const COMMANDS = [
   'demo',

@@ -10,7 +10,7 @@ import { readYaml } from '../../runtime/env/plan/read/mini-yaml.js';
 import { renderPlanText } from '../../runtime/env/plan/render.js';
 import { DEFAULT_TEST_FROM, detectTestCommand } from '../../runtime/env/plan/tests/test-command.js';
 import { pytestCounts, testCounts, unittestCounts } from '../../primitives/test-counts.js';
-import { targetArgv } from '../../primitives/run-test.js';
+import { targetArgv } from '../../primitives/tools/run-test/effect.js';
 import { runsTests } from '../../runtime/env/plan/tests/test-runners.js';
 
 const roots: string[] = [];

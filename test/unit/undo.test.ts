@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
 import { undoCommand } from '../../cli/commands/undo.js';
 import { applyPatch } from '../../primitives/diff/apply-patch.js';
 import { unifiedDiff } from '../../primitives/diff/unified-diff.js';
-import { editEntity, type EditContext } from '../../primitives/edit-entity.js';
+import { editEntity, type EditContext } from '../../primitives/tools/edit-entity/effect.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
 import { undoRun } from '../../primitives/undo.js';

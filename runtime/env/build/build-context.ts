@@ -12,7 +12,7 @@ import { envImageRef, intermediateTag, type IntermediatePhase } from '../choose/
 import { APT_CACHE_REBUILT, APT_DEBS_FETCHED, aptStep } from './steps.js';
 import type { PytestPlugin } from '../run/pytest-entry-points.js';
 import type { PipSettings } from '../plan/pip-settings.js';
-import type { BuildSpec } from '../spec/build-spec.js';
+import type { BuildSpec } from '../spec/spec-schema.js';
 import type { Shortfall } from './shortfall.js';
 import { lastLines } from './step-output.js';
 

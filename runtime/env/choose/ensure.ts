@@ -18,7 +18,7 @@ import { planEnvironment } from '../plan/detect.js';
 import type { EnvPlan } from '../plan/types.js';
 import type { SandboxPython } from '../plan/read/marker-env.js';
 import { nativeNote } from '../plan/native.js';
-import type { BuildSpec } from '../spec/build-spec.js';
+import type { BuildSpec } from '../spec/spec-schema.js';
 import { prepareSpec } from '../spec/prepare-spec.js';
 import { pruneProjectImages } from './prune.js';
 import { PYTEST_PLUGINS_LABEL, pluginsFromLabel, type PytestPlugin } from '../run/pytest-entry-points.js';

@@ -3,7 +3,7 @@
 // leaves out what only this checkout gives (the snapshot's hash, the VCS version): it keys the
 // dependency images, in which no repository code ran. The image key is the whole spec's.
 import { createHash } from 'node:crypto';
-import { redactSpec, type BuildSpec } from '../spec/build-spec.js';
+import { redactSpec, type BuildSpec } from '../spec/spec-schema.js';
 
 const sha256 = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('hex');
 

@@ -154,15 +154,3 @@ export function pipSourceEnv(p: PipSettings, wheelDirsInside: string[]): string[
   if (p.trustedHosts.length) env.push(`PIP_TRUSTED_HOST=${p.trustedHosts.join(' ')}`);
   return env;
 }
-
-/** What of the pip settings changes the result (and so the key); credentials only as part of a hash. */
-export function pipKeyPart(p: PipSettings): unknown {
-  return {
-    indexUrl: p.indexUrl,
-    extraIndexUrls: p.extraIndexUrls,
-    findLinkUrls: p.findLinkUrls,
-    userWheelDirs: p.userWheelDirs,
-    repoWheelDirs: p.repoWheelDirs,
-    trustedHosts: p.trustedHosts,
-  };
-}

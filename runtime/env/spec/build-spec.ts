@@ -4,77 +4,12 @@
 // the trusted setup commands, and every script a build step can run. `env plan --json` prints it
 // (redacted); the image key is its hash (choose/key.ts), so nothing that shapes an image is left
 // out of the key by hand. The builder executes it phase by phase and derives nothing of its own.
-import { z } from 'zod';
 import { stepCatalog } from '../build/step-catalog.js';
 import { readBuildFacts } from '../plan/build-facts.js';
 import type { PipSettings } from '../plan/pip-settings.js';
-import { redactUrl } from '../plan/read/redact.js';
-import { redactPlanUrls } from '../plan/render.js';
 import { launchersFor } from '../plan/tests/test-programs.js';
-import { EnvPlanSchema, type EnvPlan } from '../plan/types.js';
-
-const WheelDirSchema = z.object({
-  dir: z.string(),
-  wheels: z.array(z.object({ file: z.string(), size: z.number().int(), hash: z.string() })),
-});
-
-/**
- * The plan as a build uses it: what the run side reads (the test command, its variables, the pytest
- * configuration) and the plan's own explanations are not build input, and an edit to them (a new
- * CI step, one more test file read) builds nothing again. The launchers the test command needs are.
- */
-const BuildPlanSchema = EnvPlanSchema.omit({
-  decisions: true,
-  testCommand: true,
-  testCommandFrom: true,
-  testEnv: true,
-  pytest: true,
-});
-
-export const BuildSpecSchema = z.object({
-  /** The sandbox image the build starts FROM: its Debian release and its recipe's hash. */
-  base: z.object({ suite: z.enum(['trixie', 'bookworm']), recipe: z.string() }),
-  plan: BuildPlanSchema,
-  /** The sources pip may use (URLs redacted when shown and hashed: a new password is the same index). */
-  pip: z.object({
-    indexUrl: z.string().nullable(),
-    extraIndexUrls: z.array(z.string()),
-    findLinkUrls: z.array(z.string()),
-    trustedHosts: z.array(z.string()),
-    defaultIndex: z.boolean(),
-    repoWheels: z.array(WheelDirSchema),
-    userWheels: z.array(WheelDirSchema),
-  }),
-  /** The recipe's setup commands when the user trusts them; else none. */
-  setup: z.array(z.string()),
-  /** Whether `name @ URL` requirements may go to pip (the user trusts the repository's recipe). */
-  trustUrls: z.boolean(),
-  strict: z.boolean(),
-  native: z
-    .object({
-      kind: z.enum(['setuptools', 'meson-python', 'scikit-build', 'rust']),
-      evidence: z.string(),
-      apt: z.array(z.string()),
-    })
-    .nullable(),
-  buildFiles: z.array(z.object({ path: z.string(), sha256: z.string().nullable() })),
-  /** The venv's launchers for the test command's runners (venv-launchers.ts). */
-  launchers: z.array(z.object({ program: z.string(), module: z.string() })),
-  /** What only this checkout gives: the project's build code may read any of it. */
-  checkout: z.object({
-    snapshot: z.string().nullable(),
-    version: z.object({ env: z.record(z.string(), z.string()).optional(), note: z.string().optional() }),
-  }),
-  steps: z.array(
-    z.object({
-      phase: z.enum(['dependencies', 'build tools', 'wheelhouse', 'project', 'top-up', 'image']),
-      step: z.string(),
-      script: z.string(),
-    }),
-  ),
-});
-
-export type BuildSpec = z.infer<typeof BuildSpecSchema>;
+import type { EnvPlan } from '../plan/types.js';
+import { BuildPlanSchema, type BuildSpec } from './spec-schema.js';
 
 export interface SpecInput {
   repoRoot: string;
@@ -87,7 +22,7 @@ export interface SpecInput {
 }
 
 /** Whether the project phase runs the repository's code (its build backend, trusted setup commands). */
-export function runsProjectCode(plan: EnvPlan, setup: string[]): boolean {
+function runsProjectCode(plan: EnvPlan, setup: string[]): boolean {
   return plan.project.installable || setup.length > 0;
 }
 
@@ -115,18 +50,4 @@ export function makeBuildSpec(input: SpecInput): BuildSpec {
     checkout: { snapshot: facts.snapshot, version: facts.version },
     steps: stepCatalog(),
   };
-}
-
-/** The spec as shown and as hashed: every URL's credentials replaced by `***`, keys in the schema's order. */
-export function redactSpec(spec: BuildSpec): BuildSpec {
-  return BuildSpecSchema.parse({
-    ...spec,
-    plan: redactPlanUrls(spec.plan),
-    pip: {
-      ...spec.pip,
-      indexUrl: spec.pip.indexUrl === null ? null : redactUrl(spec.pip.indexUrl),
-      extraIndexUrls: spec.pip.extraIndexUrls.map(redactUrl),
-      findLinkUrls: spec.pip.findLinkUrls.map(redactUrl),
-    },
-  });
 }

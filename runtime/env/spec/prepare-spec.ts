@@ -6,7 +6,8 @@ import { planEnvironment } from '../plan/detect.js';
 import type { SandboxPython } from '../plan/read/marker-env.js';
 import { pipSettings, type PipSettings } from '../plan/pip-settings.js';
 import type { EnvPlan } from '../plan/types.js';
-import { makeBuildSpec, type BuildSpec } from './build-spec.js';
+import { makeBuildSpec } from './build-spec.js';
+import type { BuildSpec } from './spec-schema.js';
 
 export interface PreparedSpec {
   spec: BuildSpec;

@@ -1,0 +1,72 @@
+// execute(code, timeout=10): Python in a fresh sandbox with no network, in the project's
+// environment, with a copy of the repository at /work — the same snapshot, rules and cap as
+// run_test's — so the program can import the project and reproduce a bug with its own functions.
+// It is a copy: nothing the program writes reaches the host. Served from the warm workspace pool
+// when one is running. The result is the captured streams and the engine's exit code.
+import { SANDBOX_TOOL } from '../../../runtime/ledger/sandbox-tools.js';
+import { runRecorded } from '../../../runtime/recorded-run.js';
+import { EXECUTE_ARGV } from '../../../runtime/sandbox/pool.js';
+import { DEFAULT_LIMITS, type Limits, type Receipt } from '../../../runtime/sandbox/spec.js';
+import { skippedNote } from '../../../runtime/workspace/snapshot.js';
+import type { ExecuteResult } from '../../results/sandbox-results.js';
+import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from '../../workspace-snapshot.js';
+
+export interface ExecuteArgs {
+  code: string;
+  timeout?: number;
+}
+
+/** run_test's cpus, memory, processes and work tmpfs (one warm pool serves both); 64 KiB of output. */
+export const EXECUTE_LIMITS: Omit<Limits, 'timeoutS'> = {
+  ...WORKSPACE_LIMITS,
+  outputCapBytes: DEFAULT_LIMITS.outputCapBytes,
+};
+
+export async function execute(
+  ctx: WorkspaceContext,
+  args: ExecuteArgs,
+  /** Limits of a person's `piper-agent execute` (its flags); the tool's are EXECUTE_LIMITS. */
+  given?: Partial<Limits>,
+): Promise<{ callId: string; result: ExecuteResult; receipt: Receipt }> {
+  const timeout = given?.timeoutS ?? args.timeout ?? 10;
+  const recorded = given ? { code: args.code, limits: given } : { code: args.code, timeout };
+  const base = { ...EXECUTE_LIMITS, ...stripUndefined(given ?? {}) };
+  const { snapshot, sized } = sizedSnapshot(ctx, { tool: SANDBOX_TOOL.compute, args: recorded }, base);
+  const { callId, receipt } = await runRecorded(
+    ctx.ledger,
+    ctx.sandbox,
+    {
+      runId: ctx.runId,
+      tool: SANDBOX_TOOL.compute,
+      args: recorded,
+      origin: ctx.origin,
+      owner: ctx.owner,
+      turnId: ctx.turnId,
+    },
+    {
+      image: ctx.sandbox.image,
+      argv: EXECUTE_ARGV,
+      program: args.code,
+      workspace: snapshot.tar,
+      limits: { ...base, ...sized, timeoutS: timeout },
+    },
+    ctx.dispatch,
+  );
+  // What the snapshot left out leads stderr, as it leads run_test's output; the receipt keeps the
+  // streams as they were.
+  const note = skippedNote(snapshot.skipped);
+  return {
+    callId,
+    receipt,
+    result: {
+      stdout: receipt.stdout,
+      stderr: note ? `${note}\n${receipt.stderr}` : receipt.stderr,
+      exit_code: receipt.exit_code,
+      timed_out: receipt.timed_out,
+    },
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,33 @@
+// execute: Python in a fresh sandbox with no network, over a copy of the repository. Its
+// precondition: non-empty code; its result gets the sandbox tools' exit-code checks. Not in the
+// default set: it acts, it does not observe. The run itself: effect.ts. Its name is the ledger's too
+// (runtime/ledger/sandbox-tools.ts).
+import { z } from 'zod';
+import type { SandboxToolName } from '../../../runtime/ledger/sandbox-tools.js';
+import { execute } from './effect.js';
+import { executeResultSchema } from '../../results/sandbox-results.js';
+import { sandboxContext, sandboxRecorded } from '../in-sandbox.js';
+import { defineTool, stringArg } from '../tool.js';
+import { exitCodeChecks } from '../sandbox-checks.js';
+import { notBlank } from '../tool-checks.js';
+
+export const executeTool = defineTool({
+  name: 'execute' satisfies SandboxToolName,
+  description: 'sandboxed compute (no net / no host fs / bounded time)',
+  returns: '{stdout, stderr, exit_code, timed_out}',
+  category: 'execute',
+  keywords: ['execute', 'compute', 'run', 'calculate', 'eval', 'script', 'code', 'sandbox'],
+  args: z.strictObject({
+    code: z.string(),
+    timeout: z.int().min(1).max(30).default(10),
+  }),
+  result: executeResultSchema,
+  kind: 'execute',
+  sandboxed: true,
+  subject: (args) => stringArg(args, 'code'),
+  run: async (ctx, args) => sandboxRecorded(ctx, await execute(sandboxContext(ctx), args)),
+
+  precondition: (args) => notBlank(args.code, 'empty code'),
+  trustChecks: (_args, result, receipt) => exitCodeChecks(result, receipt),
+  presentedByDefault: false,
+});
