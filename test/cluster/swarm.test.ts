@@ -11,7 +11,7 @@
 // and the swarm goes, leaving nothing.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -189,6 +189,7 @@ describe('ab --cluster swarm with an endpoint model (two real Swarm nodes, a fak
   afterAll(async () => {
     // Also when a test failed before the teardown test: nothing of the swarm may outlive the file.
     if (swarm) await tearDownSwarm(swarm.name);
+    for (const dir of [out, refusedOut]) rmSync(dir, { recursive: true, force: true });
     console.log(`swarm timings: ${JSON.stringify(timings)}`);
   }, 600_000);
 
