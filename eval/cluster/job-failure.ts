@@ -66,7 +66,7 @@ export function readFailure(
   return failure('instance', false);
 }
 
-export const describeTask = (t: SwarmTask): string =>
+const describeTask = (t: SwarmTask): string =>
   `${t.state}${t.exitCode === null ? '' : ` (exit ${t.exitCode})`}${t.message ? `: ${t.message}` : ''}`;
 
 /** The last non-empty lines of `text`, minus a result block's base64 (never a reason). */

@@ -161,12 +161,7 @@ export class SwarmClient {
     return (list ?? []).map(taskOf);
   }
 
-  /** The service's stdout, every task's, as text (the job's result block is in it). */
-  async serviceStdout(serviceId: string): Promise<string> {
-    return (await this.serviceLogs(serviceId)).stdout;
-  }
-
-  /** The service's stdout and stderr, every task's, each as text. */
+  /** The service's stdout (a job's result block is in it) and stderr, every task's, each as text. */
   async serviceLogs(serviceId: string): Promise<{ stdout: string; stderr: string }> {
     const raw = (await this.call('read the service logs', () =>
       this.docker.getService(serviceId).logs({ stdout: true, stderr: true, follow: false }),
