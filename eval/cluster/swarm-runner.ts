@@ -1,8 +1,9 @@
 // `ab --cluster swarm` (docs/scale.md): every task × arm not yet finished in OUT/ledger.db becomes one
-// Swarm job, at most --concurrency in flight, placed by Swarm. Each finished job's ledger is merged
+// Swarm job, at most --concurrency in flight, placed by Swarm, once a preflight found every node able
+// to run one; an endpoint model's key travels as a secret of the run. Each finished job's ledger is merged
 // into OUT/ledger.db and its instance row written there with the node it ran on, one at a time, so an
 // interrupted `ab` keeps every result it had read and a rerun skips them. The report is the local
-// one's (eval/ab/report.ts, from the ledger alone), plus `node` per instance.
+// one's (eval/ab/report.ts, from the ledger alone), plus `node` per instance and `failed_jobs`.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -15,13 +16,12 @@ import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { buildReport } from '../ab/report.js';
 import type { AbOptions, AbOutcome, Failure } from '../ab/runner.js';
 import type { Progress } from '../ab/progress.js';
-import { EXIT } from '../../cli/exit-codes.js';
+import { ConfigError, EXIT } from '../../cli/exit-codes.js';
 import { selectTasks, taskDigest, type Task } from '../ab/tasks.js';
 import { rowOf } from './job-result.js';
 import type { JobImages } from './instance-job.js';
 import { runOnEveryNode } from './global-job.js';
 import { JOB_OWNER_ENV, removeRun, sweepDeadJobs } from './sweep.js';
-import { ConfigError } from '../../cli/exit-codes.js';
 import type { FailedJobReport } from '../ab/report.js';
 import { failedJobReport, JobFailedError } from './job-failure.js';
 import { runJobWithRetry } from './job-retry.js';
