@@ -24,6 +24,7 @@ export function renderMarkdown(r: AbReport): string {
     ...ablationSection(r),
     ...(r.ablation_gates ? ['', ...gateSection(r.ablation_gates)] : []),
     ...invalidSection(r),
+    ...failedJobsSection(r),
     '',
     '## Notes',
     '',
@@ -159,6 +160,20 @@ function invalidSection(r: AbReport): string[] {
       ['instance', 'why'],
       r.invalid.map((i) => [i.instance, i.reason]),
     ),
+  ];
+}
+
+/** `ab --cluster`: each job that brought no result back, its reason and its last output lines. */
+function failedJobsSection(r: AbReport): string[] {
+  if (!r.failed_jobs?.length) return [];
+  return [
+    '',
+    '## Failed jobs (run again to retry them)',
+    ...r.failed_jobs.flatMap((f) => [
+      '',
+      `- ${f.arm} ${f.task}: **${f.reason}**${f.node ? ` on ${f.node}` : ''}: ${f.detail}${f.retried_after ? ` (retried after: ${f.retried_after})` : ''}`,
+      ...(f.tail.length > 0 ? ['', '```text', ...f.tail, '```'] : []),
+    ]),
   ];
 }
 

@@ -71,5 +71,19 @@ export interface AbReport {
   invalid: Array<{ instance: string; reason: string }>;
   /** Present only when gates were ablated (--gate-ablation): each gate's deltas and verdict. */
   ablation_gates?: GateAblationReport;
+  /** `ab --cluster` only: each job that ended without a result, why, and its last output lines. */
+  failed_jobs?: FailedJobReport[];
   notes: string[];
+}
+
+export interface FailedJobReport {
+  task: string;
+  arm: string;
+  /** no such image, killed, engine error, node lost, timeout, or instance (its own failure). */
+  reason: string;
+  node: string;
+  detail: string;
+  tail: string[];
+  /** The node failure a retry on another node followed, when there was one. */
+  retried_after: string | null;
 }

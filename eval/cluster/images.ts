@@ -5,9 +5,7 @@
 // each node pulls as its first instance job starts. Without one, the nodes must have both images
 // under their local names already (`docker save | docker -H NODE load`); a job on a node without
 // them fails with the engine's "No such image", which the report names.
-import type Docker from 'dockerode';
-import { dockerode } from '../../runtime/engine/dockerode-client.js';
-import { copyImage, pushToRegistry } from '../../runtime/engine/image-transfer.js';
+import type { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import type { SwarmClient } from '../../runtime/engine/swarm-client.js';
 import type { Owner } from '../../runtime/sandbox/owner.js';
 import { runOnEveryNode } from './global-job.js';
@@ -19,28 +17,29 @@ interface ImageRefs {
 }
 
 export async function placeImages(
+  local: DockerEngine,
   client: SwarmClient,
   refs: ImageRefs,
   registry: string | null,
   owner: Owner,
   log: (line: string) => void,
 ): Promise<JobImages> {
-  if (registry === null) return { ci: refs.ci, sandbox: null };
-  const local: Docker = new (dockerode())();
+  const architecture = (await local.inspectImage(refs.ci))?.architecture ?? '';
+  if (registry === null) return { ci: refs.ci, sandbox: null, sandboxOnNodes: refs.sandbox, architecture };
   const pushed: string[] = [];
   for (const ref of [refs.ci, refs.sandbox]) {
     const t0 = performance.now();
-    if (await copyImage(local, client.docker, ref))
+    if (await local.copyImageTo(client.engine, ref))
       log(`copied ${ref} to the manager in ${secondsSince(t0)} s`);
     const t1 = performance.now();
-    pushed.push(await pushToRegistry(client.docker, ref, registry));
+    pushed.push(await client.engine.pushImage(ref, registry));
     log(`pushed ${pushed.at(-1)} in ${secondsSince(t1)} s`);
   }
   const t2 = performance.now();
   // The sandbox image's /bin/true: a node pulls an image only to run it.
   await runOnEveryNode(client, owner, 'pull', { image: pushed[1]!, command: ['/bin/true'], socket: false });
   log(`every node pulled ${pushed[1]} in ${secondsSince(t2)} s`);
-  return { ci: pushed[0]!, sandbox: pushed[1]! };
+  return { ci: pushed[0]!, sandbox: pushed[1]!, sandboxOnNodes: pushed[1]!, architecture };
 }
 
 const secondsSince = (t0: number) => ((performance.now() - t0) / 1000).toFixed(1);

@@ -2,13 +2,16 @@
 // gzipped tar; no shared filesystem, no per-run image), the job runs the CI image with the node's
 // engine socket mounted and runs `ab` on that one instance there, exactly as a local `ab` would, and
 // prints its result block; this side waits for the task to end, reads the block from the service's
-// logs and removes the service and the config, whatever happened.
+// logs and removes the service and the config, whatever happened. A job that ends without a valid
+// block throws JobFailedError, with its exit reason and its last output lines (job-failure.ts).
 import { createGzip } from 'node:zlib';
 import { packDirectory } from '../../runtime/images/pack-dir.js';
 import { TASK_END_STATES, type SwarmClient, type SwarmTask } from '../../runtime/engine/swarm-client.js';
 import type { Owner } from '../../runtime/sandbox/owner.js';
 import { JOB_SANDBOX_IMAGE_ENV } from './job-prepare.js';
+import { JobFailedError, readFailure } from './job-failure.js';
 import { readJobResult, type JobResult } from './job-result.js';
+import { modelSecretMount, type JobModel } from './model-secret.js';
 import { jobLabels, RUN_LABEL } from './sweep.js';
 
 /** Swarm refuses a config over 500 KiB. */
@@ -21,6 +24,10 @@ export interface JobImages {
   ci: string;
   /** Set when the nodes pull the sandbox image from a registry under this name. */
   sandbox: string | null;
+  /** The sandbox image's name on the nodes (the registry's, or the local one). */
+  sandboxOnNodes: string;
+  /** The CI image's architecture: the nodes' must be the same. */
+  architecture: string;
 }
 
 interface InstanceJob {
@@ -33,6 +40,12 @@ interface InstanceJob {
   digest: string;
   /** Seconds a job may take from creation to its end (then it is removed and reported failed). */
   timeoutS: number;
+  /** How the job reaches an endpoint model (null: a simulated one, nothing to reach). */
+  endpoint: JobModel | null;
+  /** A node this job must not run on (its first try failed there for a reason of the node). */
+  avoidNode: string | null;
+  /** 2 for the retry on another node: its service and config have names of their own. */
+  attempt?: number;
 }
 
 interface JobOutcome {
@@ -42,9 +55,14 @@ interface JobOutcome {
   inputBytes: number;
 }
 
-/** The shell the job runs: unpack the config, then `ab` on the one instance, printing its result block. */
+/**
+ * The shell the job runs: the endpoint's key from its secret file into the variable the model
+ * client reads (only in this process's environment, never in the container's config), unpack the
+ * config, then `ab` on the one instance, printing its result block.
+ */
 const SCRIPT = [
   'set -eu',
+  'if [ -n "${PIPER_JOB_KEY_VAR:-}" ]; then export "$PIPER_JOB_KEY_VAR=$(cat "$PIPER_JOB_KEY_FILE")"; fi',
   'dir=/tmp/piper-job/bench/tasks/"$PIPER_JOB_TASK"',
   'mkdir -p "$dir"',
   `tar -xzf ${INPUT_FILE} -C "$dir"`,
@@ -62,7 +80,7 @@ export async function runInstanceJob(
     'piper.ab.task': job.taskId,
     'piper.ab.arm': job.arm,
   });
-  const name = `piper-ab-${job.run}-${job.index}`;
+  const name = `piper-ab-${job.run}-${job.index}${(job.attempt ?? 1) > 1 ? `-try${job.attempt}` : ''}`;
   const input = await gzippedTar(job.taskDir);
   if (input.length > CONFIG_LIMIT)
     throw new Error(
@@ -73,13 +91,16 @@ export async function runInstanceJob(
   try {
     serviceId = await client.createService(serviceSpec(name, labels, images, job, configId));
     const task = await waitForEnd(client, serviceId, job.timeoutS);
-    const log = await client.serviceStdout(serviceId);
-    const read = readJobResult(log, { model: job.model, arm: job.arm, taskId: job.taskId }, job.digest);
-    if (!read.ok) throw new Error(`the job ended ${describe(task)}; ${read.reason}`);
+    const logs = await client.serviceLogs(serviceId);
+    if (!task) throw new JobFailedError(readFailure(null, logs, `the job did not end in ${job.timeoutS} s`));
+    const key = { model: job.model, arm: job.arm, taskId: job.taskId };
+    const read = readJobResult(logs.stdout, key, job.digest);
+    if (!read.ok) throw new JobFailedError(readFailure(task, logs, read.reason));
     return { result: read.result, node: task.nodeId, inputBytes: input.length };
   } finally {
     if (serviceId) await client.removeService(serviceId);
-    await removeConfigWhenFree(client, configId);
+    // Not over the job's own outcome: a config still held is removed with the run at its end.
+    await removeConfigWhenFree(client, configId).catch(() => undefined);
   }
 }
 
@@ -97,6 +118,7 @@ function serviceSpec(
     `PIPER_JOB_TASK=${job.taskId}`,
     ...(images.sandbox ? [`${JOB_SANDBOX_IMAGE_ENV}=${images.sandbox}`] : []),
   ];
+  const secret = job.endpoint ? modelSecretMount(job.endpoint) : null;
   return {
     Name: name,
     Labels: labels,
@@ -104,7 +126,7 @@ function serviceSpec(
       ContainerSpec: {
         Image: images.ci,
         Command: ['/bin/sh', '-c', SCRIPT],
-        Env: env,
+        Env: [...env, ...(secret?.env ?? [])],
         Labels: labels,
         Init: true,
         Mounts: [{ Type: 'bind', Source: '/var/run/docker.sock', Target: '/var/run/docker.sock' }],
@@ -115,7 +137,11 @@ function serviceSpec(
             File: { Name: INPUT_FILE, UID: '0', GID: '0', Mode: 0o444 },
           },
         ],
+        ...(secret ? { Secrets: [secret.reference] } : {}),
       },
+      // The node's own network for a job that calls an endpoint (its sandboxes still have none).
+      ...(secret ? { Networks: [{ Target: 'host' }] } : {}),
+      ...(job.avoidNode ? { Placement: { Constraints: [`node.id!=${job.avoidNode}`] } } : {}),
       // A job that dies is reported, not restarted: a rerun of `ab` runs it again.
       RestartPolicy: { Condition: 'none', MaxAttempts: 0 },
     },
@@ -123,21 +149,21 @@ function serviceSpec(
   };
 }
 
-/** The job's task once it has ended (the last one Swarm made for it). */
-async function waitForEnd(client: SwarmClient, serviceId: string, timeoutS: number): Promise<SwarmTask> {
+/** The job's task once it has ended (the last one Swarm made for it); null when the time is up. */
+async function waitForEnd(
+  client: SwarmClient,
+  serviceId: string,
+  timeoutS: number,
+): Promise<SwarmTask | null> {
   const deadline = Date.now() + timeoutS * 1000;
   for (;;) {
     const tasks = await client.tasks(serviceId);
     const ended = tasks.find((t) => TASK_END_STATES.has(t.state));
     if (ended && tasks.every((t) => TASK_END_STATES.has(t.state))) return ended;
-    if (Date.now() > deadline)
-      throw new Error(`the job did not end in ${timeoutS} s (${tasks.map(describe).join(', ')})`);
+    if (Date.now() > deadline) return null;
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
-
-const describe = (t: SwarmTask) =>
-  `${t.state}${t.exitCode === null ? '' : ` (exit ${t.exitCode})`}${t.message ? `: ${t.message}` : ''}`;
 
 /** A config stays in use until the service's task containers are gone: retried for a while. */
 async function removeConfigWhenFree(client: SwarmClient, id: string): Promise<void> {

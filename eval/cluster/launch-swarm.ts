@@ -26,11 +26,12 @@ export async function launchSwarmAb(request: SwarmRequest): Promise<number> {
   const outcome = await runSwarmAb({
     ...request,
     maxTurns: config.maxTurns ?? 30,
+    modelConfig: { baseUrl: config.baseUrl, apiKey: config.apiKey },
     images: async (client) => {
       const { engine } = await connectEngine();
       const ci = await ensureCiImage(engine, { log });
       const refs = { ci: ci.ref, sandbox: loadRecipe().ref };
-      return placeImages(client, refs, request.registry, currentOwner(), log);
+      return placeImages(engine, client, refs, request.registry, currentOwner(), log);
     },
     progress: (total) => new Progress(process.stderr, total),
     log,

@@ -1,5 +1,5 @@
 // What `ab --cluster swarm` labels on the manager, and the start-up sweep of what a dead `ab` left:
-// every config and service (whose task containers go with it) carries piper.ab-job and its owner
+// every config, secret and service (whose task containers go with it) carries piper.ab-job and its owner
 // (host:pid:start, runtime/sandbox/owner.ts), as the sandbox's containers do, so a later `ab` on the
 // same host removes exactly those of an owner that no longer runs, and never another live one's.
 import { formatOwner, ownerAlive, parseOwner, type Owner } from '../../runtime/sandbox/owner.js';
@@ -16,7 +16,7 @@ export function jobLabels(owner: Owner, extra: Record<string, string>): Record<s
   return { [JOB_LABEL]: '1', [OWNER_LABEL]: formatOwner(owner), ...extra };
 }
 
-/** Removes the services and configs of dead owners; how many of each. */
+/** Removes the services, configs and secrets of dead owners; how many services and configs. */
 export async function sweepDeadJobs(client: SwarmClient): Promise<{ services: number; configs: number }> {
   const dead = (labels: Record<string, string>) => {
     const owner = parseOwner(labels[OWNER_LABEL] ?? '');
@@ -27,17 +27,24 @@ export async function sweepDeadJobs(client: SwarmClient): Promise<{ services: nu
   // A config in use cannot be removed: the services go first.
   const configs = (await client.listConfigs(JOB_LABEL)).filter((c) => dead(c.labels));
   for (const c of configs) await client.removeConfig(c.id);
+  for (const c of (await client.listSecrets(JOB_LABEL)).filter((c) => dead(c.labels)))
+    await client.removeSecret(c.id).catch(() => undefined);
   return { services: services.length, configs: configs.length };
 }
 
-/** Removes every service and config of one `ab` run (its interrupt handler's clean-up). */
+/** Removes every service, config and secret of one `ab` run (its interrupt handler's clean-up, its end). */
 export async function removeRun(client: SwarmClient, run: string): Promise<void> {
-  for (const s of await client.listServices(`${RUN_LABEL}=${run}`)) await client.removeService(s.id);
+  const label = `${RUN_LABEL}=${run}`;
+  for (const s of await client.listServices(label)) await client.removeService(s.id);
   for (let i = 0; i < 30; i++) {
-    const configs = await client.listConfigs(`${RUN_LABEL}=${run}`);
-    if (configs.length === 0) return;
-    // A config stays in use until the service's containers are gone.
-    await Promise.all(configs.map((c) => client.removeConfig(c.id).catch(() => undefined)));
+    const configs = await client.listConfigs(label);
+    const secrets = await client.listSecrets(label);
+    if (configs.length + secrets.length === 0) return;
+    // A config or secret stays in use until the services' containers are gone.
+    await Promise.all([
+      ...configs.map((c) => client.removeConfig(c.id).catch(() => undefined)),
+      ...secrets.map((c) => client.removeSecret(c.id).catch(() => undefined)),
+    ]);
     await new Promise((r) => setTimeout(r, 500));
   }
 }

@@ -51,7 +51,9 @@ correct-abstention rate) and applies the decision rule (docs/policy.md).
                        image on the node Swarm picks, with that node's engine socket, and runs the
                        instance there as a local ab would; its result comes back in the job's logs
                        and the report is a local run's plus \`node\` per instance. --concurrency bounds
-                       the jobs in flight. Only sim:SEED models; no --ablation or --gate-ablation.
+                       the jobs in flight. An endpoint model's key reaches the jobs as a Swarm secret
+                       of the run; a job failed by its node is retried once on another; every node is
+                       checked first (preflight). No --ablation or --gate-ablation.
   --cluster-host URL   the Swarm manager's engine, unix:///PATH or tcp://HOST:PORT (default: DOCKER_HOST)
   --registry HOST:PORT push the CI and sandbox images there (through the manager's engine) for the
                        nodes to pull; without it every node must have both images already
@@ -137,9 +139,9 @@ type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTI
 /** The cluster flags, checked: where the manager is, the registry, and what a cluster run cannot do. */
 function clusterOptions(values: Values): { endpoint: string; registry: string | null; jobTimeoutS: number } {
   if (values.cluster !== 'swarm') throw new UsageError(`--cluster takes swarm, got '${values.cluster}'`);
-  if (!/^sim:/.test(values.model ?? ''))
+  if (/^script:/.test(values.model ?? ''))
     throw new UsageError(
-      '--cluster swarm runs sim:SEED models only (an endpoint key would sit in the service spec)',
+      '--cluster swarm runs sim:SEED and endpoint models (openai:, openai-tools:, anthropic:); a script: file is not on the nodes',
     );
   if (values.ablation || values['gate-ablation'] !== undefined)
     throw new UsageError('--cluster swarm runs the arms only: --ablation and --gate-ablation run locally');

@@ -31,6 +31,7 @@ import {
   type InteractiveExecOptions,
 } from './container-exec.js';
 import { localCandidates, shortTag } from './image-names.js';
+import { copyImage, pushToRegistry } from './image-transfer.js';
 import { buildFromContext, importRootfs } from './image-writes.js';
 import { podmanTmpfs } from './podman-compat.js';
 
@@ -294,6 +295,16 @@ export class DockerEngine {
     return this.localNames.get(ref) ?? ref;
   }
 
+  /** Copies `ref` to another engine (save | load) unless it has it already; whether it copied. */
+  copyImageTo(target: DockerEngine, ref: string): Promise<boolean> {
+    return copyImage(this.docker, target.docker, ref);
+  }
+
+  /** Tags `ref` as REGISTRY/ref and pushes it there; the registry's name for it. */
+  pushImage(ref: string, registry: string): Promise<string> {
+    return pushToRegistry(this.docker, ref, registry);
+  }
+
   async tagImage(id: string, repo: string, tag: string): Promise<void> {
     await this.call('tag image', () => this.docker.getImage(id).tag({ repo, tag }));
   }
@@ -401,6 +412,7 @@ export class DockerEngine {
       created: info.Created,
       labels: info.Config?.Labels ?? {},
       layers: info.RootFS?.Layers ?? [],
+      architecture: info.Architecture ?? '',
     };
   }
 

@@ -70,6 +70,8 @@ export interface ImageInfo {
   created: string;
   labels: Record<string, string>;
   layers: string[];
+  /** As Go names it (amd64, arm64): which nodes can run the image. */
+  architecture: string;
 }
 
 export type ProgressListener = (event: { status?: string; stream?: string; error?: string }) => void;

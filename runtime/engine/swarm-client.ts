@@ -1,10 +1,13 @@
 // The Swarm manager's API, as `ab --cluster swarm` uses it (docs/scale.md): configs for an
 // instance's inputs, replicated jobs for its run, the tasks that say where and how it ran, and the
-// service logs its result comes back in. dockerode speaks it; this file keeps the shapes piper reads
-// small and turns the engine's failures into RuntimeErrors, as docker-engine.ts does for containers.
+// service logs its result comes back in, the secret an endpoint's key travels in. dockerode speaks
+// it; this file keeps the shapes piper reads small and turns the engine's failures into
+// RuntimeErrors, as docker-engine.ts does for containers. The manager's image calls go through the
+// one engine adapter (`engine`), built on the same connection.
 import type Docker from 'dockerode';
 import { PassThrough } from 'node:stream';
 import { RuntimeError } from '../errors.js';
+import { DockerEngine } from './docker-engine.js';
 import { dockerode } from './dockerode-client.js';
 
 /** A task's state, as Swarm reports it: the job ran to `complete`, or ended otherwise. */
@@ -38,11 +41,24 @@ function endpointOptions(url: string): Docker.DockerOptions {
   );
 }
 
+/** A node as the manager describes it: where a job may run, and what it can run. */
+export interface SwarmNode {
+  id: string;
+  hostname: string;
+  /** As Go names it (amd64, arm64), the form an image's Architecture takes. */
+  architecture: string;
+}
+
+const GO_ARCH: Record<string, string> = { x86_64: 'amd64', aarch64: 'arm64', armv7l: 'arm' };
+
 export class SwarmClient {
-  readonly docker: Docker;
+  private readonly docker: Docker;
+  /** The manager's engine, through the one adapter: images are copied to it and pushed from it. */
+  readonly engine: DockerEngine;
 
   constructor(readonly endpoint: string) {
     this.docker = new (dockerode())(endpointOptions(endpoint));
+    this.engine = new DockerEngine(this.docker);
   }
 
   /** The manager's node id; fails when the endpoint is not a Swarm manager. */
@@ -60,14 +76,41 @@ export class SwarmClient {
 
   /** The ids of the nodes that are Ready and Active: where a global service runs a task. */
   async readyNodes(): Promise<string[]> {
+    return (await this.readyNodeDescriptions()).map((n) => n.id);
+  }
+
+  async readyNodeDescriptions(): Promise<SwarmNode[]> {
     const nodes = (await this.call('list nodes', () => this.docker.listNodes())) as Array<{
       ID: string;
       Status?: { State?: string };
       Spec?: { Availability?: string };
+      Description?: { Hostname?: string; Platform?: { Architecture?: string } };
     }>;
     return nodes
       .filter((n) => n.Status?.State === 'ready' && n.Spec?.Availability === 'active')
-      .map((n) => n.ID);
+      .map((n) => {
+        const arch = n.Description?.Platform?.Architecture ?? '';
+        return { id: n.ID, hostname: n.Description?.Hostname ?? n.ID, architecture: GO_ARCH[arch] ?? arch };
+      });
+  }
+
+  /** A secret (what an endpoint's key travels in: never in a spec, a label or a log). */
+  async createSecret(name: string, data: Buffer, labels: Record<string, string>): Promise<string> {
+    const created = (await this.call(`create the secret ${name}`, () =>
+      this.docker.createSecret({ Name: name, Labels: labels, Data: data.toString('base64') }),
+    )) as { id?: string; ID?: string };
+    return created.id ?? created.ID ?? '';
+  }
+
+  async listSecrets(label: string): Promise<SwarmService[]> {
+    const list = (await this.call('list secrets', () =>
+      this.docker.listSecrets({ filters: { label: [label] } }),
+    )) as Array<{ ID: string; Spec?: { Name?: string; Labels?: Record<string, string> } }>;
+    return list.map((c) => ({ id: c.ID, name: c.Spec?.Name ?? '', labels: c.Spec?.Labels ?? {} }));
+  }
+
+  async removeSecret(id: string): Promise<void> {
+    await this.call(`remove the secret ${id}`, () => this.docker.getSecret(id).remove(), true);
   }
 
   async createConfig(name: string, data: Buffer, labels: Record<string, string>): Promise<string> {
@@ -118,23 +161,24 @@ export class SwarmClient {
     return (list ?? []).map(taskOf);
   }
 
-  /** The service's stdout, every task's, as text (the job's result block is in it). */
-  async serviceStdout(serviceId: string): Promise<string> {
+  /** The service's stdout (a job's result block is in it) and stderr, every task's, each as text. */
+  async serviceLogs(serviceId: string): Promise<{ stdout: string; stderr: string }> {
     const raw = (await this.call('read the service logs', () =>
-      this.docker.getService(serviceId).logs({ stdout: true, stderr: false, follow: false }),
+      this.docker.getService(serviceId).logs({ stdout: true, stderr: true, follow: false }),
     )) as unknown as Buffer | NodeJS.ReadableStream;
-    const chunks: Buffer[] = [];
-    const out = new PassThrough();
-    out.on('data', (c: Buffer) => chunks.push(c));
-    if (Buffer.isBuffer(raw)) demuxBuffer(raw, chunks);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    if (Buffer.isBuffer(raw)) demuxBuffer(raw, out, err);
     else {
+      const stdout = new PassThrough().on('data', (c: Buffer) => out.push(c));
+      const stderr = new PassThrough().on('data', (c: Buffer) => err.push(c));
       await new Promise<void>((resolve, reject) => {
-        this.docker.modem.demuxStream(raw, out, new PassThrough());
+        this.docker.modem.demuxStream(raw, stdout, stderr);
         raw.on('end', () => resolve());
         raw.on('error', reject);
       });
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return { stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
   }
 
   /** Removes a service (its tasks' containers go with it); one already gone is not an error. */
@@ -182,10 +226,11 @@ function taskOf(t: Record<string, unknown>): SwarmTask {
 }
 
 /** The engine's multiplexed log frames (8-byte header: stream, 0, 0, 0, length) from one buffer. */
-function demuxBuffer(raw: Buffer, into: Buffer[]): void {
+function demuxBuffer(raw: Buffer, out: Buffer[], err: Buffer[]): void {
   for (let at = 0; at + 8 <= raw.length;) {
     const length = raw.readUInt32BE(at + 4);
-    if (raw[at] === 1) into.push(raw.subarray(at + 8, at + 8 + length));
+    if (raw[at] === 1) out.push(raw.subarray(at + 8, at + 8 + length));
+    if (raw[at] === 2) err.push(raw.subarray(at + 8, at + 8 + length));
     at += 8 + length;
   }
 }

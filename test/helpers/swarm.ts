@@ -10,6 +10,7 @@ import { execFile, spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { packageRoot } from '../../runtime/package-root.js';
 import { alive, sleep, stopProcess } from './process-stop.js';
 
 const run = promisify(execFile);
@@ -36,7 +37,8 @@ export interface TestSwarm {
 }
 
 const rootOf = (name: string) => join('/tmp', name);
-const pidFiles = (root: string) => ['manager/pid', 'worker/pid', 'registry/pid'].map((p) => join(root, p));
+const pidFiles = (root: string) =>
+  ['manager/pid', 'worker/pid', 'registry/pid', 'model/pid'].map((p) => join(root, p));
 
 /** `docker` against one node's engine (the CLI is the tests' client for the node daemons). */
 export async function nodeDocker(node: SwarmNode, ...args: string[]): Promise<string> {
@@ -100,7 +102,7 @@ export async function bringUpSwarm(name = `piper-swarm-${process.pid}`): Promise
     '127.0.0.1:2377',
   );
   await waitForNodesReady(manager, 2);
-  await waitForRegistry(name, registry);
+  await waitForPort(name, registry, 'the registry');
   return { name, root, manager, worker, registry, upSeconds: (performance.now() - t0) / 1000 };
 }
 
@@ -163,6 +165,42 @@ function startRegistry(name: string, root: string): string {
   return address;
 }
 
+/** The fake model server's port inside the namespace. */
+const MODEL_PORT = 8571;
+
+/**
+ * The fake OpenAI-compatible server (netns-model-server.mjs) on the manager's loopback address
+ * inside the namespace: jobs reach it through their node's network, on either node. Requests
+ * without `key` get 401; those naming `failPhrase` get 400. Stopped by the swarm's teardown.
+ */
+export async function startModelServer(
+  swarm: TestSwarm,
+  key: string,
+  failPhrase: string,
+): Promise<{ baseUrl: string; log: string }> {
+  const dir = join(swarm.root, 'model');
+  mkdirSync(dir, { recursive: true });
+  const log = join(dir, 'requests.jsonl');
+  writeFileSync(log, '');
+  const script = join(packageRoot(), 'test', 'helpers', 'netns-model-server.mjs');
+  const child = spawnLogged(
+    [
+      'nsenter',
+      `--net=/run/netns/${swarm.name}`,
+      process.execPath,
+      script,
+      String(MODEL_PORT),
+      key,
+      failPhrase,
+      log,
+    ],
+    join(dir, 'log'),
+  );
+  writeFileSync(join(dir, 'pid'), String(child.pid));
+  await waitForPort(swarm.name, `127.0.0.1:${MODEL_PORT}`, 'the fake model server');
+  return { baseUrl: `http://127.0.0.1:${MODEL_PORT}/v1`, log };
+}
+
 function spawnLogged(argv: string[], log: string) {
   const out = openSync(log, 'a');
   const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', out, out], detached: true });
@@ -190,19 +228,19 @@ async function waitForNodesReady(manager: SwarmNode, count: number): Promise<voi
   throw new Error(`the swarm did not reach ${count} Ready nodes in 60 s`);
 }
 
-/** The registry answers when a node's engine can reach it: the registry's /v2/ from inside the namespace. */
-async function waitForRegistry(name: string, registry: string): Promise<void> {
+/** Something listens on `address` inside the namespace (a connection from there succeeds). */
+async function waitForPort(name: string, address: string, what: string): Promise<void> {
   for (let i = 0; i < 120; i++) {
     const ok = await run('nsenter', [
       `--net=/run/netns/${name}`,
       'bash',
       '-c',
-      `exec 3<>/dev/tcp/${registry.replace(':', '/')}`,
+      `exec 3<>/dev/tcp/${address.replace(':', '/')}`,
     ])
       .then(() => true)
       .catch(() => false);
     if (ok) return;
     await sleep(250);
   }
-  throw new Error(`the registry did not listen on ${registry} in 30 s`);
+  throw new Error(`${what} did not listen on ${address} in 30 s`);
 }

@@ -1,5 +1,5 @@
 // `ab --cluster` refuses what a cluster run cannot do with a usage error (exit 2) naming the flag,
-// before it reaches an engine: another cluster kind, an endpoint model, the ablations, no manager,
+// before it reaches an engine: another cluster kind, a script model, the ablations, no manager,
 // a malformed registry; and --result-block (a job's mode) runs exactly one instance.
 import { describe, expect, it } from 'vitest';
 import { abCommand } from '../../eval/commands/ab.js';
@@ -26,8 +26,8 @@ async function usage(args: string[], env: Record<string, string | undefined> = {
 describe('ab --cluster flags', () => {
   it('names what a cluster run cannot take', async () => {
     expect(await usage([...base, '--cluster', 'k8s'])).toBe("--cluster takes swarm, got 'k8s'");
-    expect(await usage([...swarm.map((a) => (a === 'sim:1' ? 'openai:gpt' : a))])).toMatch(
-      /sim:SEED models only/,
+    expect(await usage([...swarm.map((a) => (a === 'sim:1' ? 'script:model.jsonl' : a))])).toMatch(
+      /a script: file is not on the nodes/,
     );
     expect(await usage([...swarm, '--ablation'])).toMatch(/--ablation and --gate-ablation run locally/);
     expect(await usage([...swarm, '--registry', 'http://x'])).toBe(
