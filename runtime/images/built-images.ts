@@ -1,11 +1,14 @@
 // What piper itself built: the sandbox image is identified by the id and layers
 // recorded when piper built it, never by its recipe label alone — an image built FROM the sandbox
 // image inherits that label, and must never be taken (and re-tagged) as the sandbox image.
-// The record is a small JSON file in the user's state directory, keyed by recipe hash, replaced
-// atomically (write a temp file, rename) so a crash never leaves half a record.
+// The record is a small JSON file in the user's state directory, keyed by recipe hash and engine
+// (the same recipe built through a second engine, Podman beside Docker, is another image and must
+// not replace the first one's record), replaced atomically (write a temp file, rename) so a crash
+// never leaves half a record.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { engineEndpoint } from '../engine/engine-failure.js';
 import { RuntimeError } from '../errors.js';
 
 export interface BuiltImage {
@@ -20,6 +23,15 @@ export interface BuiltImage {
 
 type Records = Record<string, BuiltImage>;
 
+/** The default engine's records are keyed by the recipe hash alone (as records always were). */
+const DEFAULT_ENDPOINT = 'unix:///var/run/docker.sock';
+
+/** A record's key: the recipe hash, and the engine's endpoint when it is not the default one. */
+function recordKey(recipeHash: string): string {
+  const endpoint = engineEndpoint();
+  return endpoint === DEFAULT_ENDPOINT ? recipeHash : `${recipeHash}@${endpoint}`;
+}
+
 /** piper's own state on this machine (never in a repository): PIPER_STATE_DIR, else ~/.local/state/piper-agent. */
 export function stateDir(): string {
   return process.env.PIPER_STATE_DIR || join(homedir(), '.local', 'state', 'piper-agent');
@@ -29,8 +41,16 @@ export function builtImagesPath(): string {
   return join(stateDir(), 'images.json');
 }
 
-/** Every record; an unreadable or malformed file counts as none (the next build rewrites it). */
+/** This engine's records, by recipe hash. */
 export function readBuiltImages(): Records {
+  const mine: Records = {};
+  for (const [key, record] of Object.entries(readAllRecords()))
+    if (key === recordKey(record.recipeHash)) mine[record.recipeHash] = record;
+  return mine;
+}
+
+/** Every engine's records; an unreadable or malformed file counts as none (the next build rewrites it). */
+function readAllRecords(): Records {
   let text: string;
   try {
     text = readFileSync(builtImagesPath(), 'utf8');
@@ -42,7 +62,7 @@ export function readBuiltImages(): Records {
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
     const records: Records = {};
     for (const [hash, value] of Object.entries(parsed as Record<string, unknown>)) {
-      if (isBuiltImage(value) && value.recipeHash === hash) records[hash] = value;
+      if (isBuiltImage(value) && value.recipeHash === hash.split('@')[0]) records[hash] = value;
     }
     return records;
   } catch {
@@ -55,7 +75,7 @@ export function builtImage(recipeHash: string): BuiltImage | null {
 }
 
 export function recordBuiltImage(record: BuiltImage): void {
-  const records = { ...readBuiltImages(), [record.recipeHash]: record };
+  const records = { ...readAllRecords(), [recordKey(record.recipeHash)]: record };
   const path = builtImagesPath();
   const tmp = `${path}.${process.pid}.tmp`;
   try {

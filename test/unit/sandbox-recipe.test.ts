@@ -129,6 +129,23 @@ describe('the record of built images', () => {
     expect(builtImage(other.recipeHash)?.imageId).toBe('sha256:2222');
   });
 
+  it("keeps each engine's record of one recipe: a build through Podman leaves Docker's as it was", () => {
+    const saved = process.env.DOCKER_HOST;
+    try {
+      delete process.env.DOCKER_HOST;
+      recordBuiltImage(record);
+      process.env.DOCKER_HOST = 'unix:///run/podman/podman.sock';
+      expect(builtImage(record.recipeHash)).toBeNull();
+      recordBuiltImage({ ...record, imageId: 'sha256:4444' });
+      expect(builtImage(record.recipeHash)?.imageId).toBe('sha256:4444');
+      delete process.env.DOCKER_HOST;
+      expect(builtImage(record.recipeHash)?.imageId).toBe(record.imageId);
+    } finally {
+      if (saved === undefined) delete process.env.DOCKER_HOST;
+      else process.env.DOCKER_HOST = saved;
+    }
+  });
+
   it('treats a malformed file or a record under another hash as no record', () => {
     recordBuiltImage(record);
     writeFileSync(builtImagesPath(), '{not json');
