@@ -26,6 +26,8 @@ export const ConfigSchema = z
     maxCostUsd: z.number().min(0),
     maxTokens: z.number().int().min(1),
     maxWallS: z.number().min(1),
+    /** Seconds the project's suite may take in the regression gate; over it only the affected files run; 0: no gate. */
+    suiteTimeoutS: z.number().int().min(0).max(86400),
     output: z.enum(['text', 'json', 'stream-json']),
     image: z.string().min(1),
     test: z.string().min(1),
@@ -65,6 +67,7 @@ const ENV: Array<[string, ConfigKey, 'string' | 'number' | 'flag']> = [
   ['PIPER_MAX_COST_USD', 'maxCostUsd', 'number'],
   ['PIPER_MAX_TOKENS', 'maxTokens', 'number'],
   ['PIPER_MAX_WALL_S', 'maxWallS', 'number'],
+  ['PIPER_SUITE_TIMEOUT_S', 'suiteTimeoutS', 'number'],
   ['PIPER_OUTPUT', 'output', 'string'],
   ['PIPER_IMAGE', 'image', 'string'],
   ['PIPER_TEST', 'test', 'string'],

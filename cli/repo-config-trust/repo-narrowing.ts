@@ -76,6 +76,9 @@ function needsTrust(key: ConfigKey, repo: Config, accepted: Config, ctx: Narrowi
     const limit = ctx.base[key] as number | undefined;
     return limit === undefined || value <= limit ? null : `raises ${key} from ${limit} to ${value}`;
   }
+  // A shorter suite budget checks less of the project (0 turns the regression gate off).
+  if (key === 'suiteTimeoutS' && repo.suiteTimeoutS! < (ctx.base.suiteTimeoutS ?? Infinity))
+    return `lowers suiteTimeoutS to ${repo.suiteTimeoutS} (less of the project's suite would be checked)`;
   if (key === 'prices') return weakenedPrices(ctx.base.prices ?? {}, repo.prices ?? {});
   if (key === 'approval') return loosenedApproval(repo.approval!, ctx.base.approval);
   if (key === 'model') return modelNeedsTrust(repo.model!, accepted, ctx);
