@@ -25,14 +25,14 @@ export async function judgeSuite(runs: GateRuns, changed: readonly string[], sta
     ...empty(runs.command, cached),
     status: 'not_run',
     reason,
-    wait_s: waited(),
+    seconds: waited(),
   });
   try {
     const [base, snapshot] = await Promise.all([runs.base, runs.finalSnapshot()]);
     if ('error' in base) return notRun(base.error);
-    if (base.run.timedOut) return { ...(await partial(runs, snapshot, changed, base.cached)), wait_s: waited() };
+    if (base.run.timedOut) return { ...(await partial(runs, snapshot, changed, base.cached)), seconds: waited() };
     const after = await runs.run(snapshot, runs.command, 'final');
-    return { ...reportOf(runs.command, compareRuns(runs.command, base.run, after), base.cached), wait_s: waited() };
+    return { ...reportOf(runs.command, compareRuns(runs.command, base.run, after), base.cached), seconds: waited() };
   } catch (error) {
     return notRun(`the suite could not run: ${(error as Error).message}`);
   }
@@ -44,7 +44,7 @@ async function partial(
   snapshot: KeptSnapshot,
   changed: readonly string[],
   cached: boolean,
-): Promise<Omit<SuiteReport, 'wait_s'>> {
+): Promise<Omit<SuiteReport, 'seconds'>> {
   const files = affectedTestFiles(snapshot.root, snapshot.files, changed);
   const over = `the whole suite ran over its budget`;
   const baseSnapshot = runs.baseSnapshot;
@@ -66,7 +66,7 @@ async function partial(
   };
 }
 
-function reportOf(command: string, c: SuiteComparison, cached: boolean): Omit<SuiteReport, 'wait_s'> {
+function reportOf(command: string, c: SuiteComparison, cached: boolean): Omit<SuiteReport, 'seconds'> {
   return {
     ...empty(command, cached),
     status: c.regressions.length ? 'regressed' : 'clean',
@@ -76,6 +76,6 @@ function reportOf(command: string, c: SuiteComparison, cached: boolean): Omit<Su
   };
 }
 
-function empty(command: string, cached: boolean): Omit<SuiteReport, 'wait_s' | 'status'> {
+function empty(command: string, cached: boolean): Omit<SuiteReport, 'seconds' | 'status'> {
   return { command, passed_both: 0, regressions: [], failing_before: [], base_cached: cached };
 }

@@ -25,7 +25,7 @@ export const suiteReportSchema = z.object({
     .describe('failed before and still fail: not the fix\'s doing, reported apart, never blocking'),
   files: z.array(z.string()).optional().describe('partial: the test files that ran'),
   base_cached: z.boolean().describe('the base run came from the ledger (same snapshot and environment)'),
-  wait_s: z.number().describe('seconds the gate added after the loop ended'),
+  seconds: z.number().describe('seconds the gate added after the loop ended'),
   reason: z.string().optional().describe('not_run / partial: why'),
 });
 export type SuiteReport = z.infer<typeof suiteReportSchema>;
