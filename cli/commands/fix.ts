@@ -120,7 +120,11 @@ export function flagsConfig(values: FixValues): Config {
     maxTurns: numberOption('--max-turns', values['max-turns'], { min: 1, max: 500, integer: true }),
     maxCostUsd: numberOption('--max-cost-usd', values['max-cost-usd'], { min: 0, max: 1e6 }),
     maxTokens: numberOption('--max-tokens', values['max-tokens'], { min: 1, max: 1e9, integer: true }),
-    suiteTimeoutS: numberOption('--suite-timeout', values['suite-timeout'], { min: 0, max: 86400, integer: true }),
+    suiteTimeoutS: numberOption('--suite-timeout', values['suite-timeout'], {
+      min: 0,
+      max: 86400,
+      integer: true,
+    }),
     policy,
     approval: approval as ApprovalMode | undefined,
     output: output as OutputFormat | undefined,

@@ -13,7 +13,13 @@ import type { SuiteReport } from '../../policy/regression/suite-report.js';
 import { keepSnapshot, type KeptSnapshot } from '../../primitives/regression/suite-snapshot.js';
 import { runSuite, type SuiteRunSpec } from '../../primitives/regression/suite-run.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
-import { cachedBaseRun, callContainer, markAbandoned, recordSuiteKey, recordSuiteVerdict } from '../../runtime/ledger/suite-cache.js';
+import {
+  cachedBaseRun,
+  callContainer,
+  markAbandoned,
+  recordSuiteKey,
+  recordSuiteVerdict,
+} from '../../runtime/ledger/suite-cache.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
 import type { Config } from '../config.js';
@@ -29,6 +35,8 @@ export interface GateInput {
   runId: string;
   head?: string;
   timeoutS: number;
+  /** The run's repro target, named in a regressed run's reason beside what it broke. */
+  reproTarget: string | null;
 }
 
 export class RegressionGate {
@@ -60,15 +68,16 @@ export class RegressionGate {
       ? gateKey(snapshot.contentKey, session, command, testEnv, input.timeoutS)
       : (resumedKey ?? '');
     if (snapshot) recordSuiteKey(session.ledger, input.runId, key);
-    let gate: RegressionGate | undefined;
+    // The base's run needs the gate (its ledger hooks), made just below: started on the next tick.
+    const made: { gate?: RegressionGate } = {};
     const base = baseSide(session.ledger, key, () =>
       packed instanceof Error
         ? Promise.reject(new Error(`the base snapshot could not be packed: ${packed.message}`))
         : snapshot
-          ? gate!.runBase(snapshot)
+          ? made.gate!.runBase(snapshot)
           : Promise.reject(new Error("a resumed run's base run was not recorded to its end")),
     );
-    gate = new RegressionGate(input, command, testEnv, key, snapshot, base);
+    const gate = (made.gate = new RegressionGate(input, command, testEnv, key, snapshot, base));
     void base.then(() => (gate.settled = true));
     return gate;
   }
@@ -98,8 +107,10 @@ export class RegressionGate {
   private settle(result: RunResult, report: SuiteReport): RunResult {
     const regressed = report.status === 'regressed';
     const outcome = regressed ? 'regressed' : result.outcome;
+    const repro = this.input.reproTarget ? ` (${this.input.reproTarget})` : '';
+    const broken = report.regressions.map((r) => r.test);
     const reason = regressed
-      ? `the repro test passes, but ${report.regressions.length} test(s) that passed before the fix fail after it`
+      ? `the repro test${repro} passes, but ${broken.length} test(s) that passed before the fix fail after it: ${broken.slice(0, 5).join(', ')}${broken.length > 5 ? ', …' : ''}`
       : result.reason;
     recordSuiteVerdict(this.input.session.ledger, this.input.runId, { outcome, reason, suite: report });
     const exitCode = regressed ? OUTCOME_EXIT_CODES.regressed : result.exit_code;
@@ -136,7 +147,10 @@ export class RegressionGate {
       },
     };
     if (this.abandoned) return Promise.reject(new Error('the run ended first'));
-    return runSuite({ sandbox: session.sandbox, ledger: session.ledger, owner: session.owner, repo: session.repo, head }, spec);
+    return runSuite(
+      { sandbox: session.sandbox, ledger: session.ledger, owner: session.owner, repo: session.repo, head },
+      spec,
+    );
   }
 
   /** The run ended without a fix to judge: a base run still going is stopped, and awaited. */
@@ -183,11 +197,11 @@ function gateKey(
 export async function startGate(
   session: Session,
   config: Config,
-  run: { runId: string; head?: string; resumed: boolean },
+  run: { runId: string; head?: string; resumed: boolean; reproTarget: string | null },
 ): Promise<RegressionGate | null> {
   const timeoutS = config.suiteTimeoutS ?? DEFAULT_SUITE_TIMEOUT_S;
   if (timeoutS === 0) return null;
-  const input = { session, runId: run.runId, head: run.head, timeoutS };
+  const input = { session, runId: run.runId, head: run.head, timeoutS, reproTarget: run.reproTarget };
   return RegressionGate.start(input, run.resumed ? resumedKey(session, run.runId) : undefined);
 }
 

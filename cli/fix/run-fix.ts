@@ -148,7 +148,12 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);
     // The project's suite on the base starts now, beside the model's turns (regression-gate.ts).
-    const gate = (progress.gate = await startGate(session, config, { runId, head: run.head, resumed: !!input.resume }));
+    const gate = (progress.gate = await startGate(session, config, {
+      runId,
+      head: run.head,
+      resumed: !!input.resume,
+      reproTarget,
+    }));
     return await driveRun(input, session, { model, emit, signal, record, run, runId, progress, gate });
   } finally {
     await progress.gate?.abandon();

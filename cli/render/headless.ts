@@ -64,7 +64,9 @@ export function textLine(e: LoopEvent): string | null {
     case 'answer':
       return `  answer: ${e.answer}`;
     case 'suite':
-      return e.phase === 'started' ? `\nsuite: running the project's tests after the fix (${e.command})` : null;
+      return e.phase === 'started'
+        ? `\nsuite: running the project's tests after the fix (${e.command})`
+        : null;
     case 'result':
       return [
         '',

@@ -52,7 +52,11 @@ function linesOf(test: string, now: SummaryWord | undefined, after: SuiteRun): s
   const known = after.failureLines.get(test);
   if (known?.length) return known;
   if (now === undefined)
-    return [after.timedOut ? 'not reported: the suite timed out after the fix' : 'not reported after the fix (its module failed to load?)'];
+    return [
+      after.timedOut
+        ? 'not reported: the suite timed out after the fix'
+        : 'not reported after the fix (its module failed to load?)',
+    ];
   return [now === 'ERROR' ? 'errored' : 'failed'];
 }
 
@@ -60,8 +64,14 @@ function linesOf(test: string, now: SummaryWord | undefined, after: SuiteRun): s
 function wholeCommand(command: string, before: SuiteRun, after: SuiteRun): SuiteComparison {
   const passedBefore = before.exitCode === 0 && !before.timedOut;
   const passedAfter = after.exitCode === 0 && !after.timedOut;
-  if (passedBefore && passedAfter) return { passedBoth: Math.max(1, after.tests.size), regressions: [], failingBefore: [] };
-  if (passedBefore) return { passedBoth: 0, regressions: [{ test: command, lines: lastLines(after.tail) }], failingBefore: [] };
+  if (passedBefore && passedAfter)
+    return { passedBoth: Math.max(1, after.tests.size), regressions: [], failingBefore: [] };
+  if (passedBefore)
+    return {
+      passedBoth: 0,
+      regressions: [{ test: command, lines: lastLines(after.tail) }],
+      failingBefore: [],
+    };
   return { passedBoth: 0, regressions: [], failingBefore: passedAfter ? [] : [command] };
 }
 

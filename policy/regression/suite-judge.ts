@@ -19,7 +19,11 @@ export interface GateRuns {
   run: (snapshot: KeptSnapshot, target: string, side: 'base' | 'final') => Promise<SuiteRun>;
 }
 
-export async function judgeSuite(runs: GateRuns, changed: readonly string[], startedMs: number): Promise<SuiteReport> {
+export async function judgeSuite(
+  runs: GateRuns,
+  changed: readonly string[],
+  startedMs: number,
+): Promise<SuiteReport> {
   const waited = () => Math.round((Date.now() - startedMs) / 100) / 10;
   const notRun = (reason: string, cached = false): SuiteReport => ({
     ...empty(runs.command, cached),
@@ -30,9 +34,13 @@ export async function judgeSuite(runs: GateRuns, changed: readonly string[], sta
   try {
     const [base, snapshot] = await Promise.all([runs.base, runs.finalSnapshot()]);
     if ('error' in base) return notRun(base.error);
-    if (base.run.timedOut) return { ...(await partial(runs, snapshot, changed, base.cached)), seconds: waited() };
+    if (base.run.timedOut)
+      return { ...(await partial(runs, snapshot, changed, base.cached)), seconds: waited() };
     const after = await runs.run(snapshot, runs.command, 'final');
-    return { ...reportOf(runs.command, compareRuns(runs.command, base.run, after), base.cached), seconds: waited() };
+    return {
+      ...reportOf(runs.command, compareRuns(runs.command, base.run, after), base.cached),
+      seconds: waited(),
+    };
   } catch (error) {
     return notRun(`the suite could not run: ${(error as Error).message}`);
   }
@@ -49,9 +57,17 @@ async function partial(
   const over = `the whole suite ran over its budget`;
   const baseSnapshot = runs.baseSnapshot;
   if (baseSnapshot === null)
-    return { ...empty(runs.command, cached), status: 'not_run', reason: `${over}, and a resumed run's base tree is gone` };
+    return {
+      ...empty(runs.command, cached),
+      status: 'not_run',
+      reason: `${over}, and a resumed run's base tree is gone`,
+    };
   if (files.length === 0)
-    return { ...empty(runs.command, cached), status: 'not_run', reason: `${over}, and no test file imports the changed code` };
+    return {
+      ...empty(runs.command, cached),
+      status: 'not_run',
+      reason: `${over}, and no test file imports the changed code`,
+    };
   const target = `python -m pytest ${files.join(' ')}`;
   const [before, after] = await Promise.all([
     runs.run(baseSnapshot, target, 'base'),

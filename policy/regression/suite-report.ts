@@ -6,7 +6,9 @@ import { z } from 'zod';
 export const SUITE_STATUSES = ['clean', 'regressed', 'partial', 'not_run'] as const;
 
 export const regressionSchema = z.object({
-  test: z.string().describe('the test id (a pytest node id; the command itself when the output names no test)'),
+  test: z
+    .string()
+    .describe('the test id (a pytest node id; the command itself when the output names no test)'),
   lines: z.array(z.string()).describe('the first lines of its failure after the fix'),
 });
 export type Regression = z.infer<typeof regressionSchema>;
@@ -22,7 +24,7 @@ export const suiteReportSchema = z.object({
   regressions: z.array(regressionSchema).describe('passed before, failed or errored after'),
   failing_before: z
     .array(z.string())
-    .describe('failed before and still fail: not the fix\'s doing, reported apart, never blocking'),
+    .describe("failed before and still fail: not the fix's doing, reported apart, never blocking"),
   files: z.array(z.string()).optional().describe('partial: the test files that ran'),
   base_cached: z.boolean().describe('the base run came from the ledger (same snapshot and environment)'),
   seconds: z.number().describe('seconds the gate added after the loop ended'),
@@ -55,5 +57,7 @@ export function regressionLines(s: SuiteReport): string[] {
 }
 
 function shown(ids: string[]): string {
-  return ids.length > SHOWN ? `${ids.slice(0, SHOWN).join(', ')}, … (${ids.length - SHOWN} more)` : ids.join(', ');
+  return ids.length > SHOWN
+    ? `${ids.slice(0, SHOWN).join(', ')}, … (${ids.length - SHOWN} more)`
+    : ids.join(', ');
 }

@@ -11,7 +11,11 @@ import { moduleSelector } from '../index/selector.js';
 const TEST_FILE = /(^|\/)(test_[^/]*|[^/]*_test)\.py$/;
 const IMPORT_LINE = /^\s*(?:from\s+([\w.]+)\s+import\s+(.+)|import\s+(.+))$/gm;
 
-export function affectedTestFiles(root: string, files: readonly string[], changed: readonly string[]): string[] {
+export function affectedTestFiles(
+  root: string,
+  files: readonly string[],
+  changed: readonly string[],
+): string[] {
   const packages = packageDirectories(files);
   const modules = new Set<string>();
   for (const path of changed.filter((p) => p.endsWith('.py'))) {
@@ -35,17 +39,25 @@ function importsAny(text: string, modules: ReadonlySet<string>): boolean {
 
 /** `from pkg import mod, other as o` names pkg, pkg.mod and pkg.other. */
 function fromNames(from: string, names: string): string[] {
-  const leaves = names.replace(/[()\\]/g, '').split(',').map(asName).filter(Boolean);
+  const leaves = names
+    .replace(/[()\\]/g, '')
+    .split(',')
+    .map(asName)
+    .filter(Boolean);
   return [from, ...leaves.map((leaf) => `${from}.${leaf}`)];
 }
 
 function asName(part: string): string {
-  return part.trim().split(/\s+as\s+/)[0]!.trim();
+  return part
+    .trim()
+    .split(/\s+as\s+/)[0]!
+    .trim();
 }
 
 /** The name is the module, a module inside it, or the package that holds it. */
 function touches(name: string, modules: ReadonlySet<string>): boolean {
-  for (const m of modules) if (name === m || name.startsWith(`${m}.`) || m.startsWith(`${name}.`)) return true;
+  for (const m of modules)
+    if (name === m || name.startsWith(`${m}.`) || m.startsWith(`${name}.`)) return true;
   return false;
 }
 

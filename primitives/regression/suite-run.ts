@@ -56,13 +56,24 @@ export async function runSuite(ctx: SuiteRunContext, spec: SuiteRunSpec): Promis
     const { receipt } = await runRecorded(
       ctx.ledger,
       ctx.sandbox,
-      { runId, tool: SANDBOX_TOOL.test, args: { target: spec.target, timeout: spec.timeoutS, env }, origin: 'user', owner: ctx.owner },
+      {
+        runId,
+        tool: SANDBOX_TOOL.test,
+        args: { target: spec.target, timeout: spec.timeoutS, env },
+        origin: 'user',
+        owner: ctx.owner,
+      },
       {
         image: ctx.sandbox.image,
         argv: targetArgv(spec.target),
         workspace: Readable.from([spec.snapshot.tar]),
         workspaceEnv: env,
-        limits: { ...RUN_TEST_LIMITS, ...spec.snapshot.sized, outputCapBytes: SUITE_OUTPUT_CAP, timeoutS: spec.timeoutS },
+        limits: {
+          ...RUN_TEST_LIMITS,
+          ...spec.snapshot.sized,
+          outputCapBytes: SUITE_OUTPUT_CAP,
+          timeoutS: spec.timeoutS,
+        },
       },
       { onDispatched: spec.onDispatched },
     );

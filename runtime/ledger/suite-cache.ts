@@ -31,8 +31,7 @@ export function cachedBaseRun(ledger: Ledger, key: string): CachedSuiteRun | und
 /** The container a call runs in, once the sandbox has made it (null before). */
 export function callContainer(ledger: Ledger, callId: string): string | null {
   const row = ledger.database.prepare(`SELECT container_id FROM calls WHERE id = ?`).get(callId) as
-    | { container_id: string | null }
-    | undefined;
+    { container_id: string | null } | undefined;
   return row?.container_id ?? null;
 }
 
