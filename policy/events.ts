@@ -158,10 +158,12 @@ export const loopEventSchemas = {
   ask_user: z.object({ type: z.literal('ask_user'), turn, question: z.string() }),
   answer: z.object({ type: z.literal('answer'), turn, answer: z.string() }),
   // The regression gate, after the loop: `started` when the final run begins, `finished` with its report.
-  suite: z.discriminatedUnion('phase', [
-    z.object({ type: z.literal('suite'), phase: z.literal('started'), command: z.string() }),
-    z.object({ type: z.literal('suite'), phase: z.literal('finished'), report: suiteReportSchema }),
-  ]),
+  suite: z.object({
+    type: z.literal('suite'),
+    phase: z.enum(['started', 'finished']),
+    command: z.string().describe("the project's own test command"),
+    report: suiteReportSchema.optional().describe('when finished: what the comparison found'),
+  }),
   result: runResultSchema.extend({ type: z.literal('result') }),
 } as const;
 

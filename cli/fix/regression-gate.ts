@@ -99,7 +99,7 @@ export class RegressionGate {
     emit({ type: 'suite', phase: 'started', command: this.command });
     const changed = [...new Set(editsForRun(this.input.session.ledger, this.input.runId).map((e) => e.path))];
     const report = await judgeSuite(this.runs(), changed, started);
-    emit({ type: 'suite', phase: 'finished', report });
+    emit({ type: 'suite', phase: 'finished', command: this.command, report });
     return this.settle(result, report);
   }
 

@@ -9,6 +9,7 @@ import { proposedToolSchema } from '../../policy/turn/turn-action.js';
 import { callsOf, turnsOf } from '../../runtime/ledger/turns.js';
 import { isRecord } from '../../runtime/text/is-record.js';
 import type { Task } from './tasks.js';
+import { suiteRegressionsOf } from './regression-measure.js';
 
 interface RunRow {
   outcome: string | null;
@@ -57,5 +58,6 @@ export function factsOfRun(
       .map((c) => c.tool),
     edits: editsForRun(ledger, runId).length,
     ablation: null,
+    suiteRegressions: suiteRegressionsOf(config),
   };
 }

@@ -45,6 +45,8 @@ export interface InstanceReport {
   edits: number;
   fail_to_pass: { passed: number; total: number };
   pass_to_pass: { passed: number; total: number };
+  /** Tests of the project's suite that passed before the fix and fail after (the product's gate); null: not judged. */
+  suite_regressions: readonly string[] | null;
   restored_tests: string[];
   /** Each FAIL_TO_PASS and PASS_TO_PASS test's outcome in the runner's judgement. */
   tests: Record<string, string>;
@@ -243,6 +245,7 @@ function instanceReport(
     edits: f.edits,
     fail_to_pass: details.judgement.failToPass,
     pass_to_pass: details.judgement.passToPass,
+    suite_regressions: f.suiteRegressions ?? null,
     restored_tests: details.judgement.restored,
     tests: details.judgement.tests,
     wall_s: details.wallS,
