@@ -65,7 +65,7 @@ export async function runSuite(ctx: SuiteRunContext, spec: SuiteRunSpec): Promis
       },
       {
         image: ctx.sandbox.image,
-        argv: targetArgv(spec.target),
+        argv: targetArgv(verbose(spec.target)),
         workspace: Readable.from([spec.snapshot.tar]),
         workspaceEnv: env,
         limits: {
@@ -89,4 +89,11 @@ export async function runSuite(ctx: SuiteRunContext, spec: SuiteRunSpec): Promis
 function withSummary(testEnv: Record<string, string>): Record<string, string> {
   const given = testEnv.PYTEST_ADDOPTS;
   return { ...testEnv, PYTEST_ADDOPTS: given ? `${given} ${SUMMARY_OPTIONS}` : SUMMARY_OPTIONS };
+}
+
+/** `python -m unittest` names each test only with -v: asked for when the command does not. */
+export function verbose(target: string): string {
+  const unittest = /^(python3?\s+-m\s+unittest)(\s|$)/.exec(target.trim());
+  if (!unittest || /(^|\s)(-v|--verbose)(\s|$)/.test(target)) return target;
+  return `${unittest[1]} -v${target.trim().slice(unittest[1]!.length)}`;
 }

@@ -10,6 +10,7 @@ import { compareRuns, type SuiteRun } from '../../policy/regression/suite-compar
 import { readSuiteRun } from '../../policy/regression/suite-read.js';
 import { suiteLine, type SuiteReport } from '../../policy/regression/suite-report.js';
 import { affectedTestFiles } from '../../primitives/regression/affected-tests.js';
+import { verbose } from '../../primitives/regression/suite-run.js';
 
 function run(stdout: string, exitCode = 1, timedOut = false): SuiteRun {
   return readSuiteRun({ stdout, stderr: '', exit_code: exitCode, timed_out: timedOut });
@@ -110,5 +111,20 @@ describe('fixes with regressions (A/B)', () => {
     expect(fixesWithRegressions([f(null)]).value).toBeNull();
     expect(suiteRegressionsOf({ suite: { regressions: [{ test: 't::a', lines: [] }] } })).toEqual(['t::a']);
     expect(suiteRegressionsOf({ loop_state: {} })).toBeNull();
+  });
+});
+
+describe('unittest suites', () => {
+  it('asks python -m unittest for its verbose report, and reads it per test from stderr', () => {
+    expect(verbose('python -m unittest discover -s tests')).toBe('python -m unittest -v discover -s tests');
+    expect(verbose('python3 -m unittest -v')).toBe('python3 -m unittest -v');
+    expect(verbose('make check')).toBe('make check');
+    const stderr =
+      'test_a (tests.test_x.T) ... ok\ntest_b (tests.test_x.T) ... FAIL\n\nRan 2 tests in 0.001s\n';
+    const r = readSuiteRun({ stdout: '', stderr, exit_code: 1, timed_out: false });
+    expect([...r.tests]).toEqual([
+      ['test_a (tests.test_x.T)', 'PASSED'],
+      ['test_b (tests.test_x.T)', 'FAILED'],
+    ]);
   });
 });
