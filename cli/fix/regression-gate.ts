@@ -26,6 +26,7 @@ import type { Config } from '../config.js';
 import { getRun } from '../../runtime/ledger/runs.js';
 import type { Session } from '../session.js';
 import { judgeSuite, type BaseSide, type GateRuns } from '../../policy/regression/suite-judge.js';
+import { FinalSpeculation, type StartedRun } from './final-speculation.js';
 
 /** A budget that fits an ordinary project's suite; over it, the affected test files run instead. */
 export const DEFAULT_SUITE_TIMEOUT_S = 600;
@@ -40,9 +41,11 @@ export interface GateInput {
 }
 
 export class RegressionGate {
-  private baseCallId: string | null = null;
+  private baseRun: StartedRun | null = null;
   private abandoned = false;
   private settled = false;
+  private baseTimedOut = false;
+  private readonly early: FinalSpeculation;
 
   private constructor(
     private readonly input: GateInput,
@@ -51,7 +54,11 @@ export class RegressionGate {
     readonly key: string,
     private readonly snapshot: KeptSnapshot | null,
     readonly base: Promise<BaseSide>,
-  ) {}
+  ) {
+    this.early = new FinalSpeculation(input.session.repo, (snapshot) =>
+      this.startRun(snapshot, this.command, 'final'),
+    );
+  }
 
   /**
    * Packs the base now (before any edit), then starts its run unless the ledger has it. A resumed
@@ -78,14 +85,25 @@ export class RegressionGate {
           : Promise.reject(new Error("a resumed run's base run was not recorded to its end")),
     );
     const gate = (made.gate = new RegressionGate(input, command, testEnv, key, snapshot, base));
-    void base.then(() => (gate.settled = true));
+    void base.then((side) => {
+      gate.settled = true;
+      gate.baseTimedOut = 'run' in side && side.run.timedOut;
+    });
     return gate;
   }
 
-  /** The loop's emit, minus its `result`: the gate says the run's last word after judging it. */
+  /**
+   * The loop's emit, minus its `result` (the gate says the run's last word after judging it); a
+   * repro test that passes starts the final suite run early, on the tree as it is then.
+   */
   holdResult(emit: EventSink): EventSink {
     return (event) => {
-      if (event.type !== 'result') emit(event);
+      if (event.type === 'result') return;
+      emit(event);
+      const repro = this.input.reproTarget;
+      if (event.type === 'observation' && event.kind === 'test' && event.summary.startsWith('passed'))
+        if ((repro === null || event.target.trim() === repro.trim()) && !this.baseTimedOut)
+          this.early.passed();
     };
   }
 
@@ -124,15 +142,43 @@ export class RegressionGate {
       base: this.base,
       finalSnapshot: () => keepSnapshot(this.input.session.repo),
       baseSnapshot: this.snapshot,
-      run: (snapshot, target, side) => this.runOn(snapshot, target, side).then(readSuiteRun),
+      run: (snapshot, target, side) => this.startRun(snapshot, target, side).run,
+      finalRun: async (snapshot) =>
+        (await this.early.take(snapshot.tarKey)) ?? this.startRun(snapshot, this.command, 'final').run,
+      dropEarlyFinal: async () => void (await this.early.take(null)),
     };
   }
 
   private runBase(snapshot: KeptSnapshot): Promise<SuiteRun> {
-    return this.runOn(snapshot, this.command, 'base').then(readSuiteRun);
+    this.baseRun = this.startRun(snapshot, this.command, 'base');
+    return this.baseRun.run;
   }
 
-  private runOn(snapshot: KeptSnapshot, target: string, side: 'base' | 'final') {
+  /** A suite run and how to stop it: its container killed, its run marked abandoned once ended. */
+  private startRun(snapshot: KeptSnapshot, target: string, side: 'base' | 'final'): StartedRun {
+    let callId: string | null = null;
+    let ended = false;
+    const run = this.runOn(snapshot, target, side, (id) => (callId = id)).then(readSuiteRun);
+    void run.then(
+      () => (ended = true),
+      () => (ended = true),
+    );
+    const { ledger, engine } = this.input.session;
+    const stop = async () => {
+      const container = callId && !ended ? callContainer(ledger, callId) : null;
+      if (container) await engine.kill(container).catch(() => undefined);
+      await run.catch(() => undefined);
+      if (container && callId) markAbandoned(ledger, callId);
+    };
+    return { run, stop };
+  }
+
+  private runOn(
+    snapshot: KeptSnapshot,
+    target: string,
+    side: 'base' | 'final',
+    onDispatched: (callId: string) => void,
+  ) {
     const { session, runId, head, timeoutS } = this.input;
     // Only the whole command on the base is the cache's: a partial run carries another key.
     const key = side === 'base' && target === this.command ? this.key : `${this.key}:${target}`;
@@ -142,9 +188,7 @@ export class RegressionGate {
       testEnv: this.testEnv,
       timeoutS,
       label: { key, side, fix_run: runId },
-      onDispatched: (id) => {
-        if (side === 'base' && target === this.command) this.baseCallId = id;
-      },
+      onDispatched,
     };
     if (this.abandoned) return Promise.reject(new Error('the run ended first'));
     return runSuite(
@@ -153,14 +197,13 @@ export class RegressionGate {
     );
   }
 
-  /** The run ended without a fix to judge: a base run still going is stopped, and awaited. */
+  /** The run ended without a fix to judge: a base or early final run still going is stopped. */
   async abandon(): Promise<void> {
+    await this.early.take(null);
     if (this.settled || this.abandoned) return;
     this.abandoned = true;
-    const container = this.baseCallId ? callContainer(this.input.session.ledger, this.baseCallId) : null;
-    if (container) await this.input.session.engine.kill(container).catch(() => undefined);
+    await this.baseRun?.stop();
     await this.base;
-    if (container && this.baseCallId) markAbandoned(this.input.session.ledger, this.baseCallId);
   }
 }
 

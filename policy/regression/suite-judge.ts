@@ -17,6 +17,10 @@ export interface GateRuns {
   baseSnapshot: KeptSnapshot | null;
   finalSnapshot: () => Promise<KeptSnapshot>;
   run: (snapshot: KeptSnapshot, target: string, side: 'base' | 'final') => Promise<SuiteRun>;
+  /** The whole command on the final tree: a run started early on this same tree, else a new one. */
+  finalRun: (snapshot: KeptSnapshot) => Promise<SuiteRun>;
+  /** Stops a whole-suite final run started early: over budget, only the affected files run. */
+  dropEarlyFinal: () => Promise<void>;
 }
 
 export async function judgeSuite(
@@ -34,9 +38,11 @@ export async function judgeSuite(
   try {
     const [base, snapshot] = await Promise.all([runs.base, runs.finalSnapshot()]);
     if ('error' in base) return notRun(base.error);
-    if (base.run.timedOut)
+    if (base.run.timedOut) {
+      await runs.dropEarlyFinal();
       return { ...(await partial(runs, snapshot, changed, base.cached)), seconds: waited() };
-    const after = await runs.run(snapshot, runs.command, 'final');
+    }
+    const after = await runs.finalRun(snapshot);
     return {
       ...reportOf(runs.command, compareRuns(runs.command, base.run, after), base.cached),
       seconds: waited(),

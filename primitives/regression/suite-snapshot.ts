@@ -15,6 +15,8 @@ export interface KeptSnapshot {
   tar: Buffer;
   /** sha256 of every packed path and its content (a symlink: its target). */
   contentKey: string;
+  /** sha256 of the tar itself: two snapshots of one tree in one run are equal iff this is. */
+  tarKey: string;
   files: string[];
   sized: Pick<Limits, 'tmpfsMb' | 'memoryMb'>;
   /** The repository root as read: test files are read from here while it still holds this state. */
@@ -36,9 +38,11 @@ export async function keepSnapshot(repoRoot: string): Promise<KeptSnapshot> {
     else hash.update(readFileSync(join(plan.root, entry.path))).update('\0');
   }
   const snapshot = snapshotTar(plan);
+  const tar = await buffer(snapshot.tar);
   return {
-    tar: await buffer(snapshot.tar),
+    tar,
     contentKey: hash.digest('hex'),
+    tarKey: createHash('sha256').update(tar).digest('hex'),
     files: snapshot.files,
     sized,
     root: plan.root,

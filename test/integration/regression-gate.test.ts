@@ -25,6 +25,21 @@ function runRow(repo: string, runId: string) {
   }
 }
 
+/** The suite runs the gate made for a fix run: side and outcome of each, oldest first. */
+function suiteRuns(repo: string, fixRun: string): Array<{ side: string; outcome: string }> {
+  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  try {
+    return ledger.database
+      .prepare(
+        `SELECT json_extract(config, '$.suite.side') AS side, outcome FROM runs
+          WHERE json_extract(config, '$.suite.fix_run') = ? ORDER BY started_at, rowid`,
+      )
+      .all(fixRun) as Array<{ side: string; outcome: string }>;
+  } finally {
+    ledger.close();
+  }
+}
+
 describe('the regression gate (real sandbox, scripted model)', () => {
   it('makes a fix that passes its repro and breaks another test `regressed`, exit 4, naming both', async () => {
     const repo = sampleRepo();
@@ -41,6 +56,13 @@ describe('the regression gate (real sandbox, scripted model)', () => {
     expect(result.reason).toBe(
       'the repro test (tests/test_words.py) passes, but 1 test(s) that passed before the fix fail after it: tests/test_report.py::test_summary_counts_words',
     );
+    // One base run (the repro fails there); a final run started early each time the repro passed
+    // on a new tree (after the first edit, then after the second): the last one is the verdict's.
+    expect(suiteRuns(repo, result.run_id)).toEqual([
+      { side: 'base', outcome: 'failed' },
+      { side: 'final', outcome: 'passed' },
+      { side: 'final', outcome: 'failed' },
+    ]);
     expect(runRow(repo, result.run_id)).toMatchObject({
       outcome: 'regressed',
       config: { suite: { status: 'regressed' } },
