@@ -29,7 +29,7 @@ import { judgeSuite, type BaseSide, type GateRuns } from '../../policy/regressio
 import { FinalSpeculation, type StartedRun } from './final-speculation.js';
 
 /** A budget that fits an ordinary project's suite; over it, the affected test files run instead. */
-export const DEFAULT_SUITE_TIMEOUT_S = 600;
+const DEFAULT_SUITE_TIMEOUT_S = 600;
 
 export interface GateInput {
   session: Session;

@@ -3,9 +3,9 @@
 // test. Declared once in zod (the stream's schema is generated from it).
 import { z } from 'zod';
 
-export const SUITE_STATUSES = ['clean', 'regressed', 'partial', 'not_run'] as const;
+const SUITE_STATUSES = ['clean', 'regressed', 'partial', 'not_run'] as const;
 
-export const regressionSchema = z.object({
+const regressionSchema = z.object({
   test: z
     .string()
     .describe('the test id (a pytest node id; the command itself when the output names no test)'),
