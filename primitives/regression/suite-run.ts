@@ -49,6 +49,8 @@ export async function runSuite(ctx: SuiteRunContext, spec: SuiteRunSpec): Promis
     repo: ctx.repo,
     head: ctx.head,
     owner: ctx.owner,
+    // What `ledger runs` shows in its issue column: whose suite run this is.
+    issue: `regression gate: the project's suite on the ${spec.label.side} of fix ${spec.label.fix_run}`,
     config: { suite: spec.label },
   });
   const env = withSummary(spec.testEnv);
