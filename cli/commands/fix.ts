@@ -72,10 +72,11 @@ the environment (PIPER_*, OPENAI_API_KEY, OPENAI_BASE_URL, TOOL_POLICY), the fla
 A repository's file may only narrow: its apiKey, baseUrl, image, ledger, lower prices, a raised cap,
 or a model script from outside it apply only when you trust the file.
 
-Exit status: 0 resolved and verified (the repro test passes and no test of the project's suite that
-passed before the fix fails after it); 1 internal error; 2 usage or configuration error (the model
-server refused the API key included), or another run is live on the repository (it is named); 3 needs input (the question is in the output; answer
-with piper-agent resume RUN --answer TEXT); 4 stopped or capped without a verified fix, or regressed (the suite's regressions are listed); 5 no
+Exit status: 0 resolved and verified: the repro test passes and no test of the project's suite that
+passed before the fix fails after it (docs/verified.md); 1 internal error; 2 usage or configuration
+error (the model server refused the API key included), or another run is live on the repository (it
+is named); 3 needs input (the question is in the output; answer with piper-agent resume RUN --answer
+TEXT); 4 stopped or capped without a verified fix, or regressed (the broken tests are listed); 5 no
 sandbox engine. Never 0 for an unverified fix.`;
 
 export const FIX_OPTIONS = {
