@@ -15,6 +15,15 @@ function resultOf(stdout: string): RunResult {
   return JSON.parse(stdout.trim().split('\n').at(-1)!) as RunResult;
 }
 
+function withLedger<T>(repo: string, read: (ledger: Ledger) => T): T {
+  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  try {
+    return read(ledger);
+  } finally {
+    ledger.close();
+  }
+}
+
 function runRow(repo: string, runId: string) {
   const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
   try {
@@ -74,6 +83,16 @@ describe('the regression gate (real sandbox, scripted model)', () => {
     const first = await runCli(sampleFixArgs(repo));
     expect(first.code, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/suite: 2 passed before and after/);
+    // The base run started before the model's first turn: it runs beside the loop, not after it.
+    const order = withLedger(repo, (l) =>
+      l.database
+        .prepare(
+          `SELECT (SELECT min(started_at) FROM runs WHERE json_extract(config, '$.suite.side') = 'base') AS base,
+                  (SELECT min(created_at) FROM turns) AS firstTurn`,
+        )
+        .get(),
+    ) as { base: string; firstTurn: string };
+    expect(order.base <= order.firstTurn, JSON.stringify(order)).toBe(true);
     execFileSync('git', ['checkout', '--', '.'], { cwd: repo });
     const again = await runCli(sampleFixArgs(repo, 'sample-fix.jsonl', '--output', 'json'));
     expect(again.code, again.stderr).toBe(0);
