@@ -25,11 +25,13 @@ import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
 import type { Config } from '../config.js';
 import { getRun } from '../../runtime/ledger/runs.js';
 import type { Session } from '../session.js';
-import { judgeSuite, type BaseSide, type GateRuns } from '../../policy/regression/suite-judge.js';
+import {
+  DEFAULT_SUITE_TIMEOUT_S,
+  judgeSuite,
+  type BaseSide,
+  type GateRuns,
+} from '../../policy/regression/suite-judge.js';
 import { FinalSpeculation, type StartedRun } from './final-speculation.js';
-
-/** A budget that fits an ordinary project's suite; over it, the affected test files run instead. */
-const DEFAULT_SUITE_TIMEOUT_S = 600;
 
 export interface GateInput {
   session: Session;
