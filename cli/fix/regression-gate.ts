@@ -9,7 +9,6 @@ import type { EventSink, RunResult } from '../../policy/events.js';
 import { OUTCOME_EXIT_CODES } from '../../policy/outcome-codes.js';
 import type { SuiteRun } from '../../policy/regression/suite-compare.js';
 import { readSuiteRun } from '../../policy/regression/suite-read.js';
-import type { SuiteReport } from '../../policy/regression/suite-report.js';
 import { keepSnapshot, type KeptSnapshot } from '../../primitives/regression/suite-snapshot.js';
 import { runSuite, type SuiteRunSpec } from '../../primitives/regression/suite-run.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
@@ -25,12 +24,8 @@ import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
 import type { Config } from '../config.js';
 import { getRun } from '../../runtime/ledger/runs.js';
 import type { Session } from '../session.js';
-import {
-  DEFAULT_SUITE_TIMEOUT_S,
-  judgeSuite,
-  type BaseSide,
-  type GateRuns,
-} from '../../policy/regression/suite-judge.js';
+import { judgeSuite, type BaseSide, type GateRuns } from '../../policy/regression/suite-judge.js';
+import { DEFAULT_SUITE_TIMEOUT_S, type SuiteReport } from '../../policy/regression/suite-report.js';
 import { FinalSpeculation, type StartedRun } from './final-speculation.js';
 
 export interface GateInput {

@@ -6,7 +6,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { priceOf, type PriceTable } from '../../runtime/model/pricing.js';
-import { DEFAULT_SUITE_TIMEOUT_S } from '../../policy/regression/suite-judge.js';
+import { DEFAULT_SUITE_TIMEOUT_S } from '../../policy/regression/suite-report.js';
 import type { Config, ConfigKey } from '../config.js';
 
 /** A repository key left out until the user trusts the file, with why it needs trust. */

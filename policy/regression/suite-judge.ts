@@ -7,9 +7,6 @@ import { affectedTestFiles } from '../../primitives/regression/affected-tests.js
 import { compareRuns, type SuiteComparison, type SuiteRun } from './suite-compare.js';
 import type { SuiteReport } from './suite-report.js';
 
-/** The budget of each suite run when none is set: fits an ordinary project's suite. */
-export const DEFAULT_SUITE_TIMEOUT_S = 600;
-
 /** The base side as the run gets it: read per test, from the ledger or a fresh run; or why not. */
 export type BaseSide = { run: SuiteRun; cached: boolean } | { error: string };
 

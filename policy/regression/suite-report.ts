@@ -3,6 +3,9 @@
 // test. Declared once in zod (the stream's schema is generated from it).
 import { z } from 'zod';
 
+/** The budget of each suite run when none is set: fits an ordinary project's suite. */
+export const DEFAULT_SUITE_TIMEOUT_S = 600;
+
 const SUITE_STATUSES = ['clean', 'regressed', 'partial', 'not_run'] as const;
 
 const regressionSchema = z.object({
