@@ -187,7 +187,9 @@ export class RegressionGate {
       label: { key, side, fix_run: runId },
       onDispatched,
     };
-    if (this.abandoned) return Promise.reject(new Error('the run ended first'));
+    // Nothing is started, or recorded, once the run ended or was interrupted.
+    if (this.abandoned || this.input.session.interrupted)
+      return Promise.reject(new Error('the run ended first'));
     return runSuite(
       { sandbox: session.sandbox, ledger: session.ledger, owner: session.owner, repo: session.repo, head },
       spec,

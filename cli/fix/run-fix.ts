@@ -31,7 +31,7 @@ import { interruptedResult } from './interrupted-result.js';
 import { failedResult } from './failed-result.js';
 import { createRun, type NewRun } from '../../runtime/ledger/runs.js';
 import { recordOwnRun } from '../../runtime/host/own-runs.js';
-import { startGate, type RegressionGate } from './regression-gate.js';
+import type { RegressionGate } from './regression-gate.js';
 
 /** The plan's test command when the project named it; null for the default or with no plan. */
 function projectTestCommand(plan: EnvPlan | null): string | null {
@@ -147,7 +147,10 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     announce(emit, input, session, model, { runId, arm, reproTarget });
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);
-    // The project's suite on the base starts now, beside the model's turns (regression-gate.ts).
+    // The project's suite on the base starts now, beside the model's turns (regression-gate.ts,
+    // loaded after `init` like the loop's own modules).
+    const { startGate } = await import('./regression-gate.js');
+    session.interruption.throwIfAborted();
     const gate = (progress.gate = await startGate(session, config, {
       runId,
       head: run.head,
