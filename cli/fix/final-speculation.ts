@@ -42,12 +42,12 @@ export class FinalSpeculation {
    * The run already going on exactly this tree (its tar's key), or null; nothing more starts, and
    * any other run is stopped. `take(null)`: the run ended without a fix to judge.
    */
-  async take(tarKey: string | null): Promise<Promise<SuiteRun> | null> {
+  async take(tarKey: string | null): Promise<StartedRun | null> {
     await this.pending;
     this.closed = true;
     const current = this.current;
     this.current = null;
-    if (current && current.tarKey === tarKey) return current.started.run;
+    if (current && current.tarKey === tarKey) return current.started;
     await current?.started.stop();
     return null;
   }

@@ -140,9 +140,10 @@ export class RegressionGate {
       finalSnapshot: () => keepSnapshot(this.input.session.repo),
       baseSnapshot: this.snapshot,
       run: (snapshot, target, side) => this.startRun(snapshot, target, side).run,
-      finalRun: async (snapshot) =>
-        (await this.early.take(snapshot.tarKey)) ?? this.startRun(snapshot, this.command, 'final').run,
-      dropEarlyFinal: async () => void (await this.early.take(null)),
+      finalRun: async (snapshot) => {
+        const early = await this.early.take(snapshot?.tarKey ?? null);
+        return early ?? (snapshot ? this.startRun(snapshot, this.command, 'final') : null);
+      },
     };
   }
 

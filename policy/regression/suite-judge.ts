@@ -17,10 +17,14 @@ export interface GateRuns {
   baseSnapshot: KeptSnapshot | null;
   finalSnapshot: () => Promise<KeptSnapshot>;
   run: (snapshot: KeptSnapshot, target: string, side: 'base' | 'final') => Promise<SuiteRun>;
-  /** The whole command on the final tree: a run started early on this same tree, else a new one. */
-  finalRun: (snapshot: KeptSnapshot) => Promise<SuiteRun>;
-  /** Stops a whole-suite final run started early: over budget, only the affected files run. */
-  dropEarlyFinal: () => Promise<void>;
+  /**
+   * The whole command on the final tree: a run started early on this same tree, else one started
+   * now; with how to stop it (over budget, only the affected files run). null: none, and any run
+   * started early is stopped.
+   */
+  finalRun: (
+    snapshot: KeptSnapshot | null,
+  ) => Promise<{ run: Promise<SuiteRun>; stop: () => Promise<void> } | null>;
 }
 
 export async function judgeSuite(
@@ -36,13 +40,18 @@ export async function judgeSuite(
     seconds: waited(),
   });
   try {
-    const [base, snapshot] = await Promise.all([runs.base, runs.finalSnapshot()]);
+    const snapshot = await runs.finalSnapshot();
+    // A base already known over its budget needs no whole final run; one still going does not
+    // hold the final run back: both run, and the final one is stopped if the base ends over budget.
+    const known = await Promise.race([runs.base, Promise.resolve(null)]);
+    const overBudget = known !== null && 'run' in known && known.run.timedOut;
+    const final = await runs.finalRun(overBudget ? null : snapshot);
+    const base = await runs.base;
+    if ('error' in base || base.run.timedOut) await final?.stop();
     if ('error' in base) return notRun(base.error);
-    if (base.run.timedOut) {
-      await runs.dropEarlyFinal();
+    if (base.run.timedOut)
       return { ...(await partial(runs, snapshot, changed, base.cached)), seconds: waited() };
-    }
-    const after = await runs.finalRun(snapshot);
+    const after = await final!.run;
     return {
       ...reportOf(runs.command, compareRuns(runs.command, base.run, after), base.cached),
       seconds: waited(),
