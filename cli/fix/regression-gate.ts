@@ -20,7 +20,7 @@ import {
   recordSuiteVerdict,
 } from '../../runtime/ledger/suite-cache.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
-import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
+import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/tests/test-command.js';
 import type { Config } from '../config.js';
 import { getRun } from '../../runtime/ledger/runs.js';
 import type { Session } from '../session.js';
