@@ -16,6 +16,8 @@ export const ConfigSchema = z
     maxCostUsd: z.number().min(0),
     maxTokens: z.number().int().min(1),
     maxWallS: z.number().min(1),
+    /** Seconds the project's suite may take in the regression gate; over it only the affected files run; 0: no gate. */
+    suiteTimeoutS: z.number().int().min(0).max(86400),
     output: z.enum(['text', 'json', 'stream-json']),
     image: z.string().min(1),
     test: z.string().min(1),

@@ -30,6 +30,7 @@ const ENV: Array<[string, ConfigKey, 'string' | 'number' | 'flag']> = [
   ['PIPER_MAX_COST_USD', 'maxCostUsd', 'number'],
   ['PIPER_MAX_TOKENS', 'maxTokens', 'number'],
   ['PIPER_MAX_WALL_S', 'maxWallS', 'number'],
+  ['PIPER_SUITE_TIMEOUT_S', 'suiteTimeoutS', 'number'],
   ['PIPER_OUTPUT', 'output', 'string'],
   ['PIPER_IMAGE', 'image', 'string'],
   ['PIPER_TEST', 'test', 'string'],

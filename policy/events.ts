@@ -5,9 +5,14 @@
 import { z } from 'zod';
 import { trustSchema } from '../runtime/ledger/observation-row.js';
 import { TOOL_NAMES, type ToolName } from './registry.js';
+import { suiteReportSchema } from './regression/suite-report.js';
 
-/** `interrupted`: SIGINT (exit 130) or SIGTERM (exit 143) stopped the run; written by the CLI, not the loop. */
-const OUTCOMES = ['resolved', 'ask_user', 'stop', 'cap', 'error', 'interrupted'] as const;
+/**
+ * `interrupted`: SIGINT (exit 130) or SIGTERM (exit 143) stopped the run; written by the CLI, not the loop.
+ * `regressed`: the repro test passed but the project's suite shows a test that passed before the
+ * fix and fails after it; written by the regression gate after the loop (docs/verified.md).
+ */
+const OUTCOMES = ['resolved', 'ask_user', 'stop', 'cap', 'error', 'regressed', 'interrupted'] as const;
 /** The loop's own outcomes; a result's outcome may also be `interrupted`. */
 export type Outcome = Exclude<(typeof OUTCOMES)[number], 'interrupted'>;
 
@@ -34,6 +39,9 @@ const runResultSchema = z.object({
   tokens: z.number().int().min(0),
   cost_usd: z.number().nullable(),
   diff: z.string().describe("the run's committed edits as one unified diff (from the ledger)"),
+  suite: suiteReportSchema
+    .optional()
+    .describe("the project's own suite before and after the fix: present when the repro test passed"),
 });
 export type RunResult = z.infer<typeof runResultSchema>;
 
@@ -149,6 +157,13 @@ export const loopEventSchemas = {
   }),
   ask_user: z.object({ type: z.literal('ask_user'), turn, question: z.string() }),
   answer: z.object({ type: z.literal('answer'), turn, answer: z.string() }),
+  // The regression gate, after the loop: `started` when the final run begins, `finished` with its report.
+  suite: z.object({
+    type: z.literal('suite'),
+    phase: z.enum(['started', 'finished']),
+    command: z.string().describe("the project's own test command"),
+    report: suiteReportSchema.optional().describe('when finished: what the comparison found'),
+  }),
   result: runResultSchema.extend({ type: z.literal('result') }),
 } as const;
 
@@ -168,6 +183,7 @@ export const loopEventSchema = z.discriminatedUnion('type', [
   s.usage,
   s.ask_user,
   s.answer,
+  s.suite,
   s.result,
 ]);
 

@@ -9,4 +9,5 @@ export const OUTCOME_EXIT_CODES: Readonly<Record<Outcome, number>> = {
   ask_user: 3,
   stop: 4,
   cap: 4,
+  regressed: 4,
 };

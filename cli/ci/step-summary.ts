@@ -5,6 +5,7 @@
 // run of backticks in it: nothing inside can close the fence and become markdown or HTML.
 import { appendFileSync } from 'node:fs';
 import type { RunResult } from '../../policy/events.js';
+import { regressionLines, suiteLine } from '../../policy/regression/suite-report.js';
 
 /** GitHub caps a step's summary at 1 MiB; a diff beyond this is cut at a line and said to be. */
 const MAX_DIFF_CHARS = 256 * 1024;
@@ -31,6 +32,11 @@ export function stepSummary(command: 'fix' | 'resume', result: RunResult): strin
   ];
   const parts = [lines.join('\n')];
   if (result.reason) parts.push(`Reason:\n\n${fenced(result.reason, 'text')}\n`);
+  // Test ids are the repository's words: fenced like the reason.
+  if (result.suite)
+    parts.push(
+      `Suite:\n\n${fenced([suiteLine(result.suite), ...regressionLines(result.suite)].join('\n'), 'text')}\n`,
+    );
   if (result.question)
     parts.push(
       `Question (answer with \`piper-agent resume ${result.run_id} --answer TEXT\`):\n\n${fenced(result.question, 'text')}\n`,

@@ -35,6 +35,9 @@ run_test and execute runs in a fresh sandbox; every call is in the ledger (.pipe
   --max-turns N        turn cap, no-op turns included (default 30)
   --max-cost-usd X     cost cap (needs prices in the config)
   --max-tokens N       token cap
+  --suite-timeout S    seconds the project's own suite may take before and after a fix (default 600;
+                       over it only the test files importing the changed code run: "suite: partial";
+                       0: no regression gate)  [env PIPER_SUITE_TIMEOUT_S]
   --policy ARM         policy (default) or current (the baseline loop: all tools, no gates)
   --output FORMAT      text (default), json (the result object), stream-json (one event per line)
   --non-interactive    never show the TUI or ask; an ask_user ends the run with exit 3
@@ -69,9 +72,11 @@ the environment (PIPER_*, OPENAI_API_KEY, OPENAI_BASE_URL, TOOL_POLICY), the fla
 A repository's file may only narrow: its apiKey, baseUrl, image, ledger, lower prices, a raised cap,
 or a model script from outside it apply only when you trust the file.
 
-Exit status: 0 resolved and verified; 1 internal error; 2 usage or configuration error (the model
-server refused the API key included), or another run is live on the repository (it is named); 3 needs input (the question is in the output; answer
-with piper-agent resume RUN --answer TEXT); 4 stopped or capped without a verified fix; 5 no
+Exit status: 0 resolved and verified: the repro test passes and no test of the project's suite that
+passed before the fix fails after it (docs/verified.md); 1 internal error; 2 usage or configuration
+error (the model server refused the API key included), or another run is live on the repository (it
+is named); 3 needs input (the question is in the output; answer with piper-agent resume RUN --answer
+TEXT); 4 stopped or capped without a verified fix, or regressed (the broken tests are listed); 5 no
 sandbox engine. Never 0 for an unverified fix.`;
 
 export const FIX_OPTIONS = {
@@ -82,6 +87,7 @@ export const FIX_OPTIONS = {
   'max-turns': { type: 'string' },
   'max-cost-usd': { type: 'string' },
   'max-tokens': { type: 'string' },
+  'suite-timeout': { type: 'string' },
   policy: { type: 'string' },
   output: { type: 'string' },
   'non-interactive': { type: 'boolean', default: false },
@@ -115,6 +121,11 @@ export function flagsConfig(values: FixValues): Config {
     maxTurns: numberOption('--max-turns', values['max-turns'], { min: 1, max: 500, integer: true }),
     maxCostUsd: numberOption('--max-cost-usd', values['max-cost-usd'], { min: 0, max: 1e6 }),
     maxTokens: numberOption('--max-tokens', values['max-tokens'], { min: 1, max: 1e9, integer: true }),
+    suiteTimeoutS: numberOption('--suite-timeout', values['suite-timeout'], {
+      min: 0,
+      max: 86400,
+      integer: true,
+    }),
     policy,
     approval: approval as ApprovalMode | undefined,
     output: output as OutputFormat | undefined,

@@ -42,7 +42,7 @@ only up to yours; each refusal says the flag that overrides it (docs/security.md
 
 Exit status: as for fix — 0 resolved and verified; 1 internal error; 2 usage error, or a run that
 cannot be resumed (unknown, resolved, still running, waiting for --answer, at a cap), or another
-run live on the repository; 3 needs input again; 4 stopped or capped without a verified fix; 5 no
+run live on the repository; 3 needs input again; 4 stopped or capped without a verified fix, or regressed; 5 no
 sandbox engine.`;
 
 const OPTIONS = { ...FIX_OPTIONS, answer: { type: 'string' } } as const;

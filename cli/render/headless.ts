@@ -4,6 +4,7 @@
 import type { EventSink, LoopEvent } from '../../policy/events.js';
 import { inert, inertJson } from '../../runtime/text/inert.js';
 import { STREAM_SCHEMA_VERSION } from './stream-version.js';
+import { regressionLines, suiteLine } from '../../policy/regression/suite-report.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -62,11 +63,16 @@ export function textLine(e: LoopEvent): string | null {
       return `  question for you: ${e.question}`;
     case 'answer':
       return `  answer: ${e.answer}`;
+    case 'suite':
+      return e.phase === 'started'
+        ? `\nsuite: running the project's tests after the fix (${e.command})`
+        : null;
     case 'result':
       return [
         '',
         `outcome: ${e.outcome} — ${e.reason}`,
         `repro test passed in the sandbox after the last edit: ${e.verified ? 'yes' : 'no'}`,
+        ...(e.suite ? [suiteLine(e.suite), ...regressionLines(e.suite)] : []),
         `turns ${e.turns} · tokens ${e.tokens} · cost ${e.cost_usd === null ? 'unknown' : `$${e.cost_usd.toFixed(4)}`}`,
         e.diff ? `\n${e.diff.trimEnd()}\n` : 'no edits',
         `run ${e.run_id}${e.diff ? ` · undo: piper-agent undo ${e.run_id}` : ''}${e.outcome === 'ask_user' ? ` · answer: piper-agent resume ${e.run_id} --answer "..."` : ''}`,

@@ -41,6 +41,7 @@ export const streamEventSchema = z.discriminatedUnion('type', [
   e.usage.extend({ ts }),
   e.ask_user.extend({ ts }),
   e.answer.extend({ ts }),
+  e.suite.extend({ ts }),
   resultEventSchema,
   errorEventSchema,
 ]);

@@ -10,8 +10,8 @@ import type { TestFailure } from '../../policy/test-failures.js';
 import { environmentText, indexText, shortArgs } from '../render/headless.js';
 import type { SetupProgress } from './setup-log.js';
 import type { Line, RunView, TurnView } from './state.js';
-
-const color = (c: string): string | undefined => (process.env.NO_COLOR ? undefined : c);
+import { SuiteLines } from './suite-lines.js';
+import { color } from './color.js';
 
 export function Header({ view }: { view: RunView }) {
   const i = view.init;
@@ -264,6 +264,7 @@ export function Final({ result, lastTest }: { result: RunResult; lastTest: RunVi
         repro test passed in the sandbox after the last edit:{' '}
         <Text bold>{result.verified ? 'yes' : 'no'}</Text>
       </Text>
+      <SuiteLines suite={result.suite} />
       {lastTest && !lastTest.passed && lastTest.failures.length ? (
         <Box flexDirection="column">
           <Text wrap="wrap">last test run ({lastTest.target}) failed:</Text>

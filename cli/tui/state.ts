@@ -133,6 +133,11 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
       return { ...add({ kind: 'question', text: e.question }), question: e.question };
     case 'answer':
       return { ...add({ kind: 'answer', text: e.answer }), question: null };
+    case 'suite':
+      // The project's suite runs after the loop: shown as a running call until the result comes.
+      return e.phase === 'started'
+        ? { ...view, running: { tool: 'suite', origin: 'trigger', since: now }, thinking: null }
+        : { ...view, running: null };
     case 'result':
       return {
         ...view,

@@ -31,6 +31,7 @@ import { interruptedResult } from './interrupted-result.js';
 import { failedResult } from './failed-result.js';
 import { createRun, type NewRun } from '../../runtime/ledger/runs.js';
 import { recordOwnRun } from '../../runtime/host/own-runs.js';
+import type { RegressionGate } from './regression-gate.js';
 
 /** The plan's test command when the project named it; null for the default or with no plan. */
 function projectTestCommand(plan: EnvPlan | null): string | null {
@@ -92,6 +93,8 @@ interface RunProgress {
   lastTurn: number;
   /** Whether the run's own result is out (it ended just before a signal). */
   resulted: boolean;
+  /** The regression gate, once started: a base run still going is stopped when the run ends. */
+  gate?: RegressionGate | null;
 }
 
 /** Nothing done yet; a resumed run starts from its recorded turns. */
@@ -144,8 +147,19 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     announce(emit, input, session, model, { runId, arm, reproTarget });
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);
-    return await driveRun(input, session, { model, emit, signal, record, run, runId, progress });
+    // The project's suite on the base starts now, beside the model's turns (regression-gate.ts,
+    // loaded after `init` like the loop's own modules).
+    const { startGate } = await import('./regression-gate.js');
+    session.interruption.throwIfAborted();
+    const gate = (progress.gate = await startGate(session, config, {
+      runId,
+      head: run.head,
+      resumed: !!input.resume,
+      reproTarget,
+    }));
+    return await driveRun(input, session, { model, emit, signal, record, run, runId, progress, gate });
   } finally {
+    await progress.gate?.abandon();
     await session.close();
     if (!input.lock) lock.release();
   }
@@ -160,12 +174,13 @@ interface Started {
   run: StartedRun;
   runId: string;
   progress: RunProgress;
+  gate: RegressionGate | null;
 }
 
 /** The agent's loop over a started run; a step that fails after `init` ends the run as an error. */
 async function driveRun(input: FixInput, session: Session, s: Started): Promise<RunResult> {
   const { config } = input;
-  const { model, emit, signal, record, run, runId, progress } = s;
+  const { model, emit, signal, record, run, runId, progress, gate } = s;
   const { reproTarget } = run;
   try {
     const { runAgent } = await import('./run-agent.js');
@@ -174,7 +189,7 @@ async function driveRun(input: FixInput, session: Session, s: Started): Promise<
       repo: input.repo,
       record,
       model,
-      emit,
+      emit: gate ? gate.holdResult(emit) : emit,
       askUser: input.askUser,
       signal,
       wrapTools: input.wrapTools,
@@ -183,7 +198,12 @@ async function driveRun(input: FixInput, session: Session, s: Started): Promise<
       approval: { mode: run.approvalMode, ask: input.approval?.ask },
       loop: loopOptions(input, run),
     });
-    return model.settle(result);
+    if (!gate) return model.settle(result);
+    // The loop has ended; the gate judges its result, then says the run's last word.
+    const judged = await gate.judge(result, emit);
+    if (session.interrupted) throw session.interruption.reason;
+    emit({ type: 'result', ...judged });
+    return model.settle(judged);
   } catch (error) {
     // After `init` the stream owes a `result`: a step that failed after it (the code index, the
     // lint gate) ends the run as an error, said on stderr with its fix as well. An interrupted

@@ -6,6 +6,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { priceOf, type PriceTable } from '../../runtime/model/pricing.js';
+import { DEFAULT_SUITE_TIMEOUT_S } from '../../policy/regression/suite-report.js';
 import type { Config, ConfigKey } from '../config-schema.js';
 
 /** A repository key left out until the user trusts the file, with why it needs trust. */
@@ -76,6 +77,9 @@ function needsTrust(key: ConfigKey, repo: Config, accepted: Config, ctx: Narrowi
     const limit = ctx.base[key] as number | undefined;
     return limit === undefined || value <= limit ? null : `raises ${key} from ${limit} to ${value}`;
   }
+  // A shorter suite budget checks less of the project (0 turns the regression gate off).
+  if (key === 'suiteTimeoutS' && repo.suiteTimeoutS! < (ctx.base.suiteTimeoutS ?? DEFAULT_SUITE_TIMEOUT_S))
+    return `lowers suiteTimeoutS to ${repo.suiteTimeoutS} (less of the project's suite would be checked)`;
   if (key === 'prices') return weakenedPrices(ctx.base.prices ?? {}, repo.prices ?? {});
   if (key === 'approval') return loosenedApproval(repo.approval!, ctx.base.approval);
   if (key === 'model') return modelNeedsTrust(repo.model!, accepted, ctx);

@@ -10,6 +10,7 @@ import { callsOf, turnsOf } from '../../runtime/ledger/turns.js';
 import { isRecord } from '../../runtime/text/is-record.js';
 import type { Task } from './tasks.js';
 import { getRun } from '../../runtime/ledger/runs.js';
+import { suiteRegressionsOf } from './regression-measure.js';
 
 interface RunRow {
   outcome: string | null;
@@ -58,5 +59,6 @@ export function factsOfRun(
       .map((c) => c.tool),
     edits: editsForRun(ledger, runId).length,
     ablation: null,
+    suiteRegressions: suiteRegressionsOf(config),
   };
 }

@@ -26,6 +26,8 @@
 //   correct abstention    underspecified instances where the arm asked (any ask_user proposal) or
 //                         stopped without committing an edit, over underspecified instances.
 
+import { fixesWithRegressions } from './regression-measure.js';
+
 export type Arm = 'policy' | 'current';
 
 /** One suppressed call of an ablation re-run and what the runner judged afterwards. */
@@ -65,6 +67,8 @@ export interface InstanceFacts {
   edits: number;
   /** null: no ablation was run for this instance. */
   ablation: readonly AblationEntry[] | null;
+  /** The project-suite regressions the fix's gate named; null or absent: the gate did not judge it. */
+  suiteRegressions?: readonly string[] | null;
 }
 
 /** A measure: its value, or null and why. */
@@ -84,6 +88,8 @@ export interface ArmMeasures {
   callPrecision: Measure;
   selectionAccuracy: Measure;
   correctAbstention: Measure;
+  /** Instances whose repro passed and whose project suite lost a passing test, over those judged. */
+  fixesWithRegressions: Measure;
 }
 
 function ratio(numerator: number, denominator: number, none: string): Measure {
@@ -146,6 +152,7 @@ export function armMeasures(arm: Arm, all: readonly InstanceFacts[]): ArmMeasure
     callPrecision: callPrecision(items),
     selectionAccuracy: selectionAccuracy(items),
     correctAbstention: correctAbstention(items),
+    fixesWithRegressions: fixesWithRegressions(items),
   };
 }
 

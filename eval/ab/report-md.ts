@@ -11,6 +11,7 @@ const ROWS: Array<{ label: string; pick: (m: ArmMeasures) => Measure; format: (v
   { label: 'call precision', pick: (m) => m.callPrecision, format: pct },
   { label: 'tool-selection accuracy', pick: (m) => m.selectionAccuracy, format: pct },
   { label: 'correct-abstention rate', pick: (m) => m.correctAbstention, format: pct },
+  { label: 'fixes with regressions', pick: (m) => m.fixesWithRegressions, format: pct },
 ];
 
 export function renderMarkdown(r: AbReport): string {
@@ -89,6 +90,7 @@ function instancesSection(r: AbReport): string[] {
         'selection',
         'F2P',
         'P2P',
+        'suite regressions',
         'decisions',
       ],
       r.instances.map(instanceRow),
@@ -244,6 +246,11 @@ function instanceRow(i: InstanceReport): string[] {
     `${i.selection.correct}/${i.selection.attempted}`,
     `${i.fail_to_pass.passed}/${i.fail_to_pass.total}`,
     `${i.pass_to_pass.passed}/${i.pass_to_pass.total}`,
+    i.suite_regressions === null
+      ? 'n/a'
+      : i.suite_regressions.length
+        ? i.suite_regressions.join(', ')
+        : 'none',
     i.decisions.join(' → '),
   ];
 }

@@ -28,6 +28,8 @@ export interface InstanceReport {
   edits: number;
   fail_to_pass: { passed: number; total: number };
   pass_to_pass: { passed: number; total: number };
+  /** Tests of the project's suite that passed before the fix and fail after (the product's gate); null: not judged. */
+  suite_regressions: readonly string[] | null;
   restored_tests: string[];
   /** Each FAIL_TO_PASS and PASS_TO_PASS test's outcome in the runner's judgement. */
   tests: Record<string, string>;

@@ -170,6 +170,7 @@ function instanceReport(
     edits: f.edits,
     fail_to_pass: details.judgement.failToPass,
     pass_to_pass: details.judgement.passToPass,
+    suite_regressions: f.suiteRegressions ?? null,
     restored_tests: details.judgement.restored,
     tests: details.judgement.tests,
     wall_s: details.wallS,

@@ -185,6 +185,7 @@ function arm(
     callPrecision: m(v.precision),
     selectionAccuracy: m(v.selection),
     correctAbstention: m(null),
+    fixesWithRegressions: m(null),
   };
 }
 

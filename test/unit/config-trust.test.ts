@@ -71,7 +71,15 @@ describe('an untrusted repository config narrows only', () => {
       ['maxTurns', 'raises maxTurns from 30 to 60'],
       ['maxTokens', 'raises maxTokens from 10000 to 50000'],
     ]);
+    // A shorter suite budget (0: no regression gate) checks less: it needs trust; a longer one does not.
+    writeJson(repoFile(), { suiteTimeoutS: 0 });
+    expect(loadConfig({ repo, env }).ignored.map((k) => [k.key, k.reason])).toEqual([
+      ['suiteTimeoutS', "lowers suiteTimeoutS to 0 (less of the project's suite would be checked)"],
+    ]);
+    writeJson(repoFile(), { suiteTimeoutS: 1200 });
+    expect(loadConfig({ repo, env }).config.suiteTimeoutS).toBe(1200);
     // With no cost cap of the user's, any cap the repository sets is a narrowing.
+    writeJson(repoFile(), { maxCostUsd: 0.5, maxTokens: 50_000 });
     writeJson(userFile(), {});
     expect(loadConfig({ repo, env }).config).toMatchObject({ maxCostUsd: 0.5, maxTokens: 50_000 });
   });

@@ -62,6 +62,7 @@ describe('the stream-json schema', () => {
       'usage',
       'ask_user',
       'answer',
+      'suite',
       'result',
       'error',
     ]);

@@ -138,6 +138,45 @@ describe('TUI', () => {
     ui.unmount();
   });
 
+  it("lists a regressed fix's broken tests on the final screen, with the first lines of each failure", async () => {
+    const store = new ViewStore(false);
+    const ui = render(<App store={store} />);
+    store.push(init);
+    store.push({ type: 'suite', phase: 'started', command: 'python -m pytest' });
+    store.push({
+      type: 'result',
+      run_id: 'r-2',
+      outcome: 'regressed',
+      reason:
+        'the repro test (tests/test_words.py) passes, but 1 test(s) that passed before the fix fail after it',
+      verified: true,
+      exit_code: 4,
+      turns: 3,
+      tokens: 900,
+      cost_usd: null,
+      diff: '',
+      suite: {
+        status: 'regressed',
+        command: 'python -m pytest',
+        passed_both: 3,
+        regressions: [
+          { test: 'tests/test_report.py::test_summary', lines: ['AssertionError: assert False'] },
+        ],
+        failing_before: ['tests/test_old.py::test_known'],
+        base_cached: false,
+        seconds: 1.5,
+      },
+    });
+    await tick();
+    // Words wrapped at the screen's width read as one line.
+    const frame = ui.lastFrame()!.replace(/\s+/g, ' ');
+    expect(frame).toContain('regressed: the repro test (tests/test_words.py) passes');
+    expect(frame).toContain('suite: 1 regression(s): tests/test_report.py::test_summary');
+    expect(frame).toContain("failing before and after (not this fix's): tests/test_old.py::test_known");
+    expect(frame).toContain('AssertionError: assert False');
+    ui.unmount();
+  });
+
   it('shows the model thinking with its name, its words dimmed, and failed tests by name', async () => {
     const store = new ViewStore(false);
     const ui = render(<App store={store} />);
