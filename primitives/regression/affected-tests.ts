@@ -3,8 +3,8 @@
 // and its import form in a src layout: primitives/index/), and a test file counts when one of its
 // import lines names that module, a package above it, or imports it from its package. A changed
 // test file counts itself.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { readRepoFile } from '../../runtime/host/inside-repo.js';
 import { importForm, packageDirectories } from '../index/selector-alias.js';
 import { moduleSelector } from '../index/selector.js';
 
@@ -16,6 +16,7 @@ export function affectedTestFiles(
   files: readonly string[],
   changed: readonly string[],
 ): string[] {
+  const realRoot = realpathSync(root);
   const packages = packageDirectories(files);
   const modules = new Set<string>();
   for (const path of changed.filter((p) => p.endsWith('.py'))) {
@@ -25,7 +26,7 @@ export function affectedTestFiles(
     if (form) modules.add(form);
   }
   return files.filter(
-    (f) => TEST_FILE.test(f) && (changed.includes(f) || importsAny(readText(root, f), modules)),
+    (f) => TEST_FILE.test(f) && (changed.includes(f) || importsAny(readText(realRoot, f), modules)),
   );
 }
 
@@ -61,10 +62,8 @@ function touches(name: string, modules: ReadonlySet<string>): boolean {
   return false;
 }
 
-function readText(root: string, path: string): string {
-  try {
-    return readFileSync(join(root, path), 'utf8');
-  } catch {
-    return '';
-  }
+/** A test file's text through the one bounded reader (a FIFO or a link out reads as nothing). */
+function readText(realRoot: string, path: string): string {
+  const bytes = readRepoFile(realRoot, path, 'source');
+  return Buffer.isBuffer(bytes) ? bytes.toString('utf8') : '';
 }

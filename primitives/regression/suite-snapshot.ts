@@ -3,8 +3,7 @@
 // sandbox twice (the whole suite, then, over budget, the affected files), with a key of its content
 // alone (paths and bytes, not mtimes) so a second fix on the same tree finds the first one's base run.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readRepoFile } from '../../runtime/host/inside-repo.js';
 import { buffer } from 'node:stream/consumers';
 import { planSnapshot, snapshotTar } from '../../runtime/workspace/snapshot.js';
 import type { Limits } from '../../runtime/sandbox/spec.js';
@@ -35,7 +34,11 @@ export async function keepSnapshot(repoRoot: string): Promise<KeptSnapshot> {
   for (const entry of plan.entries) {
     hash.update(`${entry.path}\0`);
     if (entry.kind === 'symlink') hash.update(`-> ${entry.linkname}\0`);
-    else hash.update(readFileSync(join(plan.root, entry.path))).update('\0');
+    else {
+      // The one bounded reader: a file swapped for a FIFO or a link out since the listing hashes its refusal.
+      const bytes = readRepoFile(plan.root, entry.path);
+      hash.update(Buffer.isBuffer(bytes) ? bytes : bytes.error).update('\0');
+    }
   }
   const snapshot = snapshotTar(plan);
   const tar = await buffer(snapshot.tar);

@@ -1,4 +1,4 @@
-// The regression gate's base runs, found again: a finished `run_test` run whose config carries the
+// The regression gate's base runs, found again: a finished run whose config carries the
 // gate's key (the base snapshot's content, the environment, the command and its budget) already
 // answered what the suite says on that base, so a second fix on the same tree reuses it. No table
 // of its own: the runs, calls and executions rows the base run wrote are the cache, so what is
@@ -19,7 +19,7 @@ export function cachedBaseRun(ledger: Ledger, key: string): CachedSuiteRun | und
     .prepare(
       `SELECT r.id AS runId, e.stdout, e.stderr, e.exit_code, e.timed_out
          FROM runs r JOIN calls c ON c.run_id = r.id JOIN executions e ON e.call_id = c.id
-        WHERE r.kind = 'run_test' AND r.outcome IN ('passed', 'failed', 'timed_out')
+        WHERE r.outcome IN ('passed', 'failed', 'timed_out')
           AND json_extract(r.config, '$.suite.side') = 'base'
           AND json_extract(r.config, '$.suite.key') = ?
         ORDER BY r.started_at DESC, r.rowid DESC LIMIT 1`,
