@@ -1,5 +1,6 @@
 // The one entry to every test runner's report: the runner kind says which reader reads it. The
 // words are pytest's summary words whatever the runner, so every caller grades them alike.
+import { withoutColors } from '../text/terminal-colors.js';
 import { parseSummary, type SummaryWord } from './pytest-summary.js';
 import { parseSympyVerbose } from './sympy-verbose.js';
 import { parseUnittestVerbose } from './unittest-verbose.js';
@@ -13,7 +14,10 @@ const READERS: Record<RunnerKind, (output: string) => Map<string, SummaryWord>> 
   sympy: parseSympyVerbose,
 };
 
-/** Each test the runner's output names, with its word (a test reported twice keeps its worse one). */
+/**
+ * Each test the runner's output names, with its word (a test reported twice keeps its worse one).
+ * A run with colours on (pytest `--color=yes` in a project's addopts) is read without them.
+ */
 export function parseTestOutcomes(runner: RunnerKind, output: string): Map<string, SummaryWord> {
-  return READERS[runner](output);
+  return READERS[runner](withoutColors(output));
 }

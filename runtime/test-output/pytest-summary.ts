@@ -3,6 +3,8 @@
 // SWE-bench miner and grader and for the product's own verdicts, so an instance is graded by the
 // rule it was mined by and a fix is judged by the same words.
 
+import { withoutColors } from '../text/terminal-colors.js';
+
 export type SummaryWord = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'XFAIL' | 'XPASS';
 
 /**
@@ -11,7 +13,7 @@ export type SummaryWord = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'XFAIL' | 
  */
 export function parseSummary(stdout: string): Map<string, SummaryWord> {
   const out = new Map<string, SummaryWord>();
-  for (const m of stdout.matchAll(/^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/gm)) {
+  for (const m of withoutColors(stdout).matchAll(/^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/gm)) {
     const word = m[1] as SummaryWord;
     const id = nodeIdOf(m[2]!, word).trim();
     // `SKIPPED [1] tests/x.py:12: reason` names a location, not a node id.

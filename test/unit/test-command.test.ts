@@ -10,6 +10,7 @@ import { readYaml } from '../../runtime/env/plan/read/mini-yaml.js';
 import { renderPlanText } from '../../runtime/env/plan/render.js';
 import { DEFAULT_TEST_FROM, detectTestCommand } from '../../runtime/env/plan/tests/test-command.js';
 import { pytestCounts, testCounts, unittestCounts } from '../../primitives/test-counts.js';
+import { parseTestOutcomes } from '../../runtime/test-output/outcomes.js';
 import { targetArgv } from '../../primitives/tools/run-test/effect.js';
 import { runsTests } from '../../runtime/env/plan/tests/test-runners.js';
 
@@ -211,6 +212,12 @@ describe('counts', () => {
     const line =
       '\u001b[31m============ \u001b[31m\u001b[1m1 failed\u001b[0m, \u001b[32m729 passed\u001b[0m, \u001b[33m69 skipped\u001b[0m\u001b[31m in 159.85s (0:02:39)\u001b[0m\u001b[31m =============\u001b[0m';
     expect(testCounts(`x\n${line}\n`, '')).toEqual({ passed: 729, failed: 1, errors: 0, skipped: 69 });
+    // And its per-test summary line, as the regression gate and the SWE-bench grader read it.
+    const failed =
+      '\u001b[31mFAILED\u001b[0m src/humanize/time.py::\u001b[1mhumanize.time.naturaldelta\u001b[0m';
+    expect([...parseTestOutcomes('pytest', `${failed}\n`)]).toEqual([
+      ['src/humanize/time.py::humanize.time.naturaldelta', 'FAILED'],
+    ]);
   });
 
   it("reads unittest's summary from stderr as pytest's counts", () => {
