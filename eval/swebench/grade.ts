@@ -11,7 +11,8 @@ import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { InstanceEnvironment } from './environment.js';
 import type { SweInstance } from './instance-file.js';
 import { applyPatch, patchedFiles } from './repos.js';
-import { grade, parseOutcomes, pytestTarget, type Graded } from './test-grade.js';
+import { testCommand } from './test-command.js';
+import { grade, parseOutcomes, type Graded } from './test-grade.js';
 
 export const GRADE_TIMEOUT_S = 900;
 
@@ -79,6 +80,7 @@ export async function runInstanceTests(
   label: string,
 ): Promise<TestRun> {
   const ids = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
+  const command = testCommand(instance);
   const runId = ctx.ledger.createRun({
     kind: runTestTool.name,
     repo: workTree,
@@ -96,10 +98,10 @@ export async function runInstanceTests(
       repoRoot: workTree,
       testEnv: ctx.env.testEnv,
     },
-    { target: pytestTarget(ids), timeout: GRADE_TIMEOUT_S },
+    { target: command.target, timeout: GRADE_TIMEOUT_S },
   );
   const stdout = ctx.ledger.getExecution(callId)?.stdout ?? '';
-  const graded = grade(parseOutcomes(stdout), instance.FAIL_TO_PASS, instance.PASS_TO_PASS);
+  const graded = grade(parseOutcomes(stdout, command.runner), instance.FAIL_TO_PASS, instance.PASS_TO_PASS);
   const resolved = graded.resolved && !result.timed_out;
   ctx.ledger.endRun(
     runId,

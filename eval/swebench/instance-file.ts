@@ -44,6 +44,11 @@ export const SweInstanceSchema = z.object({
   version: z.string().optional(),
   environment_setup_commit: z.string().optional(),
   hints_text: z.string().optional(),
+  created_at: z.string().optional(),
+  // The public harness's own test command (between its test-output markers) and the name of the
+  // log parser that reads it: an instance carrying them is graded with them (test-command.ts).
+  eval_script: z.string().optional(),
+  log_parser: z.string().optional(),
 });
 
 export type SweInstance = z.infer<typeof SweInstanceSchema>;

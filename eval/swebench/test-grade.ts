@@ -1,7 +1,9 @@
-// Per-test outcomes of a pytest run, read from its `-rA` short summary ("PASSED tests/x.py::t",
-// "FAILED tests/x.py::t[a b] - AssertionError"), as the public SWE-bench harness reads its logs: a
-// test the summary does not name is `missing`, which grades like a failure.
-import { parseSummary, type SummaryWord } from '../../runtime/test-output/pytest-summary.js';
+// Per-test outcomes of a test run, read by the reader of its runner (runtime/test-output: pytest's
+// `-rA` summary, unittest's and Django's verbose report, sympy's `bin/test --verbose`), as the
+// public SWE-bench harness reads its logs: a test the output does not name is `missing`, which
+// grades like a failure.
+import { parseTestOutcomes, type RunnerKind } from '../../runtime/test-output/outcomes.js';
+import type { SummaryWord } from '../../runtime/test-output/pytest-summary.js';
 
 export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'missing';
 
@@ -14,9 +16,19 @@ const STATUS: Record<SummaryWord, TestStatus> = {
   XPASS: 'failed',
 };
 
-/** Each test id the summary names, with its status (a test reported twice keeps its worse one). */
-export function parseOutcomes(stdout: string): Map<string, TestStatus> {
-  return new Map([...parseSummary(stdout)].map(([id, word]) => [id, STATUS[word]]));
+/**
+ * Each test id the output names, with its status (a test reported twice keeps its worse one). The
+ * harness splits a pytest summary line at whitespace, so an instance names a parametrized test whose
+ * id holds a space by the id's first word: that word names it here too (the full id still does).
+ */
+export function parseOutcomes(stdout: string, runner: RunnerKind = 'pytest'): Map<string, TestStatus> {
+  const out = new Map<string, TestStatus>();
+  for (const [id, word] of parseTestOutcomes(runner, stdout)) {
+    out.set(id, STATUS[word]);
+    const first = id.split(/\s/)[0]!;
+    if (runner === 'pytest' && first !== id && !out.has(first)) out.set(first, STATUS[word]);
+  }
+  return out;
 }
 
 /** The command that runs exactly these tests with the summary we parse; ids are shell-quoted. */

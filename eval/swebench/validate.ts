@@ -12,6 +12,7 @@ import { applyTestPatch, runInstanceTests, type TestRun } from './grade.js';
 import { baseTreeDir } from './base-tree.js';
 import type { SweInstance } from './instance-file.js';
 import { applyPatch, type RepoCache } from './repos.js';
+import { runnerOf } from './test-command.js';
 import type { TestStatus } from './test-grade.js';
 
 export interface Validation {
@@ -59,8 +60,9 @@ export function goldProblem(instance: SweInstance, run: TestRun): string | null 
   return run.timedOut ? 'the tests timed out with the gold patch' : null;
 }
 
-/** Ids this harness cannot run: it grades with pytest node ids (`path.py::name`). */
+/** Ids a pytest-graded instance names that are not pytest node ids (`path.py::name`). */
 function nonPytestIds(instance: SweInstance): string[] {
+  if (runnerOf(instance) !== 'pytest') return [];
   return [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS].filter((id) => !/^[^\s:]+\.py(::|$)/.test(id));
 }
 
@@ -85,7 +87,7 @@ export async function validateInstance(
     const foreign = nonPytestIds(instance);
     if (foreign.length > 0)
       throw new Error(
-        `test ids are not pytest node ids (${named(foreign)}): this harness grades with pytest`,
+        `test ids are not pytest node ids (${named(foreign)}), and the instance names no other runner`,
       );
     const base = ctx.repos.checkout(instance, baseTreeDir(instance));
     env = await buildEnvironment(ctx, base, debian, instance.repo);
