@@ -11,7 +11,8 @@ import { instanceEnvironment, type EnvironmentContext } from './environment.js';
 import { instanceDigest } from './instance-file.js';
 import { RepoCache } from './repos.js';
 import { sweTask, type SweTask } from './swe-task.js';
-import type { SetOptions } from './validate-command.js';
+import { PhaseProgress, type Phase } from './phase-progress.js';
+import { validationLine, type SetOptions } from './validate-command.js';
 import { validateInstance } from './validate.js';
 import { ValidationCache } from './validation-cache.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
@@ -39,17 +40,23 @@ export async function prepareSet(
   const cache = new ValidationCache(outDir);
   const tasks: SweTask[] = [];
   const invalid: InvalidInstance[] = [];
-  for (const instance of set.instances) {
+  const progress = new PhaseProgress(process.stderr, set.instances.length);
+  const validating = {
+    ...ctx,
+    log: (line: string) => progress.buildLine(line),
+    phase: (name: Phase) => progress.phase(name),
+    repos,
+    workDir: join(workDir, 'validate'),
+  };
+  for (const [i, instance] of set.instances.entries()) {
     const debian = debianOf(set.debian, instance);
     const digest = instanceDigest(instance, debian ?? 'default');
     let validation = cache.get(digest);
     if (!validation) {
       note(`validating ${instance.instance_id}`);
-      validation = await validateInstance(
-        { ...ctx, repos, workDir: join(workDir, 'validate') },
-        instance,
-        debian,
-      );
+      progress.start(i + 1, instance.instance_id);
+      validation = await validateInstance(validating, instance, debian);
+      progress.finished(validationLine(validation));
       cache.put(digest, validation);
     }
     if (!validation.valid) {
@@ -69,5 +76,6 @@ export async function prepareSet(
       invalid.push({ instance: instance.instance_id, reason: (error as Error).message });
     }
   }
+  progress.close();
   return { tasks, invalid, remove: () => rmSync(workDir, { recursive: true, force: true }) };
 }

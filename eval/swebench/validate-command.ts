@@ -10,6 +10,7 @@ import { EXIT, UsageError } from '../../cli/exit-codes.js';
 import { openSession } from '../../cli/session.js';
 import { debianOf, parseDebian, type DebianChoice } from './debian.js';
 import { InstanceSetError, instanceDigest, loadInstances, type SweInstance } from './instance-file.js';
+import { PhaseProgress, type Phase } from './phase-progress.js';
 import { RepoCache } from './repos.js';
 import { validateInstance, type Validation } from './validate.js';
 import { ValidationCache } from './validation-cache.js';
@@ -130,26 +131,31 @@ export async function validateSet(
   });
   const workDir = mkdtempSync(join(tmpdir(), 'piper-swe-validate-'));
   const cache = new ValidationCache(outDir);
+  const progress = new PhaseProgress(process.stderr, set.instances.length);
   const ctx = {
     engine: session.engine,
     ledger: session.ledger,
     owner: session.owner,
     runtime: session.sandbox.runtime ?? null,
-    log: () => {},
+    log: (line: string) => progress.buildLine(line),
+    phase: (name: Phase) => progress.phase(name),
     repos: new RepoCache(set.repos, join(workDir, 'clones')),
     workDir,
   };
   const results: Validation[] = [];
   try {
-    for (const instance of set.instances) {
+    for (const [i, instance] of set.instances.entries()) {
       if (session.interrupted) break;
+      progress.start(i + 1, instance.instance_id);
       const debian = debianOf(set.debian, instance);
       const v = await validateInstance(ctx, instance, debian);
       cache.put(instanceDigest(instance, debian ?? 'default'), v);
       results.push(v);
+      progress.finished();
       done(v);
     }
   } finally {
+    progress.close();
     rmSync(workDir, { recursive: true, force: true });
     await session.close();
   }
