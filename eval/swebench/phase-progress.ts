@@ -46,6 +46,13 @@ export class PhaseProgress {
     else this.line(`${this.prefix()}: ${name}`);
   }
 
+  /** A fact about the instance (its Debian and why): a line in a log, the detail on a terminal. */
+  note(text: string): void {
+    this.detailText = text.slice(0, 160);
+    if (this.tty) this.draw();
+    else this.line(`${this.prefix()}: ${text}`);
+  }
+
   /** A line the environment builder logged: its step becomes the live detail. */
   buildLine(text: string): void {
     const line = text.trim();

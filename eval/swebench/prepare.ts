@@ -5,7 +5,7 @@
 // counted as unresolved. A missing repository or commit makes that instance invalid, by name.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { debianOf } from './debian.js';
+import { instanceDebian } from './debian-choice.js';
 import { baseTreeDir } from './base-tree.js';
 import { instanceEnvironment, type EnvironmentContext } from './environment.js';
 import { instanceDigest } from './instance-file.js';
@@ -49,7 +49,7 @@ export async function prepareSet(
     workDir: join(workDir, 'validate'),
   };
   for (const [i, instance] of set.instances.entries()) {
-    const debian = debianOf(set.debian, instance);
+    const debian = instanceDebian(set.debian, instance, repos)?.release;
     const digest = instanceDigest(instance, debian ?? 'default');
     let validation = cache.get(digest);
     if (!validation) {

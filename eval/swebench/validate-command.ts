@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXIT, UsageError } from '../../cli/exit-codes.js';
 import { openSession } from '../../cli/session.js';
-import { debianOf, parseDebian, type DebianChoice } from './debian.js';
+import { parseDebian, type DebianChoice } from './debian.js';
+import { instanceDebian } from './debian-choice.js';
 import { InstanceSetError, instanceDigest, loadInstances, type SweInstance } from './instance-file.js';
 import { PhaseProgress, type Phase } from './phase-progress.js';
 import { RepoCache } from './repos.js';
@@ -25,7 +26,8 @@ or what failed and why) and a summary.
   --bench FILE     instances in SWE-bench's format: .jsonl (one a line) or .json (an array)
   --repos DIR      one clone or git bundle per repository: owner__name or name, with or without .bundle
   --debian R|MAP   the sandbox's Debian release: bookworm (Python 3.11) or trixie (Python 3.13), or by
-                   the instance's version: 0.12=bookworm,*=trixie (default: the environment's choice)
+                   the instance's version: 0.12=bookworm,*=trixie (default: chosen per instance from
+                   its project's requires-python and classifiers, then its date)
   --instances IDS  comma-separated instance ids (default: every instance)
   --out DIR        where validation.json and ledger.db go (default ab-out); ab reads validation.json
 
@@ -147,9 +149,11 @@ export async function validateSet(
     for (const [i, instance] of set.instances.entries()) {
       if (session.interrupted) break;
       progress.start(i + 1, instance.instance_id);
-      const debian = debianOf(set.debian, instance);
-      const v = await validateInstance(ctx, instance, debian);
-      cache.put(instanceDigest(instance, debian ?? 'default'), v);
+      const debian = instanceDebian(set.debian, instance, ctx.repos);
+      if (debian) progress.note(`Debian ${debian.release}: ${debian.why}`);
+      const v = await validateInstance(ctx, instance, debian?.release);
+      v.debian = debian ? `${debian.release} (${debian.why})` : null;
+      cache.put(instanceDigest(instance, debian?.release ?? 'default'), v);
       results.push(v);
       progress.finished();
       done(v);

@@ -26,6 +26,8 @@ export interface Validation {
   before: Record<string, TestStatus> | null;
   gold: Record<string, TestStatus> | null;
   seconds: number;
+  /** The Debian release it ran on and why (`bookworm (made 2022-08-20, before Python 3.13)`). */
+  debian?: string | null;
 }
 
 export interface ValidateContext extends EnvironmentContext {
