@@ -10,6 +10,7 @@ import { baseTreeDir } from './base-tree.js';
 import { instanceEnvironment, type EnvironmentContext } from './environment.js';
 import { instanceDigest } from './instance-file.js';
 import { RepoCache } from './repos.js';
+import { sampleOrder } from './sample.js';
 import { sweTask, type SweTask } from './swe-task.js';
 import { PhaseProgress, type Phase } from './phase-progress.js';
 import { validationLine, type SetOptions } from './validate-command.js';
@@ -40,7 +41,9 @@ export async function prepareSet(
   const cache = new ValidationCache(outDir);
   const tasks: SweTask[] = [];
   const invalid: InvalidInstance[] = [];
-  const progress = new PhaseProgress(process.stderr, set.instances.length);
+  const order = set.sample ? sampleOrder(set.instances, set.sample.seed) : set.instances;
+  const wanted = set.sample?.size ?? order.length;
+  const progress = new PhaseProgress(process.stderr, order.length);
   const validating = {
     ...ctx,
     log: (line: string) => progress.buildLine(line),
@@ -48,7 +51,9 @@ export async function prepareSet(
     repos,
     workDir: join(workDir, 'validate'),
   };
-  for (const [i, instance] of set.instances.entries()) {
+  for (const [i, instance] of order.entries()) {
+    // A sample stops drawing once it has its size of valid instances.
+    if (tasks.length >= wanted) break;
     const debian = instanceDebian(set.debian, instance, repos)?.release;
     const digest = instanceDigest(instance, debian ?? 'default');
     let validation = cache.get(digest);

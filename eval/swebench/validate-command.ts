@@ -13,6 +13,7 @@ import { instanceDebian } from './debian-choice.js';
 import { InstanceSetError, instanceDigest, loadInstances, type SweInstance } from './instance-file.js';
 import { PhaseProgress, type Phase } from './phase-progress.js';
 import { RepoCache } from './repos.js';
+import type { SampleRequest } from './sample.js';
 import { validateInstance, type Validation } from './validate.js';
 import { ValidationCache } from './validation-cache.js';
 
@@ -46,6 +47,8 @@ export interface SetOptions {
   repos: string;
   debian: DebianChoice;
   instances: SweInstance[];
+  /** --sample N --seed S: draw N valid instances in the seed's order (sample.ts). */
+  sample?: SampleRequest;
 }
 
 /** The --bench, --repos, --debian and --instances flags of `ab` and `ab validate`, checked. */
