@@ -65,6 +65,21 @@ describe('parseSympyVerbose', () => {
     });
   });
 
+  it('reads a real Verified instance run in the sandbox (sympy__sympy-23950, before and with the gold patch)', () => {
+    const ids = ['test_contains_basic', 'test_issue_6194', 'test_issue_10326', 'test_binary_symbols'];
+    const passed = Object.fromEntries(ids.map((id) => [id, 'PASSED']));
+    expect(Object.fromEntries(parseSympyVerbose(read('sympy-23950-before.txt')))).toEqual({
+      ...passed,
+      test_as_set: 'ERROR',
+      test_type_error: 'PASSED',
+    });
+    expect(Object.fromEntries(parseSympyVerbose(read('sympy-23950-gold.txt')))).toEqual({
+      ...passed,
+      test_as_set: 'PASSED',
+      test_type_error: 'PASSED',
+    });
+  });
+
   it('reads errors, unexpected passes and skips with their reasons', () => {
     const out = parseSympyVerbose(
       ['test_a E', 'test_b X', 'test_c Slow w', 'test_d  - s', 'test_e ok   [OK]'].join('\n'),
