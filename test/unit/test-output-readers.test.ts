@@ -31,6 +31,21 @@ describe('parseUnittestVerbose', () => {
     },
   );
 
+  it("reads Django's runner at --verbosity 2 in the sandbox (the Django-style fixture before its fix)", () => {
+    expect(Object.fromEntries(parseUnittestVerbose(read('django-runtests-v2-before.txt')))).toEqual({
+      'test_saved (shapes_tests.tests.ShapeModelTests)': 'PASSED',
+      'The area of a rectangle is its width times its height.': 'FAILED',
+      // The failure listing's header names the test, not its docstring.
+      'test_rectangle_area (shapes_tests.tests.AreaTests)': 'FAILED',
+      'test_square_area (shapes_tests.tests.AreaTests)': 'FAILED',
+      'test_negative (shapes_tests.tests.PerimeterTests)': 'XFAIL',
+      'test_noisy (shapes_tests.tests.PerimeterTests)': 'PASSED',
+      "A rectangle's perimeter counts each side twice.": 'PASSED',
+      'test_skipped (shapes_tests.tests.PerimeterTests)': 'SKIPPED',
+      'test_square (shapes_tests.tests.PerimeterTests)': 'PASSED',
+    });
+  });
+
   it("reads a word that follows a test's own output on a later line, and keeps the worse of two reports", () => {
     const out = parseUnittestVerbose(
       [
