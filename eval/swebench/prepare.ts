@@ -54,16 +54,17 @@ export async function prepareSet(
   for (const [i, instance] of order.entries()) {
     // A sample stops drawing once it has its size of valid instances.
     if (tasks.length >= wanted) break;
+    progress.start(i + 1, instance.instance_id);
+    progress.phase('repository');
     const debian = instanceDebian(set.debian, instance, repos)?.release;
     const digest = instanceDigest(instance, debian ?? 'default');
     let validation = cache.get(digest);
     if (!validation) {
       note(`validating ${instance.instance_id}`);
-      progress.start(i + 1, instance.instance_id);
       validation = await validateInstance(validating, instance, debian);
       progress.finished(validationLine(validation));
       cache.put(digest, validation);
-    }
+    } else progress.finished();
     if (!validation.valid) {
       invalid.push({ instance: instance.instance_id, reason: validation.reason ?? 'invalid' });
       continue;

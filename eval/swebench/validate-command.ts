@@ -152,6 +152,8 @@ export async function validateSet(
     for (const [i, instance] of set.instances.entries()) {
       if (session.interrupted) break;
       progress.start(i + 1, instance.instance_id);
+      // The first instance of a repository clones it (synchronously: minutes for a large one).
+      progress.phase('repository');
       const debian = instanceDebian(set.debian, instance, ctx.repos);
       if (debian) progress.note(`Debian ${debian.release}: ${debian.why}`);
       const v = await validateInstance(ctx, instance, debian?.release);
