@@ -98,13 +98,16 @@ export class PhaseProgress {
     if (this.phaseName === null) return;
     if (this.tty) this.draw();
     else if ((performance.now() - this.lastWrite) / 1000 >= QUIET_S)
-      this.line(`${this.prefix()}: ${this.phaseName}, ${this.seconds()} s so far`);
+      this.line(`${this.prefix()}: ${this.phaseName}, ${this.seconds()} s so far${this.detail()}`);
+  }
+
+  private detail(): string {
+    return this.detailText ? ` · ${this.detailText}` : '';
   }
 
   private draw(): void {
     if (this.phaseName === null) return;
-    const detail = this.detailText ? ` · ${this.detailText}` : '';
-    const text = `${this.prefix()}: ${this.phaseName} (${this.seconds()} s)${detail}`;
+    const text = `${this.prefix()}: ${this.phaseName} (${this.seconds()} s)${this.detail()}`;
     this.stream.write(`\r\x1b[2K${text.slice(0, (this.stream.columns ?? 100) - 1)}`);
     this.lastWrite = performance.now();
   }

@@ -47,6 +47,20 @@ describe('PhaseProgress', () => {
     ]);
   });
 
+  it('says in a log that a quiet phase is still going, with its step', async () => {
+    vi.useFakeTimers();
+    const { stream, text } = sink();
+    const p = new PhaseProgress(stream, 1, false);
+    p.start(1, 'sympy__sympy-24661');
+    p.buildLine('  [deps] apt-get install python3-mpmath');
+    vi.advanceTimersByTime(10_000);
+    p.close();
+    await vi.runAllTimersAsync();
+    expect(text()).toContain(
+      '[1/1] sympy__sympy-24661: environment, 10 s so far · [deps] apt-get install python3-mpmath\n',
+    );
+  });
+
   it('keeps one live line on a terminal, redrawn each second, and clears it when the instance is done', async () => {
     vi.useFakeTimers();
     const { stream, text } = sink();
