@@ -4,7 +4,7 @@
 // of its own that the product never imports, run by the same installed command.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { guardUserPipSecrets } from '../runtime/env/pip-settings.js';
+import { guardUserPipSecrets } from '../runtime/env/plan/pip-settings.js';
 import { packageRoot } from '../runtime/package-root.js';
 import { guardStream } from '../runtime/text/output-guard.js';
 import type { CommandEntry } from './commands/index.js';

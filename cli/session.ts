@@ -4,7 +4,7 @@
 // the running calls, and removes every container the process made or is making before exiting.
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
-import { ensureEnvironment, type EnvironmentChoice, type EnvMode } from '../runtime/env/ensure.js';
+import { ensureEnvironment, type EnvironmentChoice, type EnvMode } from '../runtime/env/choose/ensure.js';
 import { repoRoot } from '../runtime/host/git.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
 import { Ledger } from '../runtime/ledger/ledger.js';

@@ -25,7 +25,7 @@ const OUTPUT_CHARS = 2000;
  * exists in the repo (`tests/test_x.py::test_y`, `tests`, `test_a.py -k name`); anything else (`make check`,
  * `python3 -m unittest`, `VAR=x pytest`, `cd tests && pytest`) runs as a shell string, where the
  * environment's bin (first on PATH) holds `python`, `pytest`, `py.test` and `coverage`
- * (runtime/env/venv-launchers.ts). A pytest target with shell quoting goes through `sh -c` so the
+ * (runtime/env/build/project/venv-launchers.ts). A pytest target with shell quoting goes through `sh -c` so the
  * quotes mean what they mean in a terminal. `python -m pytest ARGS`, `python3 -m pytest ARGS`,
  * `pytest ARGS` and `py.test ARGS` are pytest's ARGS, run by the entry point in the interpreter that
  * already imported pytest (workspace.py; a pooled container pays no start-up): the same interpreter
@@ -61,7 +61,7 @@ export async function runTest(
   ctx: WorkspaceContext & {
     /**
      * Variables set in the container before the target runs (the plan's testEnv: repository text,
-     * names already checked by runtime/env/plan/test-env.ts). Recorded with the call's args.
+     * names already checked by runtime/env/plan/tests/test-env.ts). Recorded with the call's args.
      */
     testEnv?: Record<string, string>;
     /** Lines leading the output: what the environment changed about the run (piper's words). */

@@ -3,10 +3,10 @@
 // network-less sandbox of it for a person debugging a failing test.
 import { parseArgs } from 'node:util';
 import { connectEngine } from '../../runtime/engine/bootstrap.js';
-import { ENV_LABEL, projectId } from '../../runtime/env/names.js';
+import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { renderPlanJson, renderPlanText } from '../../runtime/env/plan/render.js';
-import { listEnvImages, pruneAllEnvImages, pruneOldBaseImages } from '../../runtime/env/prune.js';
+import { listEnvImages, pruneAllEnvImages, pruneOldBaseImages } from '../../runtime/env/choose/prune.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { startShellContainer } from '../../runtime/sandbox/shell-container.js';
 import { snapshotTar } from '../../runtime/workspace/snapshot.js';
@@ -14,14 +14,14 @@ import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../env/env-o
 import { EXIT, UsageError } from '../exit-codes.js';
 import { inert, inertJson } from '../../runtime/text/inert.js';
 import { openSession } from '../session.js';
-import { shortfallLine, type Shortfall } from '../../runtime/env/shortfall.js';
+import { shortfallLine, type Shortfall } from '../../runtime/env/build/shortfall.js';
 import { listEnvironments } from '../../runtime/ledger/environments.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
 import { existsSync } from 'node:fs';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
-import { pluginsFromSentence } from '../../runtime/env/pytest-entry-points.js';
-import { pytestRunEnv } from '../../runtime/env/pytest-run-env.js';
+import { pluginsFromSentence } from '../../runtime/env/run/pytest-entry-points.js';
+import { pytestRunEnv } from '../../runtime/env/run/pytest-run-env.js';
 
 export const ENV_HELP = `Usage: piper-agent env plan|build|ls|prune|shell [options]
 

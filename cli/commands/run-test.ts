@@ -4,7 +4,7 @@ import { RUN_TEST_LIMITS, runTest } from '../../primitives/run-test.js';
 import type { RunTestResult } from '../../primitives/results/sandbox-results.js';
 import { runTestTool } from '../../primitives/tools/run-test.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
-import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/test-command.js';
+import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/tests/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { gitHead, repoRoot } from '../../runtime/host/git.js';
 import { inert } from '../../runtime/text/inert.js';

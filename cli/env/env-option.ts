@@ -2,7 +2,7 @@
 // may use the settings that need the user's trust (its index URLs and setup commands).
 import { realpathSync } from 'node:fs';
 import { readRepoFile } from '../../runtime/host/inside-repo.js';
-import type { EnvMode } from '../../runtime/env/ensure.js';
+import type { EnvMode } from '../../runtime/env/choose/ensure.js';
 import { UsageError } from '../exit-codes.js';
 import { repoFileTrusted } from '../repo-config-trust/trust-store.js';
 

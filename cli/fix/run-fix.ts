@@ -4,7 +4,7 @@
 // environment, lock) comes before `init`; the rest after it, so the first event is out early.
 // Shared by `fix`, `demo` and `resume`; the caller decides how events are shown and how questions
 // are answered.
-import { shortfallLine } from '../../runtime/env/shortfall.js';
+import { shortfallLine } from '../../runtime/env/build/shortfall.js';
 import type { ApprovalMode, AskApproval } from '../../policy/approval.js';
 import type { EventSink, RunResult } from '../../policy/events.js';
 import type { LoopOptions, LoopState, LoopTools } from '../../policy/loop.js';
@@ -20,8 +20,8 @@ import type { ChatModel } from '../../runtime/model/types.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Config } from '../config.js';
-import type { EnvMode } from '../../runtime/env/ensure.js';
-import { DEFAULT_TEST_FROM } from '../../runtime/env/plan/test-command.js';
+import type { EnvMode } from '../../runtime/env/choose/ensure.js';
+import { DEFAULT_TEST_FROM } from '../../runtime/env/plan/tests/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { envMode, recipeTrusted } from '../env/env-option.js';
 import { openSession, type Session } from '../session.js';

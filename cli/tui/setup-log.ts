@@ -1,4 +1,4 @@
-// The set-up log a run writes before `init` (runtime/env/ensure.ts → builder.ts → build-box.ts, and
+// The set-up log a run writes before `init` (runtime/env/choose/ensure.ts → builder.ts → build-box.ts, and
 // the sandbox image's build), read back by its line shapes: the only structure the log has, so this
 // is the one place that knows them. `environment REF: WHAT` opens a phase, `  [STEP] command` a
 // step, and a line indented further is a step's output. The TUI shows one progress line from them

@@ -1,6 +1,6 @@
 // Inside a Swarm job, before the instance runs: the node pulled the sandbox image from the registry
 // under the registry's name (REGISTRY/piper-sandbox-python:<hash12>), and the environment build
-// looks for it under piper's own tag only (runtime/env/ensure.ts, baseImage). The job tags it, after
+// looks for it under piper's own tag only (runtime/env/choose/ensure.ts, baseImage). The job tags it, after
 // checking it carries this recipe's hash, so an image of another recipe is never taken for it.
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { RuntimeError } from '../../runtime/errors.js';

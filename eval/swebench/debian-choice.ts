@@ -5,7 +5,7 @@
 // when the project says nothing that tells the two apart: an instance made before Python 3.13 was
 // released gets Debian 12's 3.11. `--debian` overrides all of this (debian.ts).
 import { satisfies, validRange } from '@renovatebot/pep440';
-import { FULL_VERSION, type DebianRelease } from '../../runtime/env/plan/marker-env.js';
+import { FULL_VERSION, type DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import { debianOf, type DebianChoice } from './debian.js';
 import type { SweInstance } from './instance-file.js';
 import type { RepoCache } from './repos.js';

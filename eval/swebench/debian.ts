@@ -3,7 +3,7 @@
 // (`--debian 0.12=bookworm,*=trixie`: SWE-bench's version names a project release, and old releases
 // need Debian 12's Python 3.11 and its older numpy, Werkzeug, astroid). Unset: the environment's
 // own choice (trixie unless the project's requires-python excludes 3.13).
-import { PYTHON_OF, type DebianRelease, type SandboxPython } from '../../runtime/env/plan/marker-env.js';
+import { PYTHON_OF, type DebianRelease, type SandboxPython } from '../../runtime/env/plan/read/marker-env.js';
 import type { SweInstance } from './instance-file.js';
 
 export type DebianChoice = { all: DebianRelease } | { byVersion: Map<string, DebianRelease> } | null;

@@ -5,8 +5,8 @@
 // with the hardened limits of every sandbox. The repository is untrusted: its recipe's setup
 // commands and index URLs are not used.
 import type { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { ensureEnvironment, type EnvironmentChoice } from '../../runtime/env/ensure.js';
-import type { DebianRelease } from '../../runtime/env/plan/marker-env.js';
+import { ensureEnvironment, type EnvironmentChoice } from '../../runtime/env/choose/ensure.js';
+import type { DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';
 import { pythonOf } from './debian.js';

@@ -5,7 +5,7 @@
 // patch's tests do not exist in its tree yet). Its sandboxes run in the instance's environment image.
 import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DebianRelease } from '../../runtime/env/plan/marker-env.js';
+import type { DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import type { Task } from '../ab/task-set.js';
 import { goldEditsOf } from './gold-edits.js';
 import { goldLabelsOf } from './gold-labels.js';

@@ -5,7 +5,7 @@
 // it unresolved.
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DebianRelease } from '../../runtime/env/plan/marker-env.js';
+import type { DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { instanceEnvironment, type EnvironmentContext, type InstanceEnvironment } from './environment.js';
 import { applyTestPatch, runInstanceTests, type TestRun } from './grade.js';

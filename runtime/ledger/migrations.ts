@@ -288,7 +288,7 @@ export const MIGRATIONS: string[] = [
   `
   ALTER TABLE executions ADD COLUMN kill_reason TEXT;
   `,
-  // What an environment build's best effort relaxed or left out (JSON list; runtime/env/shortfall.ts).
+  // What an environment build's best effort relaxed or left out (JSON list; runtime/env/build/shortfall.ts).
   `
   ALTER TABLE environments ADD COLUMN shortfalls TEXT;
   `,

@@ -1,4 +1,4 @@
-// One redaction for every output: the credentials the ledger's redactor masks (runtime/env/secrets.ts)
+// One redaction for every output: the credentials the ledger's redactor masks (runtime/env/plan/secrets.ts)
 // are masked on stdout and stderr too, whatever path a line takes there — a progress line, an error,
 // a stream-json event, the unreachable index's message. Every credential-bearing setting registers
 // its secret here when it is read (the API key, PIP_INDEX_URL and the other pip sources, a trusted

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { ENV_LABEL, projectId } from '../../runtime/env/names.js';
+import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
 import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 

@@ -1,11 +1,11 @@
-// The lock of one environment build (runtime/env/build-lock.ts) on real files: held, released,
+// The lock of one environment build (runtime/env/choose/build-lock.ts) on real files: held, released,
 // waited for with one line naming its holder and a bounded wait, and taken over from a dead owner.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireBuildLock } from '../../runtime/env/build-lock.js';
+import { acquireBuildLock } from '../../runtime/env/choose/build-lock.js';
 
 const cache = mkdtempSync(join(tmpdir(), 'piper-build-lock-'));
 afterAll(() => rmSync(cache, { recursive: true, force: true }));

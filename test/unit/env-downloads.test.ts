@@ -5,11 +5,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { downloadedFiles, listedSdists } from '../../runtime/env/download-steps.js';
-import { metadataRequirements } from '../../runtime/env/metadata-requirements.js';
-import { readPipFailure } from '../../runtime/env/pip-failure.js';
-import { sdistBuildRequires } from '../../runtime/env/sdist-build-deps.js';
-import { providedExtras, requiresDist, wheelMetadata } from '../../runtime/env/wheel-metadata.js';
+import { downloadedFiles, listedSdists } from '../../runtime/env/build/deps/download-steps.js';
+import { metadataRequirements } from '../../runtime/env/build/deps/metadata-requirements.js';
+import { readPipFailure } from '../../runtime/env/build/pip-failure.js';
+import { sdistBuildRequires } from '../../runtime/env/build/deps/sdist-build-deps.js';
+import { providedExtras, requiresDist, wheelMetadata } from '../../runtime/env/build/deps/wheel-metadata.js';
 import { buildSdist, buildWheel } from '../helpers/wheels.js';
 
 // The same wheel, every entry deflated (buildWheel stores them).

@@ -4,8 +4,8 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkoutKey, environmentKey } from '../../runtime/env/key.js';
-import { pipSettings } from '../../runtime/env/pip-settings.js';
+import { checkoutKey, environmentKey } from '../../runtime/env/choose/key.js';
+import { pipSettings } from '../../runtime/env/plan/pip-settings.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { packageRoot } from '../../runtime/package-root.js';
 

@@ -2,9 +2,9 @@
 // errors, and markers evaluated for the sandbox's Pythons (3.13 on trixie, 3.11 on bookworm).
 import { describe, expect, it } from 'vitest';
 import { isEnvPlanError } from '../../runtime/env/plan/errors.js';
-import { evaluateMarker, renderMarker } from '../../runtime/env/plan/marker.js';
-import { markerEnvironment } from '../../runtime/env/plan/marker-env.js';
-import { parseMarker, parseRequirement, renderRequirement } from '../../runtime/env/plan/pep508.js';
+import { evaluateMarker, renderMarker } from '../../runtime/env/plan/read/marker.js';
+import { markerEnvironment } from '../../runtime/env/plan/read/marker-env.js';
+import { parseMarker, parseRequirement, renderRequirement } from '../../runtime/env/plan/read/pep508.js';
 
 function errorOf(run: () => unknown): Error {
   try {

@@ -2,8 +2,8 @@
 // form and depth counts, relative imports do not, and an import that cannot fail the tests (try/
 // except ImportError, its fallback, TYPE_CHECKING, importorskip) is marked optional.
 import { describe, expect, it } from 'vitest';
-import { importsOf } from '../../runtime/env/plan/imports.js';
-import { logicalLines } from '../../runtime/env/plan/python-lexer.js';
+import { importsOf } from '../../runtime/env/plan/infer/imports.js';
+import { logicalLines } from '../../runtime/env/plan/read/python-lexer.js';
 
 const SOURCE = `
 import os, sys as s

@@ -6,12 +6,12 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
-import { distributionForModule, modulesOfDistribution } from '../../runtime/env/plan/import-map.js';
-import { readPytestConfig } from '../../runtime/env/plan/pytest-config.js';
-import { pluginNeeds } from '../../runtime/env/plan/pytest-plugins.js';
+import { distributionForModule, modulesOfDistribution } from '../../runtime/env/plan/infer/import-map.js';
+import { readPytestConfig } from '../../runtime/env/plan/infer/pytest-config.js';
+import { pluginNeeds } from '../../runtime/env/plan/infer/pytest-plugins.js';
 import { renderPlanText } from '../../runtime/env/plan/render.js';
-import { RepoReader } from '../../runtime/env/plan/repo-reader.js';
-import { isStdlibModule } from '../../runtime/env/plan/stdlib.js';
+import { RepoReader } from '../../runtime/env/plan/read/repo-reader.js';
+import { isStdlibModule } from '../../runtime/env/plan/infer/stdlib.js';
 import { planRepo } from '../helpers/env-plan-repo.js';
 
 const PROJECT = '[project]\nname = "proj"\nversion = "1"\n';

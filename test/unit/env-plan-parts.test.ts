@@ -8,13 +8,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { debianPackageFor, parseNameMap } from '../../runtime/env/plan/debian-names.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { isEnvPlanError, type EnvPlanError } from '../../runtime/env/plan/errors.js';
-import { parseIni } from '../../runtime/env/plan/ini.js';
-import { pipRequirementLine } from '../../runtime/env/plan/pip-line.js';
+import { parseIni } from '../../runtime/env/plan/read/ini.js';
+import { pipRequirementLine } from '../../runtime/env/plan/deps/pip-line.js';
 import { validateRecipe } from '../../runtime/env/plan/recipe.js';
-import { redactUrl } from '../../runtime/env/plan/redact.js';
+import { redactUrl } from '../../runtime/env/plan/read/redact.js';
 import { renderPlanJson, renderPlanText } from '../../runtime/env/plan/render.js';
-import { RepoReader } from '../../runtime/env/plan/repo-reader.js';
-import { readRequirementsFiles } from '../../runtime/env/plan/requirements-file.js';
+import { RepoReader } from '../../runtime/env/plan/read/repo-reader.js';
+import { readRequirementsFiles } from '../../runtime/env/plan/deps/requirements-file.js';
 
 const made: string[] = [];
 

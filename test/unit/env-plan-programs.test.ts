@@ -2,7 +2,7 @@
 // only, each with the decision saying where it was seen.
 import { describe, expect, it } from 'vitest';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
-import { ProgramScan } from '../../runtime/env/plan/programs.js';
+import { ProgramScan } from '../../runtime/env/plan/infer/programs.js';
 import { planRepo } from '../helpers/env-plan-repo.js';
 
 function scanned(source: string): Array<[string, string | null, string]> {

@@ -3,10 +3,10 @@
 // file names, and lines that cannot be read skipped with why instead of failing the plan.
 import { describe, expect, it } from 'vitest';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
-import { poetryPythonMarker, poetryToPep440 } from '../../runtime/env/plan/poetry-version.js';
-import { RepoReader } from '../../runtime/env/plan/repo-reader.js';
-import { requirementFileNames } from '../../runtime/env/plan/requirement-file-names.js';
-import { isTestName } from '../../runtime/env/plan/test-names.js';
+import { poetryPythonMarker, poetryToPep440 } from '../../runtime/env/plan/deps/poetry-version.js';
+import { RepoReader } from '../../runtime/env/plan/read/repo-reader.js';
+import { requirementFileNames } from '../../runtime/env/plan/deps/requirement-file-names.js';
+import { isTestName } from '../../runtime/env/plan/tests/test-names.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { planRepo } from '../helpers/env-plan-repo.js';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { renderPlanText } from '../../runtime/env/plan/render.js';
-import { toolingCategory } from '../../runtime/env/plan/tooling.js';
+import { toolingCategory } from '../../runtime/env/plan/infer/tooling.js';
 import { planRepo } from '../helpers/env-plan-repo.js';
 
 describe('the tooling table', () => {

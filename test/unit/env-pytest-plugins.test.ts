@@ -11,9 +11,9 @@ import {
   pluginsLabel,
   pluginsSentence,
   projectEntryPoints,
-} from '../../runtime/env/pytest-entry-points.js';
-import { pytestRunEnv } from '../../runtime/env/pytest-run-env.js';
-import type { Shortfall } from '../../runtime/env/shortfall.js';
+} from '../../runtime/env/run/pytest-entry-points.js';
+import { pytestRunEnv } from '../../runtime/env/run/pytest-run-env.js';
+import type { Shortfall } from '../../runtime/env/build/shortfall.js';
 import { planRepo } from '../helpers/env-plan-repo.js';
 
 const SCAN = [

@@ -5,11 +5,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectLayout } from '../../runtime/env/plan/layout.js';
-import { RepoReader } from '../../runtime/env/plan/repo-reader.js';
-import { detectVcsUse } from '../../runtime/env/plan/vcs-use.js';
+import { detectLayout } from '../../runtime/env/plan/deps/layout.js';
+import { RepoReader } from '../../runtime/env/plan/read/repo-reader.js';
+import { detectVcsUse } from '../../runtime/env/plan/deps/vcs-use.js';
 import { gitInOwnRepo } from '../../runtime/host/safe-git.js';
-import { pretendVersionEnv, readVcsVersion } from '../../runtime/env/vcs-version.js';
+import { pretendVersionEnv, readVcsVersion } from '../../runtime/env/plan/vcs-version.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'piper-vcs-'));
 const me = { name: 't', email: 't@localhost' };

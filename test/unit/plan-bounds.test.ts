@@ -8,16 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
-import { parseMarker, parseRequirement } from '../../runtime/env/plan/pep508.js';
-import { RepoReader } from '../../runtime/env/plan/repo-reader.js';
-import { readRequirementsFiles } from '../../runtime/env/plan/requirements-file.js';
+import { parseMarker, parseRequirement } from '../../runtime/env/plan/read/pep508.js';
+import { RepoReader } from '../../runtime/env/plan/read/repo-reader.js';
+import { readRequirementsFiles } from '../../runtime/env/plan/deps/requirements-file.js';
 import {
   importsPytest,
   includedHeaders,
   setsExtModules,
   setupRequiresScm,
   usesUnittestTestCase,
-} from '../../runtime/env/plan/text-scan.js';
+} from '../../runtime/env/plan/read/text-scan.js';
 import { appendAll, maxOf } from '../../runtime/text/append.js';
 
 const FAR_UNDER_A_SECOND = 1000;

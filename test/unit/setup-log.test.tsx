@@ -7,7 +7,7 @@ import { advance, FAILED_BUILD_TAIL, logAfterRun, setupLine } from '../../cli/tu
 import { ViewStore } from '../../cli/tui/store.js';
 import { demoInit, frameWith } from '../helpers/ink-frames.js';
 
-// The shapes of runtime/env/ensure.ts, builder.ts and build-box.ts, and a word to the user around them.
+// The shapes of runtime/env/choose/ensure.ts, builder.ts and build-box.ts, and a word to the user around them.
 const LOG = [
   'start-up sweep: removed 1 orphan container(s), closed 0 ledger call(s)',
   'building the environment of /repo (2 requirement(s); key 0123456789ab)',

@@ -6,16 +6,16 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pipRequirements } from '../../runtime/env/direct-references.js';
+import { pipRequirements } from '../../runtime/env/build/deps/direct-references.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { renderPlanText } from '../../runtime/env/plan/render.js';
-import { nameInUrlPath } from '../../runtime/env/plan/requirements-file.js';
-import { detectTestCommand } from '../../runtime/env/plan/test-command.js';
-import { launchersFor } from '../../runtime/env/plan/test-programs.js';
-import { rankCommand } from '../../runtime/env/plan/test-rank.js';
-import { runsTests } from '../../runtime/env/plan/test-runners.js';
-import { lineRunners, simpleCommands } from '../../runtime/env/plan/test-shell.js';
-import { launchersStep } from '../../runtime/env/venv-launchers.js';
+import { nameInUrlPath } from '../../runtime/env/plan/deps/requirements-file.js';
+import { detectTestCommand } from '../../runtime/env/plan/tests/test-command.js';
+import { launchersFor } from '../../runtime/env/plan/tests/test-programs.js';
+import { rankCommand } from '../../runtime/env/plan/tests/test-rank.js';
+import { runsTests } from '../../runtime/env/plan/tests/test-runners.js';
+import { lineRunners, simpleCommands } from '../../runtime/env/plan/tests/test-shell.js';
+import { launchersStep } from '../../runtime/env/build/project/venv-launchers.js';
 
 const roots: string[] = [];
 function repo(files: Record<string, string>): string {

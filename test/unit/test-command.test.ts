@@ -1,4 +1,4 @@
-// The project's own test command (runtime/env/plan/test-command.ts), detected from its files as
+// The project's own test command (runtime/env/plan/tests/test-command.ts), detected from its files as
 // text: the order of the sources, the translations of tox/nox/make, the CI step's env with
 // expressions and sandbox-changing names dropped, and the summaries run_test counts.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -6,12 +6,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
-import { readYaml } from '../../runtime/env/plan/mini-yaml.js';
+import { readYaml } from '../../runtime/env/plan/read/mini-yaml.js';
 import { renderPlanText } from '../../runtime/env/plan/render.js';
-import { DEFAULT_TEST_FROM, detectTestCommand } from '../../runtime/env/plan/test-command.js';
+import { DEFAULT_TEST_FROM, detectTestCommand } from '../../runtime/env/plan/tests/test-command.js';
 import { pytestCounts, unittestCounts } from '../../primitives/test-counts.js';
 import { targetArgv } from '../../primitives/run-test.js';
-import { runsTests } from '../../runtime/env/plan/test-runners.js';
+import { runsTests } from '../../runtime/env/plan/tests/test-runners.js';
 
 const roots: string[] = [];
 function repo(files: Record<string, string>): string {

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../package-root.js';
-import { normalizeName } from './normalize.js';
+import { normalizeName } from './read/normalize.js';
 
 const DEBIAN_NAME_MAP_PATH = join('runtime', 'env', 'data', 'cpython3_fallback');
 

@@ -7,30 +7,30 @@
 // what the tests need that nothing declared (infer.ts); then tooling from development lists is
 // skipped (tooling.ts), constraints narrow, and a lockfile pins (lockfile.ts). Every choice is a
 // sentence in `decisions`, every file read an entry of `inputs`.
-import { readPytestConfig } from './pytest-config.js';
-import { pytestFacts } from './pytest-plugins.js';
-import { detectLayout, type Layout } from './layout.js';
-import { normalizeName } from './normalize.js';
-import { inferFromTests } from './infer.js';
-import { ProgramScan } from './programs.js';
-import { applyLockfile } from './lockfile.js';
-import type { SandboxPython } from './marker-env.js';
+import { readPytestConfig } from './infer/pytest-config.js';
+import { pytestFacts } from './infer/pytest-plugins.js';
+import { detectLayout, type Layout } from './deps/layout.js';
+import { normalizeName } from './read/normalize.js';
+import { inferFromTests } from './infer/infer.js';
+import { ProgramScan } from './infer/programs.js';
+import { applyLockfile } from './deps/lockfile.js';
+import type { SandboxPython } from './read/marker-env.js';
 import { Planner, projectExtras } from './planner.js';
-import { readPoetry, type PoetrySections } from './poetry.js';
-import { readPyproject, PYPROJECT, type Pyproject } from './pyproject.js';
+import { readPoetry, type PoetrySections } from './deps/poetry.js';
+import { readPyproject, PYPROJECT, type Pyproject } from './deps/pyproject.js';
 import { choosePython, type RequiresPython } from './python-choice.js';
 import { loadRecipe, recipeFindLinks, RECIPE_PATH, type Recipe } from './recipe.js';
-import { redactUrl } from './redact.js';
-import { RepoReader } from './repo-reader.js';
-import { requirementFileNames } from './requirement-file-names.js';
-import { readRequirementsFiles } from './requirements-file.js';
-import { readSetupCfg, SETUP_CFG, type SetupCfg } from './setup-cfg.js';
-import { addTestSources } from './test-sources.js';
-import { skipTooling } from './tooling.js';
-import { detectTestCommand } from './test-command.js';
-import { addTestCommandNeeds } from './test-programs.js';
+import { redactUrl } from './read/redact.js';
+import { RepoReader } from './read/repo-reader.js';
+import { requirementFileNames } from './deps/requirement-file-names.js';
+import { readRequirementsFiles } from './deps/requirements-file.js';
+import { readSetupCfg, SETUP_CFG, type SetupCfg } from './deps/setup-cfg.js';
+import { addTestSources } from './tests/test-sources.js';
+import { skipTooling } from './infer/tooling.js';
+import { detectTestCommand } from './tests/test-command.js';
+import { addTestCommandNeeds } from './tests/test-programs.js';
 import { EnvPlanSchema, type EnvPlan } from './types.js';
-import { detectVcsUse } from './vcs-use.js';
+import { detectVcsUse } from './deps/vcs-use.js';
 
 export interface PlanOptions {
   /** The sandbox's Python when the recipe does not choose a Debian release (default: by requires-python). */
@@ -146,7 +146,7 @@ function describeProject(
  * What a build backend needs that its project does not declare: hatchling's editable build asks
  * for `editables`, which --no-build-isolation does not install (iniconfig); a version from git
  * needs its tool even when only its configuration names it (the version itself is read on the
- * host at build time: runtime/env/vcs-version.ts).
+ * host at build time: runtime/env/plan/vcs-version.ts).
  */
 function addBuildNeeds(planner: Planner, reader: RepoReader, buildBackend: string | null): void {
   if (buildBackend === 'hatchling.build')

@@ -6,11 +6,11 @@
 // what a project or a test needs (tooling.ts). Constraints and lockfile pins only narrow
 // distributions that are already required.
 import { debianPackageFor } from './debian-names.js';
-import { evaluateMarker, renderMarker } from './marker.js';
-import { markerEnvironment, type SandboxPython } from './marker-env.js';
-import { normalizeName } from './normalize.js';
-import { renderRequirement, renderSpecifiers, type Requirement } from './pep508.js';
-import { redactUrl } from './redact.js';
+import { evaluateMarker, renderMarker } from './read/marker.js';
+import { markerEnvironment, type SandboxPython } from './read/marker-env.js';
+import { normalizeName } from './read/normalize.js';
+import { renderRequirement, renderSpecifiers, type Requirement } from './read/pep508.js';
+import { redactUrl } from './read/redact.js';
 import type { PlannedRequirement, SkippedRequirement } from './types.js';
 
 export type Reason = PlannedRequirement['reason'];

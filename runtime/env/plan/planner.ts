@@ -3,14 +3,14 @@
 // requirement naming the project itself (`-e .[test]`, `name[test]`) adds the project's extras;
 // it is never installed from an index.
 import { isEnvPlanError, whereFrom } from './errors.js';
-import type { SandboxPython } from './marker-env.js';
+import type { SandboxPython } from './read/marker-env.js';
 import { RequirementSet, type Reason } from './merge.js';
-import { normalizeName } from './normalize.js';
-import { parseRequirement, renderRequirement, type Requirement } from './pep508.js';
-import type { ListedRequirement, Pyproject } from './pyproject.js';
-import { readRequirementLines, type FileRequirement, type RequirementsFiles } from './requirements-file.js';
-import type { RepoReader } from './repo-reader.js';
-import type { SetupCfg } from './setup-cfg.js';
+import { normalizeName } from './read/normalize.js';
+import { parseRequirement, renderRequirement, type Requirement } from './read/pep508.js';
+import type { ListedRequirement, Pyproject } from './deps/pyproject.js';
+import { readRequirementLines, type FileRequirement, type RequirementsFiles } from './deps/requirements-file.js';
+import type { RepoReader } from './read/repo-reader.js';
+import type { SetupCfg } from './deps/setup-cfg.js';
 import { appendAll } from '../../text/append.js';
 
 export interface ProjectExtras {

@@ -4,7 +4,7 @@
 // `python` dependency) when the default does not satisfy it and 3.11 does. Neither satisfying
 // keeps the default. Classifiers are never a choice, only a hint in the sentence.
 import { satisfies, validRange } from '@renovatebot/pep440';
-import { DEBIAN_OF, FULL_VERSION, PYTHON_OF, type DebianRelease, type SandboxPython } from './marker-env.js';
+import { DEBIAN_OF, FULL_VERSION, PYTHON_OF, type DebianRelease, type SandboxPython } from './read/marker-env.js';
 import { RECIPE_PATH, type Recipe } from './recipe.js';
 
 export interface RequiresPython {

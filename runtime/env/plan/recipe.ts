@@ -4,10 +4,10 @@
 // what is expected there.
 import { z } from 'zod';
 import { EnvPlanError } from './errors.js';
-import { parseRequirement } from './pep508.js';
-import { redactUrl } from './redact.js';
-import { cleanRelative, type RepoReader } from './repo-reader.js';
-import { readToml } from './toml.js';
+import { parseRequirement } from './read/pep508.js';
+import { redactUrl } from './read/redact.js';
+import { cleanRelative, type RepoReader } from './read/repo-reader.js';
+import { readToml } from './read/toml.js';
 
 export const RECIPE_PATH = '.piper/sandbox.toml';
 

@@ -1,7 +1,7 @@
 // The plan for a person (`piper-agent env plan`): what would be installed, from which file, why,
 // and what was left out; and the plan as shown or recorded, with every URL's credentials removed.
 // The text holds repository text (names, paths): the CLI makes it inert before a terminal sees it.
-import { redactUrl } from './redact.js';
+import { redactUrl } from './read/redact.js';
 import { EnvPlanSchema, type EnvPlan } from './types.js';
 
 /** The plan with the credentials of every URL in it replaced by `***` (hosts and paths kept). */

@@ -73,14 +73,14 @@ export const EnvPlanSchema = z.object({
   }),
   apt: z.array(z.string()),
   setup: z.array(z.string()),
-  /** The project's test command (runtime/env/plan/test-command.ts); null in plans made before it was detected. */
+  /** The project's test command (runtime/env/plan/tests/test-command.ts); null in plans made before it was detected. */
   testCommand: z.string().nullable(),
   /** Where it came from, e.g. `.github/workflows/ci.yml job test step "Run tests"`. */
   testCommandFrom: z.string().nullable().default(null),
   /** Variables its step sets: repository text, never a `${{ }}` expression, no name that changes the sandbox. */
   testEnv: z.record(z.string(), z.string()).default({}),
   /**
-   * The pytest configuration as the run side needs it (runtime/env/pytest-run-env.ts): its addopts
+   * The pytest configuration as the run side needs it (runtime/env/run/pytest-run-env.ts): its addopts
    * words, and the ini keys only a plugin defines, with that plugin's normalized name.
    */
   pytest: z

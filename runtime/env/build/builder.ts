@@ -1,0 +1,154 @@
+// Building a project environment (docs/environments.md): an image FROM the sandbox image with the
+// project's dependencies in a venv that sees Debian's packages, and the project importable from
+// the workspace and installed editable. Each phase is its own container, and repository code never
+// runs where there is a network or a secret:
+//   1. dependencies (network: download only, and Debian; then installed offline): deps-phase.ts
+//   1b. for compiled parts, a compiler and headers on top (network, apt only): tools-phase.ts
+//   2a. the repository's own wheels (no network, no secret): wheelhouse-phase.ts
+//   2b. the project's build (no network, no secret, its result read back as data): project-phase.ts
+//   2c. what only the project's METADATA requires, downloaded then installed offline: topup-phase.ts
+//   3. the image: a fresh container from 2c/2a/1 that never ran repository code, the project's files
+//      written into it by piper from that data, committed as `piper-env-<project>:<key12>`.
+// 1, 1b and 2a ran no repository build code: they are kept under the declarations key and reused
+// by the next checkout (deps-image.ts); the image of 3 is keyed by the whole snapshot (key.ts).
+// Best effort unless strict: what no source meets is relaxed or missing, recorded as shortfalls.
+import type { EnvironmentStep, ResolvedPackage } from '../../ledger/environments.js';
+import { BuildBox } from './build-box.js';
+import { BuildContext, type BuildInput } from './build-context.js';
+import { dependencyPhase } from './deps/deps-phase.js';
+import { DEPS_RECORD_LABEL, keepDepsImage, reuseDepsImage, type DepsPart } from './deps-image.js';
+import { ENV_LABEL, ENV_PATH, VENV, projectId } from '../choose/names.js';
+import { filesTar, projectPhase } from './project/project-phase.js';
+import { scanPytestPlugins } from './project/pytest-plugins-step.js';
+import {
+  PYTEST_PLUGINS_LABEL,
+  pluginsSentence,
+  pluginsLabel,
+  projectEntryPoints,
+  type PytestPlugin,
+} from '../run/pytest-entry-points.js';
+import type { Shortfall } from './shortfall.js';
+import { toolsPhase } from './deps/tools-phase.js';
+import { topUpPhase } from './deps/topup-phase.js';
+import { repoWheelNames, wheelhousePhase } from './deps/wheelhouse-phase.js';
+
+export type { BuildInput } from './build-context.js';
+
+export interface BuildOutcome {
+  imageRef: string;
+  imageId: string;
+  sizeBytes: number;
+  steps: EnvironmentStep[];
+  resolved: ResolvedPackage[];
+  sources: string[];
+  shortfalls: Shortfall[];
+  /** The pytest plugins in the image (also its label), the project's own among them. */
+  pytestPlugins: PytestPlugin[];
+}
+
+export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome> {
+  const ctx = new BuildContext(input);
+  const intermediate: string[] = [];
+  try {
+    const { base, tools, wheelsFirst } = await dependencyImages(ctx, intermediate);
+    const project = await ctx.phase('project', () => projectPhase(ctx, { on: tools ?? base, wheelsFirst }));
+    // What only the project's build code names (its METADATA), installed on top before the commit.
+    const topped = project.box ? base : await ctx.phase('top-up', () => topUpPhase(ctx, base, project.files));
+    if (topped !== base) intermediate.push(topped);
+    projectEntryPoints(project.files, ctx.pytestPlugins);
+    ctx.sources.push(pluginsSentence(ctx.pytestPlugins));
+    // The project's own box (trusted setup) cannot be made again here: only a fresh one is retried.
+    const imageId = project.box
+      ? await commitImage(ctx, base, project)
+      : await ctx.phase('image', () => commitImage(ctx, topped, project));
+    const info = await input.engine.inspectImage(imageId);
+    return {
+      imageRef: ctx.target.ref,
+      imageId,
+      sizeBytes: info?.size ?? 0,
+      steps: ctx.steps,
+      resolved: [...ctx.resolved.values()],
+      sources: ctx.sources,
+      shortfalls: ctx.shortfalls,
+      pytestPlugins: ctx.pytestPlugins,
+    };
+  } finally {
+    await Promise.all(ctx.removals);
+    // The intermediate tags go; their layers stay as the kept and final images' parents.
+    for (const ref of intermediate) await input.engine.removeImage(ref).catch(() => undefined);
+  }
+}
+
+/**
+ * The images the project builds on, each kept under the declarations key (deps-image.ts): reused
+ * when the engine has it, built and kept otherwise. The repository's wheels go in offline on top of
+ * the dependencies; a compiled project builds on the dependencies plus the compiler (the wheels
+ * then go into its build box), and the environment is made without the compiler.
+ */
+async function dependencyImages(
+  ctx: BuildContext,
+  intermediate: string[],
+): Promise<{ base: string; tools: string | null; wheelsFirst: boolean }> {
+  const provided = repoWheelNames(ctx.input.pip.repoWheelDirs);
+  const kept = async (part: DepsPart, build: () => Promise<string>) => {
+    const reused = await reuseDepsImage(ctx, part);
+    if (reused) return reused;
+    const built = await build();
+    intermediate.push(built);
+    return keepDepsImage(ctx, built, part);
+  };
+  const deps = await kept('deps', () => ctx.phase('dependencies', () => dependencyPhase(ctx, provided)));
+  const wheels = ctx.input.plan.requirements.some((q) => provided.has(q.normalized));
+  const base = wheels
+    ? await kept('wheels', () => ctx.phase('wheelhouse', () => wheelhousePhase(ctx, deps, provided)))
+    : deps;
+  const native = ctx.input.native && ctx.input.native.kind !== 'rust' ? ctx.input.native : null;
+  const tools = native
+    ? await kept('tools', () => ctx.phase('build tools', () => toolsPhase(ctx, deps, native)))
+    : null;
+  return { base, tools, wheelsFirst: !!tools && wheels };
+}
+
+/** The image: the project's box itself (trusted setup), or a never-started container given the checked files. */
+async function commitImage(
+  ctx: BuildContext,
+  base: string,
+  project: Awaited<ReturnType<typeof projectPhase>>,
+): Promise<string> {
+  const { engine, key, repoRoot } = ctx.input;
+  const box =
+    project.box ??
+    (await BuildBox.start(engine, {
+      image: base,
+      network: 'none',
+      labels: ctx.labels,
+      log: ctx.input.log,
+      createOnly: true,
+    }));
+  try {
+    // Trusted setup commands may have installed anything, the project among it: the box is read again.
+    if (project.box) await scanPytestPlugins(ctx, project.box);
+    await box.put('/', filesTar(project.files));
+    // A rebuild of the same key takes over the tag; the image it leaves untagged goes with it.
+    const previous = await engine.inspectImage(ctx.target.ref);
+    const imageId = await box.commit({
+      repo: ctx.target.repo,
+      tag: ctx.target.tag,
+      changes: [
+        `ENV VIRTUAL_ENV=${VENV} PATH=${ENV_PATH}`,
+        'USER 1000:1000',
+        'WORKDIR /work',
+        'CMD ["python3"]',
+        `LABEL ${ENV_LABEL.key}=${key} ${ENV_LABEL.project}=${projectId(repoRoot, ctx.input.projectName)} ${ENV_LABEL.base}=${ctx.input.base.id}`,
+        // Every part checked by pytest-entry-points.ts ([\w.:-] only); quoted, as it may be empty.
+        `LABEL ${PYTEST_PLUGINS_LABEL}="${pluginsLabel(ctx.pytestPlugins)}"`,
+        // The dependency image's record is its own; this image's is the ledger's.
+        `LABEL ${DEPS_RECORD_LABEL}=""`,
+      ],
+    });
+    if (previous && previous.id !== imageId) await engine.removeImage(previous.id).catch(() => undefined);
+    return imageId;
+  } finally {
+    await box.remove();
+  }
+}

@@ -1,0 +1,111 @@
+// The dependency image kept for the next checkout: the venv, Debian's packages and the repository's
+// wheels (and, for compiled parts, the build tools on top) — images no repository build code ran
+// in, so they are keyed by the declarations alone (key.ts `environmentKey`), while the environment
+// image built FROM them holds the project layer and is keyed by the whole snapshot. A new checkout
+// with the same declarations then costs only the project phase. What the dependency phases said
+// (sources, shortfalls, versions, pytest plugins) travels with the image as a label, redacted, so
+// a reuse reports what the build that made it found.
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { z } from 'zod';
+import { BuildBox } from './build-box.js';
+import type { BuildContext } from './build-context.js';
+import { ENV_LABEL, projectId } from '../choose/names.js';
+
+export const DEPS_RECORD_LABEL = 'piper.env.deps-record';
+
+const recordSchema = z.object({
+  sources: z.array(z.string()),
+  shortfalls: z.array(z.any()),
+  resolved: z.array(
+    z.object({
+      key: z.string(),
+      name: z.string(),
+      version: z.string(),
+      source: z.enum(['pip', 'debian', 'system', 'project']),
+    }),
+  ),
+  pytestPlugins: z.array(z.object({ dist: z.string(), name: z.string(), module: z.string() })),
+});
+
+export type DepsPart = 'deps' | 'wheels' | 'tools';
+const SAID: Record<DepsPart, string> = {
+  deps: 'dependencies',
+  wheels: "the repository's wheels",
+  tools: 'build tools',
+};
+
+function depsRef(ctx: BuildContext, part: DepsPart): { repo: string; tag: string; ref: string } {
+  const tag = `${ctx.input.depsKey.slice(0, 12)}-${part}`;
+  return { repo: ctx.target.repo, tag, ref: `${ctx.target.repo}:${tag}` };
+}
+
+function depsKeyLabel(ctx: BuildContext, part: DepsPart): string {
+  return `${part}-${ctx.input.depsKey}`;
+}
+
+/** The kept image of this part when the engine has one for these declarations and base; its record restored. */
+export async function reuseDepsImage(ctx: BuildContext, part: DepsPart): Promise<string | null> {
+  // `--env rebuild` builds every part again (and fetches Debian's lists again).
+  if (ctx.input.refreshAptLists) return null;
+  const { ref } = depsRef(ctx, part);
+  const found = await ctx.input.engine.inspectImage(ref);
+  if (
+    !found ||
+    found.labels[ENV_LABEL.key] !== depsKeyLabel(ctx, part) ||
+    found.labels[ENV_LABEL.base] !== ctx.input.base.id
+  )
+    return null;
+  const parsed = recordSchema.safeParse(decodeRecord(found.labels[DEPS_RECORD_LABEL]));
+  if (!parsed.success) return null;
+  // The record is everything the build had said when this part was kept: it replaces what is known.
+  const record = parsed.data;
+  ctx.sources.splice(0, ctx.sources.length, ...record.sources);
+  ctx.shortfalls.splice(0, ctx.shortfalls.length, ...(record.shortfalls as typeof ctx.shortfalls));
+  ctx.resolved.clear();
+  for (const { key, ...pkg } of record.resolved) ctx.resolved.set(key, pkg);
+  ctx.pytestPlugins.splice(0, ctx.pytestPlugins.length, ...record.pytestPlugins);
+  ctx.sources.push(`${SAID[part]}: reused ${ref} (the same declarations)`);
+  return ref;
+}
+
+/** Tags `image` as this part's kept image, with the record of what the build said so far. */
+export async function keepDepsImage(ctx: BuildContext, image: string, part: DepsPart): Promise<string> {
+  const { engine, repoRoot, projectName, base, log, pip } = ctx.input;
+  const target = depsRef(ctx, part);
+  const record = {
+    sources: ctx.sources,
+    shortfalls: ctx.shortfalls,
+    resolved: [...ctx.resolved].map(([key, pkg]) => ({ key, ...pkg })),
+    pytestPlugins: ctx.pytestPlugins,
+  };
+  // The record's text is the build's words: redacted like every other record of it.
+  // Compressed: a large project's versions would make a long label (and one Dockerfile line).
+  const encoded = gzipSync(pip.redactor.text(JSON.stringify(record))).toString('base64');
+  const box = await BuildBox.start(engine, {
+    image,
+    network: 'none',
+    labels: ctx.labels,
+    log,
+    createOnly: true,
+  });
+  try {
+    await box.commit({
+      ...target,
+      changes: [
+        `LABEL ${ENV_LABEL.key}=${depsKeyLabel(ctx, part)} ${ENV_LABEL.project}=${projectId(repoRoot, projectName)} ${ENV_LABEL.base}=${base.id} ${DEPS_RECORD_LABEL}=${encoded}`,
+      ],
+    });
+  } finally {
+    await box.remove();
+  }
+  return target.ref;
+}
+
+function decodeRecord(label: string | undefined): unknown {
+  if (!label) return null;
+  try {
+    return JSON.parse(gunzipSync(Buffer.from(label, 'base64')).toString('utf8'));
+  } catch {
+    return null;
+  }
+}

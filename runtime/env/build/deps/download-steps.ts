@@ -1,0 +1,196 @@
+// The steps of a download-only dependency round and of the offline install after it. The networked
+// box only resolves and downloads — wheels, read as data by pip, and a source distribution's file
+// fetched by a stdlib script — and never installs or builds anything: no distribution's code runs
+// while a network or a credential is present. Building an sdist and installing everything happen
+// in boxes with no network and no secret, from the downloaded files.
+import type { StepSpec } from '../build-box.js';
+import { VENV_PYTHON } from '../../choose/names.js';
+import type { Redactor } from '../../plan/secrets.js';
+
+export const DOWNLOADS = '/opt/piper/downloads';
+export const SDISTS = '/opt/piper/sdists';
+/** Wheels built offline from sdists: a find-links directory of the next networked round. */
+export const BUILT = '/opt/piper/built';
+
+const PIP = `${VENV_PYTHON} -m pip --disable-pip-version-check --no-input`;
+// Debian's own Python and pip: the download needs no venv (the top-up's box has none).
+const SYSTEM_PIP = 'python3 -I -m pip --disable-pip-version-check --no-input';
+
+function shQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * pip download of wheels only (`--only-binary=:all:`: an sdist would have its metadata hook run
+ * here) into DOWNLOADS, from the sources in `env` (exec-only, credentials and all). Nothing is
+ * installed: the venv stays as apt and venv left it, so no Python here imports a downloaded file.
+ */
+export function pipDownloadStep(requirements: string[], env: string[], redactor: Redactor): StepSpec {
+  const args = [
+    '--no-cache-dir',
+    '--only-binary=:all:',
+    '--timeout',
+    '5',
+    '--retries',
+    '0',
+    '--quiet',
+    '--dest',
+    DOWNLOADS,
+    ...requirements,
+  ];
+  const command = `${SYSTEM_PIP} download ${args.map(shQuote).join(' ')}`;
+  // The wheels built offline are installed from DOWNLOADS with the rest.
+  const script = `set -e\nmkdir -p ${DOWNLOADS}\n${command}\ncp ${BUILT}/*.whl ${DOWNLOADS}/ 2>/dev/null || true\necho piper-downloaded\nls ${DOWNLOADS}`;
+  const shown = env.filter((e) => !e.startsWith('PIP_CONFIG_FILE='));
+  return { name: 'pip', script, display: redactor.text([...shown, command].join(' ')), env, timeoutS: 600 };
+}
+
+/** The file names the download step listed after its marker line. */
+export function downloadedFiles(stdout: string): string[] {
+  const at = stdout.lastIndexOf('piper-downloaded\n');
+  if (at < 0) return [];
+  return stdout
+    .slice(at + 'piper-downloaded\n'.length)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => /^[A-Za-z0-9][\w.+!-]*\.(whl|tar\.gz|zip)$/.test(l));
+}
+
+/**
+ * Every requirement installed from the downloaded (and built) files alone: `--no-index`, the
+ * download directories as find-links, no secret, in a box with no network. pip's report says what.
+ */
+export function offlineInstallStep(requirements: string[], dirs: string[]): StepSpec {
+  const args = [
+    '--no-cache-dir',
+    '--no-index',
+    ...dirs.flatMap((d) => ['--find-links', d]),
+    '--quiet',
+    '--report',
+    '/tmp/pip-report.json',
+    ...requirements,
+  ];
+  const script = `set -e\n${PIP} install ${args.map(shQuote).join(' ')}\necho piper-pip-report\ncat /tmp/pip-report.json`;
+  return { name: 'install', script, env: ['PIP_CONFIG_FILE=/dev/null'], timeoutS: 900 };
+}
+
+/**
+ * An sdist built into a wheel with no network and no secret, by Debian's Python and setuptools
+ * (no build isolation: nothing can be fetched). The build is the distribution's own code.
+ */
+export function sdistBuildStep(file: string): StepSpec {
+  const command = `python3 -m pip --disable-pip-version-check --no-input wheel --no-deps --no-index --no-build-isolation --no-cache-dir --wheel-dir ${BUILT} ${shQuote(`${SDISTS}/${file}`)}`;
+  return {
+    name: `build ${file}`,
+    script: `set -e\nexport PIP_CONFIG_FILE=/dev/null\nmkdir -p ${BUILT}\ncd /tmp\n${command}`,
+    timeoutS: 900,
+  };
+}
+
+// Run by Debian's Python with -I (nothing of the environment's, no user site): the PEP 503 page of
+// one project on each index, its sdist links listed, or one of them fetched (its sha256 checked when
+// the link gives one). Credentials go only to the index's own host, never along a redirect elsewhere.
+const SDIST_SCRIPT = String.raw`
+import base64, hashlib, html.parser, os, re, sys, urllib.parse, urllib.request
+mode, name = sys.argv[1], sys.argv[2]
+norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()
+given = os.environ.get("PIP_INDEX_URL", "").split()
+if not given:
+    from pip._internal.models.index import PyPI
+    given = [PyPI.simple_url]
+indexes = given + os.environ.get("PIP_EXTRA_INDEX_URL", "").split()
+class Redirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None and urllib.parse.urlsplit(newurl).netloc != urllib.parse.urlsplit(req.full_url).netloc:
+            new.headers.pop("Authorization", None)
+            new.unredirected_hdrs.pop("Authorization", None)
+        return new
+fetch = urllib.request.build_opener(Redirect).open
+class Links(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.hrefs = []
+    def handle_starttag(self, tag, attrs):
+        href = dict(attrs).get("href")
+        if tag == "a" and href:
+            self.hrefs.append(href)
+SDIST = re.compile(r"^(.+)-([^-]+)\.(tar\.gz|zip)$")
+found = []
+for index in indexes:
+    parts = urllib.parse.urlsplit(index)
+    info, _, host = parts.netloc.rpartition("@")
+    headers = {"Accept": "text/html"}
+    if info:
+        headers["Authorization"] = "Basic " + base64.b64encode(urllib.parse.unquote(info).encode()).decode()
+    page = urllib.parse.urljoin(parts._replace(netloc=host).geturl().rstrip("/") + "/", norm(name) + "/")
+    try:
+        with fetch(urllib.request.Request(page, headers=headers), timeout=10) as r:
+            text, final = r.read(8 << 20).decode("utf-8", "replace"), r.geturl()
+    except Exception as e:
+        print("piper-sdist-error", type(e).__name__)
+        continue
+    links = Links()
+    links.feed(text)
+    for href in links.hrefs:
+        url = urllib.parse.urljoin(final, href)
+        file = urllib.parse.unquote(urllib.parse.urlsplit(url).path.rsplit("/", 1)[-1])
+        m = SDIST.match(file)
+        if m and "/" not in file and not file.startswith(".") and norm(m.group(1)) == norm(name):
+            same = urllib.parse.urlsplit(url).netloc == host
+            found.append((m.group(2), file, url, headers if same else {}))
+if mode == "list":
+    for version, file, _, _ in found:
+        print("piper-sdist", version, file)
+    sys.exit(0)
+for version, file, url, headers in found:
+    if file != sys.argv[3]:
+        continue
+    with fetch(urllib.request.Request(url.split("#")[0], headers=headers), timeout=60) as r:
+        data = r.read(512 << 20)
+    want = re.match(r"sha256=([0-9a-f]{64})$", urllib.parse.urlsplit(url).fragment)
+    if want and hashlib.sha256(data).hexdigest() != want.group(1):
+        print("piper-sdist-error sha256 mismatch")
+        sys.exit(3)
+    os.makedirs(sys.argv[4], exist_ok=True)
+    with open(os.path.join(sys.argv[4], file), "wb") as out:
+        out.write(data)
+    print("piper-sdist-fetched", file)
+    sys.exit(0)
+print("piper-sdist-error not listed")
+sys.exit(3)
+`;
+
+/** The sdists the indexes list for `name` (`piper-sdist VERSION FILE` lines). */
+export function sdistListStep(name: string, env: string[]): StepSpec {
+  return {
+    name: `sdists of ${name}`,
+    script: `python3 -I -c ${shQuote(SDIST_SCRIPT)} list ${shQuote(name)}`,
+    display: `list the sdists of ${name} on the index (PEP 503 page, stdlib only)`,
+    env,
+    timeoutS: 120,
+    quiet: true,
+  };
+}
+
+/** One sdist's file fetched into SDISTS, not unpacked, not built. */
+export function sdistFetchStep(name: string, file: string, env: string[]): StepSpec {
+  return {
+    name: `fetch ${file}`,
+    script: `python3 -I -c ${shQuote(SDIST_SCRIPT)} fetch ${shQuote(name)} ${shQuote(file)} ${SDISTS}`,
+    display: `fetch ${file} from the index without building it`,
+    env,
+    timeoutS: 600,
+  };
+}
+
+/** `piper-sdist VERSION FILE` lines: version → file name (the first listed of each version). */
+export function listedSdists(stdout: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of stdout.split('\n')) {
+    // The index's words: only a plain file name is kept (it names steps, files and records).
+    const m = /^piper-sdist ([\w.+!-]+) ([A-Za-z0-9][\w.+!-]*\.(?:tar\.gz|zip))$/.exec(line.trim());
+    if (m && !out.has(m[1]!)) out.set(m[1]!, m[2]!);
+  }
+  return out;
+}

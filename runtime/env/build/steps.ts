@@ -1,0 +1,162 @@
+// The shell each environment build step runs, as pure functions of the plan. Scripts carry no
+// credentials (those go in an exec's environment), and each prints machine-readable lines
+// (`piper-meta PATH`, `piper-dpkg NAME VERSION`, `piper-pip-report`) the builder reads back.
+import { ENV_PATH, VENV, VENV_PYTHON } from '../choose/names.js';
+import type { StepSpec } from './build-box.js';
+import { editableInstallLines, type ProjectInstall } from './project/project-install.js';
+
+function shQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+const PIP = `${VENV_PYTHON} -m pip --disable-pip-version-check --no-input`;
+
+export function venvStep(): StepSpec {
+  return {
+    name: 'venv',
+    // No pip of its own: Debian's pip (visible through the system site-packages) installs into the
+    // venv when run by the venv's Python, which saves ensurepip's time and size. (Not `pip
+    // --version` after it: 0.6 s to learn what the first pip step says anyway.)
+    script: `python3 -m venv --without-pip --system-site-packages ${VENV}`,
+    timeoutS: 120,
+  };
+}
+
+/**
+ * Printed by an apt step whose apt rebuilt its binary cache of the lists: a copy taken before the
+ * install (which rewrites pkgcache.bin with the new dpkg status) is in APT_CACHE_COPY, to keep.
+ */
+export const APT_CACHE_REBUILT = 'piper-apt-cache-rebuilt';
+// Not under /tmp: the engine's archive endpoint does not see into a tmpfs. The clean step removes it.
+export const APT_CACHE_COPY = '/var/cache/apt/piper-copy';
+/** Printed by an apt step that downloaded packages: the package cache is worth keeping again. */
+export const APT_DEBS_FETCHED = 'piper-apt-debs-fetched';
+const PKGCACHE_STAMP = 'stat -c %Y.%s /var/cache/apt/pkgcache.bin 2>/dev/null || echo none';
+
+/**
+ * apt from the image's Debian sources (`update`: fetch the lists first). `strict`: every package must exist (the recipe asked for
+ * them by name); otherwise the missing ones are reported (`piper-missing NAME`) and the rest installed.
+ */
+export function aptStep(name: string, packages: string[], strict: boolean, update = true): StepSpec {
+  const list = packages.map(shQuote).join(' ');
+  const script = [
+    'set -e',
+    'export DEBIAN_FRONTEND=noninteractive',
+    // Before the update: `apt-get update` itself rebuilds the cache at its end.
+    `cache_before=$(${PKGCACHE_STAMP})`,
+    // Lists already in the box (apt-cache.ts) are not fetched again.
+    ...(update
+      ? [
+          // GzipIndexes: the lists stay compressed, a fraction of the size: cheap to keep (apt-cache.ts).
+          'apt-get update -qq -o Acquire::GzipIndexes=true -o Acquire::Retries=1 -o Acquire::http::Timeout=20 -o Acquire::https::Timeout=20',
+        ]
+      : []),
+    // One `apt-cache policy` for every name (about 0.1 s; `apt-cache show` is 0.3 s a name): a name
+    // with a candidate version is installable; one unknown, or virtual with none, is missing.
+    `avail=" $(apt-cache policy ${list} 2>/dev/null | awk '/^[^ ]/ { p = $0; sub(/:$/, "", p) } /^  Candidate:/ { if ($2 != "(none)") printf "%s ", p }')"`,
+    `if [ "$(${PKGCACHE_STAMP})" != "$cache_before" ]; then mkdir -p ${APT_CACHE_COPY} && cp /var/cache/apt/pkgcache.bin /var/cache/apt/srcpkgcache.bin ${APT_CACHE_COPY}/ && echo ${APT_CACHE_REBUILT}; fi`,
+    'install=""',
+    'missing=""',
+    `for p in ${list}; do`,
+    '  case "$avail" in *" $p "*) install="$install $p" ;; *) missing="$missing $p"; echo "piper-missing $p" ;; esac',
+    'done',
+    // A package the recipe names but Debian does not have fails the step by name.
+    ...(strict ? ['[ -z "$missing" ] || { echo "no such Debian package:$missing" >&2; exit 3; }'] : []),
+    'debs_before=$(ls /var/cache/apt/archives | grep -c "\\.deb$" || true)',
+    '[ -z "$install" ] || apt-get install -y -qq --no-install-recommends $install',
+    // Only a step that downloaded something has packages the kept ones lack (apt-cache.ts).
+    `[ "$(ls /var/cache/apt/archives | grep -c "\\.deb$" || true)" = "$debs_before" ] || echo ${APT_DEBS_FETCHED}`,
+    '[ -z "$install" ] || dpkg-query -W -f=\'piper-dpkg ${Package} ${Version}\\n\' $install',
+  ];
+  return { name, script: script.join('\n'), timeoutS: 600 };
+}
+
+/**
+ * The repository's own wheels, in a container with no network and no secret: `--no-index` and
+ * only the copied wheel directories, `--no-deps` (a wheel's metadata names no source pip could
+ * reach here anyway, and what it depends on was installed in the dependency phase).
+ */
+export function repoWheelsStep(requirements: string[], dirs: string[]): StepSpec {
+  const args = [
+    '--no-cache-dir',
+    '--no-index',
+    '--no-deps',
+    ...dirs.flatMap((d) => ['--find-links', d]),
+    ...requirements,
+  ];
+  return {
+    name: 'wheelhouse',
+    script: `set -e\n${PIP} install ${args.map(shQuote).join(' ')}`,
+    env: ['PIP_CONFIG_FILE=/dev/null'],
+    timeoutS: 300,
+  };
+}
+
+/** A recipe's setup command, run as root in the project's directory, with no network. */
+export function setupStep(index: number, command: string): StepSpec {
+  return {
+    name: `setup ${index + 1}`,
+    script: `set -e\ncd /work\nexport PATH=${ENV_PATH}\n${command}`,
+    timeoutS: 900,
+  };
+}
+
+/**
+ * The project installed editable with its own build backend (no build isolation, no index, no
+ * deps: everything it needs is already in the venv), so importlib.metadata and entry points see it.
+ * `install`: the install's own lines (project-install.ts): PEP 660 always, a setup.cfg-only
+ * project's shim, the VCS version's variables. No pip configuration of the image adds a source.
+ */
+export function projectStep(install: ProjectInstall = {}): StepSpec {
+  const lines = [
+    'set -e',
+    'export PIP_CONFIG_FILE=/dev/null',
+    ...editableInstallLines(PIP, install, shQuote),
+  ];
+  return { name: 'project', script: lines.join('\n'), timeoutS: 600 };
+}
+
+/**
+ * The sandbox's root filesystem is writable by root only (docs/sandbox.md): a path a package or a
+ * setup command left writable by the sandbox's user (world-writable, or owned by uid or gid 1000)
+ * would let a run write the container's disk unbounded, so it is given back to root. /tmp, /var/tmp
+ * and /work are size-capped tmpfs mounts at run time.
+ */
+const ROOT_ONLY = `find / -xdev ! -path /tmp ! -path /var/tmp ! -path /work \\( -type d -o -type f \\) \\( -perm -0002 -o -user 1000 -o -group 1000 \\) -exec chmod go-w {} + -exec chown root:root {} + 2>/dev/null`;
+
+/** Nothing of the project stays in the image: the workspace arrives with each call. */
+export function cleanStep(): StepSpec {
+  return {
+    name: 'clean',
+    script: `rm -rf /work/* /work/.[!.]* /work/..?* /root/.cache /var/lib/apt/lists/* /var/cache/apt/*.bin ${APT_CACHE_COPY} /var/cache/apt/archives/*.deb /tmp/* 2>/dev/null; chown 1000:1000 /work; ${ROOT_ONLY}; true`,
+    timeoutS: 120,
+  };
+}
+
+/**
+ * Whether the pip step's indexes answer at all, asked before pip: pip itself says only "from
+ * versions: none" when an index cannot be reached, the same words as for a package it does not
+ * have. Any HTTP answer (a 401, a 404) counts as reachable. pip's own default index is named by
+ * pip (its PyPI constant), and shown only as "pip's default index". Debian's Python, before
+ * anything is installed: no repository code can run here.
+ */
+export function indexProbeStep(env: string[]): StepSpec {
+  const program = [
+    'import os, re, urllib.request, urllib.error',
+    'from pip._internal.models.index import PyPI',
+    'given = os.environ.get("PIP_INDEX_URL")',
+    'urls = [(u, u) for u in given.split()] if given else [(PyPI.simple_url, "pip\'s default index")]',
+    'urls += [(u, u) for u in os.environ.get("PIP_EXTRA_INDEX_URL", "").split()]',
+    'reached = 0',
+    'for url, shown in urls:',
+    '    try:',
+    '        urllib.request.urlopen(re.sub(r"//[^/@]*@", "//", url), timeout=5)',
+    '        reached += 1',
+    '    except urllib.error.HTTPError:',
+    '        reached += 1',
+    '    except Exception as e:',
+    '        print("piper-unreachable", shown, type(e).__name__, str(e)[:120])',
+    'print("piper-reached", reached)',
+  ].join('\n');
+  return { name: 'index probe', script: `python3 -c ${shQuote(program)}`, env, timeoutS: 60 };
+}

@@ -1,0 +1,332 @@
+// The environment a command's sandboxes run in, chosen before the first call: a user-provided
+// image as it is, the bare sandbox image (`--env base`, or a project with nothing to install), or
+// the project's environment image — reused when one with exactly this content key exists (a hit
+// costs one image inspect), built otherwise. Every choice is a row in the ledger's environments
+// table; a failed build is too, and then the command stops before any model call.
+import type { DockerEngine } from '../../engine/docker-engine.js';
+import { RuntimeError } from '../../errors.js';
+import { ensureImage } from '../../images/build.js';
+import { RECIPE_LABEL, loadRecipe, type Suite } from '../../images/recipe.js';
+import { lastBuildOf, type EnvironmentStatus, type ResolvedPackage } from '../../ledger/environments.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { acquireBuildLock } from './build-lock.js';
+import { ChoiceRecord, emptyRow, recordBuilt, recordFailure } from './choice-record.js';
+import { checkoutKey, environmentKey } from './key.js';
+import { ENV_LABEL, envImageRef } from './names.js';
+import { pipSettings } from '../plan/pip-settings.js';
+import { planEnvironment } from '../plan/detect.js';
+import type { EnvPlan } from '../plan/types.js';
+import type { SandboxPython } from '../plan/read/marker-env.js';
+import { detectNative, nativeNote } from '../plan/native.js';
+import { pruneProjectImages } from './prune.js';
+import { PYTEST_PLUGINS_LABEL, pluginsFromLabel, type PytestPlugin } from '../run/pytest-entry-points.js';
+import { pytestRunEnv, type PytestRunEnv } from '../run/pytest-run-env.js';
+import { shortfallLine, type Shortfall } from '../build/shortfall.js';
+
+/** auto: build or reuse; base: the bare sandbox image; rebuild: build again; strict: auto without best effort. */
+export type EnvMode = 'auto' | 'base' | 'rebuild' | 'strict';
+
+export interface EnvironmentChoice {
+  /** The image every sandbox of the command uses. */
+  image: string;
+  key: string | null;
+  status: Exclude<EnvironmentStatus, 'failed'>;
+  seconds: number;
+  /** What each source gave (built), or the sources of the build that made it (hit). */
+  sources: string[];
+  /** Things the user should see once: ignored untrusted settings, pruned images. */
+  notes: string[];
+  plan: EnvPlan | null;
+  resolved: ResolvedPackage[];
+  /** What best effort relaxed or left out (this build's, or the reused build's). */
+  shortfalls: Shortfall[];
+  /** The pytest plugins in the image (null: a user image, not known); the run variables from them. */
+  pytestPlugins: PytestPlugin[] | null;
+  /** What every run_test sets in its container (the plan's testEnv among it), and says of it. */
+  run: PytestRunEnv;
+}
+
+export interface EnsureInput {
+  engine: DockerEngine;
+  ledger: Ledger | null;
+  repoRoot: string;
+  mode: EnvMode;
+  /** PIPER_SANDBOX_IMAGE / the `image` config key / --image: used as it is. */
+  userImage?: string;
+  /** Whether the user trusts the repository's recipe (index URLs, setup commands). */
+  trustRecipe: boolean;
+  owner: string;
+  log: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+  /** The sandbox's Python when the recipe does not choose a Debian release (an A/B set's --debian). */
+  python?: SandboxPython;
+  /**
+   * The images are filed under this project name instead of the tree's path (names.ts), and not
+   * pruned: the caller's trees (one per base commit) share them, and it keeps what it needs.
+   */
+  projectName?: string;
+}
+
+/** What a project environment is made of, read before any image is looked for. */
+interface Prepared {
+  plan: EnvPlan;
+  base: { ref: string; imageId: string };
+  notes: string[];
+  setup: string[];
+  pip: ReturnType<typeof pipSettings>;
+  strict: boolean;
+}
+
+export async function ensureEnvironment(input: EnsureInput): Promise<EnvironmentChoice> {
+  const rec = new ChoiceRecord(input);
+  if (input.userImage) return userImageChoice(input, input.userImage, rec);
+  const { repoRoot } = input;
+  const prepared = await prepare(input);
+  const { plan, base, notes, setup, pip, strict } = prepared;
+  rec.redactor = pip.redactor;
+  if (input.mode === 'base' || nothingToDo(plan, setup)) {
+    const why =
+      input.mode === 'base'
+        ? '--env base: the bare sandbox image'
+        : 'nothing to install: the bare sandbox image';
+    rec.write(emptyRow('base', null, base.ref, base.imageId, [...plan.decisions, why], plan));
+    // The bare sandbox image holds pytest and no plugin.
+    return choice('base', base.ref, null, rec.seconds(), [], notes, plan, [], [], []);
+  }
+  const native = detectNative(repoRoot, plan);
+  if (native) notes.push(nativeNote(native));
+  const depsKey = environmentKey({
+    plan,
+    baseImageId: base.imageId,
+    pip,
+    setup,
+    repoRoot,
+    strict,
+    nativeApt: native?.apt ?? null,
+  });
+  // What the project's build code produced is keyed by every file it could read: a new checkout
+  // builds its project layer again (on the dependency image of the same declarations). Chosen
+  // once per command: a `fix` run's edits and the checkout it started from are one trust domain.
+  const key = runsProjectCode(plan, setup) ? checkoutKey(depsKey, repoRoot) : depsKey;
+  const target = envImageRef(repoRoot, key, input.projectName);
+  const reused = input.mode === 'rebuild' ? null : await reuse(input, prepared, key, target.ref, rec);
+  // One build per set of declarations at a time: the dependency image they make is kept and shared.
+  const lockName = `${target.repo}-${depsKey}`;
+  return reused ?? buildOnce(input, prepared, { key, depsKey, ref: target.ref, native }, rec, lockName);
+}
+
+/** Whether the project phase runs the repository's code (its build backend, trusted setup commands). */
+function runsProjectCode(plan: EnvPlan, setup: string[]): boolean {
+  return plan.project.installable || setup.length > 0;
+}
+
+/**
+ * The build, under the lock of its declarations (build-lock.ts): one build per key at a time on this
+ * machine. An image the build this process waited for made is as new as this one would be: a hit.
+ */
+async function buildOnce(
+  input: EnsureInput,
+  prepared: Prepared,
+  target: { key: string; depsKey: string; ref: string; native: ReturnType<typeof detectNative> },
+  rec: ChoiceRecord,
+  lockName: string,
+): Promise<EnvironmentChoice> {
+  const lock = await acquireBuildLock(lockName, { log: input.log, ...(input.env ? { env: input.env } : {}) });
+  try {
+    const made = lock.waited ? await reuse(input, prepared, target.key, target.ref, rec) : null;
+    if (made) input.log(`the build this one waited for made ${target.ref}: it is used`);
+    return made ?? (await build(input, prepared, target, rec));
+  } finally {
+    lock.release();
+  }
+}
+
+/** A user-provided image, used as it is: it must be on the engine. */
+async function userImageChoice(
+  input: EnsureInput,
+  image: string,
+  rec: ChoiceRecord,
+): Promise<EnvironmentChoice> {
+  const info = await input.engine.inspectImage(image);
+  if (!info)
+    throw new RuntimeError(
+      'image_missing',
+      `the image ${image} (PIPER_SANDBOX_IMAGE / image / --image) is not on the engine`,
+      'pull or build it, or unset it to let piper build the project environment',
+    );
+  rec.write(emptyRow('user', null, image, info.id, ['user-provided image, used as it is']));
+  // An image piper built (a replay names the recorded run's) says which pytest plugins it holds, so
+  // its runs get the variables a run in it had (autoload off, the project's plugins by name, the
+  // plan's testEnv); the bare sandbox image holds none the project asks for. Another image's
+  // plugins are not known, and it runs as it is.
+  const plugins =
+    pluginsFromLabel(info.labels[PYTEST_PLUGINS_LABEL]) ??
+    (info.labels[RECIPE_LABEL] !== undefined ? [] : null);
+  const plan = plugins ? planEnvironment(input.repoRoot) : null;
+  return choice('user', image, null, rec.seconds(), [], [], plan, [], [], plugins);
+}
+
+/** The plan, the base image, the setup commands and pip settings the trust allows, and the notes. */
+async function prepare(input: EnsureInput): Promise<Prepared> {
+  const { repoRoot } = input;
+  const plan = planEnvironment(repoRoot, input.python ? { python: input.python } : {});
+  const base = await baseImage(input.engine, plan.debian, input.log);
+  const notes: string[] = [];
+  const setup = input.trustRecipe ? plan.setup : [];
+  if (!input.trustRecipe && plan.setup.length)
+    notes.push(
+      `ignored ${plan.setup.length} setup command(s) of .piper/sandbox.toml: the repository is not trusted (--trust-repo-config)`,
+    );
+  const pip = pipSettings(plan, input.env ?? process.env, {
+    trustRepoIndex: input.trustRecipe,
+    repoRoot,
+  });
+  notes.push(...pip.notes);
+  const strict = input.mode === 'strict' || plan.strict === true;
+  return { plan, base, notes, setup, pip, strict };
+}
+
+function nothingToDo(plan: EnvPlan, setup: string[]): boolean {
+  return (
+    !plan.requirements.length &&
+    !plan.project.installable &&
+    !plan.apt.length &&
+    !setup.length &&
+    plan.project.layout === 'flat'
+  );
+}
+
+/** The image of this key when the engine has it, on this base: a hit, with the build's shortfalls. */
+async function reuse(
+  input: EnsureInput,
+  { plan, base, notes }: Prepared,
+  key: string,
+  ref: string,
+  rec: ChoiceRecord,
+): Promise<EnvironmentChoice | null> {
+  const existing = await input.engine.inspectImage(ref);
+  if (!existing || existing.labels[ENV_LABEL.key] !== key || existing.labels[ENV_LABEL.base] !== base.imageId)
+    return null;
+  const shortfalls = (input.ledger ? (lastBuildOf(input.ledger, key)?.shortfalls ?? []) : []) as Shortfall[];
+  rec.write({
+    ...emptyRow('hit', key, ref, existing.id, plan.decisions, plan),
+    baseImageId: base.imageId,
+    sizeBytes: existing.size,
+    shortfalls,
+  });
+  notes.push(...shortfalls.map(shortfallLine));
+  const plugins = pluginsFromLabel(existing.labels[PYTEST_PLUGINS_LABEL]);
+  return choice('hit', ref, key, rec.seconds(), [], notes, plan, [], shortfalls, plugins);
+}
+
+/** Builds the environment of this key; a failed build is recorded (redacted) and thrown. */
+async function build(
+  input: EnsureInput,
+  { plan, base, notes, setup, pip, strict }: Prepared,
+  target: { key: string; depsKey: string; ref: string; native: ReturnType<typeof detectNative> },
+  rec: ChoiceRecord,
+): Promise<EnvironmentChoice> {
+  const { engine, repoRoot } = input;
+  const { key, native } = target;
+  input.log(
+    `building the environment of ${repoRoot} (${plan.requirements.length} requirement(s); key ${key.slice(0, 12)})`,
+  );
+  // A failure anywhere from here (the build, pruning, the row) is the failed build's record.
+  try {
+    // Loaded only for a build: a reuse, every one-shot command's path, never needs its code.
+    const { buildEnvironment } = await import('../build/builder.js');
+    const built = await buildEnvironment({
+      engine,
+      repoRoot,
+      plan,
+      key,
+      depsKey: target.depsKey,
+      base: { ref: base.ref, id: base.imageId },
+      pip,
+      setup,
+      trustUrls: input.trustRecipe,
+      strict,
+      native,
+      refreshAptLists: input.mode === 'rebuild',
+      owner: input.owner,
+      log: (line) => input.log(pip.redactor.text(line)),
+      ...(input.projectName !== undefined ? { projectName: input.projectName } : {}),
+    });
+    notes.push(...built.shortfalls.map(shortfallLine));
+    if (input.projectName === undefined) {
+      const pruned = await pruneProjectImages(engine, repoRoot, { keep: 3, current: built.imageId });
+      if (pruned.length) notes.push(`pruned ${pruned.length} older environment image(s) of this project`);
+    }
+    recordBuilt(rec, plan, base.imageId, key, built);
+    const { imageRef, sources, resolved, shortfalls, pytestPlugins } = built;
+    return choice(
+      'built',
+      imageRef,
+      key,
+      rec.seconds(),
+      sources,
+      notes,
+      plan,
+      resolved,
+      shortfalls,
+      pytestPlugins,
+    );
+  } catch (error) {
+    recordFailure(rec, { plan, baseImageId: base.imageId, key, ref: target.ref }, error, pip.redactor);
+    throw error;
+  }
+}
+
+/**
+ * The sandbox image the environment is built FROM: the image under piper's own tag for this recipe
+ * (`piper-sandbox-python:<hash12>`, which only piper's build gives) when it carries the recipe's
+ * hash — never one found by its label, which children inherit; built when there is none. The build
+ * record of `image build` is not needed here, so piper running in a CI container beside the engine
+ * uses the host's image as it is.
+ */
+async function baseImage(
+  engine: DockerEngine,
+  suite: Suite,
+  log: (line: string) => void,
+): Promise<{ ref: string; imageId: string }> {
+  const recipe = loadRecipe({ suite });
+  const tagged = await engine.inspectImage(recipe.ref);
+  if (tagged && tagged.labels[RECIPE_LABEL] === recipe.hash) return { ref: recipe.ref, imageId: tagged.id };
+  const built = await ensureImage(engine, { log, suite });
+  return { ref: built.ref, imageId: built.imageId };
+}
+
+function choice(
+  status: EnvironmentChoice['status'],
+  image: string,
+  key: string | null,
+  seconds: number,
+  sources: string[],
+  notes: string[],
+  plan: EnvPlan | null,
+  resolved: ResolvedPackage[],
+  shortfalls: Shortfall[],
+  pytestPlugins: PytestPlugin[] | null,
+): EnvironmentChoice {
+  const run = pytestRunEnv(plan, pytestPlugins, shortfalls, imagePytestAddopts());
+  const said = [...notes, ...run.notes];
+  return {
+    image,
+    key,
+    status,
+    seconds,
+    sources,
+    notes: said,
+    plan,
+    resolved,
+    shortfalls,
+    pytestPlugins,
+    run,
+  };
+}
+
+/** The sandbox image's own PYTEST_ADDOPTS (recipe.json's env), which the run variables extend. */
+function imagePytestAddopts(): string {
+  const entry = loadRecipe().env.find((e) => e.startsWith('PYTEST_ADDOPTS='));
+  return entry ? entry.slice('PYTEST_ADDOPTS='.length) : '';
+}

@@ -1,0 +1,78 @@
+// The user's own pip configuration, read the way pip reads it on Linux, so an environment build
+// uses the index a `pip install` on this machine would: the configuration files (site-wide, then
+// the user's, then PIP_CONFIG_FILE; a later file overrides, and in each file [install] overrides
+// [global]), then the PIP_* environment variables over all of them. Only the keys that say where
+// packages come from are read. PIP_CONFIG_FILE=/dev/null turns the files off, as in pip.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { parseIni } from './read/ini.js';
+
+export interface UserPipConfig {
+  indexUrl: string | null;
+  extraIndexUrls: string[];
+  findLinks: string[];
+  trustedHosts: string[];
+  /** `PIP_INDEX_URL` or `pip.conf [global] index-url`: where each setting was read, for the record. */
+  from: string[];
+}
+
+const KEYS = {
+  indexUrl: ['index-url', 'PIP_INDEX_URL'],
+  extraIndexUrls: ['extra-index-url', 'PIP_EXTRA_INDEX_URL'],
+  findLinks: ['find-links', 'PIP_FIND_LINKS'],
+  trustedHosts: ['trusted-host', 'PIP_TRUSTED_HOST'],
+} as const;
+
+/** The configuration files pip reads, lowest precedence first. */
+function pipConfigFiles(env: NodeJS.ProcessEnv): string[] {
+  if (env.PIP_CONFIG_FILE === '/dev/null') return [];
+  const home = env.HOME || homedir();
+  const xdgDirs = (env.XDG_CONFIG_DIRS || '/etc/xdg').split(':').filter(Boolean);
+  const files = [
+    ...xdgDirs.map((d) => join(d, 'pip', 'pip.conf')),
+    '/etc/pip.conf',
+    join(home, '.pip', 'pip.conf'),
+    join(env.XDG_CONFIG_HOME || join(home, '.config'), 'pip', 'pip.conf'),
+  ];
+  if (env.VIRTUAL_ENV) files.push(join(env.VIRTUAL_ENV, 'pip.conf'));
+  if (env.PIP_CONFIG_FILE) files.push(env.PIP_CONFIG_FILE);
+  return files;
+}
+
+export function readUserPipConfig(env: NodeJS.ProcessEnv): UserPipConfig {
+  const values = new Map<keyof typeof KEYS, { value: string; from: string }>();
+  for (const file of pipConfigFiles(env)) {
+    const sections = readConfigFile(file);
+    if (!sections) continue;
+    for (const section of ['global', 'install']) {
+      for (const [field, [key]] of Object.entries(KEYS) as Array<[keyof typeof KEYS, readonly string[]]>) {
+        const value = sections.get(section)?.get(key!);
+        if (value !== undefined) values.set(field, { value, from: `${file} [${section}] ${key}` });
+      }
+    }
+  }
+  for (const [field, [, variable]] of Object.entries(KEYS) as Array<[keyof typeof KEYS, readonly string[]]>) {
+    const value = env[variable!];
+    // An empty variable is unset: tests and CI clear the user's settings that way.
+    if (value !== undefined && value.trim() !== '') values.set(field, { value, from: variable! });
+  }
+  const list = (field: keyof typeof KEYS) => (values.get(field)?.value ?? '').split(/\s+/).filter(Boolean);
+  return {
+    indexUrl: values.get('indexUrl')?.value.trim() || null,
+    extraIndexUrls: list('extraIndexUrls'),
+    findLinks: list('findLinks'),
+    trustedHosts: list('trustedHosts'),
+    from: [...values.values()].map((v) => v.from),
+  };
+}
+
+/** A pip.conf as INI sections; null when it is not a readable regular file or not INI. */
+function readConfigFile(file: string): Map<string, Map<string, string>> | null {
+  try {
+    if (!existsSync(file) || !statSync(file).isFile()) return null;
+    return parseIni(readFileSync(file, 'utf8'), file);
+  } catch {
+    return null;
+  }
+}
