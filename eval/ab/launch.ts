@@ -19,7 +19,16 @@ import { simTaskOf } from './tasks.js';
 /** The flags of one `ab`, as AbOptions names them; the model as given, the out dir absolute. */
 export interface AbRequest extends Pick<
   AbOptions,
-  'benchDir' | 'model' | 'arms' | 'taskIds' | 'outDir' | 'concurrency' | 'ablation' | 'repos' | 'debian'
+  | 'benchDir'
+  | 'model'
+  | 'arms'
+  | 'taskIds'
+  | 'outDir'
+  | 'concurrency'
+  | 'ablation'
+  | 'repos'
+  | 'debian'
+  | 'sample'
 > {
   gateAblation: GateName[];
   /** One instance as a Swarm job (eval/cluster/): print its result block on stdout at the end. */

@@ -14,6 +14,7 @@ import type { ChatModel } from '../../runtime/model/types.js';
 import type { Config } from '../../core/config.js';
 import { openSession, type Session } from '../../core/session.js';
 import { openSweSet } from '../swebench/ab-set.js';
+import type { SampleRequest } from '../swebench/sample.js';
 import { isInstanceFile } from '../swebench/instance-file.js';
 import type { PreparedSet } from '../swebench/prepare.js';
 import { factsOfRun } from './facts.js';
@@ -45,6 +46,8 @@ export interface AbOptions {
   /** A SWE-bench-format set (--bench FILE.jsonl): its repositories and Debian choice. */
   repos?: string;
   debian?: string;
+  /** --sample N --seed S over a SWE-bench-format set. */
+  sample?: SampleRequest;
   /** Called with the report as it stands after each finished instance (it is rewritten as they finish). */
   onReport?: (report: AbReport) => void;
   log(line: string): void;
@@ -308,7 +311,13 @@ function recordAblationRun(st: AbState, job: Job, suppress: number, run: Instanc
 /** The SWE-bench-format set of --bench FILE, read, checked out and validated; on failure the session closes. */
 async function openSet(opts: AbOptions, session: Session): Promise<PreparedSet> {
   try {
-    const request = { bench: opts.benchDir, repos: opts.repos, debian: opts.debian, taskIds: opts.taskIds };
+    const request = {
+      bench: opts.benchDir,
+      repos: opts.repos,
+      debian: opts.debian,
+      taskIds: opts.taskIds,
+      sample: opts.sample,
+    };
     return await openSweSet(request, session, opts.outDir, opts.log);
   } catch (error) {
     await session.close();

@@ -34,6 +34,8 @@ correct-abstention rate) and applies the decision rule (docs/policy.md).
                        and OPENAI_API_KEY set; prices from the config give the cost
   --arms A,B           which arms (default policy,current); the decision needs both
   --tasks IDS          comma-separated task ids (default: every task)
+  --sample N --seed S  with a SWE-bench-format set: N valid instances drawn in an order fixed by the
+                       seed (the same seed and set give the same N; only what the draw needs is validated)
   --out DIR            where report.json, report.md, ledger.db and runs.log go (default ab-out)
   --concurrency N      instances at once (default 1; each has its own repo copy)
   --ablation           also re-run each resolved instance once per executed model call with that call
@@ -90,6 +92,8 @@ const OPTIONS = {
   'sweep-node': { type: 'boolean', default: false },
   repos: { type: 'string' },
   debian: { type: 'string' },
+  sample: { type: 'string' },
+  seed: { type: 'string' },
 } as const;
 
 export async function abCommand(argv: string[]): Promise<number> {
@@ -125,6 +129,7 @@ export async function abCommand(argv: string[]): Promise<number> {
     gateAblation,
     ...(values.repos ? { repos: resolve(values.repos) } : {}),
     ...(values.debian ? { debian: values.debian } : {}),
+    ...sampleOption(values),
   };
   if (values.cluster !== undefined) return launchSwarmAb({ ...request, ...clusterOptions(values) });
   if (values['result-block'] && (taskIds?.length !== 1 || arms.length !== 1))
@@ -132,6 +137,21 @@ export async function abCommand(argv: string[]): Promise<number> {
       '--result-block (a Swarm job) runs exactly one instance: one --tasks id, one --arms arm',
     );
   return launchAb({ ...request, resultBlock: values['result-block'] === true });
+}
+
+/** --sample N --seed S: only with a SWE-bench-format set, and never without a seed. */
+function sampleOption(values: Values): { sample?: { size: number; seed: string } } {
+  if (values.sample === undefined) {
+    if (values.seed !== undefined) throw new UsageError('--seed goes with --sample N');
+    return {};
+  }
+  const size = numberOption('--sample', values.sample, { min: 1, max: 10_000, integer: true })!;
+  if (values.seed === undefined)
+    throw new UsageError('--sample N needs --seed S: the same seed draws the same sample');
+  if (!/\.jsonl?$/i.test(values.bench ?? ''))
+    throw new UsageError('--sample draws from a SWE-bench-format set: --bench FILE.jsonl');
+  if (values.tasks !== undefined) throw new UsageError('--sample draws from the whole set: no --tasks');
+  return { sample: { size, seed: values.seed } };
 }
 
 type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS }>>['values'];

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Session } from '../../core/session.js';
 import { prepareSet, type PreparedSet } from './prepare.js';
+import type { SampleRequest } from './sample.js';
 import { readSetOptions } from './validate-command.js';
 
 export interface SweSetRequest {
@@ -15,6 +16,8 @@ export interface SweSetRequest {
   debian: string | undefined;
   /** --tasks: instance ids (null: every instance). */
   taskIds: readonly string[] | null;
+  /** --sample N --seed S: N valid instances drawn in the seed's order. */
+  sample?: SampleRequest | undefined;
 }
 
 /** Reads, checks out and validates the set; the caller removes the work trees with `remove()`. */
@@ -30,6 +33,7 @@ export async function openSweSet(
     ...(request.debian ? { debian: request.debian } : {}),
     ...(request.taskIds ? { instances: request.taskIds.join(',') } : {}),
   });
+  if (request.sample) set.sample = request.sample;
   const workDir = mkdtempSync(join(tmpdir(), 'piper-swe-ab-'));
   const ctx = {
     engine: session.engine,

@@ -5,13 +5,15 @@
 // counted as unresolved. A missing repository or commit makes that instance invalid, by name.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { debianOf } from './debian.js';
+import { instanceDebian } from './debian-choice.js';
 import { baseTreeDir } from './base-tree.js';
 import { instanceEnvironment, type EnvironmentContext } from './environment.js';
 import { instanceDigest } from './instance-file.js';
 import { RepoCache } from './repos.js';
+import { sampleOrder } from './sample.js';
 import { sweTask, type SweTask } from './swe-task.js';
-import type { SetOptions } from './validate-command.js';
+import { PhaseProgress, type Phase } from './phase-progress.js';
+import { validationLine, type SetOptions } from './validate-command.js';
 import { validateInstance } from './validate.js';
 import { ValidationCache } from './validation-cache.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
@@ -39,19 +41,30 @@ export async function prepareSet(
   const cache = new ValidationCache(outDir);
   const tasks: SweTask[] = [];
   const invalid: InvalidInstance[] = [];
-  for (const instance of set.instances) {
-    const debian = debianOf(set.debian, instance);
+  const order = set.sample ? sampleOrder(set.instances, set.sample.seed) : set.instances;
+  const wanted = set.sample?.size ?? order.length;
+  const progress = new PhaseProgress(process.stderr, order.length);
+  const validating = {
+    ...ctx,
+    log: (line: string) => progress.buildLine(line),
+    phase: (name: Phase) => progress.phase(name),
+    repos,
+    workDir: join(workDir, 'validate'),
+  };
+  for (const [i, instance] of order.entries()) {
+    // A sample stops drawing once it has its size of valid instances.
+    if (tasks.length >= wanted) break;
+    progress.start(i + 1, instance.instance_id);
+    progress.phase('repository');
+    const debian = instanceDebian(set.debian, instance, repos)?.release;
     const digest = instanceDigest(instance, debian ?? 'default');
     let validation = cache.get(digest);
     if (!validation) {
       note(`validating ${instance.instance_id}`);
-      validation = await validateInstance(
-        { ...ctx, repos, workDir: join(workDir, 'validate') },
-        instance,
-        debian,
-      );
+      validation = await validateInstance(validating, instance, debian);
+      progress.finished(validationLine(validation));
       cache.put(digest, validation);
-    }
+    } else progress.finished();
     if (!validation.valid) {
       invalid.push({ instance: instance.instance_id, reason: validation.reason ?? 'invalid' });
       continue;
@@ -69,5 +82,6 @@ export async function prepareSet(
       invalid.push({ instance: instance.instance_id, reason: (error as Error).message });
     }
   }
+  progress.close();
   return { tasks, invalid, remove: () => rmSync(workDir, { recursive: true, force: true }) };
 }

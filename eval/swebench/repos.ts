@@ -101,6 +101,16 @@ export class RepoCache {
     }
   }
 
+  /** A file's text at the instance's base_commit, read from the clone (null: not there). */
+  fileAtBase(instance: SweInstance, path: string): string | null {
+    const clone = this.cloneOf(instance);
+    try {
+      return git(['--git-dir', clone, 'show', `${this.baseCommit(instance)}:${path}`], clone);
+    } catch {
+      return null;
+    }
+  }
+
   /**
    * A new directory `dest` with the files of the instance's base_commit, as a one-commit repository.
    * The checkout uses a private index file, so the cache's clone is never changed by it.

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import type { Task } from '../ab/task-set.js';
 import { goldEditsOf } from './gold-edits.js';
+import { goldLabelsOf } from './gold-labels.js';
 import type { SweInstance } from './instance-file.js';
 import { patchedFiles } from './repos.js';
 
@@ -44,6 +45,7 @@ export function sweTask(part: SweTaskPart, dir: string, baseTree: string): SweTa
   // The simulated model's run_test target: the test files the test patch touches that the base
   // tree already has (the tests it adds are not there until grading).
   const testFiles = patchedFiles(instance.test_patch).filter((f) => existsSync(join(baseTree, f)));
+  const goldEdits = goldEditsOf(instance.patch, (file) => readBase(baseTree, file));
   return {
     id: instance.instance_id,
     title: instance.problem_statement.split('\n')[0]!.slice(0, 200),
@@ -53,9 +55,9 @@ export function sweTask(part: SweTaskPart, dir: string, baseTree: string): SweTa
     fail_to_pass: instance.FAIL_TO_PASS,
     pass_to_pass: instance.PASS_TO_PASS,
     repro: testFiles.join(' ') || 'tests',
-    // SWE-bench has no labels of the right first tools: selection accuracy is not measured on it.
-    gold_labels: [],
-    gold_edits: goldEditsOf(instance.patch, (file) => readBase(baseTree, file)),
+    // SWE-bench has no labels of the right first tools: they are derived from the gold patch.
+    gold_labels: goldLabelsOf(instance.problem_statement, goldEdits),
+    gold_edits: goldEdits,
     dir,
     repoDir: baseTree,
     issue: instance.problem_statement,

@@ -16,19 +16,21 @@ const STATUS: Record<SummaryWord, TestStatus> = {
   XPASS: 'failed',
 };
 
-/**
- * Each test id the output names, with its status (a test reported twice keeps its worse one). The
- * harness splits a pytest summary line at whitespace, so an instance names a parametrized test whose
- * id holds a space by the id's first word: that word names it here too (the full id still does).
- */
+/** Each test id the output names, with its status (a test reported twice keeps its worse one). */
 export function parseOutcomes(stdout: string, runner: RunnerKind = 'pytest'): Map<string, TestStatus> {
-  const out = new Map<string, TestStatus>();
-  for (const [id, word] of parseTestOutcomes(runner, stdout)) {
-    out.set(id, STATUS[word]);
-    const first = id.split(/\s/)[0]!;
-    if (runner === 'pytest' && first !== id && !out.has(first)) out.set(first, STATUS[word]);
-  }
-  return out;
+  return new Map([...parseTestOutcomes(runner, stdout)].map(([id, word]) => [id, STATUS[word]]));
+}
+
+/**
+ * The status of `id`. The harness splits a pytest summary line at whitespace, so an instance names
+ * a parametrized test whose id holds a space by the id's first word: a reported id whose first
+ * word is `id` answers for it when none is exactly `id`.
+ */
+function statusOf(reported: Map<string, TestStatus>, id: string): TestStatus {
+  const exact = reported.get(id);
+  if (exact !== undefined || /\s/.test(id)) return exact ?? 'missing';
+  for (const [full, status] of reported) if (/\s/.test(full) && full.split(/\s/)[0] === id) return status;
+  return 'missing';
 }
 
 /** The command that runs exactly these tests with the summary we parse; ids are shell-quoted. */
@@ -53,7 +55,7 @@ export function grade(
   passToPass: readonly string[],
 ): Graded {
   const tests: Record<string, TestStatus> = {};
-  for (const id of [...failToPass, ...passToPass]) tests[id] = reported.get(id) ?? 'missing';
+  for (const id of [...failToPass, ...passToPass]) tests[id] = statusOf(reported, id);
   const count = (list: readonly string[]) => ({
     passed: list.filter((id) => tests[id] === 'passed').length,
     total: list.length,

@@ -8,9 +8,12 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { openSession } from '../../core/session.js';
-import { debianOf, parseDebian, type DebianChoice } from './debian.js';
+import { parseDebian, type DebianChoice } from './debian.js';
+import { instanceDebian } from './debian-choice.js';
 import { InstanceSetError, instanceDigest, loadInstances, type SweInstance } from './instance-file.js';
+import { PhaseProgress, type Phase } from './phase-progress.js';
 import { RepoCache } from './repos.js';
+import type { SampleRequest } from './sample.js';
 import { validateInstance, type Validation } from './validate.js';
 import { ValidationCache } from './validation-cache.js';
 
@@ -24,7 +27,8 @@ or what failed and why) and a summary.
   --bench FILE     instances in SWE-bench's format: .jsonl (one a line) or .json (an array)
   --repos DIR      one clone or git bundle per repository: owner__name or name, with or without .bundle
   --debian R|MAP   the sandbox's Debian release: bookworm (Python 3.11) or trixie (Python 3.13), or by
-                   the instance's version: 0.12=bookworm,*=trixie (default: the environment's choice)
+                   the instance's version: 0.12=bookworm,*=trixie (default: chosen per instance from
+                   its project's requires-python and classifiers, then its date)
   --instances IDS  comma-separated instance ids (default: every instance)
   --out DIR        where validation.json and ledger.db go (default ab-out); ab reads validation.json
 
@@ -43,6 +47,8 @@ export interface SetOptions {
   repos: string;
   debian: DebianChoice;
   instances: SweInstance[];
+  /** --sample N --seed S: draw N valid instances in the seed's order (sample.ts). */
+  sample?: SampleRequest;
 }
 
 /** The --bench, --repos, --debian and --instances flags of `ab` and `ab validate`, checked. */
@@ -93,7 +99,7 @@ function pick(all: SweInstance[], ids: string | undefined): SweInstance[] {
 }
 
 /** One line for an instance: `valid ID (12.3 s, environment hit)` or `INVALID ID: reason`. */
-function validationLine(v: Validation): string {
+export function validationLine(v: Validation): string {
   const env = v.environment ? `, environment ${v.environment.status}` : '';
   return v.valid
     ? `valid    ${v.instanceId} (${v.seconds.toFixed(1)} s${env})\n`
@@ -130,26 +136,35 @@ async function validateSet(
   });
   const workDir = mkdtempSync(join(tmpdir(), 'piper-swe-validate-'));
   const cache = new ValidationCache(outDir);
+  const progress = new PhaseProgress(process.stderr, set.instances.length);
   const ctx = {
     engine: session.engine,
     ledger: session.ledger,
     owner: session.owner,
     runtime: session.sandbox.runtime ?? null,
-    log: () => {},
+    log: (line: string) => progress.buildLine(line),
+    phase: (name: Phase) => progress.phase(name),
     repos: new RepoCache(set.repos, join(workDir, 'clones')),
     workDir,
   };
   const results: Validation[] = [];
   try {
-    for (const instance of set.instances) {
+    for (const [i, instance] of set.instances.entries()) {
       if (session.interrupted) break;
-      const debian = debianOf(set.debian, instance);
-      const v = await validateInstance(ctx, instance, debian);
-      cache.put(instanceDigest(instance, debian ?? 'default'), v);
+      progress.start(i + 1, instance.instance_id);
+      // The first instance of a repository clones it (synchronously: minutes for a large one).
+      progress.phase('repository');
+      const debian = instanceDebian(set.debian, instance, ctx.repos);
+      if (debian) progress.note(`Debian ${debian.release}: ${debian.why}`);
+      const v = await validateInstance(ctx, instance, debian?.release);
+      v.debian = debian ? `${debian.release} (${debian.why})` : null;
+      cache.put(instanceDigest(instance, debian?.release ?? 'default'), v);
       results.push(v);
+      progress.finished();
       done(v);
     }
   } finally {
+    progress.close();
     rmSync(workDir, { recursive: true, force: true });
     await session.close();
   }

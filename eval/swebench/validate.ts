@@ -12,6 +12,7 @@ import { applyTestPatch, runInstanceTests, type TestRun } from './grade.js';
 import { baseTreeDir } from './base-tree.js';
 import type { SweInstance } from './instance-file.js';
 import { applyPatch, type RepoCache } from './repos.js';
+import type { Phase } from './phase-progress.js';
 import { runnerOf } from './test-command.js';
 import type { TestStatus } from './test-grade.js';
 
@@ -25,6 +26,8 @@ export interface Validation {
   before: Record<string, TestStatus> | null;
   gold: Record<string, TestStatus> | null;
   seconds: number;
+  /** The Debian release it ran on and why (`bookworm (made 2022-08-20, before Python 3.13)`). */
+  debian?: string | null;
 }
 
 export interface ValidateContext extends EnvironmentContext {
@@ -32,6 +35,8 @@ export interface ValidateContext extends EnvironmentContext {
   repos: RepoCache;
   /** A directory of the command's own where the work trees are made (and removed). */
   workDir: string;
+  /** Told as each phase of an instance starts (the progress line). */
+  phase?: (name: Phase) => void;
 }
 
 /** The ids of `list` whose status is (or is not) passed, as "a, b and 3 more". */
@@ -89,12 +94,15 @@ export async function validateInstance(
       throw new Error(
         `test ids are not pytest node ids (${named(foreign)}), and the instance names no other runner`,
       );
+    ctx.phase?.('repository');
     const base = ctx.repos.checkout(instance, baseTreeDir(instance));
+    ctx.phase?.('environment');
     env = await buildEnvironment(ctx, base, debian, instance.repo);
     result.environment = { status: env.choice.status, key: env.choice.key, image: env.choice.image };
     const grading = { ledger: ctx.ledger, owner: ctx.owner, env };
     const before = copyTree(base, join(root, 'before'));
     applyTestPatch(instance, base, before);
+    ctx.phase?.('tests before');
     const first = await runInstanceTests(grading, instance, before, 'validation at base_commit');
     result.before = first.tests;
     result.reason = beforeProblem(instance, first);
@@ -102,6 +110,7 @@ export async function validateInstance(
       const fixed = copyTree(base, join(root, 'gold'));
       applyPatch(fixed, instance.patch, 'gold patch');
       applyTestPatch(instance, base, fixed);
+      ctx.phase?.('tests after');
       const second = await runInstanceTests(grading, instance, fixed, 'validation with the gold patch');
       result.gold = second.tests;
       result.reason = goldProblem(instance, second);

@@ -139,6 +139,12 @@ describe('outcomes and grading', () => {
     expect(g.passToPass).toEqual({ passed: 0, total: 1 });
   });
 
+  it("answers for an id the harness cut at the first space with the full id's status", () => {
+    const out = parseOutcomes(stdout);
+    const g = grade(out, ['tests/g.py::test_cmp[c'], ['tests/a.py::test_p[a']);
+    expect(g.tests).toEqual({ 'tests/g.py::test_cmp[c': 'passed', 'tests/a.py::test_p[a': 'passed' });
+  });
+
   it('quotes each id for the shell', () => {
     expect(pytestTarget(["t.py::x[it's]", 't.py::y'])).toBe(
       `python3 -m pytest -rA -p no:cacheprovider 't.py::x[it'\\''s]' 't.py::y'`,

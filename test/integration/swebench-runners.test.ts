@@ -1,0 +1,117 @@
+// `piper-agent ab validate` on instances graded by runners other than pytest, from small committed
+// fixtures (test/fixtures/swebench/{django,sympy}-style, each made by its make-instances.py), in
+// the real sandbox: a Django project run by a runner in the manner of Django's tests/runtests.py at
+// --verbosity 2 over Debian's Django, its ids as SWE-bench's Django instances write them
+// (`test_x (module.Class)`, a docstring's first line); and a project whose bin/test runs sympy's
+// own runner and reporter (Debian's sympy) with -C --verbose, its ids bare function names. In each,
+// one instance carries the harness's eval script and the other only names the log parser; all are
+// valid, and their outcomes before the fix are exactly what the runner printed.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { abValidateCommand } from '../../eval/swebench/validate-command.js';
+import type { Validation } from '../../eval/swebench/validate.js';
+import { packageRoot } from '../../runtime/package-root.js';
+import { expectNoContainersLeft } from '../helpers/sandbox.js';
+
+const DJANGO = join(packageRoot(), 'test', 'fixtures', 'swebench', 'django-style');
+const SYMPY = join(packageRoot(), 'test', 'fixtures', 'swebench', 'sympy-style');
+
+async function validate(dir: string, out: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const lines: string[] = [];
+  const progress: string[] = [];
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  const errSpy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    progress.push(String(chunk));
+    return true;
+  });
+  try {
+    const args = ['--bench', join(dir, 'instances.jsonl'), '--repos', join(dir, 'repos'), '--out', out];
+    const code = await abValidateCommand(args);
+    return { code, stdout: lines.join(''), stderr: progress.join('') };
+  } finally {
+    spy.mockRestore();
+    errSpy.mockRestore();
+  }
+}
+
+describe('ab validate with Django-style runner (real sandbox, Debian Django)', () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'piper-swe-runners-it-')), 'out');
+  let run: { code: number; stdout: string; stderr: string };
+
+  beforeAll(async () => {
+    run = await validate(DJANGO, out);
+  }, 1_800_000);
+
+  afterAll(async () => {
+    await expectNoContainersLeft();
+  });
+
+  it('calls both instances valid and exits 0', () => {
+    expect(run.stdout).toMatch(/^valid +fixture__django-shapes-1 \(/m);
+    expect(run.stdout).toMatch(/^valid +fixture__django-shapes-2 \(/m);
+    expect(run.stdout).toMatch(/^2 of 2 instance\(s\) valid, 0 invalid/m);
+    expect(run.code).toBe(0);
+  });
+
+  it('reads each test by the id Django instances use, before and after the fix', () => {
+    const cached = Object.values(
+      JSON.parse(readFileSync(join(out, 'validation.json'), 'utf8')) as Record<string, Validation>,
+    );
+    const first = cached.find((v) => v.instanceId === 'fixture__django-shapes-1')!;
+    expect(first.before).toEqual({
+      'test_square_area (shapes_tests.tests.AreaTests)': 'failed',
+      'The area of a rectangle is its width times its height.': 'failed',
+      'test_square (shapes_tests.tests.PerimeterTests)': 'passed',
+      "A rectangle's perimeter counts each side twice.": 'passed',
+      'test_noisy (shapes_tests.tests.PerimeterTests)': 'passed',
+      'test_saved (shapes_tests.tests.ShapeModelTests)': 'passed',
+    });
+    expect(Object.values(first.gold!).every((s) => s === 'passed')).toBe(true);
+  });
+
+  it('said each phase of each instance on stderr (no terminal: one line per phase)', () => {
+    for (const phase of ['repository', 'environment', 'tests before', 'tests after'])
+      expect(run.stderr).toContain(`[1/2] fixture__django-shapes-1: ${phase}\n`);
+    expect(run.stderr).toContain('[2/2] fixture__django-shapes-2: tests after\n');
+  });
+});
+
+describe("ab validate with sympy's runner (real sandbox, Debian sympy)", () => {
+  const out = join(mkdtempSync(join(tmpdir(), 'piper-swe-runners-it-')), 'out');
+  let run: { code: number; stdout: string; stderr: string };
+
+  beforeAll(async () => {
+    run = await validate(SYMPY, out);
+  }, 1_800_000);
+
+  afterAll(async () => {
+    await expectNoContainersLeft();
+  });
+
+  it('calls both instances valid and exits 0', () => {
+    expect(run.stdout).toMatch(/^valid +fixture__sympy-polyfun-1 \(/m);
+    expect(run.stdout).toMatch(/^valid +fixture__sympy-polyfun-2 \(/m);
+    expect(run.code).toBe(0);
+  });
+
+  it('reads each test by its bare function name, before and after the fix', () => {
+    const cached = Object.values(
+      JSON.parse(readFileSync(join(out, 'validation.json'), 'utf8')) as Record<string, Validation>,
+    );
+    for (const id of ['fixture__sympy-polyfun-1', 'fixture__sympy-polyfun-2']) {
+      const v = cached.find((c) => c.instanceId === id)!;
+      expect(v.before).toEqual({
+        test_complex_pair: 'failed',
+        test_quadratic: 'passed',
+        test_linear: 'passed',
+        test_cubic: 'passed',
+      });
+      expect(Object.values(v.gold!).every((s) => s === 'passed')).toBe(true);
+    }
+  });
+});
