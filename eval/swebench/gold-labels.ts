@@ -5,6 +5,10 @@
 // `search_code` for the behaviour it describes — then `read_entity` it, then `edit_entity` it. An
 // instance whose fix touches no def or class (module level, non-Python) has no labels: selection
 // accuracy is not measured on it rather than measured against a guess.
+import { editEntityTool } from '../../primitives/tools/edit-entity/tool.js';
+import { readEntityTool } from '../../primitives/tools/read-entity/tool.js';
+import { searchCodeTool } from '../../primitives/tools/search-code/tool.js';
+import { searchSymbolTool } from '../../primitives/tools/search-symbol/tool.js';
 import type { GoldEdit } from './gold-edits.js';
 
 /** The names a statement may call the entity by: its own, and its class's when it is a method. */
@@ -27,5 +31,5 @@ export function goldLabelsOf(statement: string, edits: readonly GoldEdit[]): str
   const first = edits[0];
   if (!first) return [];
   const named = entityNames(first).some((name) => mentions(statement, name));
-  return [named ? 'search_symbol' : 'search_code', 'read_entity', 'edit_entity'];
+  return [(named ? searchSymbolTool : searchCodeTool).name, readEntityTool.name, editEntityTool.name];
 }
