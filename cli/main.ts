@@ -2,7 +2,7 @@
 // lives here, and nothing heavy is imported before a command is chosen (see commands/index.ts).
 // `ab` is listed but is the evaluation's program (eval/main.ts): bin/piper-agent.js starts that
 // entry for it, so the product never imports the evaluation.
-import { runCommandLine } from './entry-point.js';
+import { runCommandLine } from '../core/command-line/entry-point.js';
 import { COMMANDS } from './commands/index.js';
 
 const HELP = `piper-agent — a coding agent for Python repositories whose every command runs in a

@@ -1,6 +1,6 @@
 // The evaluation's command line: `piper-agent ab` (bin/piper-agent.js starts this entry for it).
 // It may import every layer of the product; the product never imports it.
-import { runCommandLine } from '../cli/entry-point.js';
+import { runCommandLine } from '../core/command-line/entry-point.js';
 
 const HELP = `piper-agent ab — the A/B evaluation of the policy loop (piper-agent ab --help).
 The agent's own commands: piper-agent --help`;

@@ -12,7 +12,7 @@ import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { openCommandSession, type CommandSandboxOptions, type Session } from '../../core/session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../../core/env-option.js';
 import { WARM_HELP, keepWarmOption } from '../warm-option.js';
-import { numberOption } from '../options.js';
+import { numberOption } from '../../core/options.js';
 import { inert } from '../../runtime/text/inert.js';
 import { createRun, endRun } from '../../runtime/ledger/runs.js';
 

@@ -13,7 +13,7 @@ import { ENV_PARSE_OPTIONS, environmentFlags } from '../../core/env-option.js';
 import { ConfigError, UsageError } from '../../core/exit-codes.js';
 import { issueText } from '../fix/issue-text.js';
 import { modelFor, runFix, type FixInput } from '../../core/fix/run-fix.js';
-import { numberOption } from '../options.js';
+import { numberOption } from '../../core/options.js';
 import { headlessSink, type OutputFormat } from '../render/headless.js';
 import { settleRepoTrust } from '../repo-config-trust/settle.js';
 

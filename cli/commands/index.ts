@@ -2,18 +2,7 @@
 // module (and what it imports: the engine client, SQLite, tree-sitter, Ink) is loaded only when
 // that command runs or its --help is asked for, so `piper-agent --help` and `--version` start in
 // about the time Node itself takes (measured by `npm run bench:startup`).
-
-interface LoadedCommand {
-  run: (argv: string[]) => Promise<number>;
-  help: string;
-  /** Help of a subcommand with flags of its own (`ab validate --help`), by its name. */
-  subcommandHelp?: Record<string, string>;
-}
-
-export interface CommandEntry {
-  summary: string;
-  load: () => Promise<LoadedCommand>;
-}
+import type { CommandEntry } from '../../core/command-line/entry-point.js';
 
 export const COMMANDS: Record<string, CommandEntry> = {
   demo: {

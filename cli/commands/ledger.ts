@@ -15,7 +15,7 @@ import { runDocument } from '../ledger/run-document.js';
 import { exportRun, openRunExport } from '../ledger/run-export.js';
 import { checkOutputFile } from '../ci/patch-out.js';
 import { renderRunTable, runListEntry } from '../ledger/run-table.js';
-import { numberOption } from '../options.js';
+import { numberOption } from '../../core/options.js';
 
 export const LEDGER_HELP = `Usage: piper-agent ledger runs [--limit N] [--json] [--ledger PATH] [--repo DIR]
        piper-agent ledger show RUN [--json] [--ledger PATH] [--repo DIR]

@@ -9,7 +9,7 @@ import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { gitHead, repoRoot } from '../../runtime/host/git.js';
 import { inert } from '../../runtime/text/inert.js';
 import { EXIT } from '../../core/exit-codes.js';
-import { numberOption } from '../options.js';
+import { numberOption } from '../../core/options.js';
 import { openCommandSession, type Session } from '../../core/session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../../core/env-option.js';
 import { WARM_HELP, keepWarmOption } from '../warm-option.js';

@@ -6,24 +6,11 @@
 import { z } from 'zod';
 import { loopEventSchemas } from '../../policy/events.js';
 import { STREAM_SCHEMA_VERSION } from './stream-version.js';
+import { errorEventSchema, eventTime as ts } from '../../core/command-line/error-event.js';
+
+export { errorEventSchema };
 
 export { STREAM_SCHEMA_VERSION };
-
-const ts = z.iso.datetime().describe('when the event was written, ISO 8601 UTC');
-
-const ERROR_KINDS = ['usage', 'config', 'engine', 'setup', 'busy', 'ledger', 'internal'] as const;
-
-export const errorEventSchema = z.object({
-  type: z.literal('error'),
-  ts,
-  error: z.object({
-    kind: z.enum(ERROR_KINDS),
-    message: z.string(),
-    fix: z.string().optional().describe('what to do about it, when piper knows'),
-    exit_code: z.number().int(),
-  }),
-});
-export type ErrorEvent = z.infer<typeof errorEventSchema>;
 
 const resultEventSchema = loopEventSchemas.result.extend({ ts });
 const e = loopEventSchemas;

@@ -1,6 +1,6 @@
 // A task set for the A/B runner (eval/tasks/piperbench is the bundled one): every task directory holds
 // `task.json`, `issue.md`, `gold.patch` and `repo/`. The tasks are data; this is the product code that
-// reads them, so nothing under cli/ imports bench/. The schema of task.json is declared once here;
+// reads them, so the product never imports bench/. The schema of task.json is declared once here;
 // loading checks every task against it and against its own directory, so a broken task is reported
 // with its path and reason instead of surfacing later as a puzzling A/B result (docs/policy.md, "The
 // A/B protocol").

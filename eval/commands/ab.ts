@@ -11,7 +11,7 @@ import { launchAb } from '../ab/launch.js';
 import { parseArms, parseGateAblation } from '../ab/variants.js';
 import { abValidateCommand } from '../swebench/validate-command.js';
 import { UsageError } from '../../core/exit-codes.js';
-import { numberOption } from '../../cli/options.js';
+import { numberOption } from '../../core/options.js';
 
 export const AB_HELP = `Usage: piper-agent ab --bench DIR --model M [--arms policy,current] [--tasks IDS] [--out DIR]
                       [--concurrency N] [--ablation] [--gate-ablation G1,G2|all]

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { errorEvent, jsonOutputRequested } from '../../cli/render/error-output.js';
+import { errorEvent, jsonOutputRequested } from '../../core/command-line/error-event.js';
 import { headlessSink, stamped, textLine } from '../../cli/render/headless.js';
 import {
   jsonOutputSchema,

@@ -1,16 +1,28 @@
 // A command line over a command table: picks the command, loads only that command's module, maps
 // failures to documented exit codes, and prints every error with what to do about it. The product's
 // table is cli/commands/index.ts (cli/main.ts); the evaluation's (`ab`) is eval/main.ts, a program
-// of its own that the product never imports, run by the same installed command.
+// of its own that the product never imports, run by the same installed command. Below cli/, so the
+// evaluation's command line uses it without importing the UI.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { guardUserPipSecrets } from '../runtime/env/plan/pip-settings.js';
-import { packageRoot } from '../runtime/package-root.js';
-import { guardStream } from '../runtime/text/output-guard.js';
-import type { CommandEntry } from './commands/index.js';
-import { EXIT, InterruptedRun } from '../core/exit-codes.js';
-import { didYouMean } from '../core/suggest.js';
-import { inertJson } from '../runtime/text/inert.js';
+import { guardUserPipSecrets } from '../../runtime/env/plan/pip-settings.js';
+import { packageRoot } from '../../runtime/package-root.js';
+import { guardStream } from '../../runtime/text/output-guard.js';
+import { EXIT, InterruptedRun } from '../exit-codes.js';
+import { didYouMean } from '../suggest.js';
+import { inertJson } from '../../runtime/text/inert.js';
+
+interface LoadedCommand {
+  run: (argv: string[]) => Promise<number>;
+  help: string;
+  /** Help of a subcommand with flags of its own (`ab validate --help`), by its name. */
+  subcommandHelp?: Record<string, string>;
+}
+
+export interface CommandEntry {
+  summary: string;
+  load: () => Promise<LoadedCommand>;
+}
 
 export interface CommandLine {
   commands: Record<string, CommandEntry>;
@@ -56,7 +68,7 @@ export async function runCommandLine(argv: string[], line: CommandLine): Promise
     if (error instanceof InterruptedRun) return error.exitCode;
     const { reportError } = await import('./report-error.js');
     const failure = reportError(error, name, command.help);
-    const { errorEvent, jsonOutputRequested } = await import('./render/error-output.js');
+    const { errorEvent, jsonOutputRequested } = await import('./error-event.js');
     if (jsonOutputRequested(rest)) {
       const { kind, message, fix, code } = failure;
       process.stdout.write(`${inertJson(JSON.stringify(errorEvent(kind, message, code, fix)))}\n`);

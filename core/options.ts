@@ -1,5 +1,5 @@
 // Parsing numeric command-line options with precise errors (exit 2, never NaN downstream).
-import { UsageError } from '../core/exit-codes.js';
+import { UsageError } from './exit-codes.js';
 
 export function numberOption(
   name: string,

@@ -1,7 +1,23 @@
 // A failure before a run's result, for a machine reader: with `--output json` or `stream-json`
 // (or PIPER_OUTPUT) the CLI writes one `error` object on stdout as well as its text on stderr, so
 // a script that reads stdout never sees an empty stream and has to guess from the exit code.
-import type { ErrorEvent } from './stream-schema.js';
+import { z } from 'zod';
+
+export const eventTime = z.iso.datetime().describe('when the event was written, ISO 8601 UTC');
+
+const ERROR_KINDS = ['usage', 'config', 'engine', 'setup', 'busy', 'ledger', 'internal'] as const;
+
+export const errorEventSchema = z.object({
+  type: z.literal('error'),
+  ts: eventTime,
+  error: z.object({
+    kind: z.enum(ERROR_KINDS),
+    message: z.string(),
+    fix: z.string().optional().describe('what to do about it, when piper knows'),
+    exit_code: z.number().int(),
+  }),
+});
+export type ErrorEvent = z.infer<typeof errorEventSchema>;
 
 export type ErrorKind = ErrorEvent['error']['kind'];
 

@@ -1,16 +1,16 @@
 // How a command's failure reaches the user: one message (and its fix) on stderr and the documented
 // exit code. Loaded only when a command fails, so start-up never pays for the error classes of
 // every layer.
-import { isEnvPlanError } from '../runtime/env/plan/errors.js';
-import { isRuntimeError } from '../runtime/errors.js';
-import { RepoBusyError } from '../runtime/host/repo-lock.js';
-import { sqliteFailure } from '../runtime/ledger/open-error.js';
-import { isModelError } from '../runtime/model/types.js';
-import { inert } from '../runtime/text/inert.js';
-import { IndexError } from '../primitives/index/index-error.js';
-import { ConfigError, EXIT, UsageError } from '../core/exit-codes.js';
-import type { ErrorKind } from './render/error-output.js';
-import { didYouMean } from '../core/suggest.js';
+import { isEnvPlanError } from '../../runtime/env/plan/errors.js';
+import { isRuntimeError } from '../../runtime/errors.js';
+import { RepoBusyError } from '../../runtime/host/repo-lock.js';
+import { sqliteFailure } from '../../runtime/ledger/open-error.js';
+import { isModelError } from '../../runtime/model/types.js';
+import { inert } from '../../runtime/text/inert.js';
+import { IndexError } from '../../primitives/index/index-error.js';
+import { ConfigError, EXIT, UsageError } from '../exit-codes.js';
+import type { ErrorKind } from './error-event.js';
+import { didYouMean } from '../suggest.js';
 
 /**
  * Error text can quote what came from outside (an issue, a file, a build step's output): made
