@@ -196,11 +196,13 @@ describe("the project's own test command", () => {
       { env: NO_PIP },
     );
     expect(r.code, r.stderr.slice(-3000)).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ outcome: 'resolved', verified: true });
+    const result = JSON.parse(r.stdout) as { run_id: string };
+    expect(result).toMatchObject({ outcome: 'resolved', verified: true });
     const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    // The fix run's own calls: the regression gate's suite runs are runs of their own.
     const tests = ledger.database
-      .prepare("SELECT args FROM calls WHERE tool = 'run_test' ORDER BY rowid")
-      .all() as Array<{ args: string }>;
+      .prepare("SELECT args FROM calls WHERE tool = 'run_test' AND run_id = ? ORDER BY rowid")
+      .all(result.run_id) as Array<{ args: string }>;
     ledger.close();
     expect(tests.map((t) => JSON.parse(t.args))).toEqual([
       expect.objectContaining({

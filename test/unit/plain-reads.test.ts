@@ -26,7 +26,7 @@ const ALLOWED: Record<string, string> = {
   'runtime/env/build/apt-cache.ts': "the user's apt cache",
   'runtime/env/choose/build-lock.ts': "piper's own build lock files in the user's cache",
   'primitives/fs/atomic-write.ts': 'opens the temporary file it writes; its one read goes through the reader',
-  'cli/entry-point.ts': "piper's package.json",
+  'core/command-line/entry-point.ts': "piper's package.json",
   'core/config.ts': "the user's own config file (the repository's goes through the reader)",
   'core/repo-config-trust/trust-store.ts': "the user's own config file",
   'cli/fix/issue-text.ts': 'the issue file the user names, or stdin',
