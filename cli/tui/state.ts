@@ -97,12 +97,7 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
       // Its counts once built (the build blocks the process, so there is no frame while it runs).
       return e.phase === 'finished' ? add({ kind: 'index', event: e }) : view;
     case 'turn':
-      return {
-        ...view,
-        done: view.current ? [...view.done, view.current] : view.done,
-        current: { turn: e.turn, lines: [] },
-        turns: e.turn,
-      };
+      return { ...closeTurn(view), current: { turn: e.turn, lines: [] }, turns: e.turn };
     case 'toolset':
       // The selection prompt goes to the model right after its toolset.
       return { ...add({ kind: 'toolset', tools: e.tools }), thinking: { since: now } };
@@ -139,16 +134,13 @@ export function fold(view: RunView, e: LoopEvent, now: number): RunView {
         ? { ...view, running: { tool: 'suite', origin: 'trigger', since: now }, thinking: null }
         : { ...view, running: null };
     case 'result':
-      return {
-        ...view,
-        done: view.current ? [...view.done, view.current] : view.done,
-        current: null,
-        running: null,
-        thinking: null,
-        question: null,
-        result: e,
-      };
+      return { ...closeTurn(view), current: null, running: null, thinking: null, question: null, result: e };
   }
+}
+
+/** The turn on screen joins the finished ones (a new turn or the result follows). */
+function closeTurn(view: RunView): RunView {
+  return { ...view, done: view.current ? [...view.done, view.current] : view.done };
 }
 
 /** A tool starting runs it; one finishing stops it and, if it ran in the sandbox, adds its exit line. */

@@ -75,3 +75,22 @@ export function buildContainerBody(config: BuildContainerConfig, opts: { ownInit
     },
   };
 }
+
+/**
+ * A build container made with the engine's init; where the engine says it has no init binary
+ * (Podman without catatonit), made again with the box's own PID 1, and so from then on for that
+ * engine, rather than failing every build the sandboxes could run.
+ */
+export async function createWithInitFallback(
+  create: (ownInit: boolean) => Promise<string>,
+  engine: { noInitBinary: boolean },
+): Promise<string> {
+  if (engine.noInitBinary) return create(true);
+  try {
+    return await create(false);
+  } catch (error) {
+    if (!NO_INIT_BINARY.test((error as Error).message)) throw error;
+    engine.noInitBinary = true;
+    return create(true);
+  }
+}

@@ -7,7 +7,8 @@ import { RuntimeError, isConnectionFailure } from '../errors.js';
 import { containerArchive, containerChanges, type ContainerChange } from './container-files.js';
 import { oomEventSince } from './container-events.js';
 import { createdContainers } from './created-containers.js';
-import { NO_INIT_BINARY, buildContainerBody, type BuildContainerConfig } from './build-container.js';
+import { buildContainerBody, createWithInitFallback, type BuildContainerConfig } from './build-container.js';
+import { containerSummaryOf, imageInfoOf, imageSummaryOf } from './engine-replies.js';
 import type { EngineIdentity, VersionBody } from './engine-identity.js';
 import { askIdentity, askVersion } from './engine-self.js';
 import { dockerode } from './dockerode-client.js';
@@ -30,7 +31,7 @@ import {
   type InteractiveExec,
   type InteractiveExecOptions,
 } from './container-exec.js';
-import { localCandidates, shortTag } from './image-names.js';
+import { localCandidates } from './image-names.js';
 import { copyImage, pushToRegistry } from './image-transfer.js';
 import { buildFromContext, importRootfs } from './image-writes.js';
 import { podmanTmpfs } from './podman-compat.js';
@@ -56,8 +57,8 @@ export class DockerEngine {
   private readonly localNames = new Map<string, string>();
   /** `remove` bound to this engine: how createdContainers removes what this engine created. */
   private readonly removeContainer = (id: string): Promise<void> => this.remove(id);
-  /** The engine refused an init it has no binary for (createBuildContainer): build boxes bring their own. */
-  private noInitBinary = false;
+  /** Whether the engine refused an init it has no binary for: build boxes then bring their own. */
+  private readonly initFallback = { noInitBinary: false };
 
   constructor(docker?: Docker) {
     // With no options dockerode reads DOCKER_HOST (and DOCKER_TLS_VERIFY / DOCKER_CERT_PATH) itself,
@@ -248,26 +249,14 @@ export class DockerEngine {
     const list = await this.call('list containers', () =>
       this.docker.listContainers({ all: true, filters: { label: labelFilters } }),
     );
-    return list.map((c) => ({
-      id: c.Id,
-      names: (c.Names ?? []).map((n) => n.replace(/^\//, '')),
-      labels: c.Labels ?? {},
-      state: c.State,
-      created: c.Created,
-    }));
+    return list.map(containerSummaryOf);
   }
 
   async listImages(labelFilters: string[]): Promise<ImageSummary[]> {
     const list = await this.call('list images', () =>
       this.docker.listImages({ filters: { label: labelFilters } }),
     );
-    return list.map((i) => ({
-      id: i.Id,
-      tags: (i.RepoTags ?? []).filter((t) => t !== '<none>:<none>').map(shortTag),
-      labels: i.Labels ?? {},
-      size: i.Size,
-      created: i.Created,
-    }));
+    return list.map(imageSummaryOf);
   }
 
   /** The image's id (its content digest), or null when no such image exists. */
@@ -342,16 +331,7 @@ export class DockerEngine {
           const body = buildContainerBody({ ...config, Image: this.localName(config.Image) }, { ownInit });
           return (await this.docker.createContainer(body)).id;
         });
-      if (this.noInitBinary) return create(true);
-      try {
-        return await create(false);
-      } catch (error) {
-        if (!NO_INIT_BINARY.test((error as Error).message)) throw error;
-        // Podman without catatonit: a build box reaps with its own PID 1 (build-container.ts),
-        // from now on for this engine, rather than failing every build the sandboxes could run.
-        this.noInitBinary = true;
-        return create(true);
-      }
+      return createWithInitFallback(create, this.initFallback);
     }, this.removeContainer);
   }
 
@@ -405,15 +385,7 @@ export class DockerEngine {
   /** An image's id, size, creation time and labels; null when no such image exists. */
   async inspectImage(ref: string): Promise<ImageInfo | null> {
     const info = await this.inspectRaw(ref);
-    if (!info) return null;
-    return {
-      id: info.Id,
-      size: info.Size,
-      created: info.Created,
-      labels: info.Config?.Labels ?? {},
-      layers: info.RootFS?.Layers ?? [],
-      architecture: info.Architecture ?? '',
-    };
+    return info ? imageInfoOf(info) : null;
   }
 
   private async call<T>(what: string, fn: () => Promise<T>): Promise<T> {
