@@ -139,7 +139,23 @@ export class RepoCache {
       ['commit', '-q', '--allow-empty', '-m', `${instance.instance_id} at ${commit}`],
       IDENTITY,
     );
+    // The version a clone of the project's history gives (setuptools-scm and its kin read the
+    // nearest tag): without it the project is 0.0.0, and a test suite that requires its own
+    // version (tox's minversion, a plugin's pin) stops. Only a tag reachable from base_commit:
+    // nothing later than it, so nothing of the fix, is named.
+    const tag = this.nearestTag(clone, commit);
+    if (tag) gitInOwnRepo(dest, ['tag', tag], IDENTITY);
     return dest;
+  }
+
+  /** The nearest tag reachable from `commit`, when its name is a plain one (the name is untrusted). */
+  private nearestTag(clone: string, commit: string): string | null {
+    try {
+      const tag = git(['--git-dir', clone, 'describe', '--tags', '--abbrev=0', commit], clone).trim();
+      return /^[A-Za-z0-9][\w.+-]{0,99}$/.test(tag) ? tag : null;
+    } catch {
+      return null;
+    }
   }
 }
 

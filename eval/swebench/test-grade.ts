@@ -4,6 +4,7 @@
 // grades like a failure.
 import { parseTestOutcomes, type RunnerKind } from '../../runtime/test-output/outcomes.js';
 import type { SummaryWord } from '../../runtime/test-output/pytest-summary.js';
+import { parseStatusTokens } from '../../runtime/test-output/status-tokens.js';
 
 export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'missing';
 
@@ -16,9 +17,15 @@ const STATUS: Record<SummaryWord, TestStatus> = {
   XPASS: 'failed',
 };
 
-/** Each test id the output names, with its status (a test reported twice keeps its worse one). */
+/**
+ * Each test id the output names, with its status (a test reported twice keeps its worse one). For
+ * pytest, also the words the harness takes for ids (status-tokens.ts): an instance may name them.
+ */
 export function parseOutcomes(stdout: string, runner: RunnerKind = 'pytest'): Map<string, TestStatus> {
-  return new Map([...parseTestOutcomes(runner, stdout)].map(([id, word]) => [id, STATUS[word]]));
+  const words = parseTestOutcomes(runner, stdout);
+  if (runner === 'pytest')
+    for (const [token, word] of parseStatusTokens(stdout)) if (!words.has(token)) words.set(token, word);
+  return new Map([...words].map(([id, word]) => [id, STATUS[word]]));
 }
 
 /**

@@ -103,7 +103,15 @@ export function validationLine(v: Validation): string {
   const env = v.environment ? `, environment ${v.environment.status}` : '';
   return v.valid
     ? `valid    ${v.instanceId} (${v.seconds.toFixed(1)} s${env})\n`
-    : `INVALID  ${v.instanceId}: ${v.reason} (${v.seconds.toFixed(1)} s)\n`;
+    : `INVALID  ${v.instanceId}: ${v.reason} (${v.seconds.toFixed(1)} s)${lacking(v)}\n`;
+}
+
+/** An invalid instance's environment shortfalls, the first few: often why its tests did not pass. */
+function lacking(v: Validation): string {
+  const all = v.shortfalls ?? [];
+  if (all.length === 0) return '';
+  const more = all.length > 3 ? `; and ${all.length - 3} more` : '';
+  return `; its environment: ${all.slice(0, 3).join('; ')}${more}`;
 }
 
 export async function abValidateCommand(argv: string[]): Promise<number> {

@@ -13,8 +13,8 @@ import { baseTreeDir } from './base-tree.js';
 import type { SweInstance } from './instance-file.js';
 import { applyPatch, type RepoCache } from './repos.js';
 import type { Phase } from './phase-progress.js';
-import { runnerOf } from './test-command.js';
 import type { TestStatus } from './test-grade.js';
+import { shortfallLine } from '../../runtime/env/build/shortfall.js';
 
 export interface Validation {
   instanceId: string;
@@ -22,6 +22,11 @@ export interface Validation {
   /** Why it is invalid (null when valid). */
   reason: string | null;
   environment: { status: string; key: string | null; image: string } | null;
+  /**
+   * What the environment gave up on that the tests may need (its shortfalls, optional ones left
+   * out): an invalid instance with some ran where its declared versions were not to be had.
+   */
+  shortfalls?: string[];
   /** Per-test outcomes at base_commit + test patch, and with the gold patch too. */
   before: Record<string, TestStatus> | null;
   gold: Record<string, TestStatus> | null;
@@ -65,12 +70,6 @@ function goldProblem(instance: SweInstance, run: TestRun): string | null {
   return run.timedOut ? 'the tests timed out with the gold patch' : null;
 }
 
-/** Ids a pytest-graded instance names that are not pytest node ids (`path.py::name`). */
-function nonPytestIds(instance: SweInstance): string[] {
-  if (runnerOf(instance) !== 'pytest') return [];
-  return [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS].filter((id) => !/^[^\s:]+\.py(::|$)/.test(id));
-}
-
 export async function validateInstance(
   ctx: ValidateContext,
   instance: SweInstance,
@@ -89,16 +88,12 @@ export async function validateInstance(
   };
   let env: InstanceEnvironment | null = null;
   try {
-    const foreign = nonPytestIds(instance);
-    if (foreign.length > 0)
-      throw new Error(
-        `test ids are not pytest node ids (${named(foreign)}), and the instance names no other runner`,
-      );
     ctx.phase?.('repository');
     const base = ctx.repos.checkout(instance, baseTreeDir(instance));
     ctx.phase?.('environment');
     env = await buildEnvironment(ctx, base, debian, instance.repo);
     result.environment = { status: env.choice.status, key: env.choice.key, image: env.choice.image };
+    result.shortfalls = env.choice.shortfalls.filter((f) => !f.optional).map(shortfallLine);
     const grading = { ledger: ctx.ledger, owner: ctx.owner, env };
     const before = copyTree(base, join(root, 'before'));
     applyTestPatch(instance, base, before);

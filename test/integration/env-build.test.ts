@@ -31,7 +31,10 @@ describe('a src-layout project whose dependencies come from Debian', () => {
   });
 
   it('runs its whole suite through run-test: imports, installed metadata and entry points', async () => {
-    const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], { env: NO_PIP });
+    // Rebuilt: Debian's packages installed by this build (a layer of them kept by an earlier run is not used).
+    const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json', '--env', 'rebuild'], {
+      env: NO_PIP,
+    });
     expect(r.stderr).toContain('building the environment');
     expect(r.code, r.stderr.slice(-3000)).toBe(0);
     const result = JSON.parse(r.stdout) as { passed: boolean; counts: { passed: number; failed: number } };
@@ -134,30 +137,37 @@ describe("Debian's lists and apt's binary cache, kept between builds", () => {
       (
         JSON.parse(envRows(repo)[i]!.steps) as Array<{ name: string; command: string; output_tail: string }>
       ).find((s) => s.name === 'debian')!;
-    const build = async (version: string, extra: Record<string, string> = {}) => {
+    const build = async (version: string, extra: Record<string, string> = {}, flags: string[] = []) => {
       writeFileSync(
         pyproject,
         readFileSync(pyproject, 'utf8').replace(/version = "[^"]*"/, `version = "${version}"`),
       );
-      const r = await runCli(['env', 'build', '--repo', repo], { env: { ...env, ...extra } });
+      const r = await runCli(['env', 'build', '--repo', repo, ...flags], { env: { ...env, ...extra } });
       expect(r.code, r.stderr.slice(-3000)).toBe(0);
     };
     const dir = join(cache, 'piper-agent', 'apt', loadRecipe().suite);
-    await build('1.0.0');
+    // Rebuilt: a Debian layer of these packages kept by an earlier run is not used.
+    await build('1.0.0', {}, ['--rebuild']);
     expect(debianStep(0).command).toContain('apt-get update');
     // apt parsed the fresh lists into its cache; the copy taken before its install is kept.
     const kept = statSync(join(dir, 'bincache.tar')).mtimeMs;
     const debs = statSync(join(dir, 'packages.tar')).mtimeMs;
     expect(statSync(join(dir, 'lists.tar')).size).toBeGreaterThan(0);
+    // The next version's build starts from the Debian packages the first one installed: no apt runs.
     await build('1.0.1');
+    const layer = /^reused (piper-debian-packages:[0-9a-f]{12})$/.exec(debianStep(1).command)?.[1];
+    expect(layer, debianStep(1).command).toBeDefined();
+    // Without that layer, the next build installs again, from the kept lists and packages.
+    execFileSync('docker', ['rmi', layer!]);
+    await build('1.0.2');
     // The next project's build neither fetches the lists nor parses them again, and still installs.
-    expect(debianStep(1).command).not.toContain('apt-get update');
-    expect(debianStep(1).output_tail).toContain('piper-dpkg python3-attr');
+    expect(debianStep(2).command).not.toContain('apt-get update');
+    expect(debianStep(2).output_tail).toContain('piper-dpkg python3-attr');
     // Not parsed again: the kept cache was not rewritten.
     expect(statSync(join(dir, 'bincache.tar')).mtimeMs).toBe(kept);
     // Nothing was downloaded (python3-attr came from the kept packages): they were not written again.
     expect(statSync(join(dir, 'packages.tar')).mtimeMs).toBe(debs);
-    const image = envRows(repo)[1]!.image;
+    const image = envRows(repo)[2]!.image;
     const left = execFileSync(
       'docker',
       [
@@ -176,8 +186,9 @@ describe("Debian's lists and apt's binary cache, kept between builds", () => {
       [],
     );
     // A refresh forced by the age setting fetches them again.
-    await build('1.0.2', { PIPER_APT_LISTS_MAX_AGE_H: '0' });
-    expect(debianStep(2).command).toContain('apt-get update');
+    execFileSync('docker', ['rmi', layer!]);
+    await build('1.0.3', { PIPER_APT_LISTS_MAX_AGE_H: '0' });
+    expect(debianStep(3).command).toContain('apt-get update');
   });
 });
 

@@ -6,6 +6,8 @@
 // own runner and reporter (Debian's sympy) with -C --verbose, its ids bare function names. In each,
 // one instance carries the harness's eval script and the other only names the log parser; all are
 // valid, and their outcomes before the fix are exactly what the runner printed.
+import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +114,44 @@ describe("ab validate with sympy's runner (real sandbox, Debian sympy)", () => {
         test_cubic: 'passed',
       });
       expect(Object.values(v.gold!).every((s) => s === 'passed')).toBe(true);
+    }
+  });
+
+  it("builds the second base commit's environment on the first one's Debian packages", () => {
+    const cached = JSON.parse(readFileSync(join(out, 'validation.json'), 'utf8')) as Record<
+      string,
+      Validation
+    >;
+    const env = (id: string) => Object.values(cached).find((c) => c.instanceId === id)!.environment!;
+    const [first, second] = [env('fixture__sympy-polyfun-1'), env('fixture__sympy-polyfun-2')];
+    // Another version is other declarations: an environment of its own...
+    expect(second.key).not.toBe(first.key);
+    // ...whose image and the first's both stand on one kept Debian layer (sympy and its kin).
+    const layersOf = (ref: string) =>
+      JSON.parse(
+        execFileSync('docker', ['image', 'inspect', '--format', '{{json .RootFS.Layers}}', ref], {
+          encoding: 'utf8',
+        }),
+      ) as string[];
+    const under = (layer: string[], image: string[]) => layer.every((l, i) => image[i] === l);
+    const [a, b] = [layersOf(first.image), layersOf(second.image)];
+    const kept = execFileSync('docker', ['images', '--quiet', 'piper-debian-packages'], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
+    expect(kept.some((id) => under(layersOf(id), a) && under(layersOf(id), b))).toBe(true);
+    if (second.status === 'built') {
+      // Built now, it said where its Debian packages came from: that layer, not apt.
+      const db = new Database(join(out, 'ledger.db'), { readonly: true });
+      const row = db
+        .prepare('SELECT steps FROM environments WHERE image = ? ORDER BY id DESC')
+        .get(second.image) as {
+        steps: string;
+      };
+      db.close();
+      const steps = JSON.parse(row.steps) as Array<{ name: string; command: string }>;
+      expect(steps.find((s) => s.name === 'debian')?.command).toMatch(
+        /^reused piper-debian-packages:[0-9a-f]{12}$/,
+      );
     }
   });
 });

@@ -32,6 +32,11 @@ export interface BuildInput {
   projectName?: string;
   /** `--env rebuild`: no kept dependency image is reused, and Debian's package lists are fetched again. */
   refreshAptLists?: boolean;
+  /**
+   * false: Debian's packages are installed for this build alone, neither looked for nor kept as a
+   * layer (debian-layer.ts) — the environment bench's baseline, as builds were before the layers.
+   */
+  debianLayers?: boolean;
 }
 
 /** An apt step in `box` through the build's list and package cache. */

@@ -67,6 +67,8 @@ export interface EnsureInput {
    * pruned: the caller's trees (one per base commit) share them, and it keeps what it needs.
    */
   projectName?: string;
+  /** false: no Debian layer is looked for or kept (BuildInput.debianLayers; the bench's baseline). */
+  debianLayers?: boolean;
 }
 
 /** The image a build makes: its key, its declarations' key (the kept dependency images) and its tag. */
@@ -231,6 +233,7 @@ async function build(
       base: { ref: base.ref, id: base.imageId },
       pip,
       refreshAptLists: input.mode === 'rebuild',
+      ...(input.debianLayers === false ? { debianLayers: false } : {}),
       owner: input.owner,
       log: (line) => input.log(pip.redactor.text(line)),
       ...(input.projectName !== undefined ? { projectName: input.projectName } : {}),

@@ -1,13 +1,16 @@
-// Phase 1 of an environment build, in two boxes. The networked one: the venv, the recipe's apt
-// packages, the requirements downloaded from the user's pip sources (wheels only; an sdist fetched,
-// built offline, download-round.ts) and Debian's packages for the rest. Nothing downloaded is
-// installed there, so no Python in it can import a downloaded file, and no repository code runs:
-// requirement lines are passed to pip as parsed text, the repository's wheels wait for the offline
-// phase. The credentials of the user's index live only in the pip steps' execs. Then a box with no
-// network and no secret, FROM the networked box's commit, installs the downloaded files.
+// Phase 1 of an environment build. Debian's packages are layers of their own (debian-layer.ts),
+// kept by the image they go on and the packages: the recipe's first, then those for whatever pip
+// could not download. A networked box with no venv, FROM the recipe's layer, downloads the
+// requirements from the user's pip sources (wheels only; an sdist fetched, built offline,
+// download-round.ts); nothing downloaded is installed there, so no Python in it can import a
+// downloaded file, and no repository code runs: requirement lines are passed to pip as parsed text,
+// the repository's wheels wait for the offline phase. The credentials of the user's index live only
+// in the pip steps' execs. The box is never committed: a box with no network and no secret, FROM
+// Debian's layer, makes the venv and installs the downloaded files; its commit is the dependency image.
 import { Readable } from 'node:stream';
 import { BuildBox } from '../build-box.js';
-import { runApt, type BuildContext } from '../build-context.js';
+import type { BuildContext } from '../build-context.js';
+import { debianLayer } from './debian-layer.js';
 import { BUILT, DOWNLOADS, SDISTS } from './download-steps.js';
 import {
   fetchRequirements,
@@ -27,50 +30,53 @@ import { writeLaunchers } from '../project/venv-launchers.js';
 export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<string>): Promise<string> {
   const { engine, pip, log } = ctx.input;
   const { plan } = ctx.spec;
+  // The recipe's packages first, on their own layer: what they provide is met before pip is asked.
+  let from = ctx.input.base.ref;
+  const made: string[] = [];
+  if (plan.apt.length) {
+    const recipe = await debianLayer(ctx, from, 'apt (recipe)', plan.apt, true);
+    if (recipe.intermediate) made.push(recipe.ref);
+    ctx.check(recipe.step, 'apt (recipe)');
+    for (const [name, version] of dpkgLines(recipe.step.stdout))
+      ctx.resolved.set(`deb:${name}`, { name, version, source: 'debian' });
+    ctx.sources.push(`apt (recipe): ${plan.apt.join(' ')}`);
+    from = recipe.ref;
+  }
   const network = (await engine.hasBridgeNetwork()) ? 'bridge' : 'host';
   log(`environment ${ctx.target.ref}: dependencies (network: ${network})`);
   const net = await BuildBox.start(engine, {
-    image: ctx.input.base.ref,
+    image: from,
     network,
     labels: ctx.labels,
     log,
     redactor: pip.redactor,
   });
   const wanted = plan.requirements.filter((q) => !fromRepoWheels.has(q.normalized));
-  let fetched: Fetched;
-  let downloads: Buffer | null;
-  let reqs: RequirementsContext;
-  const netTag = ctx.intermediateTag('net');
+  let got: Omit<Downloaded, 'image'>;
+  // Debian's packages for what pip could not download: a layer of their own on `from`, which the
+  // offline install box starts FROM (the networked box only downloads and is never committed).
+  let image = from;
+  const debian = async (name: string, packages: string[]) => {
+    const layer = await debianLayer(ctx, from, name, packages, false);
+    if (layer.intermediate) made.push(layer.ref);
+    image = layer.ref;
+    return layer.step;
+  };
   try {
-    // Debian's lists and packages go in while the venv is made, when apt may be asked at all.
-    if (plan.apt.length || plan.requirements.some((q) => q.debian))
-      void ctx.apt.prime(net).catch(() => undefined);
     // Only the wheels of distributions the plan names: a machine-wide wheel directory can be large.
     const named = new Set(plan.requirements.map((q) => q.normalized));
     const userWheelDirs = await putWheelDirs(net, ctx.spec.pip.userWheels, named);
-    ctx.check(await net.run(venvStep()), 'venv');
-    if (plan.apt.length) {
-      const r = await runApt(ctx, net, 'apt (recipe)', plan.apt, true);
-      ctx.check(r, 'apt (recipe)');
-      for (const [name, version] of dpkgLines(r.stdout))
-        ctx.resolved.set(`deb:${name}`, { name, version, source: 'debian' });
-      ctx.sources.push(`apt (recipe): ${plan.apt.join(' ')}`);
-    }
-    reqs = requirementsContext(ctx, net, userWheelDirs, wanted);
-    fetched = await fetchRequirements(net, reqs);
-    downloads = await takeDownloads(net, fetched);
-    // Nothing downloaded, nothing to install: the box holds only what the venv and apt made.
-    if (!downloads) return await settle(ctx, net, reqs, fetched);
-    await net.run(cleanAll());
-    await net.commit({ repo: ctx.target.repo, tag: netTag, changes: [] });
+    const reqs = requirementsContext(ctx, net, userWheelDirs, wanted, debian);
+    const fetched = await fetchRequirements(net, reqs);
+    got = { reqs, fetched, downloads: await takeDownloads(net, fetched) };
   } finally {
     ctx.collect(net);
     ctx.removeLater(net);
   }
   try {
-    return await installPhase(ctx, `${ctx.target.repo}:${netTag}`, { reqs, fetched, downloads });
+    return await installPhase(ctx, { ...got, image });
   } finally {
-    await engine.removeImage(`${ctx.target.repo}:${netTag}`).catch(() => undefined);
+    for (const ref of made) await engine.removeImage(ref).catch(() => undefined);
   }
 }
 
@@ -100,19 +106,23 @@ function cleanAll() {
   };
 }
 
-/** The downloads installed in a box with no network and no secret; its commit is the dependency image. */
-async function installPhase(
-  ctx: BuildContext,
-  image: string,
-  got: { reqs: RequirementsContext; fetched: Fetched; downloads: Buffer | null },
-): Promise<string> {
-  const box = await ctx.offlineBox(image);
+interface Downloaded {
+  /** The image the install box starts FROM: the sandbox image with Debian's packages. */
+  image: string;
+  reqs: RequirementsContext;
+  fetched: Fetched;
+  downloads: Buffer | null;
+}
+
+/** The venv made and the downloads installed in a box with no network and no secret; its commit is the dependency image. */
+async function installPhase(ctx: BuildContext, got: Downloaded): Promise<string> {
+  const box = await ctx.offlineBox(got.image);
   try {
+    ctx.check(await box.run(venvStep()), 'venv');
     if (got.downloads) await box.put('/opt/piper', Readable.from([got.downloads]));
     return await settle(ctx, box, got.reqs, got.fetched);
   } finally {
     ctx.collect(box);
-    // Before its image's tag goes: an image a container uses keeps its tag.
     await box.remove();
   }
 }

@@ -1,8 +1,8 @@
-// The requirements' context a networked dependency box works in (its apt, its sdists, what the
+// The requirements' context a networked dependency box works in (Debian's packages, its sdists, what the
 // build recorded so far), and its downloads taken out as one tar: shared by the dependencies and
 // top-up phases, which do not import each other.
 import type { BuildBox } from '../build-box.js';
-import { runApt, type BuildContext } from '../build-context.js';
+import type { BuildContext } from '../build-context.js';
 import type { PlannedRequirement } from '../../plan/types.js';
 import { DOWNLOADS } from './download-steps.js';
 import type { Fetched, RequirementsContext } from './requirements-step.js';
@@ -16,13 +16,13 @@ export async function takeDownloads(net: BuildBox, fetched: Fetched): Promise<Bu
   return net.read(DOWNLOADS, MAX_DOWNLOADS);
 }
 
-/** The requirements' context for the networked box `net` (its apt and its sdists). */
+/** The requirements' context for the networked box `net` (its sdists), and where Debian's packages go (`apt`). */
 export function requirementsContext(
   ctx: BuildContext,
   net: BuildBox,
   userWheelDirs: string[],
   wanted: PlannedRequirement[],
-  apt: RequirementsContext['apt'] = (name, packages) => runApt(ctx, net, name, packages, false),
+  apt: RequirementsContext['apt'],
 ): RequirementsContext {
   return {
     wanted,

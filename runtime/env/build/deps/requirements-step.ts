@@ -26,7 +26,7 @@ export interface RequirementsContext extends DownloadContext {
   resolved: Map<string, ResolvedPackage>;
   fail: (message: string, fix: string) => never;
   check: (step: StepResult, what: string) => void;
-  /** An apt step through the build's list and package cache (the networked box's). */
+  /** Debian's packages installed where the offline install box will start (debian-layer.ts), or in the box. */
   apt: (name: string, packages: string[]) => Promise<StepResult>;
 }
 
