@@ -6,7 +6,7 @@
 // origin, the run it is recorded in (a run of its own, ended with the call), and the code index and
 // lint gate, which only a call that reads or edits the code opens.
 import { ToolRunner, type ExecutedCall, type ToolRunnerOptions } from '../../primitives/tool-runner.js';
-import { parseToolCall, type ToolName } from '../../primitives/tools/all-tools.js';
+import { parseToolCall, type ToolCall, type ToolName } from '../../primitives/tools/all-tools.js';
 import type { CallOrigin } from '../../runtime/ledger/ledger.js';
 import { createRun, endRun, type NewRun } from '../../runtime/ledger/runs.js';
 import { openCommandSession, type CommandSandboxOptions, type Session } from '../session.js';
@@ -31,7 +31,7 @@ export function oneShotRunner(session: Session, runId: string, extras: RunnerExt
 }
 
 /** TOOL's args parsed against its schema, defaults applied: the call the runner takes. */
-export function oneShotCall<N extends ToolName>(tool: N, args: Record<string, unknown>) {
+export function oneShotCall<N extends ToolName>(tool: N, args: Record<string, unknown>): ToolCall<N> {
   const parsed = parseToolCall(tool, args);
   if (!parsed.ok) throw new Error(`${tool}: ${parsed.error.message}`);
   return parsed.call;
@@ -41,7 +41,7 @@ export function oneShotCall<N extends ToolName>(tool: N, args: Record<string, un
 export function runOneShot(
   session: Session,
   runId: string,
-  call: ReturnType<typeof oneShotCall>,
+  call: ToolCall,
   origin: CallOrigin,
   extras: RunnerExtras = {},
 ): Promise<ExecutedCall> {

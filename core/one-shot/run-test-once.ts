@@ -46,6 +46,7 @@ export async function runTestOnce(
       { kind: runTestTool.name, head: await head },
       async (id) => {
         const exec = await runOneShot(session, id, call, 'user');
+        // run_test's result as its effect returned it (the runner types it unknown for the trust gate).
         const result = exec.result as RunTestResult;
         const outcome = result.passed ? 'passed' : 'failed';
         return { outcome, reason: `exit code ${result.exit_code}`, value: { callId: exec.callId, result } };
