@@ -10,7 +10,7 @@ import type { CallOrigin } from '../runtime/ledger/ledger.js';
 import { describeDiagnostic } from './lint/diagnostic.js';
 import { callSubject, observationKind, runToolCall, type ToolCall } from './tools/all-tools.js';
 import type { ExecutedCall } from './tools/tool.js';
-import type { ToolRunnerOptions } from './tools/tool-context.js';
+import { codeOf, type ToolRunnerOptions } from './tools/tool-context.js';
 import { CallRecord } from '../runtime/ledger/call-record.js';
 
 export type { ExecutedCall } from './tools/tool.js';
@@ -24,12 +24,12 @@ export class ToolRunner {
 
   /** A selector or its import form (CodeIndex.resolve). */
   selectorExists(selector: string): boolean {
-    return this.options.index.resolve(selector) !== undefined;
+    return this.options.index?.resolve(selector) !== undefined;
   }
 
   /** Evidence is recorded under the indexed selector, so the import form finds it too. */
   hasEvidence(selector: string): boolean {
-    const indexed = this.options.index.resolve(selector) ?? selector;
+    const indexed = this.options.index?.resolve(selector) ?? selector;
     return hasEvidence(this.options.ledger, this.options.runId, indexed);
   }
 
@@ -73,10 +73,11 @@ export class ToolRunner {
     );
     const callId = call.id;
     try {
-      const bytes = readRepoFile(o.index.root, path);
+      const { index, lint } = codeOf(o);
+      const bytes = readRepoFile(index.root, path);
       if (!Buffer.isBuffer(bytes)) throw new Error(bytes.error);
       const source = bytes.toString('utf8');
-      const report = await o.lint.check(source, path);
+      const report = await lint.check(source, path);
       o.signal?.throwIfAborted();
       call.completed();
       const result =

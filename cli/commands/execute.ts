@@ -1,20 +1,17 @@
 // `piper-agent execute`: Python in a fresh sandbox, recorded in the ledger, the receipt printed.
-// It runs as the agent's execute tool does (primitives/tools/execute/): in the project's environment,
-// with a copy of the repository at /work; --no-workspace sends the program alone.
+// The call goes through the agent's tool runner (core/one-shot/execute-once.ts): in the project's
+// environment, with a copy of the repository at /work; --no-workspace sends the program alone.
+// Here: the flags, the receipt's rendering and the exit code.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { execute, EXECUTE_LIMITS } from '../../primitives/tools/execute/effect.js';
-import { executeTool } from '../../primitives/tools/execute/tool.js';
-import { runRecorded } from '../../runtime/recorded-run.js';
-import { EXECUTE_ARGV } from '../../runtime/sandbox/pool.js';
-import type { Limits, Receipt } from '../../runtime/sandbox/spec.js';
+import { EXECUTE_LIMITS } from '../../primitives/tools/execute/effect.js';
+import type { Receipt } from '../../runtime/sandbox/spec.js';
 import { EXIT, UsageError } from '../../core/exit-codes.js';
-import { openCommandSession, type CommandSandboxOptions, type Session } from '../../core/session.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../../core/env-option.js';
-import { WARM_HELP, keepWarmOption } from '../warm-option.js';
+import { executeOnce } from '../../core/one-shot/execute-once.js';
+import { WARM_HELP } from '../../core/one-shot/warm-option.js';
 import { numberOption } from '../../core/options.js';
 import { inert } from '../../runtime/text/inert.js';
-import { createRun, endRun } from '../../runtime/ledger/runs.js';
 
 export const EXECUTE_HELP = `Usage: piper-agent execute (--code CODE | --file PATH) [options]
 
@@ -73,35 +70,16 @@ export async function executeCommand(argv: string[]): Promise<number> {
   if (values.json && values.raw) throw new UsageError('give --json or --raw, not both');
   const code = readProgram(values.code, values.file);
   const limits = limitOptions(values);
-  const session = await openCommandSession(values, prestartedPool(limits, values['no-workspace']));
-  session.sandbox.prestart();
-  try {
-    const runId = createRun(session.ledger, {
-      kind: executeTool.name,
-      repo: session.repo,
-      owner: session.owner,
-    });
-    let ran: { callId: string; receipt: Receipt };
-    try {
-      ran = await runProgram(session, runId, code, limits, values['no-workspace']);
-    } catch (error) {
-      // Nothing ran (a snapshot over its cap, an engine that went away): the run ends, it does not stay open.
-      endRun(session.ledger, runId, 'failed', (error as Error).message);
-      throw error;
-    }
-    const { callId, receipt } = ran;
-    endRun(session.ledger, runId, 'completed', `exit code ${receipt.exit_code}`);
-    if (values.json) {
-      process.stdout.write(
-        `${JSON.stringify({ run_id: runId, call_id: callId, ledger: session.ledger.path, ...receipt })}\n`,
-      );
-    } else {
-      printReceipt(receipt, runId, callId, values.raw);
-    }
-    return EXIT.ok;
-  } finally {
-    await session.close();
+  const ran = await executeOnce(values, { code, limits, workspace: !values['no-workspace'] });
+  const { runId, callId, receipt } = ran;
+  if (values.json) {
+    process.stdout.write(
+      `${JSON.stringify({ run_id: runId, call_id: callId, ledger: ran.ledgerPath, ...receipt })}\n`,
+    );
+  } else {
+    printReceipt(receipt, runId, callId, values.raw);
   }
+  return EXIT.ok;
 }
 
 /** The call's limits from --timeout, --memory, --cpus, --pids and --output-cap (absent: the defaults). */
@@ -118,43 +96,6 @@ function limitOptions(values: Record<string, string | boolean | undefined>) {
       integer: true,
     }),
   };
-}
-
-/**
- * One container started while the run is recorded and the snapshot planned (SandboxOptions.oneShot),
- * or with the workspace claimed warm from an earlier command (keepWarm),
- * when the call's limits are the pool's: with --cpus, --memory or --pids the call runs cold, and
- * a container started beside it would only be removed again.
- */
-function prestartedPool(limits: Partial<Limits>, alone: boolean): CommandSandboxOptions {
-  if (limits.cpus !== undefined || limits.memoryMb !== undefined || limits.pids !== undefined) return {};
-  return alone
-    ? { poolSize: 1, oneShot: true }
-    : { workspacePoolSize: 1, workspacePoolLimits: EXECUTE_LIMITS, oneShot: true, ...keepWarmOption() };
-}
-
-/** As the agent's tool runs it (with the workspace), or the program alone; the command's own default wall time is 30 s. */
-async function runProgram(
-  session: Session,
-  runId: string,
-  code: string,
-  limits: Partial<Limits>,
-  alone: boolean,
-): Promise<{ callId: string; receipt: Receipt }> {
-  if (alone) {
-    return runRecorded(
-      session.ledger,
-      session.sandbox,
-      { runId, tool: executeTool.name, args: { code, limits }, origin: 'user', owner: session.owner },
-      { image: session.sandbox.image, argv: EXECUTE_ARGV, stdin: code, limits },
-    );
-  }
-  const ctx = { sandbox: session.sandbox, ledger: session.ledger, runId, owner: session.owner };
-  return execute(
-    { ...ctx, origin: 'user', repoRoot: session.repo },
-    { code },
-    { ...limits, timeoutS: limits.timeoutS ?? 30 },
-  );
 }
 
 function readProgram(code: string | undefined, file: string | undefined): string {

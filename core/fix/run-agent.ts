@@ -12,6 +12,7 @@ import { recordApproval } from '../../runtime/ledger/approvals.js';
 import type { RunRecord } from '../../runtime/ledger/run-record.js';
 import type { ChatModel } from '../../runtime/model/types.js';
 import type { Session } from '../session.js';
+import { sessionToolOptions } from '../session-tools.js';
 
 export interface AgentRun {
   session: Session;
@@ -51,17 +52,11 @@ export async function runAgent(run: AgentRun): Promise<RunResult> {
       record: (decision) => recordApproval(session.ledger, { ...decision, runId: record.runId }),
     });
     const tools = new ToolRunner({
-      repoRoot: run.repo,
+      ...sessionToolOptions(session, record.runId),
       index,
       lint,
-      sandbox: session.sandbox,
-      ledger: session.ledger,
-      runId: record.runId,
-      owner: session.owner,
       embedder: run.embedder,
       retrieve: run.retrieve,
-      testEnv: session.environment?.run.env ?? session.environment?.plan?.testEnv,
-      testNotes: session.environment?.run.runNotes,
       authorizeEdit,
       signal: run.signal,
     });

@@ -3,7 +3,7 @@
 // which also becomes its result (a failed envelope), so a failure never escapes as a throw. The one
 // throw is a stopped run's (`signal`): its calls were marked by whoever stopped it.
 import type { ExecutedCall } from './tool.js';
-import type { ToolContext } from './tool-context.js';
+import { codeOf, type ToolContext } from './tool-context.js';
 import { CallRecord } from '../../runtime/ledger/call-record.js';
 
 export async function runInProcess<R>(
@@ -39,7 +39,7 @@ export async function runInProcess<R>(
 export function readContext(ctx: ToolContext, callId: string) {
   const o = ctx.options;
   return {
-    index: o.index,
+    index: codeOf(o).index,
     ledger: o.ledger,
     runId: o.runId,
     callId,

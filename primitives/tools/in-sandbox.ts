@@ -6,6 +6,7 @@ import type { SandboxVerdict } from '../results/sandbox-results.js';
 import type { ExecutedCall } from './tool.js';
 import type { ToolContext } from './tool-context.js';
 import { getExecution } from '../../runtime/ledger/calls.js';
+import type { Receipt } from '../../runtime/sandbox/spec.js';
 
 /** What a sandboxed primitive needs of the run, with the repository its snapshot is taken of. */
 export function sandboxContext(ctx: ToolContext): SandboxContext & { repoRoot: string } {
@@ -22,13 +23,17 @@ export function sandboxContext(ctx: ToolContext): SandboxContext & { repoRoot: s
   };
 }
 
-export function sandboxRecorded(ctx: ToolContext, ran: { callId: string; result: unknown }): ExecutedCall {
+export function sandboxRecorded(
+  ctx: ToolContext,
+  ran: { callId: string; result: unknown; receipt?: Receipt },
+): ExecutedCall {
   return {
     callId: ran.callId,
     kind: ctx.kind,
     target: ctx.target,
     result: ran.result,
     receipt: receiptOf(ctx, ran.callId),
+    ...(ran.receipt ? { sandboxReceipt: ran.receipt } : {}),
   };
 }
 

@@ -4,6 +4,7 @@
 import type { DispatchOptions } from '../../runtime/ledger/dispatch.js';
 import type { CallOrigin, Ledger } from '../../runtime/ledger/ledger.js';
 import type { Sandbox } from '../../runtime/sandbox/sandbox.js';
+import type { Limits } from '../../runtime/sandbox/spec.js';
 import type { EditAuthorizer } from '../edit-approval.js';
 import type { CodeIndex } from '../index/code-index.js';
 import type { LintGate } from '../lint/lint-gate.js';
@@ -11,8 +12,13 @@ import type { Embedder } from '../read-context.js';
 
 export interface ToolRunnerOptions {
   repoRoot: string;
-  index: CodeIndex;
-  lint: LintGate;
+  /**
+   * The code index and the lint gate, which the tools that read, search and edit the code use. A
+   * runner for one sandboxed call (a one-shot `run-test` or `execute`) opens neither: run_test and
+   * execute never read them, and parsing the repository would cost the command its start.
+   */
+  index?: CodeIndex;
+  lint?: LintGate;
   sandbox: Sandbox;
   ledger: Ledger;
   runId: string;
@@ -30,6 +36,12 @@ export interface ToolRunnerOptions {
    * writes nothing; each throws the signal's reason.
    */
   signal?: AbortSignal;
+  /**
+   * A person's one-shot `piper-agent execute`: the limits its flags give (recorded with the call in
+   * place of the tool's timeout), and whether the repository goes in (without it the program runs
+   * alone). Absent for the agent, whose execute calls have the tool's limits and the workspace.
+   */
+  oneShotExecute?: { limits: Partial<Limits>; workspace: boolean };
 }
 
 export interface ToolContext {
@@ -42,4 +54,14 @@ export interface ToolContext {
   /** The observation kind and target of this call. */
   kind: string;
   target: string;
+}
+
+/**
+ * The code index and the lint gate of a tool that reads or edits the code. A runner opened without
+ * them (one sandboxed call) throws here, inside the call, which records it as the call's failure.
+ */
+export function codeOf(options: ToolRunnerOptions): { index: CodeIndex; lint: LintGate } {
+  const { index, lint } = options;
+  if (!index || !lint) throw new Error('this runner has no code index: it was opened for a sandboxed call');
+  return { index, lint };
 }

@@ -6,6 +6,7 @@
 // the one table of these (all-tools.ts); none of them names a tool.
 import type { z } from 'zod';
 import type { SandboxVerdict } from '../results/sandbox-results.js';
+import type { Receipt } from '../../runtime/sandbox/spec.js';
 import type { PreconditionChecks, TrustSkip } from './tool-checks.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -21,6 +22,12 @@ export interface ExecutedCall {
   result: unknown;
   /** run_test / execute: the receipt fields the ledger recorded for this call. */
   receipt: SandboxVerdict | null;
+  /**
+   * execute: the sandbox's whole receipt as the run returned it (timings, container, image, limits),
+   * which a person's one-shot `piper-agent execute` prints. The loop and the trust gate read
+   * `receipt`, from the ledger.
+   */
+  sandboxReceipt?: Receipt;
   /** A committed edit: its ledger id, selector and file. */
   edit?: { editId: string; selector: string; path: string };
   /**

@@ -1,4 +1,5 @@
-// Issue 23's "done when" on the committed real task set (eval/tasks/real): every instance passes
+// The committed real task set (eval/tasks/real) works end to end, so an A/B over it measures the
+// agent rather than a broken instance: every instance passes
 // `ab validate` (the real CLI builds each project's environments as `ab` builds them and runs each
 // instance's FAIL_TO_PASS and PASS_TO_PASS tests in the sandbox at base_commit with the test patch,
 // then with the gold patch too), and `ab --model sim:1` runs the whole set end to end into the same

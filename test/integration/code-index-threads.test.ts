@@ -1,5 +1,6 @@
 // The code index parsed by worker threads (primitives/index/parse-pool.ts) gives the same index as
-// one thread, and as the extractor's walk before issue 25 (IndexOptions.baseline), on real Python:
+// one thread, and as the older walk over every node (IndexOptions.baseline), so neither faster path
+// changes what is indexed, on real Python:
 // sqlparse's repository when its bundle is on this machine, and always this repository's own
 // fixtures and task set. The workers start from compiled files, so this runs dist/ (make build).
 import { execFileSync } from 'node:child_process';

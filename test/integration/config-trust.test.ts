@@ -1,4 +1,5 @@
-// Issue 10 items 2, 10 and 11 against the real CLI, headless: a hostile repository's
+// What a repository's own files may not do, as the repository is untrusted input (docs/security.md),
+// against the real CLI, headless: a hostile repository's
 // .piper/config.json cannot send the user's API key to its own server (a real listener on
 // 127.0.0.1 hears nothing unless the user passes --trust-repo-config), move the ledger, or raise
 // the cost cap; issue sources that are not GitHub or not text are refused; and a ledger that

@@ -1,4 +1,5 @@
-// Issue 21 items 4-6 through the real CLI and the real engine: execute sees a copy of the project
+// What a project's suite relies on in its CI, so that it runs here as it runs there, through the
+// real CLI and the real engine: execute sees a copy of the project
 // in its environment (and still no network); the sandbox image has a CI runner's tools (a pager
 // suite, a suite that runs git); `run-test` with no TARGET runs the project's own test command (a
 // Makefile target, a unittest-only suite, a CI workflow step whose env the tests need). Each

@@ -1,4 +1,5 @@
-// Issue 20's "Done when" on real builds, with nothing done by hand: the real CLI's `run-test`
+// Every kind of dependency declaration at once, on real builds with nothing done by hand (a
+// declaration read wrong shows only when the suite runs): the real CLI's `run-test`
 // (no TARGET: the project's own test command) runs each fixture's suite, and `env plan` explains
 // every decision. One fixture holds every declaration kind that does not interfere with another
 // (a tooling-only dev group at unavailable versions, a pip-compile'd pin set, a lower bound above

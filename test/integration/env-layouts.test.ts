@@ -1,4 +1,5 @@
-// Issue 21 items 2 and 3 on real builds: each fixture project of test/fixtures/env-projects/ (one
+// Layouts and version sources on real builds, since each decides where the package is imported
+// from, which only a run shows: each fixture project of test/fixtures/env-projects/ (one
 // layout or version source each, two of them snapshots of real projects) runs its suite through the
 // real CLI's `run-test`, and the counts are the suite's. Every suite holds a test asserting that
 // `<project>.__file__` is under /work (never Debian's dist-packages), and the VCS ones one asserting

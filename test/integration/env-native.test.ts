@@ -1,4 +1,5 @@
-// Projects with compiled parts through the real CLI and engine (issue 21): a C extension that is the
+// Projects with compiled parts through the real CLI and engine (what a compiler changes shows only in
+// a real build): a C extension that is the
 // only implementation builds in the build step with a compiler the environment does not keep, and
 // its module is found at /opt/piper/built while the package comes from /work; an extension that
 // cannot build leaves its pure-Python fallback in charge, and the record says so.

@@ -1,6 +1,7 @@
-// Issue 10 item 3: an image built FROM the sandbox image inherits its recipe label, and must never
-// be taken for (and re-tagged as) the sandbox image. Children are built here with the engine's own
-// build from the local sandbox ref (no pulls), are newer than it, and are removed afterwards.
+// An image built FROM the sandbox image inherits its recipe label, and must never be taken for (and
+// re-tagged as) the sandbox image: every command's sandbox would then start from a project's image.
+// Children are built here with the engine's own build from the local sandbox ref (no pulls), are
+// newer than it, and are removed afterwards.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,6 @@
-// Issue 9 item 7: the lint gate judges syntax with the sandbox's own Python (3.13 on trixie), not
-// the host's python3 (3.11 here), through one long-lived, hardened, network-less compile server
+// The lint gate judges syntax with the sandbox's own Python (3.13 on trixie), not the host's
+// python3 (3.11 here), because the code runs there and what one Python parses another may refuse;
+// it does so through one long-lived, hardened, network-less compile server
 // container that is started on the first check, restarted when it dies and removed on close.
 import { afterAll, describe, expect, it } from 'vitest';
 import { LintGate } from '../../primitives/lint/lint-gate.js';

@@ -48,8 +48,9 @@ function fileList(patch: string): string[] {
 }
 
 describe('the real task set', () => {
-  // Issue 23 asks for at least 20 instances from at least 4 projects (eval/tasks/real/MINING.md says
-  // how they were mined). This floor keeps instances from being lost; raise it as the set grows.
+  // At least 20 instances from at least 4 projects, so no one project's habits decide an A/B over
+  // the set (eval/tasks/real/MINING.md says how they were mined). This floor keeps instances from
+  // being lost; raise it as the set grows.
   it('has at least 20 instances from at least 4 projects, each with a bundle', () => {
     expect(instances.length).toBeGreaterThanOrEqual(20);
     const repos = new Set(instances.map((i) => i.repo));

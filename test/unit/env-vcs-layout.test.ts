@@ -1,6 +1,7 @@
-// Issue 21's pure parts: the version read on the host from a real git repository (safe git), the
-// variables it becomes, where a VCS version is detected from, and the package-dir import root
-// (setup.py read as text; a mapping out of the repository is refused).
+// VCS versions and package-dir layouts, the parts that need no engine: the version read on the host
+// from a real git repository (safe git), the variables it becomes, where a VCS version is detected
+// from, and the package-dir import root (setup.py read as text; a mapping out of the repository is
+// refused).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

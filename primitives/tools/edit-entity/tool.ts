@@ -9,7 +9,7 @@ import { editEntity } from './effect.js';
 import { editResultSchema, type EditEnvelope } from '../../results/edit-result.js';
 import { runInProcess } from '../in-process.js';
 import { defineTool, stringArg, type ExecutedCall } from '../tool.js';
-import type { ToolContext } from '../tool-context.js';
+import { codeOf, type ToolContext } from '../tool-context.js';
 import type { CallRecord } from '../../../runtime/ledger/call-record.js';
 import { editRoundTrip } from './round-trip.js';
 import { ask } from '../tool-checks.js';
@@ -35,7 +35,8 @@ export const editEntityTool = defineTool({
       args,
       (callId) => {
         const o = ctx.options;
-        const { repoRoot, index, ledger, runId, lint, authorizeEdit: authorize, signal } = o;
+        const { repoRoot, ledger, runId, authorizeEdit: authorize, signal } = o;
+        const { index, lint } = codeOf(o);
         return editEntity({ repoRoot, index, ledger, runId, callId, lint, authorize, signal }, args);
       },
       (call, result) => editRecorded(ctx, args.selector, call, result),
@@ -88,7 +89,7 @@ function editRecorded(
     if (row)
       executed.edit = {
         editId: String(row.id),
-        selector: o.index.resolve(selector) ?? selector,
+        selector: o.index?.resolve(selector) ?? selector,
         path: row.path,
       };
   }

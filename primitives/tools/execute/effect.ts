@@ -9,6 +9,7 @@ import { EXECUTE_ARGV } from '../../../runtime/sandbox/pool.js';
 import { DEFAULT_LIMITS, type Limits, type Receipt } from '../../../runtime/sandbox/spec.js';
 import { skippedNote } from '../../../runtime/workspace/snapshot.js';
 import type { ExecuteResult } from '../../results/sandbox-results.js';
+import type { SandboxContext } from '../../sandbox-context.js';
 import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from '../../workspace-snapshot.js';
 
 export interface ExecuteArgs {
@@ -58,13 +59,38 @@ export async function execute(
   return {
     callId,
     receipt,
-    result: {
-      stdout: receipt.stdout,
-      stderr: note ? `${note}\n${receipt.stderr}` : receipt.stderr,
-      exit_code: receipt.exit_code,
-      timed_out: receipt.timed_out,
-    },
+    result: streamsOf(receipt, note ? `${note}\n${receipt.stderr}` : receipt.stderr),
   };
+}
+
+/**
+ * A person's one-shot `piper-agent execute --no-workspace`: the program alone on stdin, with no copy
+ * of the repository (a directory that is no project, or one too big to copy), under its flags'
+ * limits (absent ones are the sandbox's defaults).
+ */
+export function executeAlone(
+  ctx: SandboxContext,
+  code: string,
+  limits: Partial<Limits>,
+): Promise<{ callId: string; result: ExecuteResult; receipt: Receipt }> {
+  return runRecorded(
+    ctx.ledger,
+    ctx.sandbox,
+    {
+      runId: ctx.runId,
+      tool: SANDBOX_TOOL.compute,
+      args: { code, limits },
+      origin: ctx.origin,
+      owner: ctx.owner,
+      turnId: ctx.turnId,
+    },
+    { image: ctx.sandbox.image, argv: EXECUTE_ARGV, stdin: code, limits },
+    ctx.dispatch,
+  ).then(({ callId, receipt }) => ({ callId, receipt, result: streamsOf(receipt, receipt.stderr) }));
+}
+
+function streamsOf(receipt: Receipt, stderr: string): ExecuteResult {
+  return { stdout: receipt.stdout, stderr, exit_code: receipt.exit_code, timed_out: receipt.timed_out };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

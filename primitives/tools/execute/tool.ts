@@ -4,7 +4,7 @@
 // (runtime/ledger/sandbox-tools.ts).
 import { z } from 'zod';
 import type { SandboxToolName } from '../../../runtime/ledger/sandbox-tools.js';
-import { execute } from './effect.js';
+import { execute, executeAlone } from './effect.js';
 import { executeResultSchema } from '../../results/sandbox-results.js';
 import { sandboxContext, sandboxRecorded } from '../in-sandbox.js';
 import { defineTool, stringArg } from '../tool.js';
@@ -25,7 +25,15 @@ export const executeTool = defineTool({
   kind: 'execute',
   sandboxed: true,
   subject: (args) => stringArg(args, 'code'),
-  run: async (ctx, args) => sandboxRecorded(ctx, await execute(sandboxContext(ctx), args)),
+  run: async (ctx, args) => {
+    // A person's one-shot `piper-agent execute` runs under its flags' limits, the program alone
+    // when it asks for no workspace; the agent's call has the tool's limits and the workspace.
+    const asked = ctx.options.oneShotExecute;
+    const sandbox = sandboxContext(ctx);
+    if (asked && !asked.workspace)
+      return sandboxRecorded(ctx, await executeAlone(sandbox, args.code, asked.limits));
+    return sandboxRecorded(ctx, await execute(sandbox, args, asked?.limits));
+  },
 
   precondition: (args) => notBlank(args.code, 'empty code'),
   trustChecks: (_args, result, receipt) => exitCodeChecks(result, receipt),

@@ -1,7 +1,7 @@
 // How long a one-shot command's warm container waits for the next command (SandboxOptions.keepWarm):
 // PIPER_WARM_IDLE_S seconds, 600 by default; 0 keeps none.
-import type { CommandSandboxOptions } from '../core/session.js';
-import { numberOption } from '../core/options.js';
+import type { CommandSandboxOptions } from '../session.js';
+import { numberOption } from '../options.js';
 
 const WARM_IDLE_ENV = 'PIPER_WARM_IDLE_S';
 const DEFAULT_IDLE_S = 600;
