@@ -6,7 +6,12 @@ import { connectEngine } from '../../runtime/engine/bootstrap.js';
 import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { renderPlanJson, renderPlanText } from '../../runtime/env/plan/render.js';
-import { listEnvImages, pruneAllEnvImages, pruneOldBaseImages } from '../../runtime/env/choose/prune.js';
+import {
+  listEnvImages,
+  pruneAllEnvImages,
+  pruneDebianLayers,
+  pruneOldBaseImages,
+} from '../../runtime/env/choose/prune.js';
 import { declarationsKey, imageKey } from '../../runtime/env/choose/key.js';
 import { redactSpec } from '../../runtime/env/spec/spec-schema.js';
 import { prepareSpec } from '../../runtime/env/spec/prepare-spec.js';
@@ -26,6 +31,9 @@ import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { pluginsFromSentence } from '../../runtime/env/run/pytest-entry-points.js';
 import { pytestRunEnv } from '../../runtime/env/run/pytest-run-env.js';
 
+/** Debian-package layers kept by `env prune` (those an environment stands on stay anyway). */
+const DEBIAN_LAYERS_KEPT = 8;
+
 export const ENV_HELP = `Usage: piper-agent env plan|build|ls|prune|shell [options]
 
 The project environment: an image FROM the sandbox image with the project's runtime and test
@@ -42,7 +50,9 @@ before the first sandbox of fix, run-test, execute and ab, and reused while its 
   build [--rebuild]    build it now (or reuse it); prints the image, key, sources and versions
   ls [--json]          environment images on the engine (* marks this repository's)
   prune [--all]        remove environment images beyond the newest 3 of each project (--all: every
-                       one), and sandbox and CI images of older recipes
+                       one), Debian-package layers beyond the newest 8 (--all: every one; a layer
+                       an environment image stands on stays), and sandbox and CI images of older
+                       recipes
   shell [--env MODE]   an interactive shell in a network-less sandbox of the environment with a
                        snapshot of the workspace at /work; nothing you do there reaches your files
 
@@ -101,9 +111,12 @@ export async function envCommand(argv: string[]): Promise<number> {
     case 'prune': {
       const { engine } = await connectEngine();
       const envs = await pruneAllEnvImages(engine, values.all ? 0 : 3);
+      const layers = await pruneDebianLayers(engine, values.all ? 0 : DEBIAN_LAYERS_KEPT);
       const bases = await pruneOldBaseImages(engine);
-      for (const i of [...envs, ...bases]) out(`removed ${i.tags[0] ?? i.id}`);
-      out(`removed ${envs.length} environment image(s) and ${bases.length} old sandbox/CI image(s)`);
+      for (const i of [...envs, ...layers, ...bases]) out(`removed ${i.tags[0] ?? i.id}`);
+      out(
+        `removed ${envs.length} environment image(s), ${layers.length} Debian-package layer(s) and ${bases.length} old sandbox/CI image(s)`,
+      );
       return EXIT.ok;
     }
     case 'shell':

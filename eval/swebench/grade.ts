@@ -103,7 +103,11 @@ export async function runInstanceTests(
     { target: command.target, timeout: GRADE_TIMEOUT_S },
   );
   const stdout = getExecution(ctx.ledger, callId)?.stdout ?? '';
-  const graded = grade(parseOutcomes(stdout, command.runner), instance.FAIL_TO_PASS, instance.PASS_TO_PASS);
+  const graded = grade(
+    parseOutcomes(stdout, command.runner, ids),
+    instance.FAIL_TO_PASS,
+    instance.PASS_TO_PASS,
+  );
   const resolved = graded.resolved && !result.timed_out;
   endRun(
     ctx.ledger,

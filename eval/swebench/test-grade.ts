@@ -19,12 +19,19 @@ const STATUS: Record<SummaryWord, TestStatus> = {
 
 /**
  * Each test id the output names, with its status (a test reported twice keeps its worse one). For
- * pytest, also the words the harness takes for ids (status-tokens.ts): an instance may name them.
+ * pytest, also the words the harness takes for ids (status-tokens.ts) among those `named` (the
+ * instance's ids): a status line's second word names a test only when the dataset says it does.
  */
-export function parseOutcomes(stdout: string, runner: RunnerKind = 'pytest'): Map<string, TestStatus> {
+export function parseOutcomes(
+  stdout: string,
+  runner: RunnerKind = 'pytest',
+  named: readonly string[] = [],
+): Map<string, TestStatus> {
   const words = parseTestOutcomes(runner, stdout);
-  if (runner === 'pytest')
-    for (const [token, word] of parseStatusTokens(stdout)) if (!words.has(token)) words.set(token, word);
+  if (runner === 'pytest' && named.some((id) => !words.has(id))) {
+    const tokens = parseStatusTokens(stdout);
+    for (const id of named) if (!words.has(id) && tokens.has(id)) words.set(id, tokens.get(id)!);
+  }
   return new Map([...words].map(([id, word]) => [id, STATUS[word]]));
 }
 

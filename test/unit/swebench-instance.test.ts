@@ -145,6 +145,17 @@ describe('outcomes and grading', () => {
     expect(g.tests).toEqual({ 'tests/g.py::test_cmp[c': 'passed', 'tests/a.py::test_p[a': 'passed' });
   });
 
+  it("reads a status line's second word as an id, as the harness does, only where the instance names it", () => {
+    // pytest's own suite: a nested run's verbose line, its status wrapped onto a line of its own.
+    const nested = `${stdout}\ntesting/test_x.py::test_inner_with_a_long_name\nPASSED [100%]\nFAILED [ 50%]`;
+    const named = ['[100%]', '[ 50%]', 'tests/a.py::T::test_one'];
+    const g = grade(parseOutcomes(nested, 'pytest', named), [], named);
+    expect(g.tests).toEqual({ '[100%]': 'passed', '[ 50%]': 'missing', 'tests/a.py::T::test_one': 'passed' });
+    // Not named: not read (a skip's `[1]` is no test).
+    expect(parseOutcomes(nested).has('[100%]')).toBe(false);
+    expect(parseOutcomes(nested, 'pytest', ['[1]']).get('[1]')).toBe('skipped');
+  });
+
   it('quotes each id for the shell', () => {
     expect(pytestTarget(["t.py::x[it's]", 't.py::y'])).toBe(
       `python3 -m pytest -rA -p no:cacheprovider 't.py::x[it'\\''s]' 't.py::y'`,

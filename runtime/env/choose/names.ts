@@ -11,6 +11,9 @@ export const ENV_LABEL = {
   base: 'piper.env.base',
 } as const;
 
+/** Debian-package layers (build/deps/debian-layer.ts): shared by every project, named by their key. */
+export const DEBIAN_LAYER = { repo: 'piper-debian-packages', label: 'piper.env.debian-layer' } as const;
+
 /** Where the project's virtual environment lives in the image. */
 export const VENV = '/opt/piper/venv';
 export const VENV_PYTHON = `${VENV}/bin/python`;

@@ -4,7 +4,7 @@ import type { DockerEngine, ImageSummary } from '../../engine/docker-engine.js';
 import { listSandboxImages } from '../../images/build.js';
 import { CI_HASH_LABEL, currentCiHash, listCiImages } from '../../images/ci-image.js';
 import { RECIPE_LABEL, SUITE_PYTHON, loadRecipe, type Suite } from '../../images/recipe.js';
-import { ENV_LABEL, projectId } from './names.js';
+import { DEBIAN_LAYER, ENV_LABEL, projectId } from './names.js';
 
 export async function listEnvImages(engine: DockerEngine): Promise<ImageSummary[]> {
   return engine.listImages([ENV_LABEL.key]);
@@ -32,6 +32,19 @@ export async function pruneAllEnvImages(engine: DockerEngine, keep: number): Pro
   const removed: ImageSummary[] = [];
   for (const images of byProject.values()) removed.push(...(await removeBeyond(engine, images, keep)));
   return removed;
+}
+
+/**
+ * Debian-package layers beyond the newest `keep`: they belong to no project. A layer an environment
+ * image stands on cannot be removed (the engine refuses a parent) and stays until that image goes.
+ */
+export async function pruneDebianLayers(
+  engine: DockerEngine,
+  keep: number,
+  /** Label filters that narrow the layers considered (`key=value`): a shared engine's test, its own. */
+  narrowedTo: string[] = [],
+): Promise<ImageSummary[]> {
+  return removeBeyond(engine, await engine.listImages([DEBIAN_LAYER.label, ...narrowedTo]), keep);
 }
 
 async function removeBeyond(

@@ -10,7 +10,7 @@
 import { Readable } from 'node:stream';
 import { BuildBox } from '../build-box.js';
 import type { BuildContext } from '../build-context.js';
-import { debianLayer } from './debian-layer.js';
+import { debianLayer } from '../debian-layer.js';
 import { BUILT, DOWNLOADS, SDISTS } from './download-steps.js';
 import {
   fetchRequirements,

@@ -9,15 +9,16 @@
 // reuse reports what the build that made it found.
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { acquireBuildLock } from '../../choose/build-lock.js';
-import { BuildBox, type StepResult } from '../build-box.js';
-import { runApt, type BuildContext } from '../build-context.js';
-import { dpkgLines, missingLines } from '../step-output.js';
-import { aptStep, cleanStep } from '../steps.js';
+import { acquireBuildLock } from '../choose/build-lock.js';
+import { DEBIAN_LAYER } from '../choose/names.js';
+import { BuildBox, type StepResult } from './build-box.js';
+import { runApt, type BuildContext } from './build-context.js';
+import { dpkgLines, missingLines } from './step-output.js';
+import { aptStep, cleanStep } from './steps.js';
 
-const LAYER_REPO = 'piper-debian-packages';
+const LAYER_REPO = DEBIAN_LAYER.repo;
 /** The layer's full key: a reuse is an exact match on it, never on the 12 digits of the tag. */
-export const DEBIAN_LAYER_LABEL = 'piper.env.debian-layer';
+const DEBIAN_LAYER_LABEL = DEBIAN_LAYER.label;
 const SAID_LABEL = 'piper.env.debian-said';
 
 export interface DebianLayer {
