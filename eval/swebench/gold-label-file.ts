@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import { RESERVED_NAMES, TOOL_NAMES } from '../../policy/registry.js';
 
-export const GOLD_LABEL_FILE = 'gold-labels.json';
+const GOLD_LABEL_FILE = 'gold-labels.json';
 
 const ACTIONS: readonly string[] = [...TOOL_NAMES, ...RESERVED_NAMES];
 const actionSchema = z.string().refine((a) => ACTIONS.includes(a), {
@@ -35,7 +35,7 @@ const fileSchema = z.strictObject({
   instances: z.record(z.string(), entrySchema),
 });
 
-export type GoldLabelEntry = z.infer<typeof entrySchema>;
+type GoldLabelEntry = z.infer<typeof entrySchema>;
 
 export interface GoldLabelFile {
   path: string;
