@@ -100,7 +100,8 @@ export function enclosingNames(source: string, line: number, indent?: number): s
   }
   for (let i = line - 2; i >= 0 && bar > 0; i--) {
     const text = lines[i]!;
-    if (/^\s*(#.*)?$/.test(text) || indentOf(text) >= bar) continue;
+    // Blank lines, comments and the closing bracket of a wrapped signature or call close nothing.
+    if (/^\s*([#)\]}].*)?$/.test(text) || indentOf(text) >= bar) continue;
     const header = HEADER.exec(text);
     if (header) names.unshift(header[2]!);
     bar = indentOf(text);

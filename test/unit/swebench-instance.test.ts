@@ -257,6 +257,11 @@ describe('the gold patch as edits for the simulated model', () => {
     });
   });
 
+  it('reads through the closing bracket of a wrapped signature', () => {
+    const wrapped = 'class C:\n    def __init__(\n        self,\n    ) -> None:\n        self.x = 1\n';
+    expect(enclosingNames(wrapped, 5)).toEqual(['C', '__init__']);
+  });
+
   it('gives a changed signature to its own def', () => {
     const [edit] = editsOf('@@ -13,2 +13,2 @@\n-def other(a):\n+def other(a, b=None):\n     return a');
     expect(edit!.selector).toBe('m.other');
