@@ -79,6 +79,7 @@ function gateEntry(ledger: Ledger, input: GateReportInput, gate: GateName): Gate
       ledger,
       { model: input.model, arm: key, taskId: task.id },
       input.digests.get(task.id),
+      task.gold_labels,
     );
     if (found) facts.push(found.facts);
     else missing.push(task.id);

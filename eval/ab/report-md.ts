@@ -42,6 +42,22 @@ function headerSection(r: AbReport): string[] {
     `- model: \`${r.model}\`${r.simulated ? ' (simulated)' : ''}`,
     `- bench: \`${r.bench}\`, ${r.tasks.length} task(s), max ${r.max_turns} turns per run`,
     `- instances: ${r.instances.length} of ${r.tasks.length * r.arms.length}${r.complete ? '' : ` — missing: ${r.missing.map((m) => `${m.arm}/${m.task}`).join(', ')}`}`,
+    ...goldLabelLines(r),
+  ];
+}
+
+/** A SWE-bench-format set's labels: which came from its gold-label file, which were derived. */
+function goldLabelLines(r: AbReport): string[] {
+  const from = r.gold_labels_from;
+  if (!from) return [];
+  const derived = r.tasks.filter((t) => !from.tasks.includes(t));
+  const fileLine =
+    from.file === null
+      ? '- gold labels: no gold-label file for this set'
+      : `- gold labels from \`${from.file}\` (checked by hand), ${from.tasks.length} task(s): ${from.tasks.join(', ') || 'none'}`;
+  return [
+    fileLine,
+    `- gold labels derived from the gold patch (eval/swebench/gold-labels.ts), ${derived.length} task(s)${derived.length ? `: ${derived.join(', ')}` : ''}`,
   ];
 }
 

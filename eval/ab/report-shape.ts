@@ -58,6 +58,11 @@ export interface AbReport {
   arms: Arm[];
   tasks: string[];
   max_turns: number;
+  /**
+   * A SWE-bench-format set only: its gold-label file (null: none) and the tasks whose labels came
+   * from it, checked by hand; the other tasks' labels are derived from the gold patch.
+   */
+  gold_labels_from?: { file: string | null; tasks: string[] };
   /** Every task × arm has a finished instance. */
   complete: boolean;
   missing: Array<{ task: string; arm: Arm }>;

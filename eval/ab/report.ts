@@ -14,6 +14,7 @@ import { renderMarkdown } from './report-md.js';
 import { readFinished, type StoredAblation, type StoredDetails } from './stored.js';
 import { symbolTriggersByArm, symbolTriggersOfRun, type SymbolTriggerCount } from './symbol-triggers.js';
 import type { Task } from './tasks.js';
+import { isSweTask } from '../swebench/swe-task.js';
 import { REPORT_SCHEMA, type AbReport, type InstanceReport } from './report-shape.js';
 
 export type { AbReport } from './report-shape.js';
@@ -48,6 +49,7 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
     arms: input.arms,
     tasks: input.tasks.map((t) => t.id),
     max_turns: input.maxTurns,
+    ...goldLabelsFrom(input.tasks),
     complete,
     missing,
     measures,
@@ -59,6 +61,16 @@ export function buildReport(ledger: Ledger, input: ReportInput): AbReport {
     invalid: [...(input.invalid ?? [])],
     ...gateAblationPart(ledger, input, measures, missing),
     notes: notes(simulated, ablation.measured),
+  };
+}
+
+/** Where a SWE-bench-format set's labels came from: the tasks its gold-label file names. */
+function goldLabelsFrom(tasks: readonly Task[]): Pick<AbReport, 'gold_labels_from'> {
+  const swe = tasks.filter(isSweTask);
+  if (swe.length === 0) return {};
+  const fromFile = swe.filter((t) => t.swe.labelsFile !== null);
+  return {
+    gold_labels_from: { file: fromFile[0]?.swe.labelsFile ?? null, tasks: fromFile.map((t) => t.id) },
   };
 }
 
@@ -76,6 +88,7 @@ function readInstances(
         ledger,
         { model: input.model, arm, taskId: task.id },
         input.digests.get(task.id),
+        task.gold_labels,
       );
       if (!found) {
         missing.push({ task: task.id, arm });

@@ -34,11 +34,16 @@ export interface FinishedInstance {
   ablation: StoredAblation | null;
 }
 
-/** A finished instance of the current task version, or null (not run, or run on a changed task). */
+/**
+ * A finished instance of the current task version, or null (not run, or run on a changed task).
+ * `goldLabels`: the task's labels now, scored in place of those stored with the run: labels are a
+ * property of the task, so a corrected gold-label file re-scores finished runs without re-running them.
+ */
 export function readFinished(
   ledger: Ledger,
   key: AbInstanceKey,
   digest: string | undefined,
+  goldLabels?: readonly string[],
 ): FinishedInstance | null {
   const row = getAbInstance(ledger, key);
   if (!row || row.taskDigest !== digest) return null;
@@ -46,5 +51,6 @@ export function readFinished(
   const stored = row.ablation as StoredAblation | null;
   // An unresolved instance needs no re-runs: none of its calls can flip it to unresolved.
   const ablation = isComplete(stored) ? stored.entries : row.resolved ? null : [];
-  return { facts: { ...details.facts, ablation }, details, ablation: isComplete(stored) ? stored : null };
+  const facts = { ...details.facts, goldLabels: goldLabels ?? details.facts.goldLabels, ablation };
+  return { facts, details, ablation: isComplete(stored) ? stored : null };
 }

@@ -43,35 +43,68 @@ function hunksOf(patch: string): Hunk[] {
   return hunks;
 }
 
-/** The hunk's changed region: old text, new text, and the old line number it starts at. */
-function region(hunk: Hunk): { search: string; replace: string; line: number } | null {
+/**
+ * The hunk's changed region: old text, new text, the old line number it starts at, and the indent of
+ * its first non-blank changed line (where the change sits: a pure insertion's anchor line may be a
+ * blank line or the end of an entity the inserted code is not part of).
+ */
+function region(hunk: Hunk): { search: string; replace: string; line: number; indent: number } | null {
   const changed = hunk.lines.map((l, i) => (l[0] === ' ' ? -1 : i)).filter((i) => i >= 0);
   if (changed.length === 0) return null;
   let first = changed[0]!;
   const last = changed.at(-1)!;
   const removes = hunk.lines.slice(first, last + 1).some((l) => l[0] === '-');
-  if (!removes && first > 0) first--; // a pure insertion needs a line to anchor on
+  // A pure insertion needs a line to anchor on: the nearest non-blank line before it (a blank one
+  // alone is no search text).
+  if (!removes)
+    while (first > 0 && (first === changed[0] || hunk.lines[first]!.slice(1).trim() === '')) first--;
   const part = hunk.lines.slice(first, last + 1);
   const side = (keep: string) => part.filter((l) => l[0] === ' ' || l[0] === keep).map((l) => l.slice(1));
-  const oldBefore = hunk.lines.slice(0, first).filter((l) => l[0] !== '+').length;
   const search = side('-').join('\n');
+  // The old line the change starts at: a removed line itself; for added lines, the line before them.
+  const start = changed[0]!;
+  const oldBefore = hunk.lines.slice(0, start).filter((l) => l[0] !== '+').length;
+  const firstChange = changed.map((i) => hunk.lines[i]!.slice(1)).find((l) => l.trim() !== '') ?? '';
   return search.trim() === ''
     ? null
-    : { search, replace: side('+').join('\n'), line: hunk.oldStart + oldBefore };
+    : {
+        search,
+        replace: side('+').join('\n'),
+        line: hunk.oldStart + oldBefore - (hunk.lines[start]![0] === '-' ? 0 : 1),
+        indent: indentOf(firstChange),
+      };
 }
 
-/** The dotted names of the defs and classes around line `line` (1-based) of `source`. */
-export function enclosingNames(source: string, line: number): string[] {
+function indentOf(line: string): number {
+  return /^\s*/.exec(line)![0].length;
+}
+
+const HEADER = /^(\s*)(?:async\s+def|def|class)\s+(\w+)/;
+
+/**
+ * The dotted names of the defs and classes around line `line` (1-based) of `source`, for code at
+ * `indent` (default: that line's own). Walking up, every non-blank line less indented than the code
+ * so far closes what lies between: a nested def that ended before the line (a dedented `while`,
+ * `else:` or statement follows it) does not enclose it. A line that is itself a def or class header
+ * at most as indented is that entity (a changed signature).
+ */
+export function enclosingNames(source: string, line: number, indent?: number): string[] {
   const lines = source.split('\n');
   const target = lines[line - 1] ?? '';
-  let indent = /^\s*/.exec(target)![0].length;
+  let bar = indent ?? indentOf(target);
   const names: string[] = [];
-  for (let i = line - 2; i >= 0 && indent > 0; i--) {
-    const m = /^(\s*)(?:async\s+def|def|class)\s+(\w+)/.exec(lines[i]!);
-    if (m && m[1]!.length < indent) {
-      names.unshift(m[2]!);
-      indent = m[1]!.length;
-    }
+  const own = HEADER.exec(target);
+  if (own && own[1]!.length <= bar) {
+    names.push(own[2]!);
+    bar = own[1]!.length;
+  }
+  for (let i = line - 2; i >= 0 && bar > 0; i--) {
+    const text = lines[i]!;
+    // Blank lines, comments and the closing bracket of a wrapped signature or call close nothing.
+    if (/^\s*([#)\]}].*)?$/.test(text) || indentOf(text) >= bar) continue;
+    const header = HEADER.exec(text);
+    if (header) names.unshift(header[2]!);
+    bar = indentOf(text);
   }
   return names;
 }
@@ -92,7 +125,7 @@ export function goldEditsOf(patch: string, read: (file: string) => string | null
     const source = read(hunk.file);
     const changed = region(hunk);
     if (source === null || changed === null) continue;
-    const names = enclosingNames(source, changed.line);
+    const names = enclosingNames(source, changed.line, changed.indent);
     if (names.length === 0) continue;
     edits.push({
       selector: `${moduleOf(hunk.file)}.${names.join('.')}`,

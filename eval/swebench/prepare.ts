@@ -2,13 +2,17 @@
 // checked out once (every run copies it fresh), and each instance is validated — read from
 // OUT/validation.json when `ab validate` (or an earlier `ab`) already checked the same content,
 // checked now otherwise. An invalid instance is not run: it is reported with its reason and never
-// counted as unresolved. A missing repository or commit makes that instance invalid, by name.
+// counted as unresolved. A missing repository or commit makes that instance invalid, by name. The
+// gold labels of the instances the set's gold-label file names come from it (gold-label-file.ts).
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { instanceDebian } from './debian-choice.js';
 import { baseTreeDir } from './base-tree.js';
 import { instanceEnvironment, type EnvironmentContext } from './environment.js';
 import { instanceDigest } from './instance-file.js';
+import { readGoldLabelFile, type GoldLabelFile } from './gold-label-file.js';
+import type { SweInstance } from './instance-file.js';
+import type { DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import { RepoCache } from './repos.js';
 import { sampleOrder } from './sample.js';
 import { sweTask, type SweTask } from './swe-task.js';
@@ -30,6 +34,37 @@ export interface PreparedSet {
   remove(): void;
 }
 
+/** A valid instance as a task: its base tree checked out, its environment image, its gold labels. */
+async function taskOf(
+  ctx: EnvironmentContext,
+  of: {
+    instance: SweInstance;
+    debian: DebianRelease | undefined;
+    digest: string;
+    repos: RepoCache;
+    labelFile: GoldLabelFile | null;
+  },
+  workDir: string,
+): Promise<SweTask> {
+  const { instance, labelFile } = of;
+  const dir = join(workDir, 'instances', instance.instance_id);
+  mkdirSync(dir, { recursive: true });
+  const base = of.repos.checkout(instance, baseTreeDir(instance));
+  // The agent's runs use the environment image as it is: built from this base tree (a hit after
+  // validation), not from each run's copy, whose new path would build it again.
+  const env = await instanceEnvironment(ctx, base, of.debian, instance.repo);
+  await env.sandbox.close();
+  const checked = labelFile?.instances.get(instance.instance_id);
+  const part = {
+    instance,
+    debian: of.debian,
+    digest: of.digest,
+    image: env.choice.image,
+    labelsFile: checked ? labelFile!.path : null,
+  };
+  return sweTask(part, dir, base, checked?.labels ?? null);
+}
+
 export async function prepareSet(
   set: SetOptions,
   ctx: EnvironmentContext & { ledger: Ledger },
@@ -39,6 +74,7 @@ export async function prepareSet(
 ): Promise<PreparedSet> {
   const repos = new RepoCache(set.repos, join(workDir, 'clones'));
   const cache = new ValidationCache(outDir);
+  const labelFile = readGoldLabelFile(set.bench);
   const tasks: SweTask[] = [];
   const invalid: InvalidInstance[] = [];
   const order = set.sample ? sampleOrder(set.instances, set.sample.seed) : set.instances;
@@ -69,15 +105,8 @@ export async function prepareSet(
       invalid.push({ instance: instance.instance_id, reason: validation.reason ?? 'invalid' });
       continue;
     }
-    const dir = join(workDir, 'instances', instance.instance_id);
-    mkdirSync(dir, { recursive: true });
     try {
-      const base = repos.checkout(instance, baseTreeDir(instance));
-      // The agent's runs use the environment image as it is: built from this base tree (a hit after
-      // validation), not from each run's copy, whose new path would build it again.
-      const env = await instanceEnvironment(ctx, base, debian, instance.repo);
-      await env.sandbox.close();
-      tasks.push(sweTask({ instance, debian, digest, image: env.choice.image }, dir, base));
+      tasks.push(await taskOf(ctx, { instance, debian, digest, repos, labelFile }, workDir));
     } catch (error) {
       invalid.push({ instance: instance.instance_id, reason: (error as Error).message });
     }

@@ -20,6 +20,8 @@ export interface SweTaskPart {
   digest: string;
   /** The instance's environment image, built from its base tree: the agent's sandboxes run in it. */
   image: string;
+  /** The gold-label file its labels come from (gold-label-file.ts); null: derived from the gold patch. */
+  labelsFile: string | null;
 }
 
 export type SweTask = Task & { swe: SweTaskPart };
@@ -37,8 +39,16 @@ function readBase(baseTree: string, file: string): string | null {
   }
 }
 
-/** The task for an instance whose base tree is at `baseTree` (inside `dir`, the instance's work dir). */
-export function sweTask(part: SweTaskPart, dir: string, baseTree: string): SweTask {
+/**
+ * The task for an instance whose base tree is at `baseTree` (inside `dir`, the instance's work dir);
+ * `labels`: its hand-checked gold labels from the set's file, when the file names it.
+ */
+export function sweTask(
+  part: SweTaskPart,
+  dir: string,
+  baseTree: string,
+  labels: readonly string[] | null,
+): SweTask {
   const { instance } = part;
   const goldPatchFile = join(dir, 'gold.patch');
   writeFileSync(goldPatchFile, instance.patch);
@@ -55,8 +65,9 @@ export function sweTask(part: SweTaskPart, dir: string, baseTree: string): SweTa
     fail_to_pass: instance.FAIL_TO_PASS,
     pass_to_pass: instance.PASS_TO_PASS,
     repro: testFiles.join(' ') || 'tests',
-    // SWE-bench has no labels of the right first tools: they are derived from the gold patch.
-    gold_labels: goldLabelsOf(instance.problem_statement, goldEdits),
+    // SWE-bench has no labels of the right first tools: the set's file has them checked by hand,
+    // else they are derived from the gold patch.
+    gold_labels: labels ?? goldLabelsOf(instance.problem_statement, goldEdits),
     gold_edits: goldEdits,
     dir,
     repoDir: baseTree,

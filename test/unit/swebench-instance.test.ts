@@ -223,6 +223,62 @@ describe('the gold patch as edits for the simulated model', () => {
     const source = 'class A:\n    x = 1\n\n    def f(self):\n        if x:\n            return 1\n';
     expect(enclosingNames(source, 6)).toEqual(['A', 'f']);
     expect(enclosingNames(source, 2)).toEqual(['A']);
-    expect(enclosingNames(source, 1)).toEqual([]);
+    // A changed header is its own entity.
+    expect(enclosingNames(source, 1)).toEqual(['A']);
+    expect(enclosingNames(source, 3)).toEqual([]);
+  });
+
+  // The shapes of real gold patches (sqlparse, itsdangerous, cachetools) that once went to the wrong
+  // entity or to none.
+  const source = [
+    'class F:', // 1
+    '    def process(self, tlist):', // 2
+    '        def insert_token(token):', // 3
+    '            return token', // 4
+    '', // 5
+    '        while token:', // 6
+    '            tlist.remove(token)', // 7
+    '            token = None', // 8
+    '', // 9
+    '        return tlist', // 10
+    '', // 11
+    '', // 12
+    'def other(a):', // 13
+    '    return a', // 14
+  ].join('\n');
+  const patch = (hunk: string) => `--- a/m.py\n+++ b/m.py\n${hunk}\n`;
+  const editsOf = (hunk: string) => goldEditsOf(patch(hunk), () => source);
+
+  it('does not put a line after a nested def that has ended inside that def', () => {
+    const [edit] = editsOf(
+      '@@ -7,2 +7,3 @@\n             tlist.remove(token)\n+            token = 1\n             token = None',
+    );
+    expect(edit!.selector).toBe('m.F.process');
+    expect(enclosingNames(source, 7)).toEqual(['F', 'process']);
+  });
+
+  it('anchors an insertion after a blank line on the line before it, in the entity it goes into', () => {
+    const [edit] = editsOf(
+      '@@ -8,3 +8,4 @@\n             token = None\n \n+        assert tlist\n         return tlist',
+    );
+    expect(edit).toEqual({
+      selector: 'm.F.process',
+      search: '            token = None\n',
+      replace: '            token = None\n\n        assert tlist',
+    });
+  });
+
+  it('reads through the closing bracket of a wrapped signature', () => {
+    const wrapped = 'class C:\n    def __init__(\n        self,\n    ) -> None:\n        self.x = 1\n';
+    expect(enclosingNames(wrapped, 5)).toEqual(['C', '__init__']);
+  });
+
+  it('gives a changed signature to its own def', () => {
+    const [edit] = editsOf('@@ -13,2 +13,2 @@\n-def other(a):\n+def other(a, b=None):\n     return a');
+    expect(edit!.selector).toBe('m.other');
+  });
+
+  it('leaves a module-level insertion before a def to no entity', () => {
+    expect(editsOf('@@ -11,3 +11,5 @@\n \n+X = 1\n+\n \n def other(a):')).toEqual([]);
   });
 });
