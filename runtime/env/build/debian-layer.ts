@@ -32,7 +32,7 @@ export interface DebianLayer {
 }
 
 /** The layer's key: the image it is made FROM and the apt step's script, which names the packages. */
-export function debianLayerKey(
+function debianLayerKey(
   fromId: string,
   name: string,
   packages: readonly string[],
