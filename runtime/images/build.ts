@@ -22,6 +22,7 @@ import { pipeline } from 'node:stream/promises';
 import type { DockerEngine, ImageSummary } from '../engine/docker-engine.js';
 import { RuntimeError } from '../errors.js';
 import { aptInstall } from '../host/apt.js';
+import { acquireBuildLock } from '../host/build-lock.js';
 import { builtImage, matchesRecord, readBuiltImages, recordBuiltImage } from './built-images.js';
 import { packDirectory } from './pack-dir.js';
 import { DEFAULT_SUITE, IMAGE_REPO, RECIPE_LABEL, loadRecipe, type Recipe, type Suite } from './recipe.js';
@@ -59,6 +60,27 @@ export async function ensureImage(
       return { ref: recipe.ref, imageId: existing.id, recipeHash: recipe.hash, skipped: true, seconds: 0 };
     }
   }
+  const lock = await acquireBuildLock(`${IMAGE_REPO}-${recipe.hash}`, {
+    log: opts.log,
+    what: 'sandbox image',
+  });
+  try {
+    // Another process may have built it while this one waited (a forced build is built again).
+    const made = lock.waited && !opts.force ? await findImage(engine, recipe.hash) : null;
+    if (made)
+      return { ref: recipe.ref, imageId: made.id, recipeHash: recipe.hash, skipped: true, seconds: 0 };
+    return await buildAndRecord(engine, recipe, opts, t0);
+  } finally {
+    lock.release();
+  }
+}
+
+async function buildAndRecord(
+  engine: DockerEngine,
+  recipe: Recipe,
+  opts: { force?: boolean; path?: BuildPath; log: (line: string) => void },
+  t0: number,
+): Promise<BuildResult> {
   if ((opts.path ?? 'offline') === 'dockerfile') await buildWithDockerfile(engine, recipe, opts.log);
   else await buildOffline(engine, recipe, opts.log, opts.force ?? false);
   const built = await engine.inspectImage(recipe.ref);

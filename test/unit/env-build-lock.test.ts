@@ -1,11 +1,11 @@
-// The lock of one environment build (runtime/env/choose/build-lock.ts) on real files: held, released,
+// The lock of one image build (runtime/host/build-lock.ts) on real files: held, released,
 // waited for with one line naming its holder and a bounded wait, and taken over from a dead owner.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { acquireBuildLock } from '../../runtime/env/choose/build-lock.js';
+import { acquireBuildLock } from '../../runtime/host/build-lock.js';
 
 const cache = mkdtempSync(join(tmpdir(), 'piper-build-lock-'));
 afterAll(() => rmSync(cache, { recursive: true, force: true }));
@@ -47,6 +47,16 @@ describe('the build lock of one environment image', () => {
     const next = await acquireBuildLock('piper-env-bbb-key2', options().opts);
     expect(next.waited).toBe(false);
     next.release();
+  });
+
+  it('names what it builds in the waiting line when told (a sandbox base image)', async () => {
+    const held = await acquireBuildLock('piper-sandbox-python-abc', options().opts);
+    const { lines, opts } = options({ PIPER_ENV_BUILD_WAIT_S: '0' });
+    await expect(
+      acquireBuildLock('piper-sandbox-python-abc', { ...opts, what: 'sandbox image' }),
+    ).rejects.toThrow(/waited 0 s for the build of this sandbox image by process/);
+    expect(lines[0]).toMatch(/^waiting for the build of this sandbox image by process /);
+    held.release();
   });
 
   it('is handed to the waiter as soon as its holder releases it', async () => {

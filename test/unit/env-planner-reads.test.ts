@@ -20,7 +20,6 @@ const SNAPSHOT_IMPORT = /import \{([^}]*)\} from '[^']*workspace\/snapshot\.js'/
 /** Files outside plan/ that use the filesystem for the host's own state, not the repository. */
 const HOST_STATE: Record<string, string> = {
   'build/apt-cache.ts': "the user's apt cache",
-  'choose/build-lock.ts': "piper's build lock files in the user's cache",
   'choose/names.ts': "the repository's real path, for the image's name (no content read)",
 };
 

@@ -9,7 +9,7 @@
 // reuse reports what the build that made it found.
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { acquireBuildLock } from '../choose/build-lock.js';
+import { acquireBuildLock } from '../../host/build-lock.js';
 import { DEBIAN_LAYER } from '../choose/names.js';
 import { BuildBox, type StepResult } from './build-box.js';
 import { runApt, type BuildContext } from './build-context.js';

@@ -9,7 +9,7 @@ import { ensureImage } from '../../images/build.js';
 import { RECIPE_LABEL, loadRecipe, type Suite } from '../../images/recipe.js';
 import { lastBuildOf, type EnvironmentStatus, type ResolvedPackage } from '../../ledger/environments.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import { acquireBuildLock } from './build-lock.js';
+import { acquireBuildLock } from '../../host/build-lock.js';
 import { ChoiceRecord, emptyRow, recordBuilt, recordFailure } from './choice-record.js';
 import { declarationsKey, imageKey } from './key.js';
 import { ENV_LABEL, envImageRef } from './names.js';

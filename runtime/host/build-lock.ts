@@ -1,6 +1,6 @@
-// One build of an environment at a time on this machine: two piper processes that need one key
-// (two terminals, parallel CI steps, `ab` instances of one project) would otherwise build it twice,
-// each committing over the other's tags. The lock is a file in the user's cache directory, named
+// One build of an image at a time on this machine (an environment, a Debian-package layer, a sandbox
+// base image): two piper processes that need one key (two terminals, parallel CI steps, two `ab`
+// runs) would otherwise build it twice, each tagging over the other's image. The lock is a file in the user's cache directory, named
 // by the image the build makes, created with O_EXCL and holding its owner (host:pid:start, as a
 // container's owner label) and since when. A waiting process says once whose build it waits for;
 // a lock whose owner is dead is taken over; the wait is bounded (PIPER_ENV_BUILD_WAIT_S).
@@ -9,8 +9,8 @@ import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } fr
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { RuntimeError } from '../../errors.js';
-import { currentOwner, formatOwner, ownerAlive, parseOwner } from '../../sandbox/owner.js';
+import { RuntimeError } from '../errors.js';
+import { currentOwner, formatOwner, ownerAlive, parseOwner } from '../sandbox/owner.js';
 
 const WAIT_ENV = 'PIPER_ENV_BUILD_WAIT_S';
 const DEFAULT_WAIT_S = 30 * 60;
@@ -32,9 +32,11 @@ export interface LockOptions {
   env?: NodeJS.ProcessEnv;
   /** Injected by tests; this process's own otherwise. */
   owner?: string;
+  /** What is built, for the waiting line: 'environment' unless said. */
+  what?: string;
 }
 
-/** The lock of one environment image (`name`: its repository and key), acquired once free. */
+/** The lock of one image (`name`: its repository and key), acquired once free. */
 export async function acquireBuildLock(name: string, opts: LockOptions): Promise<BuildLock> {
   const env = opts.env ?? process.env;
   const file = join(lockDir(env), `${name.replace(/[^\w.-]/g, '_')}.lock`);
@@ -55,12 +57,14 @@ export async function acquireBuildLock(name: string, opts: LockOptions): Promise
     }
     if (held && !said) {
       said = true;
-      opts.log(`waiting for the build of this environment by process ${describe(held)} (lock ${file})`);
+      opts.log(
+        `waiting for the build of this ${opts.what ?? 'environment'} by process ${describe(held)} (lock ${file})`,
+      );
     }
     if (Date.now() > deadline)
       throw new RuntimeError(
         'env_build_failed',
-        `waited ${waitSeconds(env)} s for the build of this environment by process ${held ? describe(held) : 'unknown'}, and it has not ended`,
+        `waited ${waitSeconds(env)} s for the build of this ${opts.what ?? 'environment'} by process ${held ? describe(held) : 'unknown'}, and it has not ended`,
         `let that build finish, or stop it (a dead process's lock is taken over); ${WAIT_ENV} sets the wait in seconds`,
       );
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
