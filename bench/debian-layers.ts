@@ -1,7 +1,7 @@
 // node dist/bench/debian-layers.js --bench FILE.jsonl --repos DIR --repo OWNER/NAME [--count N] [--json]
 // The environments of N base commits of one repository (the set's first N instances of it, in file
 // order), as `ab validate` builds them, in two arms side by side, instance by instance:
-//   - layers: Debian's packages kept as layers of their own (runtime/env/build/deps/debian-layer.ts),
+//   - layers: Debian's packages kept as layers of their own (runtime/env/build/debian-layer.ts),
 //     so a base commit whose declarations changed reuses the packages an earlier one installed;
 //   - baseline: the same builds with `debianLayers: false` — each build installs its Debian packages
 //     itself, as builds did before the layers (an extra container and commit more than they did).

@@ -11,7 +11,7 @@ export const ENV_LABEL = {
   base: 'piper.env.base',
 } as const;
 
-/** Debian-package layers (build/deps/debian-layer.ts): shared by every project, named by their key. */
+/** Debian-package layers (build/debian-layer.ts): shared by every project, named by their key. */
 export const DEBIAN_LAYER = { repo: 'piper-debian-packages', label: 'piper.env.debian-layer' } as const;
 
 /** Where the project's virtual environment lives in the image. */
