@@ -5,6 +5,7 @@
 // variables). The test run is a ledger run of its own (kind run_test) with the outcome per test.
 import { runTestTool } from '../../primitives/tools/run-test/tool.js';
 import { copyFileSync, lstatSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runTest } from '../../primitives/tools/run-test/effect.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
@@ -17,6 +18,12 @@ import { createRun, endRun } from '../../runtime/ledger/runs.js';
 import { getExecution } from '../../runtime/ledger/calls.js';
 
 const GRADE_TIMEOUT_S = 900;
+/**
+ * The harness runs an instance's tests with the machine's cores, and some suites read the quota
+ * (pylint's parallel-jobs tests skip with "Need 2 or more cores" under one): grading gets the
+ * machine's cores up to 4, still a bounded quota.
+ */
+const GRADE_CPUS = Math.min(availableParallelism(), 4);
 
 export interface TestRun extends Graded {
   runId: string;
@@ -99,6 +106,7 @@ export async function runInstanceTests(
       origin: 'user',
       repoRoot: workTree,
       testEnv: ctx.env.testEnv,
+      cpus: GRADE_CPUS,
     },
     { target: command.target, timeout: GRADE_TIMEOUT_S },
   );

@@ -4,7 +4,8 @@
 // patch does not fix it; a missing repository and a missing commit are invalid by name, before any
 // environment is built. Exit 1 (not all valid), one line per instance, a summary, validation.json.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { abValidateCommand } from '../../eval/swebench/validate-command.js';
@@ -88,6 +89,18 @@ describe('piper-agent ab validate (real sandbox, real pytest)', () => {
     });
     expect(Object.values(good.gold!).every((s) => s === 'passed')).toBe(true);
     expect(good.environment!.key).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("grades with the machine's cores (up to 4), as the harness's unlimited container would", () => {
+    const db = new Database(join(out, 'ledger.db'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT limits FROM executions').all() as Array<{ limits: string }>;
+      expect(rows.length).toBeGreaterThanOrEqual(4);
+      const cpus = rows.map((r) => (JSON.parse(r.limits) as { cpus: number }).cpus);
+      expect(new Set(cpus)).toEqual(new Set([Math.min(availableParallelism(), 4)]));
+    } finally {
+      db.close();
+    }
   });
 
   it('refuses a malformed set before touching the engine, with the line and field', async () => {

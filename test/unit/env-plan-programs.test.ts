@@ -89,3 +89,42 @@ describe('planEnvironment with programs the tests run', () => {
     expect(planEnvironment(root).apt).toEqual([]);
   });
 });
+
+describe('planEnvironment with packages the CI workflow installs', () => {
+  it('adds those of its table, says where each came from, and names the ones it leaves out', () => {
+    const root = planRepo({
+      '.github/workflows/main.yml': [
+        'name: CI',
+        'jobs:',
+        '  tests:',
+        '    runs-on: ubuntu-latest',
+        '    steps:',
+        '      - name: Install graphviz',
+        '        run: sudo apt-get update && sudo apt-get install -y --no-install-recommends graphviz',
+        '      - name: Tools',
+        '        run: |',
+        '          sudo DEBIAN_FRONTEND=noninteractive apt install texlive-latex-extra patch $EXTRA',
+        '      - run: python -m pytest tests',
+        '',
+      ].join('\n'),
+      'tests/test_a.py': 'def test_a():\n    pass\n',
+    });
+    const plan = planEnvironment(root);
+    expect(plan.apt).toEqual(['graphviz', 'patch']);
+    expect(plan.decisions).toContain(
+      'apt graphviz: .github/workflows/main.yml job tests step "Install graphviz" installs it on the CI runner',
+    );
+    expect(plan.decisions).toContain(
+      '.github/workflows/main.yml job tests step "Tools" installs texlive-latex-extra on the CI runner: not added (not among the everyday packages piper installs for a suite)',
+    );
+  });
+
+  it('takes no package from a workflow that installs none of the table', () => {
+    const root = planRepo({
+      '.github/workflows/ci.yml':
+        'jobs:\n  t:\n    steps:\n      - run: sudo apt-get install -y libxml2-dev\n      - run: pytest\n',
+      'tests/test_a.py': 'def test_a():\n    pass\n',
+    });
+    expect(planEnvironment(root).apt).toEqual([]);
+  });
+});

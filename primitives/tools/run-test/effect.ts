@@ -66,6 +66,8 @@ export async function runTest(
     testEnv?: Record<string, string>;
     /** Lines leading the output: what the environment changed about the run (piper's words). */
     testNotes?: string[];
+    /** The run's CPU quota in cores, when not the sandbox's default (grading, as its harness runs). */
+    cpus?: number;
   },
   args: RunTestArgs,
 ): Promise<{ callId: string; result: RunTestResult }> {
@@ -94,7 +96,7 @@ export async function runTest(
       argv: targetArgv(args.target, ctx.repoRoot),
       workspace: snapshot.tar,
       ...(env ? { workspaceEnv: env } : {}),
-      limits: { ...RUN_TEST_LIMITS, ...sized, timeoutS: timeout },
+      limits: { ...RUN_TEST_LIMITS, ...sized, ...(ctx.cpus ? { cpus: ctx.cpus } : {}), timeoutS: timeout },
     },
     ctx.dispatch,
   );

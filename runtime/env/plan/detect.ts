@@ -29,6 +29,7 @@ import { addTestSources } from './tests/test-sources.js';
 import { skipTooling } from './infer/tooling.js';
 import { detectTestCommand } from './tests/test-command.js';
 import { addTestCommandNeeds } from './tests/test-programs.js';
+import { workflowAptInstalls } from './tests/ci-workflow.js';
 import { EnvPlanSchema, type EnvPlan } from './types.js';
 import { detectVcsUse } from './deps/vcs-use.js';
 
@@ -205,7 +206,7 @@ function projectModules(pyproject: Pyproject | null, name: string | null): strin
 
 /**
  * What the tests need that nothing declared, then tooling the tests do not import skipped. Returns
- * the apt list: the recipe's, then the packages of the programs the tests run.
+ * the apt list: the recipe's, then the packages of the programs the tests run and of CI's installs.
  */
 function inferAndClassify(planner: Planner, src: Sources): string[] {
   const programs = new ProgramScan();
@@ -221,6 +222,7 @@ function inferAndClassify(planner: Planner, src: Sources): string[] {
     programs,
   });
   skipTooling(planner, imported);
+  programs.readCi(workflowAptInstalls(src.reader));
   return programs.withPackages(src.recipe.apt ?? [], planner.decisions);
 }
 

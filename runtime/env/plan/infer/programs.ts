@@ -5,6 +5,7 @@
 // plan's apt list. Only this fixed table is ever used: a name read from the repository is looked
 // up in it and never becomes a package name itself. The files are read, never run.
 import { logicalLines, type Token } from '../read/python-lexer.js';
+import type { CiInstall } from '../tests/ci-workflow.js';
 
 /** Program → Debian package, each present in trixie and bookworm. Network tools are left out: the sandbox has none. */
 const PROGRAM_PACKAGES: Readonly<Record<string, string>> = {
@@ -32,6 +33,9 @@ const PROGRAM_PACKAGES: Readonly<Record<string, string>> = {
   gpg: 'gpg',
   dot: 'graphviz',
 };
+
+/** The packages of the table: the only ones a CI line's apt install adds (its words are looked up, never used). */
+const KNOWN_PACKAGES = new Set(Object.values(PROGRAM_PACKAGES));
 
 /** Programs the sandbox image already has (sandbox-images/python/recipe.json): no package is added for them. */
 const IN_IMAGE = new Set(['git', 'make', 'cpp', 'less', 'ps', 'pgrep', 'python', 'python3', 'sh', 'bash']);
@@ -85,6 +89,15 @@ function calledProgram(tokens: Token[], at: number): { program: string; call: st
 
 export class ProgramScan {
   private readonly uses = new Map<string, ProgramUse>();
+  private readonly ciInstalled: CiInstall[] = [];
+
+  /**
+   * The packages the project's CI installs with apt (ci-workflow.ts): a suite that finds `dot`
+   * through its configuration, not a literal call, passes on the runner because a step installed it.
+   */
+  readCi(installs: readonly CiInstall[]): void {
+    this.ciInstalled.push(...installs);
+  }
 
   /** Records each known program a test file's calls run. */
   read(source: string, file: string): void {
@@ -108,9 +121,21 @@ export class ProgramScan {
     return [...this.uses.values()];
   }
 
-  /** `apt` with the packages of the programs found added, and a decision saying why for each. */
+  /** `apt` with the packages of the programs found and of CI's installs added, and a decision saying why for each. */
   withPackages(apt: readonly string[], decisions: string[]): string[] {
     const out = [...apt];
+    const unknown = new Map<string, string[]>();
+    for (const { name, from } of this.ciInstalled) {
+      if (!KNOWN_PACKAGES.has(name)) unknown.set(from, [...(unknown.get(from) ?? []), name]);
+      else if (!out.includes(name)) {
+        out.push(name);
+        decisions.push(`apt ${name}: ${from} installs it on the CI runner`);
+      }
+    }
+    for (const [from, names] of unknown)
+      decisions.push(
+        `${from} installs ${[...new Set(names)].join(', ')} on the CI runner: not added (not among the everyday packages piper installs for a suite)`,
+      );
     for (const use of this.uses.values()) {
       const runs = `${use.where} runs ${use.program} (${use.call})`;
       if (use.debian === null) decisions.push(`${runs}: the sandbox image has it`);

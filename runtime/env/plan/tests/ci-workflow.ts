@@ -1,6 +1,8 @@
 // The test steps of a project's GitHub Actions workflows (.github/workflows/*.yml, *.yaml, in name
 // order): every `run:` line, of any job's steps in file order, that runs tests, with the `env:` of
-// the workflow, its job and its step (the step's wins). Which one is the suite is test-rank.ts's. Read as text with a small
+// the workflow, its job and its step (the step's wins). Which one is the suite is test-rank.ts's.
+// Also the packages its lines install with apt (the runner's tools the suite then finds), which
+// programs.ts takes only where its own table names them. Read as text with a small
 // YAML reader; nothing in the file is evaluated. A line holding a `${{ }}` expression cannot run
 // as written and is passed over, with the reason.
 import { readYaml, type YamlValue } from '../read/mini-yaml.js';
@@ -40,8 +42,15 @@ function commandLines(script: string): string[] {
     .filter((l) => l !== '');
 }
 
-export function workflowTestSteps(reader: RepoReader, decisions: string[]): WorkflowStep[] {
-  const found: WorkflowStep[] = [];
+interface RunLine {
+  from: string;
+  line: string;
+  env: Array<[string, string]>;
+}
+
+/** Every command line of every job's `run:` steps, in file and step order. */
+function workflowRunLines(reader: RepoReader, decisions: string[]): RunLine[] {
+  const found: RunLine[] = [];
   const files = reader.list(DIR).filter((n) => /\.ya?ml$/.test(n));
   for (const name of files) {
     const path = `${DIR}/${name}`;
@@ -62,14 +71,48 @@ export function workflowTestSteps(reader: RepoReader, decisions: string[]): Work
         if (!isMap(step) || typeof step.run !== 'string') continue;
         const label = typeof step.name === 'string' ? `"${step.name}"` : `${index + 1}`;
         const from = `${path} job ${job} step ${label}`;
-        for (const line of commandLines(step.run)) {
-          if (!runsTests(line)) continue;
-          if (line.includes('${{')) {
-            decisions.push(`${from}: \`${line}\` not used: it holds a \`\${{ }}\` expression`);
-            continue;
-          }
-          found.push({ from, line, env: [...envOf(doc.env), ...envOf(spec.env), ...envOf(step.env)] });
-        }
+        const env = [...envOf(doc.env), ...envOf(spec.env), ...envOf(step.env)];
+        for (const line of commandLines(step.run)) found.push({ from, line, env });
+      }
+    }
+  }
+  return found;
+}
+
+export function workflowTestSteps(reader: RepoReader, decisions: string[]): WorkflowStep[] {
+  const found: WorkflowStep[] = [];
+  for (const { from, line, env } of workflowRunLines(reader, decisions)) {
+    if (!runsTests(line)) continue;
+    if (line.includes('${{')) {
+      decisions.push(`${from}: \`${line}\` not used: it holds a \`\${{ }}\` expression`);
+      continue;
+    }
+    found.push({ from, line, env });
+  }
+  return found;
+}
+
+export interface CiInstall {
+  /** The package name as the line writes it (not yet checked against anything). */
+  name: string;
+  from: string;
+}
+
+/** `apt-get install -y graphviz`, `sudo apt install --no-install-recommends a b`: the names after install. */
+const APT_INSTALL = /^(?:sudo\s+(?:-\S+\s+)*)?(?:\S+=\S*\s+)*apt(?:-get)?\s+(?:-\S+\s+)*install\s+(.*)$/;
+
+/**
+ * The packages the workflows' `run:` lines install with apt, each a word as written, in order: a CI
+ * runner has them when the suite runs. Words that are options, versions or expressions are not names.
+ */
+export function workflowAptInstalls(reader: RepoReader): CiInstall[] {
+  const found: CiInstall[] = [];
+  for (const { from, line } of workflowRunLines(reader, [])) {
+    for (const part of line.split(/&&|;|\|\|/)) {
+      const install = APT_INSTALL.exec(part.trim());
+      if (!install) continue;
+      for (const word of install[1]!.split(/\s+/)) {
+        if (/^[a-z0-9][a-z0-9+.-]*$/.test(word)) found.push({ name: word, from });
       }
     }
   }
