@@ -73,6 +73,7 @@ describe('the import map', () => {
     expect(distributionForModule('zope', 'zope.interface')).toBe('zope-interface');
     expect(distributionForModule('google', 'google.protobuf')).toBe('protobuf');
     expect(distributionForModule('xdist')).toBe('pytest-xdist');
+    expect(distributionForModule('html5lib')).toBe('html5lib');
     expect(distributionForModule('no_such_module_anywhere')).toBeNull();
     expect(modulesOfDistribution('python-dateutil')).toContain('dateutil');
     expect(modulesOfDistribution('PyYAML')).toContain('yaml');

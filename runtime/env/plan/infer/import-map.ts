@@ -44,6 +44,9 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   xdist: 'pytest-xdist',
   pytest_cov: 'pytest-cov',
   typing_extensions: 'typing-extensions',
+  // Debian's map lists the fork html5lib-modern first for python3-html5lib, whose own name the
+  // convention covers: the package installs html5lib, so a requirement of the fork never counts met.
+  html5lib: 'html5lib',
 };
 
 let reverse: Map<string, string> | undefined;
