@@ -98,6 +98,7 @@ async function main(): Promise<void> {
       // Interleaved, the order alternating: the machine's other load hits both arms alike.
       const arms: Arm[] = i % 2 === 0 ? ['baseline', 'layers'] : ['layers', 'baseline'];
       for (const arm of arms) {
+        process.stderr.write(`${instance.instance_id} ${arm}: building (${i + 1} of ${instances.length})\n`);
         const built = await buildOne(engine, tree, arm, { project: project(arm), python, first: i === 0 });
         rows.push({ instance: instance.instance_id, ...built });
         process.stderr.write(
