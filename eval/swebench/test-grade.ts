@@ -30,9 +30,32 @@ export function parseOutcomes(
   const words = parseTestOutcomes(runner, stdout);
   if (runner === 'pytest' && named.some((id) => !words.has(id))) {
     const tokens = parseStatusTokens(stdout);
-    for (const id of named) if (!words.has(id) && tokens.has(id)) words.set(id, tokens.get(id)!);
+    const paths = pathOptionIds(words);
+    for (const id of named) {
+      if (words.has(id)) continue;
+      const word = tokens.get(id) ?? paths.get(id);
+      if (word) words.set(id, word);
+    }
   }
   return new Map([...words].map(([id, word]) => [id, STATUS[word]]));
+}
+
+/**
+ * The ids as the harness's parser for suites parametrized over paths (requests', pylint's:
+ * parse_log_pytest_options) writes them: an option that is an absolute path keeps only its last
+ * segment (`test_stdin[/work/tests/mymodule.py-mymodule-/work/tests/mymodule.py]` is
+ * `test_stdin[/mymodule.py]`), so the dataset's ids do not depend on where the tree was checked
+ * out. The later of two ids that read alike wins, as in the harness.
+ */
+function pathOptionIds(words: ReadonlyMap<string, SummaryWord>): Map<string, SummaryWord> {
+  const out = new Map<string, SummaryWord>();
+  for (const [id, word] of words) {
+    const m = /^(.*?)\[(.*)\]$/s.exec(id);
+    const option = m?.[2];
+    if (!m || !option?.startsWith('/') || option.startsWith('//') || option.includes('*')) continue;
+    out.set(`${m[1]}[/${option.split('/').pop()}]`, word);
+  }
+  return out;
 }
 
 /**

@@ -156,6 +156,28 @@ describe('outcomes and grading', () => {
     expect(parseOutcomes(nested, 'pytest', ['[1]']).get('[1]')).toBe('skipped');
   });
 
+  it("reads a path option by its last segment, as the harness's parser for path-parametrized suites does", () => {
+    // pylint's test_stdin, run in /work (the harness ran it in /testbed): the dataset writes [/mymodule.py].
+    const out = [
+      'PASSED tests/test_self.py::TestRunTC::test_stdin[/work/tests/mymodule.py-mymodule-/work/tests/mymodule.py]',
+      'PASSED tests/test_self.py::TestRunTC::test_stdin[mymodule.py-mymodule-mymodule.py]',
+      'FAILED tests/test_util.py::test_glob[/work/data/*.txt] - AssertionError',
+    ].join('\n');
+    const named = [
+      'tests/test_self.py::TestRunTC::test_stdin[/mymodule.py]',
+      'tests/test_self.py::TestRunTC::test_stdin[mymodule.py-mymodule-mymodule.py]',
+      'tests/test_util.py::test_glob[/*.txt]',
+    ];
+    expect(grade(parseOutcomes(out, 'pytest', named), [], named).tests).toEqual({
+      'tests/test_self.py::TestRunTC::test_stdin[/mymodule.py]': 'passed',
+      'tests/test_self.py::TestRunTC::test_stdin[mymodule.py-mymodule-mymodule.py]': 'passed',
+      // A glob is kept whole by the harness: no short form.
+      'tests/test_util.py::test_glob[/*.txt]': 'missing',
+    });
+    // Not named: only the ids as printed.
+    expect(parseOutcomes(out).has('tests/test_self.py::TestRunTC::test_stdin[/mymodule.py]')).toBe(false);
+  });
+
   it('quotes each id for the shell', () => {
     expect(pytestTarget(["t.py::x[it's]", 't.py::y'])).toBe(
       `python3 -m pytest -rA -p no:cacheprovider 't.py::x[it'\\''s]' 't.py::y'`,
