@@ -119,6 +119,9 @@ describe('Debian name map', () => {
   it('maps PyPI names the way dh-python does', () => {
     expect(debianPackageFor('attrs')).toBe('python3-attr');
     expect(debianPackageFor('PyYAML')).toBe('python3-yaml');
+    // Debian 12's python3-html5lib is html5lib itself; the vendored (Debian 13) map names only the fork.
+    expect(debianPackageFor('html5lib')).toBe('python3-html5lib');
+    expect(debianPackageFor('html5lib-modern')).toBe('python3-html5lib');
     expect(debianPackageFor('pyyaml')).toBe('python3-yaml');
     expect(debianPackageFor('packaging')).toBe('python3-packaging');
     expect(debianPackageFor('python_dateutil')).toBe('python3-dateutil');

@@ -25,8 +25,18 @@ export function parseNameMap(text: string): Map<string, string> {
   return parsed;
 }
 
+/**
+ * Names the vendored map (Debian 13's) gives no line, though Debian 12's package of that name
+ * provides them: trixie's map names the package after the fork it now packages (html5lib-modern),
+ * while bookworm's python3-html5lib is html5lib itself. Added only where the map has no line.
+ */
+const BOOKWORM_NAMES: Readonly<Record<string, string>> = { html5lib: 'python3-html5lib' };
+
 function loaded(): Map<string, string> {
-  map ??= parseNameMap(readFileSync(join(packageRoot(), DEBIAN_NAME_MAP_PATH), 'utf8'));
+  if (!map) {
+    map = parseNameMap(readFileSync(join(packageRoot(), DEBIAN_NAME_MAP_PATH), 'utf8'));
+    for (const [name, debian] of Object.entries(BOOKWORM_NAMES)) if (!map.has(name)) map.set(name, debian);
+  }
   return map;
 }
 
