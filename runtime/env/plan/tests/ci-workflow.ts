@@ -42,15 +42,9 @@ function commandLines(script: string): string[] {
     .filter((l) => l !== '');
 }
 
-interface RunLine {
-  from: string;
-  line: string;
-  env: Array<[string, string]>;
-}
-
 /** Every command line of every job's `run:` steps, in file and step order. */
-function workflowRunLines(reader: RepoReader, decisions: string[]): RunLine[] {
-  const found: RunLine[] = [];
+function workflowRunLines(reader: RepoReader, decisions: string[]): WorkflowStep[] {
+  const found: WorkflowStep[] = [];
   const files = reader.list(DIR).filter((n) => /\.ya?ml$/.test(n));
   for (const name of files) {
     const path = `${DIR}/${name}`;
@@ -81,13 +75,13 @@ function workflowRunLines(reader: RepoReader, decisions: string[]): RunLine[] {
 
 export function workflowTestSteps(reader: RepoReader, decisions: string[]): WorkflowStep[] {
   const found: WorkflowStep[] = [];
-  for (const { from, line, env } of workflowRunLines(reader, decisions)) {
-    if (!runsTests(line)) continue;
-    if (line.includes('${{')) {
-      decisions.push(`${from}: \`${line}\` not used: it holds a \`\${{ }}\` expression`);
+  for (const step of workflowRunLines(reader, decisions)) {
+    if (!runsTests(step.line)) continue;
+    if (step.line.includes('${{')) {
+      decisions.push(`${step.from}: \`${step.line}\` not used: it holds a \`\${{ }}\` expression`);
       continue;
     }
-    found.push({ from, line, env });
+    found.push(step);
   }
   return found;
 }
