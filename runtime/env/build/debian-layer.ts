@@ -32,12 +32,7 @@ export interface DebianLayer {
 }
 
 /** The layer's key: the image it is made FROM and the apt step's script, which names the packages. */
-function debianLayerKey(
-  fromId: string,
-  name: string,
-  packages: readonly string[],
-  strict: boolean,
-): string {
+function debianLayerKey(fromId: string, name: string, packages: readonly string[], strict: boolean): string {
   const script = aptStep(name, [...new Set(packages)].sort(), strict).script;
   return createHash('sha256')
     .update(JSON.stringify({ from: fromId, script }))
