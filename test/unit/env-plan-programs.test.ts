@@ -111,6 +111,8 @@ describe('planEnvironment with packages the CI workflow installs', () => {
     });
     const plan = planEnvironment(root);
     expect(plan.apt).toEqual(['graphviz', 'patch']);
+    // The packages are in the key (the apt list); the workflow file itself is not an input.
+    expect(plan.inputs.map((i) => i.path)).not.toContain('.github/workflows/main.yml');
     expect(plan.decisions).toContain(
       'apt graphviz: .github/workflows/main.yml job tests step "Install graphviz" installs it on the CI runner',
     );

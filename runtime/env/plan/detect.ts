@@ -222,7 +222,9 @@ function inferAndClassify(planner: Planner, src: Sources): string[] {
     programs,
   });
   skipTooling(planner, imported);
-  programs.readCi(workflowAptInstalls(src.reader));
+  // A reader of its own, as the test command's: what CI installs reaches the key through the apt
+  // list, not the workflow file, so an edit to the workflow that installs nothing new builds nothing.
+  programs.readCi(workflowAptInstalls(new RepoReader(src.reader.root)));
   return programs.withPackages(src.recipe.apt ?? [], planner.decisions);
 }
 
