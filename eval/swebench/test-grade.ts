@@ -8,14 +8,27 @@ import { parseStatusTokens } from '../../runtime/test-output/status-tokens.js';
 
 export type TestStatus = 'passed' | 'failed' | 'error' | 'skipped' | 'missing';
 
+/**
+ * As the harness grades: an expected failure that failed passes (its test_passed takes PASSED and
+ * XFAIL), and an unexpected pass is neither a pass nor a failure, as a skip is.
+ */
 const STATUS: Record<SummaryWord, TestStatus> = {
   PASSED: 'passed',
   FAILED: 'failed',
   ERROR: 'error',
   SKIPPED: 'skipped',
-  XFAIL: 'failed',
-  XPASS: 'failed',
+  XFAIL: 'passed',
+  XPASS: 'skipped',
 };
+
+/**
+ * Whether a status fails an instance, as the harness's test_failed says: failed, error, or not in
+ * the output at all. A skipped test neither passes nor fails: the harness leaves it out of both
+ * counts (a suite that skips a test without its optional module is not broken by that).
+ */
+export function failing(status: TestStatus | undefined): boolean {
+  return status === undefined || status === 'failed' || status === 'error' || status === 'missing';
+}
 
 /**
  * Each test id the output names, with its status (a test reported twice keeps its worse one). For
@@ -81,11 +94,14 @@ export interface Graded {
   tests: Record<string, TestStatus>;
   failToPass: { passed: number; total: number };
   passToPass: { passed: number; total: number };
-  /** Every FAIL_TO_PASS and PASS_TO_PASS test passed. */
+  /** No FAIL_TO_PASS or PASS_TO_PASS test failed (skipped ones count neither way). */
   resolved: boolean;
 }
 
-/** The public harness's rule: resolved iff every FAIL_TO_PASS and every PASS_TO_PASS test passes. */
+/**
+ * The public harness's rule: resolved iff no FAIL_TO_PASS and no PASS_TO_PASS test fails — every
+ * one passed, or was skipped, which its report counts as neither a success nor a failure.
+ */
 export function grade(
   reported: Map<string, TestStatus>,
   failToPass: readonly string[],
@@ -103,6 +119,6 @@ export function grade(
     tests,
     failToPass: f2p,
     passToPass: p2p,
-    resolved: f2p.passed === f2p.total && p2p.passed === p2p.total,
+    resolved: ![...failToPass, ...passToPass].some((id) => failing(tests[id])),
   };
 }

@@ -13,7 +13,7 @@ import { baseTreeDir } from './base-tree.js';
 import type { SweInstance } from './instance-file.js';
 import { applyPatch, type RepoCache } from './repos.js';
 import type { Phase } from './phase-progress.js';
-import type { TestStatus } from './test-grade.js';
+import { failing, type TestStatus } from './test-grade.js';
 import { shortfallLine } from '../../runtime/env/build/shortfall.js';
 
 export interface Validation {
@@ -55,7 +55,7 @@ function beforeProblem(instance: SweInstance, run: TestRun): string | null {
   const passing = instance.FAIL_TO_PASS.filter((id) => run.tests[id] === 'passed');
   if (passing.length > 0)
     return `FAIL_TO_PASS ${named(passing)} already passes at base_commit with the test patch`;
-  const broken = instance.PASS_TO_PASS.filter((id) => run.tests[id] !== 'passed');
+  const broken = instance.PASS_TO_PASS.filter((id) => failing(run.tests[id]));
   if (broken.length > 0)
     return `PASS_TO_PASS ${named(broken.map((id) => `${id} (${run.tests[id]})`))} does not pass at base_commit`;
   return run.timedOut ? 'the tests timed out at base_commit' : null;
@@ -64,9 +64,9 @@ function beforeProblem(instance: SweInstance, run: TestRun): string | null {
 /** What is wrong with the gold patch + test patch, or null. */
 function goldProblem(instance: SweInstance, run: TestRun): string | null {
   const ids = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
-  const failing = ids.filter((id) => run.tests[id] !== 'passed');
-  if (failing.length > 0)
-    return `with the gold patch, ${named(failing.map((id) => `${id} (${run.tests[id]})`))} does not pass: the gold patch does not resolve it`;
+  const failed = ids.filter((id) => failing(run.tests[id]));
+  if (failed.length > 0)
+    return `with the gold patch, ${named(failed.map((id) => `${id} (${run.tests[id]})`))} does not pass: the gold patch does not resolve it`;
   return run.timedOut ? 'the tests timed out with the gold patch' : null;
 }
 

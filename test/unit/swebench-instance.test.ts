@@ -121,7 +121,8 @@ describe('outcomes and grading', () => {
       'tests/a.py::test_p[a b]': 'passed',
       'tests/a.py::test_two': 'failed',
       'tests/a.py::test_three': 'error',
-      'tests/a.py::test_x': 'failed',
+      // The harness's test_passed takes an expected failure as a pass.
+      'tests/a.py::test_x': 'passed',
       // A parametrize id holding " - " is whole, whether or not a message follows it.
       "tests/g.py::test_cmp[c < now - interval '1 day'-Token]": 'passed',
       'tests/g.py::test_cmp[a - b]': 'failed',
@@ -137,6 +138,19 @@ describe('outcomes and grading', () => {
     expect(g.tests['tests/a.py::gone']).toBe('missing');
     expect(g.failToPass).toEqual({ passed: 1, total: 2 });
     expect(g.passToPass).toEqual({ passed: 0, total: 1 });
+  });
+
+  it('counts a skipped test neither way, as the harness does: it does not fail the instance', () => {
+    const out = parseOutcomes('PASSED t.py::test_a\nSKIPPED t.py::test_b\nXPASS t.py::test_c\n');
+    const g = grade(out, ['t.py::test_a'], ['t.py::test_b', 't.py::test_c']);
+    expect(g.tests).toEqual({
+      't.py::test_a': 'passed',
+      't.py::test_b': 'skipped',
+      't.py::test_c': 'skipped',
+    });
+    expect(g.resolved).toBe(true);
+    expect(g.passToPass).toEqual({ passed: 0, total: 2 });
+    expect(grade(out, ['t.py::test_a'], ['t.py::test_b', 't.py::gone']).resolved).toBe(false);
   });
 
   it("answers for an id the harness cut at the first space with the full id's status", () => {
