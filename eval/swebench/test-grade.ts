@@ -63,10 +63,14 @@ export function parseOutcomes(
 function pathOptionIds(words: ReadonlyMap<string, SummaryWord>): Map<string, SummaryWord> {
   const out = new Map<string, SummaryWord>();
   for (const [id, word] of words) {
-    const m = /^(.*?)\[(.*)\]$/s.exec(id);
-    const option = m?.[2];
-    if (!m || !option?.startsWith('/') || option.startsWith('//') || option.includes('*')) continue;
-    out.set(`${m[1]}[/${option.split('/').pop()}]`, word);
+    // The harness's `(.*?)\[(.*)\]`: up to the first `[`, then up to the last `]` — found by index,
+    // not by backtracking, since an id is the sandbox's output.
+    const open = id.indexOf('[');
+    const close = id.lastIndexOf(']');
+    if (open < 0 || close < open) continue;
+    const option = id.slice(open + 1, close);
+    if (!option.startsWith('/') || option.startsWith('//') || option.includes('*')) continue;
+    out.set(`${id.slice(0, open)}[/${option.split('/').pop()}]`, word);
   }
   return out;
 }

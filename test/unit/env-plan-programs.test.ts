@@ -121,6 +121,17 @@ describe('planEnvironment with packages the CI workflow installs', () => {
     );
   });
 
+  it('reads a hostile run line in linear time', () => {
+    const hostile = `x${'=a'.repeat(150_000)}`;
+    const root = planRepo({
+      '.github/workflows/ci.yml': `jobs:\n  t:\n    steps:\n      - run: ${hostile}\n      - run: pytest\n`,
+      'tests/test_a.py': 'def test_a():\n    pass\n',
+    });
+    const t0 = Date.now();
+    expect(planEnvironment(root).apt).toEqual([]);
+    expect(Date.now() - t0).toBeLessThan(5000);
+  });
+
   it('takes no package from a workflow that installs none of the table', () => {
     const root = planRepo({
       '.github/workflows/ci.yml':

@@ -190,6 +190,10 @@ describe('outcomes and grading', () => {
     });
     // Not named: only the ids as printed.
     expect(parseOutcomes(out).has('tests/test_self.py::TestRunTC::test_stdin[/mymodule.py]')).toBe(false);
+    // The sandbox's output is untrusted: an id of 200,000 `[` is read in linear time.
+    const t0 = Date.now();
+    parseOutcomes(`PASSED t.py::x${'['.repeat(200_000)}\n`, 'pytest', ['t.py::x[/y]']);
+    expect(Date.now() - t0).toBeLessThan(2000);
   });
 
   it('quotes each id for the shell', () => {

@@ -92,8 +92,13 @@ export interface CiInstall {
   from: string;
 }
 
-/** `apt-get install -y graphviz`, `sudo apt install --no-install-recommends a b`: the names after install. */
-const APT_INSTALL = /^(?:sudo\s+(?:-\S+\s+)*)?(?:\S+=\S*\s+)*apt(?:-get)?\s+(?:-\S+\s+)*install\s+(.*)$/;
+/**
+ * `apt-get install -y graphviz`, `sudo DEBIAN_FRONTEND=x apt install --no-install-recommends a b`:
+ * the names after install. A variable's name holds no `=`, so a hostile line of `=`s is read in
+ * linear time.
+ */
+const APT_INSTALL =
+  /^(?:sudo\s+(?:-\S+\s+)*)?(?:[A-Za-z_]\w*=\S*\s+)*apt(?:-get)?\s+(?:-\S+\s+)*install\s+(.*)$/;
 
 /**
  * The packages the workflows' `run:` lines install with apt, each a word as written, in order: a CI
