@@ -53,26 +53,27 @@ export async function ensureImage(
 ): Promise<BuildResult> {
   const recipe = opts.recipe ?? loadRecipe({ suite: opts.suite });
   const t0 = Date.now();
-  if (!opts.force) {
-    const existing = await findImage(engine, recipe.hash);
-    if (existing) {
-      if (!existing.tags.includes(recipe.ref)) await engine.tagImage(existing.id, IMAGE_REPO, recipe.tag);
-      return { ref: recipe.ref, imageId: existing.id, recipeHash: recipe.hash, skipped: true, seconds: 0 };
-    }
-  }
+  const existing = opts.force ? null : await reuse(engine, recipe);
+  if (existing) return existing;
   const lock = await acquireBuildLock(`${IMAGE_REPO}-${recipe.hash}`, {
     log: opts.log,
     what: 'sandbox image',
   });
   try {
     // Another process may have built it while this one waited (a forced build is built again).
-    const made = lock.waited && !opts.force ? await findImage(engine, recipe.hash) : null;
-    if (made)
-      return { ref: recipe.ref, imageId: made.id, recipeHash: recipe.hash, skipped: true, seconds: 0 };
-    return await buildAndRecord(engine, recipe, opts, t0);
+    const made = lock.waited && !opts.force ? await reuse(engine, recipe) : null;
+    return made ?? (await buildAndRecord(engine, recipe, opts, t0));
   } finally {
     lock.release();
   }
+}
+
+/** The recipe's image as piper recorded building it, tagged with the recipe's name; null if none. */
+async function reuse(engine: DockerEngine, recipe: Recipe): Promise<BuildResult | null> {
+  const existing = await findImage(engine, recipe.hash);
+  if (!existing) return null;
+  if (!existing.tags.includes(recipe.ref)) await engine.tagImage(existing.id, IMAGE_REPO, recipe.tag);
+  return { ref: recipe.ref, imageId: existing.id, recipeHash: recipe.hash, skipped: true, seconds: 0 };
 }
 
 async function buildAndRecord(
