@@ -20,9 +20,10 @@ import { ValidationCache } from './validation-cache.js';
 export const VALIDATE_HELP = `Usage: piper-agent ab validate --bench FILE.jsonl --repos DIR [--debian R|MAP] [--instances IDS] [--out DIR]
 
 Checks that each instance of a SWE-bench-format set measures what it claims: its environment builds;
-at base_commit with the test patch every FAIL_TO_PASS test fails and every PASS_TO_PASS test passes;
-with the gold patch and the test patch every one of them passes. Prints one line per instance (valid,
-or what failed and why) and a summary.
+at base_commit with the test patch every FAIL_TO_PASS test fails; with the gold patch and the test
+patch every FAIL_TO_PASS and PASS_TO_PASS test passes (as the public harness validates a set). A
+PASS_TO_PASS test failing at base_commit that passes with the gold patch is noted on a valid line.
+Prints one line per instance (valid, or what failed and why) and a summary.
 
   --bench FILE     instances in SWE-bench's format: .jsonl (one a line) or .json (an array)
   --repos DIR      one clone or git bundle per repository: owner__name or name, with or without .bundle
@@ -102,7 +103,7 @@ function pick(all: SweInstance[], ids: string | undefined): SweInstance[] {
 export function validationLine(v: Validation): string {
   const env = v.environment ? `, environment ${v.environment.status}` : '';
   return v.valid
-    ? `valid    ${v.instanceId} (${v.seconds.toFixed(1)} s${env})\n`
+    ? `valid    ${v.instanceId} (${v.seconds.toFixed(1)} s${env})${v.note ? `; ${v.note}` : ''}\n`
     : `INVALID  ${v.instanceId}: ${v.reason} (${v.seconds.toFixed(1)} s)${lacking(v)}\n`;
 }
 

@@ -1,19 +1,19 @@
-// Whether an instance is sound, checked the way SWE-bench built its sets: the environment builds;
-// at base_commit with the test patch every FAIL_TO_PASS test fails and every PASS_TO_PASS test
-// passes; with the gold patch and the test patch every one of them passes. An instance that fails
-// any of these measures the set, not the agent: `ab` skips it with this reason instead of counting
-// it unresolved.
+// Whether an instance is sound: the environment builds; at base_commit with the test patch every
+// FAIL_TO_PASS test fails; with the gold patch and the test patch every FAIL_TO_PASS and
+// PASS_TO_PASS test passes (validity.ts). An instance that fails any of these measures the set, not
+// the agent: `ab` skips it with this reason instead of counting it unresolved.
 import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { instanceEnvironment, type EnvironmentContext, type InstanceEnvironment } from './environment.js';
-import { applyTestPatch, runInstanceTests, type TestRun } from './grade.js';
+import { applyTestPatch, runInstanceTests } from './grade.js';
 import { baseTreeDir } from './base-tree.js';
 import type { SweInstance } from './instance-file.js';
 import { applyPatch, type RepoCache } from './repos.js';
 import type { Phase } from './phase-progress.js';
-import { failing, type TestStatus } from './test-grade.js';
+import type { TestStatus } from './test-grade.js';
+import { baseOnlyNote, baseProblem, goldProblem } from './validity.js';
 import { shortfallLine } from '../../runtime/env/build/shortfall.js';
 
 export interface Validation {
@@ -21,6 +21,10 @@ export interface Validation {
   valid: boolean;
   /** Why it is invalid (null when valid). */
   reason: string | null;
+  /** What a valid instance does unlike its labels (PASS_TO_PASS tests failing at base_commit). */
+  note?: string | null;
+  /** The validity rule it was judged by (validity.ts), set when it is kept. */
+  rule?: number;
   environment: { status: string; key: string | null; image: string } | null;
   /**
    * What the environment gave up on that the tests may need (its shortfalls, optional ones left
@@ -42,32 +46,6 @@ export interface ValidateContext extends EnvironmentContext {
   workDir: string;
   /** Told as each phase of an instance starts (the progress line). */
   phase?: (name: Phase) => void;
-}
-
-/** The ids of `list` whose status is (or is not) passed, as "a, b and 3 more". */
-function named(ids: string[]): string {
-  const shown = ids.slice(0, 3).join(', ');
-  return ids.length > 3 ? `${shown} and ${ids.length - 3} more` : shown;
-}
-
-/** What is wrong at base_commit + test patch, or null. */
-function beforeProblem(instance: SweInstance, run: TestRun): string | null {
-  const passing = instance.FAIL_TO_PASS.filter((id) => run.tests[id] === 'passed');
-  if (passing.length > 0)
-    return `FAIL_TO_PASS ${named(passing)} already passes at base_commit with the test patch`;
-  const broken = instance.PASS_TO_PASS.filter((id) => failing(run.tests[id]));
-  if (broken.length > 0)
-    return `PASS_TO_PASS ${named(broken.map((id) => `${id} (${run.tests[id]})`))} does not pass at base_commit`;
-  return run.timedOut ? 'the tests timed out at base_commit' : null;
-}
-
-/** What is wrong with the gold patch + test patch, or null. */
-function goldProblem(instance: SweInstance, run: TestRun): string | null {
-  const ids = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
-  const failed = ids.filter((id) => failing(run.tests[id]));
-  if (failed.length > 0)
-    return `with the gold patch, ${named(failed.map((id) => `${id} (${run.tests[id]})`))} does not pass: the gold patch does not resolve it`;
-  return run.timedOut ? 'the tests timed out with the gold patch' : null;
 }
 
 export async function validateInstance(
@@ -100,7 +78,7 @@ export async function validateInstance(
     ctx.phase?.('tests before');
     const first = await runInstanceTests(grading, instance, before, 'validation at base_commit');
     result.before = first.tests;
-    result.reason = beforeProblem(instance, first);
+    result.reason = baseProblem(instance, first);
     if (result.reason === null) {
       const fixed = copyTree(base, join(root, 'gold'));
       applyPatch(fixed, instance.patch, 'gold patch');
@@ -108,7 +86,8 @@ export async function validateInstance(
       ctx.phase?.('tests after');
       const second = await runInstanceTests(grading, instance, fixed, 'validation with the gold patch');
       result.gold = second.tests;
-      result.reason = goldProblem(instance, second);
+      result.reason = goldProblem(instance, first, second);
+      result.note = baseOnlyNote(instance, first, second);
     }
     result.valid = result.reason === null;
   } catch (error) {
