@@ -22,7 +22,7 @@ export interface RunOutcomes {
 type Tests = Pick<SweInstance, 'FAIL_TO_PASS' | 'PASS_TO_PASS'>;
 
 /** The ids of `list`, as "a, b, c and 3 more". */
-export function named(ids: string[]): string {
+function named(ids: string[]): string {
   const shown = ids.slice(0, 3).join(', ');
   return ids.length > 3 ? `${shown} and ${ids.length - 3} more` : shown;
 }
