@@ -75,6 +75,22 @@ describe('imports of a Python file', () => {
     expect(optional).toEqual(['opt1', 'opt2', 'fallback', 'typed', 'oneliner', 'numpy']);
   });
 
+  it("reads a suite's own importorskip helper as an optional import, and not its definition", () => {
+    const found = importsOf(
+      [
+        'def _importorskip(modname, minversion=None):',
+        '    return importlib.import_module(modname)',
+        'has_numexpr, requires_numexpr = _importorskip("numexpr")',
+        'has_scipy_ge, _ = _importorskip("scipy", "1.13")',
+        'has_x = importorskip_or_fail("notme")',
+      ].join('\n'),
+    );
+    expect(found.map((i) => [i.module, i.optional])).toEqual([
+      ['numexpr', true],
+      ['scipy', true],
+    ]);
+  });
+
   it('tokenizes logical lines: brackets join lines, indentation counts tabs as CPython does', () => {
     const lines = logicalLines('x = (1,\n  2)\nif y:\n\tz = 3\n');
     expect(lines.map((l) => [l.line, l.indent, l.tokens.length])).toEqual([

@@ -15,6 +15,7 @@ import {
 } from './deps/download-steps.js';
 import { buildDepsDownloadStep, buildDepsInstallStep } from './deps/sdist-build-deps.js';
 import { versionsScanStep } from './deps/installed-versions.js';
+import { importCheckStep } from './deps/import-check.js';
 import { entryPointsScanStep } from '../run/pytest-entry-points.js';
 import { Redactor } from '../plan/secrets.js';
 import {
@@ -52,6 +53,7 @@ export function stepCatalog(): CatalogStep[] {
     ['dependencies', sdistBuildStep('FILE')],
     ['dependencies', offlineInstallStep(REQ, DIRS)],
     ['dependencies', versionsScanStep('versions', '3.13')],
+    ['dependencies', importCheckStep('3.13', ['NAME'])],
     ['dependencies', entryPointsScanStep('pytest plugins', '3.13')],
     ['dependencies', cleanStep()],
     ['wheelhouse', repoWheelsStep(REQ, DIRS)],

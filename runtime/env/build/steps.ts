@@ -16,8 +16,10 @@ export function venvStep(): StepSpec {
     name: 'venv',
     // No pip of its own: Debian's pip (visible through the system site-packages) installs into the
     // venv when run by the venv's Python, which saves ensurepip's time and size. (Not `pip
-    // --version` after it: 0.6 s to learn what the first pip step says anyway.)
-    script: `python3 -m venv --without-pip --system-site-packages ${VENV}`,
+    // --version` after it: 0.6 s to learn what the first pip step says anyway.) Its share/ is
+    // Debian's: a Debian package finds its data under sys.prefix/share, which is /usr for Debian's
+    // Python and the venv for the tests (pyproj's PROJ grids, rasterio's GDAL data).
+    script: `python3 -m venv --without-pip --system-site-packages ${VENV} && ln -s /usr/share ${VENV}/share`,
     timeoutS: 120,
   };
 }

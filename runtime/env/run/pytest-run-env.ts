@@ -69,7 +69,9 @@ export function pytestRunEnv(
 ): PytestRunEnv {
   const testEnv = plan?.testEnv ?? {};
   if (!plan || !plugins) return { env: testEnv, notes: [], runNotes: [] };
-  const loaded = namedPlugins(plan, plugins);
+  // A plugin whose distribution fails at import would end pytest's start-up: it is not loaded.
+  const broken = new Set(shortfalls.filter((s) => s.kind === 'broken').map((s) => normalize(s.name)));
+  const loaded = namedPlugins(plan, plugins).filter((p) => !broken.has(p.dist));
   const strict = strictConfigOverride(plan, shortfalls);
   const addopts = [
     testEnv.PYTEST_ADDOPTS ?? imageAddopts,
@@ -78,8 +80,10 @@ export function pytestRunEnv(
   ].filter((w) => w !== '');
   const left = plugins.filter((p) => !loaded.includes(p));
   const listed = (ps: PytestPlugin[]) => ps.map((p) => `${p.name} (${p.dist})`).join(', ') || 'none';
+  const unnamed = left.filter((p) => !broken.has(p.dist));
+  const failing = left.filter((p) => broken.has(p.dist));
   const notes = [
-    `pytest: plugin autoload off; loaded as the project names them: ${listed(loaded)}${left.length ? `; not loaded, not named by the project: ${listed(left)}` : ''}`,
+    `pytest: plugin autoload off; loaded as the project names them: ${listed(loaded)}${unnamed.length ? `; not loaded, not named by the project: ${listed(unnamed)}` : ''}${failing.length ? `; not loaded, failing at import (broken): ${listed(failing)}` : ''}`,
     ...(strict ? [strict.note] : []),
   ];
   return {

@@ -13,6 +13,7 @@ import { parseVersionsScan, versionsScanStep } from './installed-versions.js';
 import type { EnvPlan, PlannedRequirement } from '../../plan/types.js';
 import type { Shortfall } from '../shortfall.js';
 import { pipRequirements } from './direct-references.js';
+import { brokenShortfalls, importCheckStep, parseImportCheck } from './import-check.js';
 import { dpkgLines, lastLines, missingLines, normalize, pipReport, unsatisfied } from '../step-output.js';
 
 export interface RequirementsContext extends DownloadContext {
@@ -121,6 +122,7 @@ export async function installRequirements(
   if (ctx.strict && (unmet.length || pip.relaxed.length))
     strictFailure(ctx, [...pip.relaxed, ...unmet], said);
   recordResolved(wanted, versions, installed, resolved);
+  const broken = await checkImports(box, ctx, versions, (q) => sourceOf(q, installed, resolved));
   const shortfalls: Shortfall[] = [
     ...pip.relaxed.map((q) => shortfallOf(q, 'relaxed', versions.get(q.normalized) ?? null, 'pip', said(q))),
     ...unmet.map((q) => {
@@ -133,8 +135,27 @@ export async function installRequirements(
         said(q),
       );
     }),
+    ...broken,
   ];
   return { shortfalls, versions };
+}
+
+/** The installed requirements imported one by one (import-check.ts): a `broken` shortfall for each that fails. */
+async function checkImports(
+  box: BuildBox,
+  ctx: RequirementsContext,
+  versions: Map<string, string>,
+  source: (q: PlannedRequirement) => string,
+): Promise<Shortfall[]> {
+  const installed = ctx.wanted.filter((q) => versions.has(q.normalized));
+  if (!installed.length) return [];
+  const r = await box.run(
+    importCheckStep(
+      ctx.plan.python,
+      installed.map((q) => q.name),
+    ),
+  );
+  return brokenShortfalls(installed, parseImportCheck(r.stdout), versions, source);
 }
 
 /** pip install from the downloads alone; what it installed (normalized names), recorded. */

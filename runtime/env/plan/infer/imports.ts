@@ -1,7 +1,7 @@
 // The modules a Python file imports, read from its tokens (python-lexer.ts), never by running it:
 // `import a.b as c, d`, `from a.b import x` (relative imports are the file's own package), at any
 // depth (an import inside a function or an `if` counts: the tests run it when they call it), and
-// `pytest.importorskip("a")`. An import is *optional* when a missing module cannot fail the tests:
+// `pytest.importorskip("a")` (or a suite's own `_importorskip("a")`). An import is *optional* when a missing module cannot fail the tests:
 // inside `try:` whose handlers catch ImportError (or ModuleNotFoundError, Exception, a bare
 // except), inside such a handler (a fallback), under `if TYPE_CHECKING:`, or via importorskip.
 import { logicalLines, type LogicalLine, type Token } from '../read/python-lexer.js';
@@ -127,12 +127,20 @@ function optionalLines(lines: LogicalLine[]): boolean[] {
   return out.map((optional, index) => optional || (guarded[index] ?? false));
 }
 
+/**
+ * `pytest.importorskip("a")`, and a suite's own helper of that name (`_importorskip("a")`, which
+ * xarray's tests use as `has_a, requires_a = _importorskip("a")`): a call whose first argument is
+ * the module's name as a string. What such a call installs and then fails at import is hidden by
+ * the build's import check (build/deps/import-check.ts).
+ */
+const IMPORTORSKIP = /^_*importorskip$/i;
+
 function importorskips(tokens: Token[]): string[] {
   const out: string[] = [];
   tokens.forEach((token, i) => {
     const argument = tokens[i + 2];
     if (
-      token.text === 'importorskip' &&
+      IMPORTORSKIP.test(token.text) &&
       tokens[i + 1]?.text === '(' &&
       argument?.kind === 'string' &&
       argument.value

@@ -1,0 +1,143 @@
+// Whether what the environment installed can be imported. A distribution that fails at import is
+// worse than one absent: a suite guards an optional module with `except ImportError`
+// (pytest.importorskip, its own helper), and an import that raises anything else — a data directory
+// Debian ships in a Recommends that apt leaves out, a native library that does not load — ends the
+// whole collection instead of skipping the tests that need it. Each installed requirement's
+// top-level modules are imported once, each in a Python of its own (no network, no secret: the
+// offline box), and one that raises anything but ImportError, or dies, is broken. Outside the venv
+// (Debian's directories) it is hidden behind a stub in the venv, which Python finds first and which
+// raises ImportError with the reason, so the tests see it as absent; a module in the venv itself (or
+// one the stub cannot be written for) is reported and kept. Each import runs as the tests will (the venv's Python, its site, its prefix);
+// the Python that reads the metadata and writes the stubs runs with -S, so no `.pth` file runs in
+// it: what an installed package can do is fail its own import, in its own environment.
+import type { StepSpec } from '../build-box.js';
+import { VENV_PYTHON } from '../../choose/names.js';
+import type { PlannedRequirement } from '../../plan/types.js';
+import type { Shortfall } from '../shortfall.js';
+import { distributionDirs } from './installed-versions.js';
+import { normalize } from '../step-output.js';
+
+const PROGRAM = String.raw`
+import json, os, re, subprocess, sys
+from concurrent.futures import ThreadPoolExecutor
+dirs = [d for d in json.loads(sys.argv[1]) if os.path.isdir(d)]
+wanted = json.loads(sys.argv[2])
+venv_site = json.loads(sys.argv[1])[0]
+sys.path[:0] = dirs
+import importlib.metadata as md
+name_re = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+probe = "import importlib, sys\ntry:\n    importlib.import_module(sys.argv[1])\nexcept ImportError:\n    sys.exit(3)\n"
+def tops(name):
+    try:
+        dist = md.distribution(name)
+    except Exception:
+        return []
+    text = dist.read_text("top_level.txt")
+    if text:
+        names = text.split()
+    else:
+        names = [p.parts[0][:-3] if p.parts[0].endswith(".py") else p.parts[0]
+                 for p in dist.files or [] if len(p.parts) > 1 or p.parts[0].endswith(".py")]
+    return sorted({n for n in names if name_re.match(n) and n not in ("test", "tests")})[:5]
+def check(item):
+    dist, module = item
+    try:
+        r = subprocess.run([sys.executable, "-c", probe, module], capture_output=True, text=True,
+                           timeout=60, cwd="/tmp", env=dict(os.environ, HOME="/tmp"))
+    except subprocess.TimeoutExpired:
+        return dist, module, None
+    if r.returncode in (0, 3):
+        return dist, module, ""
+    lines = [l.strip() for l in r.stderr.splitlines() if l.strip()]
+    why = lines[-1] if lines and r.returncode > 0 else "exit %d" % r.returncode
+    if r.returncode < 0:
+        why = "killed by signal %d" % -r.returncode
+    return dist, module, why[:240]
+items = [(d, m) for d in wanted for m in tops(d)]
+with ThreadPoolExecutor(max(2, os.cpu_count() or 2)) as pool:
+    for dist, module, why in pool.map(check, items):
+        if why is None:
+            print("piper-import-slow", dist, module, flush=True)
+            continue
+        if not why:
+            continue
+        state = "kept"
+        if not any(os.path.exists(os.path.join(venv_site, module + s)) for s in ("", ".py")):
+            try:
+                os.makedirs(os.path.join(venv_site, module))
+                with open(os.path.join(venv_site, module, "__init__.py"), "w") as f:
+                    f.write("raise ImportError(%r)\n" % ("%s (%s) fails at import in this environment: %s; piper hid it, so tests that skip without it skip" % (module, dist, why)))
+                state = "hidden"
+            except OSError:
+                pass
+        print("piper-import-broken", dist, module, state, json.dumps(why), flush=True)
+`;
+
+function shQuote(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The step importing each of `dists`' top-level modules (at most 5 a distribution). */
+export function importCheckStep(python: string, dists: string[]): StepSpec {
+  const args = [JSON.stringify(distributionDirs(python)), JSON.stringify(dists)];
+  return {
+    name: 'import check',
+    script: `${VENV_PYTHON} -S -c ${shQuote(PROGRAM.trim())} ${args.map(shQuote).join(' ')}`,
+    timeoutS: 600,
+  };
+}
+
+export interface BrokenImport {
+  /** The normalized name of the distribution. */
+  dist: string;
+  module: string;
+  hidden: boolean;
+  why: string;
+}
+
+const LINE = /^piper-import-broken (\S+) ([A-Za-z][A-Za-z0-9_]*) (hidden|kept) (".*")$/;
+
+/** The broken modules the step printed; a line that does not parse (untrusted output) is dropped. */
+export function parseImportCheck(stdout: string): BrokenImport[] {
+  const out: BrokenImport[] = [];
+  for (const line of stdout.split('\n')) {
+    const m = LINE.exec(line.trim());
+    if (!m) continue;
+    let why: unknown;
+    try {
+      why = JSON.parse(m[4]!);
+    } catch {
+      continue;
+    }
+    if (typeof why === 'string')
+      out.push({ dist: normalize(m[1]!), module: m[2]!, hidden: m[3] === 'hidden', why });
+  }
+  return out;
+}
+
+/** One `broken` shortfall per distribution with a broken module, in `wanted`'s order. */
+export function brokenShortfalls(
+  wanted: PlannedRequirement[],
+  broken: BrokenImport[],
+  versions: Map<string, string>,
+  sourceOf: (q: PlannedRequirement) => string,
+): Shortfall[] {
+  return wanted.flatMap((q) => {
+    const mine = broken.filter((b) => b.dist === q.normalized);
+    if (!mine.length) return [];
+    const modules = mine.map((b) => `import ${b.module}: ${b.why}${b.hidden ? '' : ' (kept)'}`);
+    const hidden = mine.every((b) => b.hidden);
+    return [
+      {
+        kind: 'broken' as const,
+        name: q.name,
+        wanted: q.specifier || q.line,
+        got: versions.get(q.normalized) ?? null,
+        source: sourceOf(q),
+        from: q.from,
+        optional: q.optional ?? false,
+        why: `${modules.join('; ')}${hidden ? '; hidden: the tests see it as absent' : ''}`,
+      },
+    ];
+  });
+}
