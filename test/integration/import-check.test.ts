@@ -1,4 +1,4 @@
-// The import check of an environment build (runtime/env/build/deps/import-check.ts), run as the
+// The import check of an environment build (runtime/env/build/import-check.ts), run as the
 // builder runs it, in a real box of the sandbox image: a distribution in Debian's directories whose
 // module raises at import (not ImportError) is hidden behind a stub that raises ImportError with the
 // reason, so `pytest.importorskip` and a suite's own `except ImportError` skip; one that imports,
@@ -6,7 +6,7 @@
 // in the venv itself is reported and kept (a stub cannot go in front of it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildBox } from '../../runtime/env/build/build-box.js';
-import { importCheckStep, parseImportCheck } from '../../runtime/env/build/deps/import-check.js';
+import { importCheckStep, parseImportCheck } from '../../runtime/env/build/import-check.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { engine, expectNoContainersLeft, IMAGE } from '../helpers/sandbox.js';

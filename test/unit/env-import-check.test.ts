@@ -1,7 +1,7 @@
-// Reading the import check's output (runtime/env/build/deps/import-check.ts): untrusted text, so a
+// Reading the import check's output (runtime/env/build/import-check.ts): untrusted text, so a
 // line that does not parse is dropped; and the `broken` shortfall it becomes, one per distribution.
 import { describe, expect, it } from 'vitest';
-import { brokenShortfalls, parseImportCheck } from '../../runtime/env/build/deps/import-check.js';
+import { brokenShortfalls, parseImportCheck } from '../../runtime/env/build/import-check.js';
 import { shortfallLine } from '../../runtime/env/build/shortfall.js';
 import type { PlannedRequirement } from '../../runtime/env/plan/types.js';
 

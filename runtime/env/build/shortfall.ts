@@ -1,7 +1,7 @@
 // What best effort gave up on, one entry per requirement: installed at another version than asked
 // (`relaxed`: wanted, got, source) or left out because no source has it (`missing`); or a build
 // step that fell back to the next best (`degraded`: the project's editable install → its source tree); or installed
-// but failing at import (`broken`, deps/import-check.ts: hidden from the tests when it is Debian's). Recorded in the
+// but failing at import (`broken`, import-check.ts: hidden from the tests when it is Debian's). Recorded in the
 // ledger's environments row, said in one line each wherever the environment is reported.
 export interface Shortfall {
   kind: 'relaxed' | 'missing' | 'degraded' | 'broken';

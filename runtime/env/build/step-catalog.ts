@@ -15,7 +15,7 @@ import {
 } from './deps/download-steps.js';
 import { buildDepsDownloadStep, buildDepsInstallStep } from './deps/sdist-build-deps.js';
 import { versionsScanStep } from './deps/installed-versions.js';
-import { importCheckStep } from './deps/import-check.js';
+import { importCheckStep } from './import-check.js';
 import { entryPointsScanStep } from '../run/pytest-entry-points.js';
 import { Redactor } from '../plan/secrets.js';
 import {

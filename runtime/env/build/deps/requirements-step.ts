@@ -13,7 +13,7 @@ import { parseVersionsScan, versionsScanStep } from './installed-versions.js';
 import type { EnvPlan, PlannedRequirement } from '../../plan/types.js';
 import type { Shortfall } from '../shortfall.js';
 import { pipRequirements } from './direct-references.js';
-import { brokenShortfalls, importCheckStep, parseImportCheck } from './import-check.js';
+import { brokenShortfalls, importCheckStep, parseImportCheck } from '../import-check.js';
 import { dpkgLines, lastLines, missingLines, normalize, pipReport, unsatisfied } from '../step-output.js';
 
 export interface RequirementsContext extends DownloadContext {

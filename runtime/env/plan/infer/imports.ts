@@ -131,7 +131,7 @@ function optionalLines(lines: LogicalLine[]): boolean[] {
  * `pytest.importorskip("a")`, and a suite's own helper of that name (`_importorskip("a")`, which
  * xarray's tests use as `has_a, requires_a = _importorskip("a")`): a call whose first argument is
  * the module's name as a string. What such a call installs and then fails at import is hidden by
- * the build's import check (build/deps/import-check.ts).
+ * the build's import check (build/import-check.ts).
  */
 const IMPORTORSKIP = /^_*importorskip$/i;
 

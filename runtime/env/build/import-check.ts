@@ -10,12 +10,12 @@
 // one the stub cannot be written for) is reported and kept. Each import runs as the tests will (the venv's Python, its site, its prefix);
 // the Python that reads the metadata and writes the stubs runs with -S, so no `.pth` file runs in
 // it: what an installed package can do is fail its own import, in its own environment.
-import type { StepSpec } from '../build-box.js';
-import { VENV_PYTHON } from '../../choose/names.js';
-import type { PlannedRequirement } from '../../plan/types.js';
-import type { Shortfall } from '../shortfall.js';
-import { distributionDirs } from './installed-versions.js';
-import { normalize } from '../step-output.js';
+import type { StepSpec } from './build-box.js';
+import { VENV_PYTHON } from '../choose/names.js';
+import type { PlannedRequirement } from '../plan/types.js';
+import type { Shortfall } from './shortfall.js';
+import { distributionDirs } from './deps/installed-versions.js';
+import { normalize } from './step-output.js';
 
 const PROGRAM = String.raw`
 import json, os, re, subprocess, sys
