@@ -40,14 +40,15 @@ export function baseProblem(instance: Tests, run: RunOutcomes): string | null {
 }
 
 /**
- * What is wrong with the gold patch + test patch, or null. A PASS_TO_PASS test that fails in both
- * runs is named as such: the gold patch did not break it, the environment (or the base) did.
+ * What is wrong with the gold patch + test patch, or null. PASS_TO_PASS tests that fail in both runs
+ * are named first, as such: the gold patch did not break them, the environment (or the base) did,
+ * and whatever else failed with them most likely failed for the same reason.
  */
 export function goldProblem(instance: Tests, base: RunOutcomes, gold: RunOutcomes): string | null {
   const ids = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
   const failed = ids.filter((id) => failing(gold.tests[id]));
   const both = instance.PASS_TO_PASS.filter((id) => failing(gold.tests[id]) && failing(base.tests[id]));
-  if (both.length > 0 && both.length === failed.length)
+  if (both.length > 0)
     return `PASS_TO_PASS ${withStatus(both, base)} does not pass at base_commit, nor with the gold patch`;
   if (failed.length > 0)
     return `with the gold patch, ${withStatus(failed, gold)} does not pass: the gold patch does not resolve it`;

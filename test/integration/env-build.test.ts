@@ -297,6 +297,19 @@ describe('a requirement no source meets', () => {
     expect(shortfalls[1]!.why).toMatch(
       /pip: your pip sources not reachable .*; debian: no Debian package is known/,
     );
+    // A hit through a ledger that never saw the build still says them: the image carries them.
+    const other = join(scratch, 'other-ledger.db');
+    const hit = await runCli(['run-test', 'tests/', '--repo', repo, '--ledger', other], { env });
+    expect(hit.code, hit.stderr.slice(-3000)).toBe(0);
+    expect(hit.stderr).toMatch(/environment: relaxed: attrs >=99 → [\d.]+ \(debian\)/);
+    expect(hit.stderr).toContain('environment: missing: no-such-dist-piper ==1.0');
+    const hitRow = Ledger.open(other);
+    const rows = hitRow.database.prepare('SELECT status, shortfalls FROM environments').all() as Array<{
+      status: string;
+      shortfalls: string;
+    }>;
+    hitRow.close();
+    expect(rows.map((r) => [r.status, (JSON.parse(r.shortfalls) as unknown[]).length])).toEqual([['hit', 2]]);
   });
 
   it('strict: fails before any test with the requirement, its specifier and every source; no image is tagged', async () => {

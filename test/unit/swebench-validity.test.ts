@@ -46,6 +46,14 @@ describe('goldProblem and baseOnlyNote', () => {
     );
   });
 
+  it('names the PASS_TO_PASS tests failing in both runs first, whatever else failed with them', () => {
+    const base = run({ t_fix: 'missing', t_old: 'missing', t_new_dask: 'missing' });
+    const gold = run({});
+    expect(goldProblem(instance, base, gold)).toBe(
+      'PASS_TO_PASS t_old (missing), t_new_dask (missing) does not pass at base_commit, nor with the gold patch',
+    );
+  });
+
   it('blames the gold patch when a test it should make pass does not', () => {
     const base = run({ t_fix: 'failed', t_old: 'passed', t_new_dask: 'passed' });
     const gold = run({ t_fix: 'failed', t_old: 'passed', t_new_dask: 'skipped' });

@@ -27,7 +27,7 @@ import {
   projectEntryPoints,
   type PytestPlugin,
 } from '../run/pytest-entry-points.js';
-import type { Shortfall } from './shortfall.js';
+import { SHORTFALLS_LABEL, shortfallsLabel, type Shortfall } from './shortfall.js';
 import { toolsPhase } from './deps/tools-phase.js';
 import { topUpPhase } from './deps/topup-phase.js';
 import { wheelhousePhase } from './deps/wheelhouse-phase.js';
@@ -146,8 +146,10 @@ async function commitImage(
         `LABEL ${ENV_LABEL.base}=${ctx.input.base.id}`,
         // Every part checked by pytest-entry-points.ts ([\w.:-] only); quoted, as it may be empty.
         `LABEL ${PYTEST_PLUGINS_LABEL}="${pluginsLabel(ctx.pytestPlugins)}"`,
-        // The dependency image's record is its own; this image's is the ledger's.
+        // The dependency image's record is its own; this image's is the ledger's, but for its
+        // shortfalls, which a hit through another ledger must still know (broken distributions).
         `LABEL ${DEPS_RECORD_LABEL}=""`,
+        `LABEL ${SHORTFALLS_LABEL}=${shortfallsLabel(ctx.shortfalls, (t) => ctx.input.pip.redactor.text(t))}`,
       ],
     });
     if (previous && previous.id !== imageId) await engine.removeImage(previous.id).catch(() => undefined);

@@ -3,6 +3,8 @@
 // step that fell back to the next best (`degraded`: the project's editable install → its source tree); or installed
 // but failing at import (`broken`, import-check.ts: hidden from the tests when it is Debian's). Recorded in the
 // ledger's environments row, said in one line each wherever the environment is reported.
+import { gunzipSync, gzipSync } from 'node:zlib';
+
 export interface Shortfall {
   kind: 'relaxed' | 'missing' | 'degraded' | 'broken';
   name: string;
@@ -25,4 +27,33 @@ export function shortfallLine(s: Shortfall): string {
   return s.kind === 'relaxed'
     ? `relaxed: ${s.name} ${s.wanted} → ${s.got} (${s.source}${optional})`
     : `missing: ${s.name} ${s.wanted} (no source has it${optional}; from ${s.from})`;
+}
+
+/**
+ * The environment image's own copy of its build's shortfalls (a label, gzip + base64 of the redacted
+ * JSON): a hit read through another ledger than the build's (another `ab` out directory, a copied
+ * image) still reports them, and still knows which distributions are broken.
+ */
+export const SHORTFALLS_LABEL = 'piper.env.shortfalls';
+
+export function shortfallsLabel(shortfalls: Shortfall[], redact: (text: string) => string): string {
+  return gzipSync(redact(JSON.stringify(shortfalls))).toString('base64');
+}
+
+/** The label read back; null when the image has none or it does not read as a list of shortfalls. */
+export function shortfallsFromLabel(value: string | undefined): Shortfall[] | null {
+  if (!value) return null;
+  try {
+    const parsed: unknown = JSON.parse(gunzipSync(Buffer.from(value, 'base64')).toString('utf8'));
+    if (!Array.isArray(parsed)) return null;
+    return parsed.filter(
+      (s): s is Shortfall =>
+        typeof s === 'object' &&
+        s !== null &&
+        typeof (s as Shortfall).kind === 'string' &&
+        typeof (s as Shortfall).name === 'string',
+    );
+  } catch {
+    return null;
+  }
 }

@@ -23,7 +23,7 @@ import { prepareSpec } from '../spec/prepare-spec.js';
 import { pruneProjectImages } from './prune.js';
 import { PYTEST_PLUGINS_LABEL, pluginsFromLabel, type PytestPlugin } from '../run/pytest-entry-points.js';
 import { pytestRunEnv, type PytestRunEnv } from '../run/pytest-run-env.js';
-import { shortfallLine, type Shortfall } from '../build/shortfall.js';
+import { SHORTFALLS_LABEL, shortfallLine, shortfallsFromLabel, type Shortfall } from '../build/shortfall.js';
 
 /** auto: build or reuse; base: the bare sandbox image; rebuild: build again; strict: auto without best effort. */
 export type EnvMode = 'auto' | 'base' | 'rebuild' | 'strict';
@@ -196,7 +196,10 @@ async function reuse(
   const existing = await input.engine.inspectImage(ref);
   if (!existing || existing.labels[ENV_LABEL.key] !== key || existing.labels[ENV_LABEL.base] !== base.imageId)
     return null;
-  const shortfalls = (input.ledger ? (lastBuildOf(input.ledger, key)?.shortfalls ?? []) : []) as Shortfall[];
+  const recorded = input.ledger
+    ? (lastBuildOf(input.ledger, key)?.shortfalls as Shortfall[] | undefined)
+    : undefined;
+  const shortfalls = recorded ?? shortfallsFromLabel(existing.labels[SHORTFALLS_LABEL]) ?? [];
   rec.write({
     ...emptyRow('hit', key, ref, existing.id, plan.decisions, plan),
     baseImageId: base.imageId,
