@@ -1,7 +1,8 @@
 // The import check of an environment build (runtime/env/build/import-check.ts), run as the
 // builder runs it, in a real box of the sandbox image: a distribution in Debian's directories whose
-// module raises at import (not ImportError) is hidden behind a stub that raises ImportError with the
-// reason, so `pytest.importorskip` and a suite's own `except ImportError` skip; one that imports,
+// module raises at import (not ImportError) is hidden behind a stub that raises ModuleNotFoundError
+// with the reason, as an absent module does, so `pytest.importorskip` and a suite's own `except
+// ImportError` (or `except ModuleNotFoundError`) skip; one that imports,
 // one that is merely absent and one whose import raises ImportError are left alone; a broken module
 // in the venv itself is reported and kept (a stub cannot go in front of it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,15 +83,15 @@ describe('the import check of an environment build', () => {
     ]);
   }, 120_000);
 
-  it('makes the hidden module raise ImportError with the reason, so importorskip skips', async () => {
+  it('makes the hidden module raise ModuleNotFoundError with the reason, as an absent one does', async () => {
     const r = await box.run({
       name: 'use',
       script: [
         '/opt/piper/venv/bin/python - <<"EOF"',
         'try:',
         '    import brokendata',
-        'except ImportError as e:',
-        '    print("ImportError:", e)',
+        'except ModuleNotFoundError as e:',
+        '    print("ModuleNotFoundError:", e, e.name)',
         'import finemod; print("finemod", finemod.VALUE)',
         'EOF',
       ].join('\n'),
@@ -98,7 +99,7 @@ describe('the import check of an environment build', () => {
     });
     expect(r.exit_code, r.output_tail).toBe(0);
     expect(r.stdout).toContain(
-      'ImportError: brokendata (brokendata) fails at import in this environment: RuntimeError: no data directory found: /usr/share/brokendata; piper hid it, so tests that skip without it skip',
+      'ModuleNotFoundError: brokendata (brokendata) fails at import in this environment: RuntimeError: no data directory found: /usr/share/brokendata; piper hid it, so tests that skip without it skip brokendata',
     );
     expect(r.stdout).toContain('finemod 1');
   }, 60_000);

@@ -6,7 +6,8 @@
 // top-level modules are imported once, each in a Python of its own (no network, no secret: the
 // offline box), and one that raises anything but ImportError, or dies, is broken. Outside the venv
 // (Debian's directories) it is hidden behind a stub in the venv, which Python finds first and which
-// raises ImportError with the reason, so the tests see it as absent; a module in the venv itself (or
+// raises ModuleNotFoundError with the reason, as an absent module does (a suite may catch only
+// that), so the tests see it as absent; a module in the venv itself (or
 // one the stub cannot be written for) is reported and kept. Each import runs as the tests will (the venv's Python, its site, its prefix);
 // the Python that reads the metadata and writes the stubs runs with -S, so no `.pth` file runs in
 // it: what an installed package can do is fail its own import, in its own environment.
@@ -66,7 +67,7 @@ with ThreadPoolExecutor(max(2, os.cpu_count() or 2)) as pool:
             try:
                 os.makedirs(os.path.join(venv_site, module))
                 with open(os.path.join(venv_site, module, "__init__.py"), "w") as f:
-                    f.write("raise ImportError(%r)\n" % ("%s (%s) fails at import in this environment: %s; piper hid it, so tests that skip without it skip" % (module, dist, why)))
+                    f.write("raise ModuleNotFoundError(%r, name=%r)\n" % ("%s (%s) fails at import in this environment: %s; piper hid it, so tests that skip without it skip" % (module, dist, why), module))
                 state = "hidden"
             except OSError:
                 pass
