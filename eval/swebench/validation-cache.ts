@@ -1,8 +1,8 @@
 // Validations kept beside an A/B's ledger (OUT/validation.json), keyed by the instance's content
 // digest (instance.ts): `ab validate` writes them, and `ab` reads them instead of validating an
 // unchanged instance again. A changed instance (its patch, tests, commit or Debian) has a new digest
-// and is validated again, and so is one judged by an earlier rule of validity. The file is rewritten whole through a rename, so a crash never leaves
-// half of it.
+// and is validated again, and so is one judged by an earlier rule of validity. The file is rewritten
+// whole through a rename, so a crash never leaves half of it.
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Validation } from './validate.js';

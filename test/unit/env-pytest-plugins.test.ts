@@ -96,6 +96,21 @@ describe('the run variables', () => {
     expect(run.runNotes).toEqual([]);
   });
 
+  it('leave out a plugin whose distribution fails at import, and say so', () => {
+    const plan = planEnvironment(
+      planRepo({
+        'pyproject.toml': '[project]\nname = "p"\nversion = "1"\ndependencies = ["faker"]\n',
+        'pytest.ini': '[pytest]\nasyncio_mode = auto\n',
+      }),
+    );
+    const broken = { ...missing('Faker'), kind: 'broken' as const, got: '18.0', source: 'debian' };
+    const run = pytestRunEnv(plan, plugins, [broken], '');
+    expect(run.env.PYTEST_ADDOPTS).toBe('-p asyncio');
+    expect(run.notes).toEqual([
+      'pytest: plugin autoload off; loaded as the project names them: asyncio (pytest-asyncio); not loaded, not named by the project: anyio (anyio); not loaded, failing at import (broken): faker (faker)',
+    ]);
+  });
+
   it("keep the project's own PYTEST_ADDOPTS, and leave a user image (plugins unknown) as it is", () => {
     const planned = planEnvironment(planRepo({ 'pyproject.toml': '[project]\nname = "p"\nversion = "1"\n' }));
     // As a CI step's env: would give it.

@@ -3,14 +3,14 @@
 // (pytest.importorskip, its own helper), and an import that raises anything else — a data directory
 // Debian ships in a Recommends that apt leaves out, a native library that does not load — ends the
 // whole collection instead of skipping the tests that need it. Each installed requirement's
-// top-level modules are imported once, each in a Python of its own (no network, no secret: the
-// offline box), and one that raises anything but ImportError, or dies, is broken. Outside the venv
-// (Debian's directories) it is hidden behind a stub in the venv, which Python finds first and which
-// raises ModuleNotFoundError with the reason, as an absent module does (a suite may catch only
-// that), so the tests see it as absent; a module in the venv itself (or
-// one the stub cannot be written for) is reported and kept. Each import runs as the tests will (the venv's Python, its site, its prefix);
-// the Python that reads the metadata and writes the stubs runs with -S, so no `.pth` file runs in
-// it: what an installed package can do is fail its own import, in its own environment.
+// top-level modules are imported once, each in a Python of its own as the tests will run it (the
+// venv's, its site, its prefix), in the offline box (no network, no secret); one that raises
+// anything but ImportError, or dies, is broken. Outside the venv (Debian's directories) it is hidden
+// behind a stub in the venv, which Python finds first and which raises ModuleNotFoundError with the
+// reason, as an absent module does (a suite may catch only that), so the tests see it as absent; a
+// module in the venv itself (or one no stub can be written for) is reported and kept. The Python
+// that reads the metadata and writes the stubs runs with -S, so no `.pth` file runs in it: what an
+// installed package can do is fail its own import, in its own environment.
 import type { StepSpec } from './build-box.js';
 import { VENV_PYTHON } from '../choose/names.js';
 import type { PlannedRequirement } from '../plan/types.js';

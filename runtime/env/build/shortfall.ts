@@ -1,8 +1,9 @@
 // What best effort gave up on, one entry per requirement: installed at another version than asked
-// (`relaxed`: wanted, got, source) or left out because no source has it (`missing`); or a build
-// step that fell back to the next best (`degraded`: the project's editable install → its source tree); or installed
-// but failing at import (`broken`, import-check.ts: hidden from the tests when it is Debian's). Recorded in the
-// ledger's environments row, said in one line each wherever the environment is reported.
+// (`relaxed`: wanted, got, source) or left out because no source has it (`missing`); a build step
+// that fell back to the next best (`degraded`: the project's editable install → its source tree);
+// or installed but failing at import (`broken`, import-check.ts: hidden from the tests when it is
+// Debian's). Recorded in the ledger's environments row and on the image, said in one line each
+// wherever the environment is reported.
 import { gunzipSync, gzipSync } from 'node:zlib';
 
 export interface Shortfall {

@@ -1,9 +1,10 @@
 // The modules a Python file imports, read from its tokens (python-lexer.ts), never by running it:
 // `import a.b as c, d`, `from a.b import x` (relative imports are the file's own package), at any
 // depth (an import inside a function or an `if` counts: the tests run it when they call it), and
-// `pytest.importorskip("a")` (or a suite's own `_importorskip("a")`). An import is *optional* when a missing module cannot fail the tests:
-// inside `try:` whose handlers catch ImportError (or ModuleNotFoundError, Exception, a bare
-// except), inside such a handler (a fallback), under `if TYPE_CHECKING:`, or via importorskip.
+// `pytest.importorskip("a")` (or a suite's own `_importorskip("a")`). An import is *optional* when
+// a missing module cannot fail the tests: inside `try:` whose handlers catch ImportError (or
+// ModuleNotFoundError, Exception, a bare except), inside such a handler (a fallback), under
+// `if TYPE_CHECKING:`, or via importorskip.
 import { logicalLines, type LogicalLine, type Token } from '../read/python-lexer.js';
 
 export interface FoundImport {
