@@ -2,12 +2,13 @@
 // builder runs it, in a real box of the sandbox image: a distribution in Debian's directories whose
 // module raises at import (not ImportError) is hidden behind a stub that raises ModuleNotFoundError
 // with the reason, as an absent module does, so `pytest.importorskip` and a suite's own `except
-// ImportError` (or `except ModuleNotFoundError`) skip; one that imports,
-// one that is merely absent and one whose import raises ImportError are left alone; a broken module
-// in the venv itself is reported and kept (a stub cannot go in front of it).
+// ImportError` (or `except ModuleNotFoundError`) skip; one that imports, one that is merely absent
+// and one whose import raises ImportError are left alone; a broken module in the venv itself is
+// reported and kept (a stub cannot go in front of it); one whose import hangs is left as it is when
+// the check's budget ends, and the step still ends in time.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuildBox } from '../../runtime/env/build/build-box.js';
-import { importCheckStep, parseImportCheck } from '../../runtime/env/build/import-check.js';
+import { importCheckStep, parseImportCheck, parseSlowImports } from '../../runtime/env/build/import-check.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { engine, expectNoContainersLeft, IMAGE } from '../helpers/sandbox.js';
@@ -53,6 +54,7 @@ beforeAll(async () => {
       distScript(debian, 'finemod', 'VALUE = 1'),
       distScript(debian, 'needslib', 'raise ImportError("libneeds.so.1: cannot open shared object file")'),
       distScript(venvSite, 'venvbroken', 'raise ValueError("bad config")'),
+      distScript(debian, 'hangs', 'import time; time.sleep(600)'),
     ].join('\n'),
     timeoutS: 60,
   });
@@ -68,9 +70,15 @@ describe('the import check of an environment build', () => {
   let found: ReturnType<typeof parseImportCheck> = [];
 
   it('finds the modules that raise at import, and only those', async () => {
-    const step = importCheckStep(python, ['brokendata', 'finemod', 'needslib', 'venvbroken', 'absent-dist']);
+    // A budget of 10 s: the module that hangs is left as it is, reported slow, and the step ends.
+    const step = importCheckStep(
+      python,
+      ['hangs', 'brokendata', 'finemod', 'needslib', 'venvbroken', 'absent-dist'],
+      10,
+    );
     const r = await box.run(step);
     expect(r.exit_code, r.output_tail).toBe(0);
+    expect(parseSlowImports(r.stdout)).toEqual(['hangs (hangs)']);
     found = parseImportCheck(r.stdout);
     expect(found.sort((a, b) => a.dist.localeCompare(b.dist))).toEqual([
       {

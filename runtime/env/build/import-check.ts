@@ -19,10 +19,11 @@ import { distributionDirs } from './deps/installed-versions.js';
 import { normalize } from './step-output.js';
 
 const PROGRAM = String.raw`
-import json, os, re, subprocess, sys
+import json, os, re, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
 dirs = [d for d in json.loads(sys.argv[1]) if os.path.isdir(d)]
 wanted = json.loads(sys.argv[2])
+deadline = time.monotonic() + float(sys.argv[3])
 venv_site = json.loads(sys.argv[1])[0]
 sys.path[:0] = dirs
 import importlib.metadata as md
@@ -42,9 +43,12 @@ def tops(name):
     return sorted({n for n in names if name_re.match(n) and n not in ("test", "tests")})[:5]
 def check(item):
     dist, module = item
+    left = min(60.0, deadline - time.monotonic())
+    if left <= 0:
+        return dist, module, None
     try:
         r = subprocess.run([sys.executable, "-c", probe, module], capture_output=True, text=True,
-                           timeout=60, cwd="/tmp", env=dict(os.environ, HOME="/tmp"))
+                           timeout=left, cwd="/tmp", env=dict(os.environ, HOME="/tmp"))
     except subprocess.TimeoutExpired:
         return dist, module, None
     if r.returncode in (0, 3):
@@ -78,14 +82,29 @@ function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The step importing each of `dists`' top-level modules (at most 5 a distribution). */
-export function importCheckStep(python: string, dists: string[]): StepSpec {
-  const args = [JSON.stringify(distributionDirs(python)), JSON.stringify(dists)];
+/**
+ * The step importing each of `dists`' top-level modules (at most 5 a distribution), each for at
+ * most 60 s and all within `budgetS`: a module still importing then, or not reached, is reported
+ * slow and left as it is. The budget is well inside the step's timeout, whose end would fail the
+ * build: an import that hangs costs time, never the environment.
+ */
+export function importCheckStep(python: string, dists: string[], budgetS = 240): StepSpec {
+  const args = [JSON.stringify(distributionDirs(python)), JSON.stringify(dists), String(budgetS)];
   return {
     name: 'import check',
     script: `${VENV_PYTHON} -S -c ${shQuote(PROGRAM.trim())} ${args.map(shQuote).join(' ')}`,
-    timeoutS: 600,
+    timeoutS: budgetS + 120,
   };
+}
+
+const SLOW = /^piper-import-slow (\S+) ([A-Za-z][A-Za-z0-9_]*)$/;
+
+/** The modules the step did not finish importing within its budget, as `module (dist)`. */
+export function parseSlowImports(stdout: string): string[] {
+  return stdout.split('\n').flatMap((line) => {
+    const m = SLOW.exec(line.trim());
+    return m ? [`${m[2]} (${m[1]})`] : [];
+  });
 }
 
 export interface BrokenImport {

@@ -13,7 +13,7 @@ import { parseVersionsScan, versionsScanStep } from './installed-versions.js';
 import type { EnvPlan, PlannedRequirement } from '../../plan/types.js';
 import type { Shortfall } from '../shortfall.js';
 import { pipRequirements } from './direct-references.js';
-import { brokenShortfalls, importCheckStep, parseImportCheck } from '../import-check.js';
+import { brokenShortfalls, importCheckStep, parseImportCheck, parseSlowImports } from '../import-check.js';
 import { dpkgLines, lastLines, missingLines, normalize, pipReport, unsatisfied } from '../step-output.js';
 
 export interface RequirementsContext extends DownloadContext {
@@ -155,6 +155,11 @@ async function checkImports(
       installed.map((q) => q.name),
     ),
   );
+  if (r.exit_code !== 0)
+    ctx.sources.push(`import check: ended early (exit ${r.exit_code}): ${lastLines(r.output_tail, 1)}`);
+  const slow = parseSlowImports(r.stdout);
+  if (slow.length)
+    ctx.sources.push(`import check: not finished within its budget, left as installed: ${slow.join(', ')}`);
   return brokenShortfalls(installed, parseImportCheck(r.stdout), versions, source);
 }
 
