@@ -113,8 +113,11 @@ describe('a warm container', () => {
         ledger.close();
       }
     });
-    expect(used.filter((e) => e.container_id === left.id)).toHaveLength(1);
-    expect(used.map((e) => e.warm)).toEqual([1, 1]);
+    const claimed = used.filter((e) => e.container_id === left.id);
+    expect(claimed).toHaveLength(1);
+    expect(claimed[0]!.warm).toBe(1);
+    // The other runs on a container of its own: the one it prestarted while it planned (warm 1), or,
+    // when that one is not ready or died under load, one made for the call (warm 0). Either is right.
     expect(used[0]!.container_id).not.toBe(used[1]!.container_id);
     // Used once and gone; one fresh container waits in its place (the second maker's was refused).
     const next = (await waiting(k))!;
