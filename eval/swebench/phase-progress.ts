@@ -4,6 +4,7 @@
 // phase's time and the build's latest step, and one line per finished instance above it; elsewhere
 // (CI logs) one line per phase and per build step, and a line when a phase has been quiet a while,
 // so no log goes silent for long.
+import { inert } from '../../runtime/text/inert.js';
 
 export type Phase = 'repository' | 'base image' | 'environment' | 'tests before' | 'tests after';
 
@@ -108,12 +109,13 @@ export class PhaseProgress {
   private draw(): void {
     if (this.phaseName === null) return;
     const text = `${this.prefix()}: ${this.phaseName} (${this.seconds()} s)${this.detail()}`;
-    this.stream.write(`\r\x1b[2K${text.slice(0, (this.stream.columns ?? 100) - 1)}`);
+    // The detail quotes a build step's output and the instance's id: inert before a terminal.
+    this.stream.write(`\r\x1b[2K${inert(text).slice(0, (this.stream.columns ?? 100) - 1)}`);
     this.lastWrite = performance.now();
   }
 
   private line(text: string): void {
-    this.stream.write(`${text}\n`);
+    this.stream.write(`${inert(text)}\n`);
     this.lastWrite = performance.now();
     if (this.tty) this.draw();
   }

@@ -16,6 +16,7 @@ import { RepoCache } from './repos.js';
 import type { SampleRequest } from './sample.js';
 import { validateInstance, type Validation } from './validate.js';
 import { ValidationCache } from './validation-cache.js';
+import { inert } from '../../runtime/text/inert.js';
 
 export const VALIDATE_HELP = `Usage: piper-agent ab validate --bench FILE.jsonl --repos DIR [--debian R|MAP] [--instances IDS] [--out DIR]
 
@@ -99,8 +100,15 @@ function pick(all: SweInstance[], ids: string | undefined): SweInstance[] {
   return [...new Set(wanted)].map((id) => byId.get(id)!);
 }
 
-/** One line for an instance: `valid ID (12.3 s, environment hit)` or `INVALID ID: reason`. */
+/**
+ * One line for an instance: `valid ID (12.3 s, environment hit)` or `INVALID ID: reason`. Inert: it
+ * quotes the set's ids and the build's shortfalls, which a repository's packages word.
+ */
 export function validationLine(v: Validation): string {
+  return inert(lineOf(v));
+}
+
+function lineOf(v: Validation): string {
   const env = v.environment ? `, environment ${v.environment.status}` : '';
   return v.valid
     ? `valid    ${v.instanceId} (${v.seconds.toFixed(1)} s${env})${v.note ? `; ${v.note}` : ''}\n`

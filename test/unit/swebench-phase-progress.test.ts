@@ -47,6 +47,21 @@ describe('PhaseProgress', () => {
     ]);
   });
 
+  it("shows a build step's terminal controls as text, in a log and on a terminal", async () => {
+    for (const tty of [false, true]) {
+      const { stream, text } = sink();
+      const p = new PhaseProgress(stream, 1, tty);
+      p.start(1, 'x__y-1');
+      p.buildLine('  [deps] \x1b]0;owned\x07 \x1b[2J');
+      p.finished('INVALID  x__y-1: \x1b[31mred');
+      p.close();
+      await new Promise((r) => setImmediate(r));
+      // Only piper's own clear-line sequence reaches the stream as a control.
+      expect(text().replaceAll('\r\x1b[2K', '')).not.toMatch(/[\x07\x1b]/);
+      expect(text()).toContain('\\x1b]0;owned\\x07 \\x1b[2J');
+    }
+  });
+
   it('says in a log that a quiet phase is still going, with its step', async () => {
     vi.useFakeTimers();
     const { stream, text } = sink();

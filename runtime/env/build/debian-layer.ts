@@ -8,8 +8,8 @@
 // said (the versions installed, the names Debian lacks) travels with the image as a label, so a
 // reuse reports what the build that made it found.
 import { createHash } from 'node:crypto';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { acquireBuildLock } from '../../host/build-lock.js';
+import { packLabel, unpackLabel } from '../../text/packed-label.js';
 import { DEBIAN_LAYER } from '../choose/names.js';
 import { BuildBox, type StepResult } from './build-box.js';
 import { runApt, type BuildContext } from './build-context.js';
@@ -158,18 +158,15 @@ function encodeSaid(stdout: string): string {
     ...dpkgLines(stdout).map(([pkg, version]) => `piper-dpkg ${pkg} ${version}`),
     ...missingLines(stdout).map((pkg) => `piper-missing ${pkg}`),
   ];
-  return gzipSync(lines.join('\n')).toString('base64');
+  return packLabel(lines.join('\n'));
 }
 
 /** The kept lines, each checked for the shape apt's step prints; anything else is no reuse. */
 function decodeSaid(label: string | undefined): string | null {
   if (label === undefined) return null;
-  try {
-    const text = label ? gunzipSync(Buffer.from(label, 'base64')).toString('utf8') : '';
-    const lines = text ? text.split('\n') : [];
-    const shape = /^(piper-dpkg [a-z0-9][a-z0-9.+-]* [A-Za-z0-9.+~:-]+|piper-missing [a-z0-9][a-z0-9.+-]*)$/;
-    return lines.every((l) => shape.test(l)) ? text : null;
-  } catch {
-    return null;
-  }
+  const text = label ? unpackLabel(label) : '';
+  if (text === null) return null;
+  const lines = text ? text.split('\n') : [];
+  const shape = /^(piper-dpkg [a-z0-9][a-z0-9.+-]* [A-Za-z0-9.+~:-]+|piper-missing [a-z0-9][a-z0-9.+-]*)$/;
+  return lines.every((l) => shape.test(l)) ? text : null;
 }

@@ -5,11 +5,11 @@
 // with the same declarations then costs only the project phase. What the dependency phases said
 // (sources, shortfalls, versions, pytest plugins) travels with the image as a label, redacted, so
 // a reuse reports what the build that made it found.
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { BuildBox } from './build-box.js';
 import type { BuildContext } from './build-context.js';
 import { ENV_LABEL, projectId } from '../choose/names.js';
+import { packLabel, unpackLabel } from '../../text/packed-label.js';
 
 export const DEPS_RECORD_LABEL = 'piper.env.deps-record';
 
@@ -80,7 +80,7 @@ export async function keepDepsImage(ctx: BuildContext, image: string, part: Deps
   };
   // The record's text is the build's words: redacted like every other record of it.
   // Compressed: a large project's versions would make a long label (and one Dockerfile line).
-  const encoded = gzipSync(pip.redactor.text(JSON.stringify(record))).toString('base64');
+  const encoded = packLabel(pip.redactor.text(JSON.stringify(record)));
   const box = await BuildBox.start(engine, {
     image,
     network: 'none',
@@ -106,9 +106,10 @@ export async function keepDepsImage(ctx: BuildContext, image: string, part: Deps
 }
 
 function decodeRecord(label: string | undefined): unknown {
-  if (!label) return null;
+  const text = label ? unpackLabel(label) : null;
+  if (text === null) return null;
   try {
-    return JSON.parse(gunzipSync(Buffer.from(label, 'base64')).toString('utf8'));
+    return JSON.parse(text);
   } catch {
     return null;
   }

@@ -17,6 +17,7 @@ import type { PlannedRequirement } from '../plan/types.js';
 import type { Shortfall } from './shortfall.js';
 import { distributionDirs } from './deps/installed-versions.js';
 import { normalize } from './step-output.js';
+import { shQuote } from './steps.js';
 
 const PROGRAM = String.raw`
 import json, os, re, subprocess, sys, time
@@ -40,7 +41,8 @@ def tops(name):
     else:
         names = [p.parts[0][:-3] if p.parts[0].endswith(".py") else p.parts[0]
                  for p in dist.files or [] if len(p.parts) > 1 or p.parts[0].endswith(".py")]
-    return sorted({n for n in names if name_re.match(n) and n not in ("test", "tests")})[:5]
+    skip = {"test", "tests"} | set(sys.stdlib_module_names)
+    return sorted({n for n in names if name_re.match(n) and n not in skip})[:5]
 def check(item):
     dist, module = item
     left = min(60.0, deadline - time.monotonic())
@@ -77,10 +79,6 @@ with ThreadPoolExecutor(max(2, os.cpu_count() or 2)) as pool:
                 pass
         print("piper-import-broken", dist, module, state, json.dumps(why), flush=True)
 `;
-
-function shQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * The step importing each of `dists`' top-level modules (at most 5 a distribution), each for at

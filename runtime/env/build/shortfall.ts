@@ -4,7 +4,7 @@
 // or installed but failing at import (`broken`, import-check.ts: hidden from the tests when it is
 // Debian's). Recorded in the ledger's environments row and on the image, said in one line each
 // wherever the environment is reported.
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { packLabel, unpackLabel } from '../../text/packed-label.js';
 
 export interface Shortfall {
   kind: 'relaxed' | 'missing' | 'degraded' | 'broken';
@@ -38,14 +38,15 @@ export function shortfallLine(s: Shortfall): string {
 export const SHORTFALLS_LABEL = 'piper.env.shortfalls';
 
 export function shortfallsLabel(shortfalls: Shortfall[], redact: (text: string) => string): string {
-  return gzipSync(redact(JSON.stringify(shortfalls))).toString('base64');
+  return packLabel(redact(JSON.stringify(shortfalls)));
 }
 
 /** The label read back; null when the image has none or it does not read as a list of shortfalls. */
 export function shortfallsFromLabel(value: string | undefined): Shortfall[] | null {
-  if (!value) return null;
+  const text = value ? unpackLabel(value) : null;
+  if (text === null) return null;
   try {
-    const parsed: unknown = JSON.parse(gunzipSync(Buffer.from(value, 'base64')).toString('utf8'));
+    const parsed: unknown = JSON.parse(text);
     if (!Array.isArray(parsed)) return null;
     return parsed.filter(
       (s): s is Shortfall =>

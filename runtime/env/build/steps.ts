@@ -5,7 +5,8 @@ import { ENV_PATH, VENV, VENV_PYTHON } from '../choose/names.js';
 import type { StepSpec } from './build-box.js';
 import { editableInstallLines, type ProjectInstall } from './project/project-install.js';
 
-function shQuote(text: string): string {
+/** One shell word, single-quoted: the scripts of every build step quote their arguments with it. */
+export function shQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -6,6 +6,7 @@
 import type { StepSpec } from '../build-box.js';
 import { VENV_PYTHON } from '../../choose/names.js';
 import type { Redactor } from '../../plan/secrets.js';
+import { shQuote } from '../steps.js';
 
 export const DOWNLOADS = '/opt/piper/downloads';
 export const SDISTS = '/opt/piper/sdists';
@@ -15,10 +16,6 @@ export const BUILT = '/opt/piper/built';
 const PIP = `${VENV_PYTHON} -m pip --disable-pip-version-check --no-input`;
 // Debian's own Python and pip: the download needs no venv (the top-up's box has none).
 const SYSTEM_PIP = 'python3 -I -m pip --disable-pip-version-check --no-input';
-
-function shQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 /**
  * pip download of wheels only (`--only-binary=:all:`: an sdist would have its metadata hook run

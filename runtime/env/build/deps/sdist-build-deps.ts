@@ -11,14 +11,11 @@ import { parseRequirement } from '../../plan/read/pep508.js';
 import { normalize } from '../step-output.js';
 import type { Redactor } from '../../plan/secrets.js';
 import { readTar } from '../tar-files.js';
+import { shQuote } from '../steps.js';
 
 export const BUILD_DEPS = '/opt/piper/build-deps';
 // Debian's, in every build box: asking an index for them would only add a failure.
 const IN_THE_IMAGE = new Set(['setuptools', 'wheel']);
-
-function shQuote(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
 
 /** The build requirements an sdist's pyproject.toml names (less Debian's own), or [] when it names none. */
 export async function sdistBuildRequires(file: string, data: Buffer): Promise<string[]> {
