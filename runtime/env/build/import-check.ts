@@ -9,8 +9,10 @@
 // behind a stub in the venv, which Python finds first and which raises ModuleNotFoundError with the
 // reason, as an absent module does (a suite may catch only that), so the tests see it as absent; a
 // module in the venv itself (or one no stub can be written for) is reported and kept. The Python
-// that reads the metadata and writes the stubs runs with -S, so no `.pth` file runs in it: what an
-// installed package can do is fail its own import, in its own environment.
+// that reads the metadata and writes the stubs runs with -I -S and never puts the installed
+// directories on its sys.path (metadata is found by path), so no `.pth` file runs in it and no
+// installed package can stand in for a standard module it imports: what an installed package can
+// do is fail its own import, in its own Python.
 import type { StepSpec } from './build-box.js';
 import { VENV_PYTHON } from '../choose/names.js';
 import type { PlannedRequirement } from '../plan/types.js';
@@ -20,27 +22,28 @@ import { normalize } from './step-output.js';
 import { shQuote } from './steps.js';
 
 const PROGRAM = String.raw`
-import json, os, re, subprocess, sys, time
+import importlib.metadata as md, json, os, re, subprocess, sys, time
 from concurrent.futures import ThreadPoolExecutor
-dirs = [d for d in json.loads(sys.argv[1]) if os.path.isdir(d)]
+listed = json.loads(sys.argv[1])
+venv_site = listed[0]
+dirs = [d for d in listed if os.path.isdir(d)]
 wanted = json.loads(sys.argv[2])
 deadline = time.monotonic() + float(sys.argv[3])
-venv_site = json.loads(sys.argv[1])[0]
-sys.path[:0] = dirs
-import importlib.metadata as md
 name_re = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
 probe = "import importlib, sys\ntry:\n    importlib.import_module(sys.argv[1])\nexcept ImportError:\n    sys.exit(3)\n"
 def tops(name):
     try:
-        dist = md.distribution(name)
+        dist = next(iter(md.Distribution.discover(name=name, path=dirs)), None)
+        if dist is None:
+            return []
+        text = dist.read_text("top_level.txt")
+        if text:
+            names = text.split()
+        else:
+            names = [p.parts[0][:-3] if p.parts[0].endswith(".py") else p.parts[0]
+                     for p in dist.files or [] if len(p.parts) > 1 or p.parts[0].endswith(".py")]
     except Exception:
         return []
-    text = dist.read_text("top_level.txt")
-    if text:
-        names = text.split()
-    else:
-        names = [p.parts[0][:-3] if p.parts[0].endswith(".py") else p.parts[0]
-                 for p in dist.files or [] if len(p.parts) > 1 or p.parts[0].endswith(".py")]
     skip = {"test", "tests"} | set(sys.stdlib_module_names)
     return sorted({n for n in names if name_re.match(n) and n not in skip})[:5]
 def check(item):
@@ -90,7 +93,7 @@ export function importCheckStep(python: string, dists: string[], budgetS = 240):
   const args = [JSON.stringify(distributionDirs(python)), JSON.stringify(dists), String(budgetS)];
   return {
     name: 'import check',
-    script: `${VENV_PYTHON} -S -c ${shQuote(PROGRAM.trim())} ${args.map(shQuote).join(' ')}`,
+    script: `${VENV_PYTHON} -I -S -c ${shQuote(PROGRAM.trim())} ${args.map(shQuote).join(' ')}`,
     timeoutS: budgetS + 120,
   };
 }
