@@ -1,6 +1,6 @@
 // The environment's content keys, hashes of the build spec: stable under edits that cannot change
 // the image, different under every edit that can — without an engine (the base recipe is given).
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -86,6 +86,15 @@ describe('environment key', () => {
     expect(edited).not.toBe(checkout);
     writeFileSync(join(dir, 'README.md'), 'another readme\n');
     expect(imageKey(specOf(dir))).not.toBe(edited);
+  });
+
+  it('keys a link apart from a file whose text names its target (the key is of each entry and its kind)', () => {
+    const link = repo();
+    symlinkSync('README.md', join(link, 'NOTES'));
+    const file = repo();
+    writeFileSync(join(file, 'NOTES'), '-> README.md');
+    expect(keyOf(link)).toBe(keyOf(file));
+    expect(imageKey(specOf(link))).not.toBe(imageKey(specOf(file)));
   });
 
   it("changes with any step's script: the build's own code is in the key, no version to bump", () => {

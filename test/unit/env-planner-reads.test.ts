@@ -13,7 +13,7 @@ const ENV = join(packageRoot(), 'runtime', 'env');
 
 /** Modules that read a repository's files, its listing or its git. */
 const REPO_READERS =
-  /from '[^']*(host\/inside-repo|plan\/read\/repo-reader|host\/safe-git|host\/git|workspace\/repo-listing|host\/open-regular)\.js'/;
+  /from '[^']*(host\/inside-repo|plan\/read\/repo-reader|host\/safe-git|host\/git|workspace\/repo-listing|workspace\/content-key|host\/open-regular)\.js'/;
 /** What of the snapshot module may be used: the copy into a box. */
 const SNAPSHOT_IMPORT = /import \{([^}]*)\} from '[^']*workspace\/snapshot\.js'/;
 

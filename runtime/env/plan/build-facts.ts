@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRepoFile } from '../../host/inside-repo.js';
+import { repoFileSha256, snapshotContentKey } from '../../workspace/content-key.js';
 import { planSnapshot } from '../../workspace/snapshot.js';
 import { detectNative, type NativeBuild } from './native.js';
 import type { EnvPlan } from './types.js';
@@ -24,7 +25,7 @@ export interface BuildFacts {
   buildFiles: Array<{ path: string; sha256: string | null }>;
   repoWheels: WheelDir[];
   userWheels: WheelDir[];
-  /** sha256 over every snapshot file's path and bytes; null when no repository code runs in the build. */
+  /** The snapshot's content key (workspace/content-key.ts); null when no repository code runs in the build. */
   snapshot: string | null;
 }
 
@@ -40,10 +41,11 @@ export function readBuildFacts(
   return {
     native: detectNative(repoRoot, plan),
     version: runsProjectCode ? projectInstallFor(repoRoot, plan.project.name) : {},
-    buildFiles: BUILD_FILES.map((path) => ({ path, sha256: sha256Of(readRepoFile(root, path)) })),
+    // Whole, whatever their size: a read cap would give every build file over it one hash, null.
+    buildFiles: BUILD_FILES.map((path) => ({ path, sha256: repoFileSha256(root, path) })),
     repoWheels: pip.repoWheelDirs.map(repoWheelDir),
     userWheels: pip.userWheelDirs.map(userWheelDir),
-    snapshot: runsProjectCode ? snapshotHash(repoRoot) : null,
+    snapshot: runsProjectCode ? snapshotContentKey(planSnapshot(repoRoot)) : null,
   };
 }
 
@@ -83,20 +85,4 @@ function wheelNames(dir: string): string[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith('.whl') && !name.includes('/'))
     .sort();
-}
-
-/** Every snapshot file's path and content hash, in order (the snapshot's own rules: no link out, no FIFO). */
-function snapshotHash(repoRoot: string): string {
-  const plan = planSnapshot(repoRoot);
-  const hash = createHash('sha256');
-  for (const entry of plan.entries) {
-    hash.update(`${entry.kind}\0${entry.path}\0`);
-    if (entry.kind === 'symlink') hash.update(entry.linkname);
-    else {
-      const bytes = readRepoFile(plan.root, entry.path);
-      hash.update(Buffer.isBuffer(bytes) ? bytes : bytes.error);
-    }
-    hash.update('\0');
-  }
-  return hash.digest('hex');
 }
