@@ -11,8 +11,20 @@ import { suiteReportSchema } from './regression/suite-report.js';
  * `interrupted`: SIGINT (exit 130) or SIGTERM (exit 143) stopped the run; written by the CLI, not the loop.
  * `regressed`: the repro test passed but the project's suite shows a test that passed before the
  * fix and fails after it; written by the regression gate after the loop (docs/verified.md).
+ * `tests_edited`: the repro test passed, but the run edited test-side files (the repro's own files,
+ * conftest.py, the runner's configuration or plugins): never `resolved`, whatever the tests as
+ * written say; the test-side diff and the repro's verdict on the original tests travel with it.
  */
-const OUTCOMES = ['resolved', 'ask_user', 'stop', 'cap', 'error', 'regressed', 'interrupted'] as const;
+const OUTCOMES = [
+  'resolved',
+  'ask_user',
+  'stop',
+  'cap',
+  'error',
+  'regressed',
+  'tests_edited',
+  'interrupted',
+] as const;
 /** The loop's own outcomes; a result's outcome may also be `interrupted`. */
 export type Outcome = Exclude<(typeof OUTCOMES)[number], 'interrupted'>;
 
@@ -25,6 +37,23 @@ export const testFailureSchema = z.object({
   test: z.string().describe('the pytest node id'),
   line: z.string().optional().describe('the first line pytest marked with E'),
 });
+
+const testsEditedSchema = z.object({
+  files: z.array(z.string()).describe('the test-side files the run edited'),
+  diff: z.string().describe("the run's edits of those files, as one unified diff"),
+  as_written: z
+    .object({
+      passed: z
+        .boolean()
+        .describe('tests ran and passed, by the counts, with those files as the base had them'),
+      detail: z.string().describe('the counts, or why it is no pass'),
+    })
+    .nullable()
+    .describe(
+      'the repro target on the final tree with every test-side file put back; null when it could not run',
+    ),
+});
+export type TestsEdited = z.infer<typeof testsEditedSchema>;
 
 const runResultSchema = z.object({
   run_id: z.string(),
@@ -42,6 +71,17 @@ const runResultSchema = z.object({
   suite: suiteReportSchema
     .optional()
     .describe("the project's own suite before and after the fix: present when the repro test passed"),
+  verification: z
+    .string()
+    .optional()
+    .describe(
+      "why the repro test's last run after the last edit is no pass although it exited 0 (no test ran, all skipped, a failure named, counts unknown)",
+    ),
+  tests_edited: testsEditedSchema
+    .optional()
+    .describe(
+      'outcome tests_edited: the test-side files the run changed, and the repro test run on them as written',
+    ),
 });
 export type RunResult = z.infer<typeof runResultSchema>;
 

@@ -61,7 +61,8 @@ export interface LoopRecord {
   usage(tokensIn: number, tokensOut: number, costUsd: number | null): void;
   totals(): { tokens: number; costUsd: number | null };
   end(outcome: string, reason: string): void;
-  verified(reproTarget: string | null): boolean;
+  /** Whether the repro test passed after the last edit, by the ledger; when not, why (null: no such run). */
+  reproVerdict(reproTarget: string | null): { verified: boolean; why: string | null };
   diff(): string;
   saveState(state: LoopState): void;
 }

@@ -75,7 +75,8 @@ async function begin(ctx: TurnContext, turns: number): Promise<void> {
 /** The run's one ending: a stop is `resolved` only when the ledger shows the repro test passed. */
 function finish(ctx: TurnContext, turns: number, end: RunEnd): RunResult {
   const { record } = ctx.deps;
-  const verified = record.verified(ctx.opts.reproTarget);
+  const repro = record.reproVerdict(ctx.opts.reproTarget);
+  const verified = repro.verified;
   const outcome: Outcome = end.outcome === 'stop' && verified ? 'resolved' : end.outcome;
   record.saveState({ turnsUsed: turns, triggers: ctx.strategy.triggers.snapshot() });
   record.end(outcome, end.reason);
@@ -85,6 +86,7 @@ function finish(ctx: TurnContext, turns: number, end: RunEnd): RunResult {
     outcome,
     reason: end.reason,
     verified,
+    ...(repro.why !== null && end.outcome === 'stop' ? { verification: repro.why } : {}),
     exit_code: OUTCOME_EXIT_CODES[outcome],
     ...(end.question !== undefined ? { question: end.question } : {}),
     turns,

@@ -72,6 +72,9 @@ export function summarize(kind: string, result: unknown): string {
     const c = counts.success
       ? ` (${counts.data.passed} passed, ${counts.data.failed} failed, ${counts.data.errors} errors)`
       : '';
+    // An exit-code pass the counts do not back never reads as a pass.
+    if (r.passed && typeof r.unverified_pass === 'string')
+      return `not a pass${exitText(r.exit_code)}: ${r.unverified_pass}${c}`;
     return `${r.passed ? 'passed' : r.timed_out ? 'timed out' : 'failed'}${exitText(r.exit_code)}${c}`;
   }
   if (kind === executeTool.kind)

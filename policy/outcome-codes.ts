@@ -10,4 +10,5 @@ export const OUTCOME_EXIT_CODES: Readonly<Record<Outcome, number>> = {
   stop: 4,
   cap: 4,
   regressed: 4,
+  tests_edited: 4,
 };

@@ -125,7 +125,7 @@ export class RegressionGate {
     const repro = this.input.reproTarget ? ` (${this.input.reproTarget})` : '';
     const broken = report.regressions.map((r) => r.test);
     const reason = regressed
-      ? `the repro test${repro} passes, but ${broken.length} test(s) that passed before the fix fail after it: ${broken.slice(0, 5).join(', ')}${broken.length > 5 ? ', …' : ''}`
+      ? `the repro test${repro} passes, but ${broken.length} test(s) that passed before the fix fail, are muted or are gone after it: ${broken.slice(0, 5).join(', ')}${broken.length > 5 ? ', …' : ''}`
       : result.reason;
     recordSuiteVerdict(this.input.session.ledger, this.input.runId, { outcome, reason, suite: report });
     const exitCode = regressed ? OUTCOME_EXIT_CODES.regressed : result.exit_code;

@@ -98,6 +98,7 @@ async function partial(
 }
 
 function reportOf(command: string, c: SuiteComparison, cached: boolean): Omit<SuiteReport, 'seconds'> {
+  if (c.notRun) return { ...empty(command, cached), status: 'not_run', reason: c.notRun };
   return {
     ...empty(command, cached),
     status: c.regressions.length ? 'regressed' : 'clean',

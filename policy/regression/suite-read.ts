@@ -4,6 +4,7 @@
 // lines of each failure. The ledger's copy of a cached base run is read the same way as a fresh one.
 import type { SummaryWord } from '../../runtime/test-output/pytest-summary.js';
 import { parseTestOutcomes } from '../../runtime/test-output/outcomes.js';
+import { testVerdict } from '../../runtime/test-output/test-verdict.js';
 import { testFailures } from '../test-failures.js';
 import type { SuiteRun } from './suite-compare.js';
 
@@ -22,6 +23,7 @@ export function readSuiteRun(receipt: {
     timedOut: receipt.timed_out,
     failureLines,
     tail,
+    verdict: testVerdict(receipt),
   };
 }
 

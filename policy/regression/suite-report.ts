@@ -12,6 +12,12 @@ const regressionSchema = z.object({
   test: z
     .string()
     .describe('the test id (a pytest node id; the command itself when the output names no test)'),
+  how: z
+    .enum(['failed', 'muted', 'gone'])
+    .optional()
+    .describe(
+      'failed (absent: failed or errored), muted (skipped or marked xfail after the fix), gone (not run after the fix: deleted, renamed or deselected)',
+    ),
   lines: z.array(z.string()).describe('the first lines of its failure after the fix'),
 });
 export type Regression = z.infer<typeof regressionSchema>;
@@ -20,11 +26,11 @@ export const suiteReportSchema = z.object({
   status: z
     .enum(SUITE_STATUSES)
     .describe(
-      'clean: nothing that passed before fails after; regressed: some test did; partial: the suite was over its budget and only the test files importing the changed code ran; not_run: no comparison (said in reason)',
+      'clean: nothing that passed before fails, is muted or is gone after; regressed: some test did; partial: the suite was over its budget and only the test files importing the changed code ran; not_run: no comparison, nothing ran on either side among them (said in reason)',
     ),
   command: z.string().describe("the project's own test command (partial: the test files run)"),
   passed_both: z.number().int().min(0).describe('tests that passed before and after the fix'),
-  regressions: z.array(regressionSchema).describe('passed before, failed or errored after'),
+  regressions: z.array(regressionSchema).describe('passed before; failed, errored, muted or gone after'),
   failing_before: z
     .array(z.string())
     .describe("failed before and still fail: not the fix's doing, reported apart, never blocking"),

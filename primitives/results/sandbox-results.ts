@@ -20,8 +20,13 @@ export const runTestResultSchema = z.object({
   /** The end of stdout+stderr (where a traceback ends); the full streams stay in the ledger. */
   output: z.string(),
   timed_out: z.boolean(),
-  /** The suite's counts, when the output has pytest's or unittest's summary (test-counts.ts). */
+  /** The suite's counts, when the output has pytest's or unittest's summary (runtime/test-output/counts.ts). */
   counts: pytestCountsSchema.optional(),
+  /**
+   * Exit code 0 that is not a pass by the counts: why (no test ran, all skipped, a failure named,
+   * counts unknown). The trust gate marks such a result unverified; absent on a real pass or a failure.
+   */
+  unverified_pass: z.string().optional(),
 });
 export type RunTestResult = z.output<typeof runTestResultSchema>;
 

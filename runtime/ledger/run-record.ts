@@ -6,6 +6,7 @@ import { editsForRun } from './edits.js';
 import type { Ledger } from './ledger.js';
 import type { NewObservation, ObservationRow } from './observation-row.js';
 import { newPromptBoundary, storePrompt } from './prompts.js';
+import { testVerdict } from '../test-output/test-verdict.js';
 import { SANDBOX_TOOL } from './sandbox-tools.js';
 import {
   completeTurn,
@@ -110,26 +111,42 @@ export class RunRecord {
 
   /**
    * Whether the repro target passed in the sandbox after the run's last committed edit: a completed
-   * run_test call of this run, made after that edit, whose recorded exit code is 0. With no repro
-   * target, any run_test after the last edit counts. No edit → false (nothing was fixed).
+   * run_test call of this run, made after that edit, whose recorded run is a pass by piper's own
+   * reading of it (exit code 0 and tests ran and passed: runtime/test-output/test-verdict.ts). With
+   * no repro target, any run_test after the last edit counts. No edit → false (nothing was fixed).
    */
   verified(reproTarget: string | null): boolean {
+    return this.reproVerdict(reproTarget).verified;
+  }
+
+  /** verified(), and when not, why not (null: no run_test after the last edit, or no edit). */
+  reproVerdict(reproTarget: string | null): { verified: boolean; why: string | null } {
     const edits = editsForRun(this.ledger, this.runId);
     const last = edits.at(-1);
-    if (!last) return false;
+    if (!last) return { verified: false, why: null };
     const rows = this.ledger.database
       .prepare(
-        `SELECT c.args, e.exit_code FROM calls c JOIN executions e ON e.call_id = c.id
+        `SELECT c.args, e.exit_code, e.timed_out, e.stdout, e.stderr FROM calls c JOIN executions e ON e.call_id = c.id
          WHERE c.run_id = ? AND c.tool = ? AND c.status = 'completed' AND c.created_at >= ?
          ORDER BY c.created_at DESC, c.rowid DESC`,
       )
-      .all(this.runId, SANDBOX_TOOL.test, last.created_at) as Array<{ args: string; exit_code: number }>;
-    const relevant = rows.filter(
+      .all(this.runId, SANDBOX_TOOL.test, last.created_at) as Array<{
+      args: string;
+      exit_code: number;
+      timed_out: number;
+      stdout: string;
+      stderr: string;
+    }>;
+    const latest = rows.find(
       (r) =>
         reproTarget === null ||
         (JSON.parse(r.args) as { target?: string }).target?.trim() === reproTarget.trim(),
     );
-    return relevant.length > 0 && relevant[0]!.exit_code === 0;
+    if (!latest) return { verified: false, why: null };
+    const verdict = testVerdict({ ...latest, timed_out: latest.timed_out === 1 });
+    return verdict.pass
+      ? { verified: true, why: null }
+      : { verified: false, why: `the repro test's last run after the last edit is no pass: ${verdict.why}` };
   }
 
   /** Keeps what `resume` needs (turns used, trigger memory) in the run's config under `loop_state`. */

@@ -4,12 +4,14 @@
 // rule it was mined by and a fix is judged by the same words.
 
 import { withoutColors } from '../text/terminal-colors.js';
+import { putWorse, type SummaryWord } from './worse-word.js';
 
-export type SummaryWord = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'XFAIL' | 'XPASS';
+export type { SummaryWord };
 
 /**
- * Each node id the summary names, with its word. A failing teardown after a pass reports the test
- * twice: the worse word wins, never PASSED over another.
+ * Each node id the summary names, with its word. A test named twice (a failing teardown after a
+ * pass, or any line printed after the summary) keeps the worse word: FAILED and ERROR are never
+ * overwritten, and no later word turns a failure into a pass or a skip.
  */
 export function parseSummary(stdout: string): Map<string, SummaryWord> {
   const out = new Map<string, SummaryWord>();
@@ -18,8 +20,7 @@ export function parseSummary(stdout: string): Map<string, SummaryWord> {
     const id = nodeIdOf(m[2]!, word).trim();
     // `SKIPPED [1] tests/x.py:12: reason` names a location, not a node id.
     if (!id.includes('::')) continue;
-    if (out.has(id) && word === 'PASSED') continue;
-    out.set(id, word);
+    putWorse(out, id, word);
   }
   return out;
 }

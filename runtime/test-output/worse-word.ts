@@ -1,6 +1,8 @@
 // When one test is reported twice (a failing tearDown after a pass, a failure listing's header, one
 // name in two files), the report that says less good of it stands: a pass never hides a failure.
-import type { SummaryWord } from './pytest-summary.js';
+
+/** The words every reader of test output speaks: pytest's summary words, whatever the runner. */
+export type SummaryWord = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'XFAIL' | 'XPASS';
 
 const RANK: Record<SummaryWord, number> = {
   PASSED: 0,

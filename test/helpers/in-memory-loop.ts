@@ -129,14 +129,14 @@ export class MemoryRecord implements LoopRecord {
   }
 
   /** As the ledger answers it: a run_test after the last committed edit, exit 0, on the repro target. */
-  verified(reproTarget: string | null): boolean {
+  reproVerdict(reproTarget: string | null): { verified: boolean; why: string | null } {
     const last = this.run.edits.at(-1);
-    if (!last) return false;
+    if (!last) return { verified: false, why: null };
     const tests = this.run.calls
       .slice(last.callIndex + 1)
       .filter((c) => c.tool === runTestTool.name && c.receipt !== null)
       .filter((c) => reproTarget === null || String(c.args.target).trim() === reproTarget.trim());
-    return tests.at(-1)?.receipt?.exit_code === 0;
+    return { verified: tests.at(-1)?.receipt?.exit_code === 0, why: null };
   }
 
   diff(): string {

@@ -63,7 +63,7 @@ describe('the regression gate (real sandbox, scripted model)', () => {
     expect(result.suite?.regressions[0]!.lines.join('\n')).toContain('assert');
     // Both tests named: the repro that passes and the test it broke.
     expect(result.reason).toBe(
-      'the repro test (tests/test_words.py) passes, but 1 test(s) that passed before the fix fail after it: tests/test_report.py::test_summary_counts_words',
+      'the repro test (tests/test_words.py) passes, but 1 test(s) that passed before the fix fail, are muted or are gone after it: tests/test_report.py::test_summary_counts_words',
     );
     // One base run (the repro fails there); a final run started early each time the repro passed
     // on a new tree (after the first edit, then after the second): the last one is the verdict's.

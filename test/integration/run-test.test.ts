@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { execute } from '../../primitives/tools/execute/effect.js';
-import { RUN_TEST_LIMITS, runTest, targetArgv } from '../../primitives/tools/run-test/effect.js';
+import { RUN_TEST_LIMITS, runTest, shellArgv, targetArgv } from '../../primitives/tools/run-test/effect.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { expectNoContainersLeft, makeSandbox } from '../helpers/sandbox.js';
@@ -141,13 +141,11 @@ describe('targetArgv', () => {
       'pytest',
       'tests/test_a.py::test_b',
     ]);
-    expect(targetArgv('tests/ -k "parse and not slow"')).toEqual([
-      'sh',
-      '-c',
-      'python3 -m pytest tests/ -k "parse and not slow"',
-    ]);
+    expect(targetArgv('tests/ -k "parse and not slow"')).toEqual(
+      shellArgv('python3 -m pytest tests/ -k "parse and not slow"'),
+    );
     expect(targetArgv('tests', join(suites, 'passing'))).toEqual(['python3', '-m', 'pytest', 'tests']);
-    expect(targetArgv('tests')).toEqual(['sh', '-c', 'tests']);
+    expect(targetArgv('tests')).toEqual(shellArgv('tests'));
     expect(targetArgv('tests/ -k parse -x')).toEqual([
       'python3',
       '-m',
@@ -164,7 +162,7 @@ describe('targetArgv', () => {
       'test_a.py',
       'test_b.py::TestX::test_y[1]',
     ]);
-    expect(targetArgv('make check')).toEqual(['sh', '-c', 'make check']);
+    expect(targetArgv('make check')).toEqual(shellArgv('make check'));
     expect(targetArgv('-q tests/')).toEqual(['python3', '-m', 'pytest', '-q', 'tests/']);
   });
 });

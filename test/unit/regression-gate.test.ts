@@ -59,6 +59,36 @@ describe('compareRuns', () => {
   });
 });
 
+describe('compareRuns sees muting', () => {
+  const before =
+    'PASSED t.py::test_a\nPASSED t.py::test_b\nPASSED t.py::test_c\nPASSED t.py::test_d\n=== 4 passed in 0.1s ===';
+  it('a test skipped, xfailed or gone after the fix is a regression, with how', () => {
+    const after =
+      'PASSED t.py::test_a\nSKIPPED t.py::test_b\nXFAIL t.py::test_c\n=== 1 passed, 1 skipped, 1 xfailed in 0.1s ===';
+    const c = compareRuns('pytest', run(before, 0), run(after, 0));
+    expect(c.passedBoth).toBe(1);
+    expect(c.regressions.map((r) => [r.test, r.how])).toEqual([
+      ['t.py::test_b', 'muted'],
+      ['t.py::test_c', 'muted'],
+      ['t.py::test_d', 'gone'],
+    ]);
+  });
+
+  it('every test deselected after the fix: all gone, not clean', () => {
+    const c = compareRuns('pytest', run(before, 0), run('=== 4 deselected in 0.1s ===', 0));
+    expect(c.regressions.map((r) => r.how)).toEqual(['gone', 'gone', 'gone', 'gone']);
+  });
+
+  it('nothing ran on either side is no comparison, never clean', () => {
+    const none = '=== no tests ran in 0.01s ===';
+    const c = compareRuns('pytest --co', run(none, 0), run(none, 0));
+    expect(c.notRun).toMatch(/no test ran and passed before or after the fix/);
+    const counted = '=== 2 passed in 0.1s ===';
+    const gone = compareRuns('pytest', run(counted, 0), run('=== 2 skipped in 0.1s ===', 0));
+    expect(gone.regressions[0]).toMatchObject({ test: 'pytest', how: 'gone' });
+  });
+});
+
 describe('affectedTestFiles', () => {
   it('keeps the test files that import a changed module (src layout and package forms too)', () => {
     const root = mkdtempSync(join(tmpdir(), 'piper-affected-'));

@@ -9,9 +9,9 @@ import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { readYaml } from '../../runtime/env/plan/read/mini-yaml.js';
 import { renderPlanText } from '../../runtime/env/plan/render.js';
 import { DEFAULT_TEST_FROM, detectTestCommand } from '../../runtime/env/plan/tests/test-command.js';
-import { pytestCounts, testCounts, unittestCounts } from '../../primitives/test-counts.js';
+import { pytestCounts, testCounts, unittestCounts } from '../../runtime/test-output/counts.js';
 import { parseTestOutcomes } from '../../runtime/test-output/outcomes.js';
-import { targetArgv } from '../../primitives/tools/run-test/effect.js';
+import { shellArgv, targetArgv } from '../../primitives/tools/run-test/effect.js';
 import { runsTests } from '../../runtime/env/plan/tests/test-runners.js';
 
 const roots: string[] = [];
@@ -251,11 +251,7 @@ describe('counts', () => {
   it("routes pytest in the environment's interpreter and everything else through the shell", () => {
     expect(targetArgv('python -m pytest -q tests')).toEqual(['python3', '-m', 'pytest', '-q', 'tests']);
     expect(targetArgv('python3 -m pytest')).toEqual(['python3', '-m', 'pytest']);
-    expect(targetArgv('python -m pytest -k "a and b"')).toEqual([
-      'sh',
-      '-c',
-      'python3 -m pytest -k "a and b"',
-    ]);
+    expect(targetArgv('python -m pytest -k "a and b"')).toEqual(shellArgv('python3 -m pytest -k "a and b"'));
     // In the interpreter that already imported pytest, as the venv's launcher would run it.
     expect(targetArgv('pytest')).toEqual(['python3', '-m', 'pytest']);
     expect(targetArgv('py.test --basetemp=/tmp/tox-envtmpdir --cov=cachetools')).toEqual([
@@ -265,14 +261,12 @@ describe('counts', () => {
       '--basetemp=/tmp/tox-envtmpdir',
       '--cov=cachetools',
     ]);
-    expect(targetArgv('pytest -k "a or b"')).toEqual(['sh', '-c', 'python3 -m pytest -k "a or b"']);
+    expect(targetArgv('pytest -k "a or b"')).toEqual(shellArgv('python3 -m pytest -k "a or b"'));
     // Any other form: the shell finds the runner in the environment's bin.
-    expect(targetArgv('VAR=x pytest tests')).toEqual(['sh', '-c', 'VAR=x pytest tests']);
-    expect(targetArgv('cd tests && pytest')).toEqual(['sh', '-c', 'cd tests && pytest']);
-    expect(targetArgv('python -m unittest discover -s tests -v')).toEqual([
-      'sh',
-      '-c',
-      'python -m unittest discover -s tests -v',
-    ]);
+    expect(targetArgv('VAR=x pytest tests')).toEqual(shellArgv('VAR=x pytest tests'));
+    expect(targetArgv('cd tests && pytest')).toEqual(shellArgv('cd tests && pytest'));
+    expect(targetArgv('python -m unittest discover -s tests -v')).toEqual(
+      shellArgv('python -m unittest discover -s tests -v'),
+    );
   });
 });

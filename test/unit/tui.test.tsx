@@ -148,7 +148,7 @@ describe('TUI', () => {
       run_id: 'r-2',
       outcome: 'regressed',
       reason:
-        'the repro test (tests/test_words.py) passes, but 1 test(s) that passed before the fix fail after it',
+        'the repro test (tests/test_words.py) passes, but 1 test(s) that passed before the fix fail, are muted or are gone after it',
       verified: true,
       exit_code: 4,
       turns: 3,

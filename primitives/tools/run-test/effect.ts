@@ -1,5 +1,9 @@
 // run_test(target, timeout=120): the repository snapshot goes into a fresh sandbox as a tar stream
-// and the target runs there. `passed` is exit_code == 0, never read from the output; the output is
+// and the target runs there. `passed` is exit_code == 0, never read from the output; an exit code of
+// 0 that piper's own reading of the output does not back (no test ran, all skipped, a failure named,
+// counts unknown: runtime/test-output/test-verdict.ts) carries why in `unverified_pass`, which the
+// trust gate turns into its caveat. A shell-string target runs with pipefail, so a `| tee log`
+// cannot mask the runner's status. The output is
 // the end of stdout+stderr (where a traceback ends), the full streams stay in the ledger. The
 // project's test variables (the environment plan's testEnv, from its CI) are set in the container.
 import { existsSync } from 'node:fs';
@@ -8,7 +12,8 @@ import { SANDBOX_TOOL } from '../../../runtime/ledger/sandbox-tools.js';
 import { runRecorded } from '../../../runtime/recorded-run.js';
 import { skippedNote } from '../../../runtime/workspace/snapshot.js';
 import type { RunTestResult } from '../../results/sandbox-results.js';
-import { testCounts } from '../../test-counts.js';
+import { testCounts } from '../../../runtime/test-output/counts.js';
+import { testVerdict } from '../../../runtime/test-output/test-verdict.js';
 import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from '../../workspace-snapshot.js';
 
 export interface RunTestArgs {
@@ -40,7 +45,7 @@ export function targetArgv(target: string, repoRoot?: string): string[] {
     if (rest === '') return ['python3', '-m', 'pytest'];
     if (!/["'`$\\;&|<>(){}*?]/.test(rest.replace(/\[[^\]\s]*\]/g, '')))
       return ['python3', '-m', 'pytest', ...rest.split(/\s+/)];
-    return ['sh', '-c', `python3 -m pytest ${rest}`];
+    return shellArgv(`python3 -m pytest ${rest}`);
   }
   const first = trimmed.split(/\s+/)[0] ?? '';
   const path = first.split('::')[0]!;
@@ -50,12 +55,23 @@ export function targetArgv(target: string, repoRoot?: string): string[] {
     /::/.test(first) ||
     /^[\w.-]*\/[\w./-]*$/.test(first) ||
     (repoRoot !== undefined && path !== '' && !path.startsWith('-') && existsSync(join(repoRoot, path)));
-  if (!isPytest) return ['sh', '-c', trimmed];
+  if (!isPytest) return shellArgv(trimmed);
   if (/["'`$\\;&|<>(){}*?]/.test(trimmed.replace(/\[[^\]\s]*\]/g, ''))) {
-    return ['sh', '-c', `python3 -m pytest ${trimmed}`];
+    return shellArgv(`python3 -m pytest ${trimmed}`);
   }
   return ['python3', '-m', 'pytest', ...trimmed.split(/\s+/)];
 }
+
+/**
+ * A shell string run with pipefail, so `pytest | tee log` fails when pytest does: bash where the
+ * image has it (Debian's images always do), else plain sh, whose dash has no pipefail (the counts
+ * still judge the run then).
+ */
+export function shellArgv(command: string): string[] {
+  return ['sh', '-c', PIPEFAIL_SHELL, 'sh', command];
+}
+
+const PIPEFAIL_SHELL = 'command -v bash >/dev/null 2>&1 && exec bash -o pipefail -c "$1"; exec sh -c "$1"';
 
 export async function runTest(
   ctx: WorkspaceContext & {
@@ -121,6 +137,7 @@ function testResult(
     .filter(Boolean)
     .join(receipt.stdout.endsWith('\n') ? '' : '\n');
   const counts = testCounts(receipt.stdout, receipt.stderr);
+  const verdict = receipt.exit_code === 0 ? testVerdict(receipt) : null;
   return {
     passed: receipt.exit_code === 0,
     exit_code: receipt.exit_code,
@@ -134,6 +151,7 @@ function testResult(
     ),
     timed_out: receipt.timed_out,
     ...(counts ? { counts } : {}),
+    ...(verdict && !verdict.pass ? { unverified_pass: verdict.why } : {}),
   };
 }
 

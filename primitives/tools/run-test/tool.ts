@@ -1,6 +1,7 @@
 // run_test: a test target in a fresh sandbox over a snapshot of the repository; passed is
 // exit_code == 0. Its precondition: a non-empty target; its result's passed must equal
-// exit_code == 0, beside the sandbox tools' exit-code checks. The run itself: effect.ts. Its name is
+// exit_code == 0, beside the sandbox tools' exit-code checks; an exit-code pass the counts do not
+// back (no test ran, all skipped, a failure named, counts unknown) is `test counts: <why>`. The run itself: effect.ts. Its name is
 // the ledger's too (runtime/ledger/sandbox-tools.ts).
 import { z } from 'zod';
 import type { SandboxToolName } from '../../../runtime/ledger/sandbox-tools.js';
@@ -42,6 +43,6 @@ export const runTestTool = defineTool({
       result.passed !== (result.exit_code === 0)
         ? [`passed is ${result.passed} but exit_code is ${result.exit_code}`]
         : [],
-    ),
+    ).concat(result.passed && result.unverified_pass ? [`test counts: ${result.unverified_pass}`] : []),
   presentedByDefault: true,
 });
