@@ -21,7 +21,7 @@ import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Config } from '../config.js';
 import type { EnvMode } from '../../runtime/env/choose/ensure.js';
-import { DEFAULT_TEST_FROM } from '../../runtime/env/plan/tests/test-command.js';
+import { DEFAULT_TEST_COMMAND, DEFAULT_TEST_FROM } from '../../runtime/env/plan/tests/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
 import { envMode, recipeTrusted } from '../env-option.js';
 import { openSession, type Session } from '../session.js';
@@ -177,6 +177,13 @@ interface Started {
   gate: RegressionGate | null;
 }
 
+/** The loop's events but its `result`: the run's last word is said once the result is judged. */
+function withoutResult(emit: EventSink): EventSink {
+  return (event) => {
+    if (event.type !== 'result') emit(event);
+  };
+}
+
 /** The agent's loop over a started run; a step that fails after `init` ends the run as an error. */
 async function driveRun(input: FixInput, session: Session, s: Started): Promise<RunResult> {
   const { config } = input;
@@ -189,7 +196,8 @@ async function driveRun(input: FixInput, session: Session, s: Started): Promise<
       repo: input.repo,
       record,
       model,
-      emit: gate ? gate.holdResult(emit) : emit,
+      // The result is said once judged: as written (as-written-verdict.ts), then by the gate.
+      emit: gate ? gate.holdResult(emit) : withoutResult(emit),
       askUser: input.askUser,
       signal,
       wrapTools: input.wrapTools,
@@ -198,9 +206,20 @@ async function driveRun(input: FixInput, session: Session, s: Started): Promise<
       approval: { mode: run.approvalMode, ask: input.approval?.ask },
       loop: loopOptions(input, run),
     });
-    if (!gate) return model.settle(result);
-    // The loop has ended; the gate judges its result, then says the run's last word.
-    const judged = await gate.judge(result, emit);
+    // The loop has ended; the repro is judged as written, then the gate judges the suite and the
+    // run's last word is said.
+    const { judgeAsWritten } = await import('./as-written-verdict.js');
+    const written = await judgeAsWritten(
+      {
+        session,
+        runId,
+        head: run.head,
+        target: reproTarget ?? gate?.command ?? DEFAULT_TEST_COMMAND,
+        testEnv: session.environment?.run.env ?? session.environment?.plan?.testEnv ?? {},
+      },
+      result,
+    );
+    const judged = gate ? await gate.judge(written, emit) : written;
     if (session.interrupted) throw session.interruption.reason;
     emit({ type: 'result', ...judged });
     return model.settle(judged);

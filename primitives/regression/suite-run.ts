@@ -30,7 +30,7 @@ export interface SuiteRunSpec {
   testEnv: Record<string, string>;
   timeoutS: number;
   /** What the ledger's run config says of it: the gate's cache key and which side it is. */
-  label: { key: string; side: 'base' | 'final'; fix_run: string };
+  label: { key: string; side: 'base' | 'final' | 'as_written'; fix_run: string };
   /** Told the call's id once its row exists (its container id follows in the row). */
   onDispatched?: (callId: string) => void;
 }
@@ -50,7 +50,10 @@ export async function runSuite(ctx: SuiteRunContext, spec: SuiteRunSpec): Promis
     head: ctx.head,
     owner: ctx.owner,
     // What `ledger runs` shows in its issue column: whose suite run this is.
-    issue: `regression gate: the project's suite on the ${spec.label.side} of fix ${spec.label.fix_run}`,
+    issue:
+      spec.label.side === 'as_written'
+        ? `the repro target on the tests as written, for fix ${spec.label.fix_run}`
+        : `regression gate: the project's suite on the ${spec.label.side} of fix ${spec.label.fix_run}`,
     config: { suite: spec.label },
   });
   const env = withSummary(spec.testEnv);
