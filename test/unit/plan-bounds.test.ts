@@ -19,6 +19,11 @@ import {
   usesUnittestTestCase,
 } from '../../runtime/env/plan/read/text-scan.js';
 import { appendAll, maxOf } from '../../runtime/text/append.js';
+import { choosePython } from '../../runtime/env/plan/python-choice.js';
+import { RequirementSet } from '../../runtime/env/plan/merge.js';
+import { evaluateMarker } from '../../runtime/env/plan/read/marker.js';
+import { markerEnvironment } from '../../runtime/env/plan/read/marker-env.js';
+import { redactUrl } from '../../runtime/env/plan/read/redact.js';
 
 const FAR_UNDER_A_SECOND = 1000;
 
@@ -94,6 +99,91 @@ describe('include graphs and markers are walked with bounds', () => {
     expect(() => planEnvironment(repo({ 'pyproject.toml': `${chain.join('\n')}\n` }))).toThrow(
       /include-group chain deeper than 64 groups \(test → … → c63\)/,
     );
+  });
+});
+
+describe('version specifiers are bounded: 64 clauses, 128 characters a version', () => {
+  const clauses = (n: number) => Array.from({ length: n }, (_, i) => `!=1.${i}`).join(',');
+
+  it('a requires-python of 100,000 clauses is not read, in one line; the plan goes on', () => {
+    const plan = timed(() =>
+      planEnvironment(
+        repo({
+          'pyproject.toml': `[project]\nname = "x"\nversion = "1"\nrequires-python = "${clauses(100_000)}"\ndependencies = ["attrs"]\n`,
+        }),
+      ),
+    );
+    expect(plan.python).toBe('3.13');
+    expect(plan.requirements.map((r) => r.name)).toContain('attrs');
+    const line = plan.decisions.find((d) => d.includes('requires-python'))!;
+    expect(line).toMatch(
+      /^Python 3\.13 on Debian trixie: the default; requires-python "!=1\.0,!=1\.1,.*… \(\d+ characters\)" \(pyproject\.toml \[project\]\.requires-python\) was not read: it has more than 64 clauses, the most a specifier may have$/,
+    );
+    expect(line.length).toBeLessThan(400);
+  });
+
+  it('a requires-python within the bounds still chooses: "<3.12" gives 3.11, 64 clauses are read', () => {
+    const recipe = {} as Parameters<typeof choosePython>[0];
+    const from = 'pyproject.toml [project].requires-python';
+    expect(choosePython(recipe, undefined, { specifier: '>=3.8,<3.12', from }, []).python).toBe('3.11');
+    const sixtyFour = `<3.12,${clauses(63)}`;
+    expect(choosePython(recipe, undefined, { specifier: sixtyFour, from }, []).python).toBe('3.11');
+    const long = choosePython(recipe, undefined, { specifier: `<3.12,${clauses(64)}`, from }, []);
+    expect(long.python).toBe('3.13');
+    expect(long.decision).toContain('was not read: it has more than 64 clauses');
+    const version = choosePython(recipe, undefined, { specifier: `>=3.${'0'.repeat(1_000_000)}`, from }, []);
+    expect(version.decision).toContain(
+      'was not read: a clause is longer than the 128 characters a version may have',
+    );
+  });
+
+  it('a requirement of 100,000 clauses, or with a version of a million characters, is a short error', () => {
+    const error = (line: string) => {
+      try {
+        timed(() => parseRequirement(line));
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return '';
+    };
+    const many = error(`foo${clauses(100_000)}`);
+    expect(many).toMatch(/a version specifier of more than 64 clauses/);
+    expect(many.length).toBeLessThan(500);
+    expect(error(`foo${clauses(64)}`)).toBe('');
+    const long = error(`foo>=1${'.0'.repeat(500_000)}`);
+    expect(long).toMatch(/a version of more than 128 characters at column 6/);
+    expect(long.length).toBeLessThan(500);
+  });
+
+  it('one distribution named 100,000 times keeps 64 distinct clauses, said once', () => {
+    const set = new RequirementSet('3.13');
+    const lines = Array.from({ length: 1000 }, (_, i) => parseRequirement(`foo!=1.${i}`));
+    timed(() => {
+      for (let i = 0; i < 100_000; i++) set.add(lines[i % 1000]!, `requirements.txt:${i + 1}`, 'test');
+    });
+    const [foo] = set.planned();
+    expect(foo!.specifier.split(',')).toHaveLength(64);
+    expect(foo!.from.split('; ')).toHaveLength(100_000);
+    expect(set.decisions).toEqual([
+      'foo: its sources name more than 64 distinct version clauses, the most a specifier may have; !=1.64 (requirements.txt:65) and any later ones are not applied',
+    ]);
+  });
+
+  it('a marker compares a long or comma-joined string as a string, not as a specifier', () => {
+    const env = markerEnvironment('3.13', '');
+    const marker = (text: string) => parseRequirement(`x; ${text}`).marker!;
+    // As strings: "3.13" sorts before "3.8,…".
+    expect(timed(() => evaluateMarker(marker(`python_version < "3.8,${clauses(1000)}"`), env))).toBe(true);
+    expect(timed(() => evaluateMarker(marker(`python_version < "3${'.0'.repeat(500_000)}"`), env))).toBe(
+      false,
+    );
+    expect(evaluateMarker(marker('python_version >= "3.8"'), env)).toBe(true);
+  });
+
+  it('a URL’s userinfo is found in linear time (4 MB of `a.a.a…`)', () => {
+    const text = 'a.'.repeat(2_000_000);
+    expect(timed(() => redactUrl(text))).toBe(text);
+    expect(timed(() => redactUrl(`${text} https://u:p@h/${text}`))).toBe(`${text} https://***@h/${text}`);
   });
 });
 

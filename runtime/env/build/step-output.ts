@@ -3,6 +3,7 @@
 // functions of the text; a step's output is untrusted, so every parser tolerates garbage.
 import { satisfies } from '@renovatebot/pep440';
 import type { PlannedRequirement } from '../plan/types.js';
+import { boundedVersion } from '../plan/read/version-bounds.js';
 
 export function unsatisfied(
   wanted: PlannedRequirement[],
@@ -12,6 +13,8 @@ export function unsatisfied(
     const v = versions[q.normalized];
     if (!v) return true;
     if (!q.specifier) return false;
+    // A version no project writes (metadata is a downloaded file's word): not compared, not met.
+    if (!boundedVersion(v)) return true;
     try {
       return !satisfies(v, q.specifier);
     } catch {

@@ -4,13 +4,21 @@
 // The first source to name a distribution gives its reason (sources are added runtime → test →
 // build → recipe → inferred). Every source's kind is kept too, so tooling can be told apart from
 // what a project or a test needs (tooling.ts). Constraints and lockfile pins only narrow
-// distributions that are already required.
+// distributions that are already required. A distribution named many times keeps each distinct
+// specifier clause once, at most as many as one specifier may have (version-bounds.ts): the rest
+// are not applied, said once.
 import { debianPackageFor } from './debian-names.js';
 import { evaluateMarker, renderMarker } from './read/marker.js';
 import { markerEnvironment, type SandboxPython } from './read/marker-env.js';
 import { normalizeName } from './read/normalize.js';
-import { renderRequirement, renderSpecifiers, type Requirement } from './read/pep508.js';
+import {
+  renderRequirement,
+  renderSpecifiers,
+  type Requirement,
+  type VersionSpecifier,
+} from './read/pep508.js';
 import { redactUrl } from './read/redact.js';
+import { MAX_SPECIFIER_CLAUSES } from './read/version-bounds.js';
 import type { PlannedRequirement, SkippedRequirement } from './types.js';
 
 export type Reason = PlannedRequirement['reason'];
@@ -18,6 +26,12 @@ export type Reason = PlannedRequirement['reason'];
 interface Entry {
   requirement: Requirement;
   from: string[];
+  /** `from`'s members, the extras and the specifier clauses (`op version`): lookups in constant time. */
+  fromSet: Set<string>;
+  extras: Set<string>;
+  clauses: Set<string>;
+  /** Whether clauses over the bound were left out (said once). */
+  capped: boolean;
   reason: Reason;
   /** Every kind of source that named it. */
   kinds: Set<Reason>;
@@ -39,6 +53,12 @@ function directReference(name: string, url: string, from: string): string {
 }
 
 const REASON_ORDER: Reason[] = ['runtime', 'test', 'inferred', 'test-command', 'build', 'recipe'];
+
+function addFrom(entry: Entry, from: string): void {
+  if (entry.fromSet.has(from)) return;
+  entry.fromSet.add(from);
+  entry.from.push(from);
+}
 
 export class RequirementSet {
   private readonly entries = new Map<string, Entry>();
@@ -67,20 +87,30 @@ export class RequirementSet {
     const entry = this.entries.get(key);
     if (!entry) {
       if (requirement.url) this.decisions.push(directReference(requirement.name, requirement.url, from));
-      this.entries.set(key, {
-        requirement: { ...requirement, extras: [...requirement.extras] },
+      const made: Entry = {
+        requirement: { ...requirement, extras: [...new Set(requirement.extras)], specifiers: [] },
         from: [from],
+        fromSet: new Set([from]),
+        extras: new Set(requirement.extras),
+        clauses: new Set(),
+        capped: false,
         reason,
         kinds: new Set([reason]),
         optional,
-      });
+      };
+      this.addClauses(made, requirement.specifiers, from);
+      this.entries.set(key, made);
       return;
     }
     entry.kinds.add(reason);
     entry.optional &&= optional;
     const merged = entry.requirement;
-    merged.extras = [...new Set([...merged.extras, ...requirement.extras])];
-    merged.specifiers = [...merged.specifiers, ...requirement.specifiers];
+    for (const extra of requirement.extras) {
+      if (entry.extras.has(extra)) continue;
+      entry.extras.add(extra);
+      merged.extras.push(extra);
+    }
+    this.addClauses(entry, requirement.specifiers, from);
     if (requirement.url && merged.url && requirement.url !== merged.url) {
       this.decisions.push(
         `${requirement.name}: ${from} names another URL (${redactUrl(requirement.url)}); the first, ${redactUrl(merged.url)}, is kept`,
@@ -91,17 +121,34 @@ export class RequirementSet {
     const same =
       merged.marker && requirement.marker && renderMarker(merged.marker) === renderMarker(requirement.marker);
     if (!same) merged.marker = undefined;
-    if (!entry.from.includes(from)) entry.from.push(from);
+    addFrom(entry, from);
+  }
+
+  /** Each clause not already there, up to the bound; the first clause left out is said. */
+  private addClauses(entry: Entry, specifiers: readonly VersionSpecifier[], from: string): void {
+    for (const spec of specifiers) {
+      const clause = `${spec.op} ${spec.version}`;
+      if (entry.clauses.has(clause)) continue;
+      if (entry.clauses.size >= MAX_SPECIFIER_CLAUSES) {
+        if (!entry.capped)
+          this.decisions.push(
+            `${entry.requirement.name}: its sources name more than ${MAX_SPECIFIER_CLAUSES} distinct version clauses, the most a specifier may have; ${spec.op}${spec.version} (${from}) and any later ones are not applied`,
+          );
+        entry.capped = true;
+        continue;
+      }
+      entry.clauses.add(clause);
+      entry.requirement.specifiers.push(spec);
+    }
   }
 
   /** A constraint narrows an already required distribution; it never adds one. */
   constrain(requirement: Requirement, from: string): boolean {
     const entry = this.entries.get(normalizeName(requirement.name));
     if (!entry) return false;
-    entry.requirement.specifiers = [...entry.requirement.specifiers, ...requirement.specifiers];
+    this.addClauses(entry, requirement.specifiers, from);
     entry.requirement.url ??= requirement.url;
-    const tagged = `${from} (constraint)`;
-    if (!entry.from.includes(tagged)) entry.from.push(tagged);
+    addFrom(entry, `${from} (constraint)`);
     return true;
   }
 
@@ -109,14 +156,14 @@ export class RequirementSet {
   pin(name: string, version: string, from: string): void {
     const entry = this.entries.get(normalizeName(name));
     if (!entry) return;
-    entry.requirement.specifiers = [...entry.requirement.specifiers, { op: '==', version }];
-    entry.from.push(`${from} (locked)`);
+    this.addClauses(entry, [{ op: '==', version }], from);
+    addFrom(entry, `${from} (locked)`);
   }
 
   /** Another place that needs an already required distribution (e.g. a test that imports it). */
   note(name: string, from: string): void {
     const entry = this.entries.get(normalizeName(name));
-    if (entry && !entry.from.includes(from)) entry.from.push(from);
+    if (entry) addFrom(entry, from);
   }
 
   /** Count `kind` among the sources of an already required distribution (the recipe chose its list). */

@@ -2,7 +2,8 @@
 // Debian bookworm's 3.11. The recipe's `debian` key wins, then a Python the caller asks for, then
 // the project's requires-python ([project].requires-python, setup.cfg python_requires, Poetry's
 // `python` dependency) when the default does not satisfy it and 3.11 does. Neither satisfying
-// keeps the default. Classifiers are never a choice, only a hint in the sentence.
+// keeps the default. Classifiers are never a choice, only a hint in the sentence. A requires-python
+// too large to evaluate (version-bounds.ts) is not used, as one that is not PEP 440 is not.
 import { satisfies, validRange } from '@renovatebot/pep440';
 import {
   DEBIAN_OF,
@@ -11,6 +12,7 @@ import {
   type DebianRelease,
   type SandboxPython,
 } from './read/marker-env.js';
+import { oversizedSpecifier, quoted } from './read/version-bounds.js';
 import { RECIPE_PATH, type Recipe } from './recipe.js';
 
 export interface RequiresPython {
@@ -47,8 +49,9 @@ export function choosePython(
   requires: RequiresPython | null,
   classifiers: readonly string[],
 ): PythonChoice {
-  const said = requires ? `requires-python "${requires.specifier}" (${requires.from})` : '';
-  const valid = requires !== null && validRange(requires.specifier);
+  const said = requires ? `requires-python "${quoted(requires.specifier)}" (${requires.from})` : '';
+  const oversized = requires && oversizedSpecifier(requires.specifier);
+  const valid = requires !== null && !oversized && validRange(requires.specifier);
   const allows = (python: SandboxPython): boolean =>
     !valid || satisfies(FULL_VERSION[python], requires.specifier);
   const pick = (python: SandboxPython, why: string): PythonChoice => ({
@@ -66,6 +69,7 @@ export function choosePython(
     return pick(requested, `requested${allows(requested) ? '' : `, though ${said} excludes it`}`);
   if (requires === null)
     return pick(DEFAULT, `the default (no requires-python${classifierHint(classifiers)})`);
+  if (oversized) return pick(DEFAULT, `the default; ${said} was not read: ${oversized}`);
   if (!valid) return pick(DEFAULT, `the default; ${said} is not a PEP 440 specifier, so it was not used`);
   if (allows(DEFAULT)) return pick(DEFAULT, `the default; ${said} allows it`);
   if (allows(OTHER)) return pick(OTHER, `${said} excludes ${DEFAULT}`);

@@ -3,6 +3,7 @@
 // release numbers (8.4.2 wanted: 8.4.0 before 8.3.5 before 9.0.1), then the smallest gap at the
 // first number that differs, then the higher version. Pre-releases count only when nothing else does.
 import { explain, valid } from '@renovatebot/pep440';
+import { boundedVersion } from '../../plan/read/version-bounds.js';
 
 /** The version a specifier is about: its `==`/`~=`/`>=`/`>`/`<=`/`<` operand, first found. */
 function targetVersion(specifier: string): string | null {
@@ -18,7 +19,7 @@ function release(version: string): number[] {
 }
 
 export function nearestVersion(specifier: string, available: readonly string[]): string | null {
-  const candidates = available.filter((v) => valid(v));
+  const candidates = available.filter((v) => boundedVersion(v) && valid(v));
   const finals = candidates.filter((v) => !explain(v)?.is_prerelease);
   const pool = finals.length ? finals : candidates;
   if (!pool.length) return null;

@@ -21,6 +21,7 @@ import { nearestVersion } from './nearest-version.js';
 import { buildDepsInstallStep, downloadBuildDeps, sdistBuildRequires } from './sdist-build-deps.js';
 import { isEnvPlanError } from '../../plan/errors.js';
 import { parseRequirement, renderSpecifiers } from '../../plan/read/pep508.js';
+import { boundedVersion } from '../../plan/read/version-bounds.js';
 import { lastLines, normalize } from '../step-output.js';
 import { packAbsolute, readTar } from '../tar-files.js';
 import { requiresDist, wheelMetadata } from './wheel-metadata.js';
@@ -76,7 +77,8 @@ function parseWanted(text: string): { name: string; specifier: string } | null {
 
 /** The highest version that meets the specifier; best effort, the nearest one otherwise. */
 function chooseVersion(versions: string[], specifier: string, exact: boolean): string | null {
-  const usable = versions.filter((v) => valid(v));
+  // An index's versions: one too long to compare is not offered.
+  const usable = versions.filter((v) => boundedVersion(v) && valid(v));
   if (!specifier) return maxSatisfying(usable, '>=0') ?? nearestVersion('', usable);
   return maxSatisfying(usable, specifier) ?? (exact ? null : nearestVersion(specifier, usable));
 }

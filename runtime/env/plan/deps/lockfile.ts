@@ -7,6 +7,7 @@
 // only [build-system].requires names are not pinned: a lockfile does not lock the build.
 import { satisfies } from '@renovatebot/pep440';
 import { normalizeName } from '../read/normalize.js';
+import { boundedVersion } from '../read/version-bounds.js';
 import type { Planner } from '../planner.js';
 import type { RepoReader } from '../read/repo-reader.js';
 import { isTable } from '../read/toml.js';
@@ -22,6 +23,8 @@ function lockedVersions(text: string): Map<string, Set<string>> {
   const packages = [root.package, root.packages].find(Array.isArray) ?? [];
   for (const entry of packages as unknown[]) {
     if (!isTable(entry) || typeof entry.name !== 'string' || typeof entry.version !== 'string') continue;
+    // A version too long to compare (version-bounds.ts) locks nothing.
+    if (!boundedVersion(entry.version)) continue;
     const key = normalizeName(entry.name);
     out.set(key, (out.get(key) ?? new Set()).add(entry.version));
   }

@@ -10,6 +10,7 @@ import { isTestName } from '../tests/test-names.js';
 import { isTable, type TomlTable } from '../read/toml.js';
 import type { SkippedRequirement } from '../types.js';
 import { appendAll } from '../../../text/append.js';
+import { quoted } from '../read/version-bounds.js';
 
 export interface PoetrySections {
   /** [tool.poetry].name (Poetry before 2.0 keeps the name there, not in [project]). */
@@ -40,7 +41,7 @@ function toPep508(name: string, value: unknown, runtime: boolean): string | { sk
   if (typeof value === 'string') {
     const spec = poetryToPep440(value);
     return spec === null
-      ? { skip: `Poetry constraint "${value}" has no PEP 440 form: not read` }
+      ? { skip: `Poetry constraint "${quoted(value)}" has no PEP 440 form: not read` }
       : name + spec;
   }
   if (!isTable(value)) return { skip: 'not a Poetry constraint or table: not read' };
@@ -50,11 +51,11 @@ function toPep508(name: string, value: unknown, runtime: boolean): string | { sk
   if (direct === null) return { skip: 'a Poetry git or url dependency whose value is not a string' };
   const spec = typeof value.version === 'string' ? poetryToPep440(value.version) : '';
   if (spec === null)
-    return { skip: `Poetry constraint "${String(value.version)}" has no PEP 440 form: not read` };
+    return { skip: `Poetry constraint "${quoted(String(value.version))}" has no PEP 440 form: not read` };
   const extras = Array.isArray(value.extras) ? value.extras.filter((e) => typeof e === 'string') : [];
   const python = typeof value.python === 'string' ? poetryPythonMarker(value.python) : '';
   if (python === null)
-    return { skip: `Poetry python constraint "${String(value.python)}" has no PEP 440 form` };
+    return { skip: `Poetry python constraint "${quoted(String(value.python))}" has no PEP 440 form` };
   const marker = joinMarkers([python, typeof value.markers === 'string' ? value.markers : '']);
   const head = `${name}${extras.length ? `[${extras.join(',')}]` : ''}`;
   // A direct reference: planned with its URL, fetched only with trust, else asked for by name.

@@ -2,8 +2,11 @@
 // it is evaluated for one Python. Evaluation follows the reference implementation (pypa/packaging):
 // a comparison is a PEP 440 specifier test when `op + right` is a valid specifier and the left side a
 // valid version, and a plain string comparison otherwise; `extra` values compare PEP 503-normalized.
+// As packaging's Specifier, the right side is one clause: a comma makes it a string. A side longer
+// than a version may be (version-bounds.ts) is a string too, rather than minutes of comparison.
 import { satisfies, valid, validRange } from '@renovatebot/pep440';
 import { EnvPlanError } from '../errors.js';
+import { boundedVersion, quoted } from './version-bounds.js';
 import type { MarkerEnvironment, MarkerVariable } from './marker-env.js';
 import { normalizeName } from './normalize.js';
 
@@ -58,7 +61,7 @@ function compareStrings(left: string, op: MarkerOp, right: string, text: string)
     default:
       throw new EnvPlanError(
         'bad_requirement',
-        `marker ${text}: '${op}' compares versions, but "${left}" and "${right}" are not both versions`,
+        `marker ${quoted(text)}: '${op}' compares versions, but "${quoted(left)}" and "${quoted(right)}" are not both versions`,
         { expected: 'a PEP 440 version on both sides of ~= and ===' },
       );
   }
@@ -71,7 +74,8 @@ function evaluateCompare(node: Extract<MarkerNode, { kind: 'compare' }>, env: Ma
     left = normalizeName(left);
     right = normalizeName(right);
   }
-  if (node.op !== 'in' && node.op !== 'not in') {
+  const versions = boundedVersion(left) && boundedVersion(right) && !right.includes(',');
+  if (versions && node.op !== 'in' && node.op !== 'not in') {
     const specifier = `${node.op}${right}`;
     if (validRange(specifier) && valid(left) !== null) {
       return satisfies(left, specifier, { prereleases: true });

@@ -17,6 +17,7 @@ import { EnvPlanError, type EnvPlanErrorWhere } from '../errors.js';
 import { redactUrl } from './redact.js';
 import { MARKER_ALIASES, MARKER_VARIABLES, type MarkerVariable } from './marker-env.js';
 import { renderMarker, type MarkerNode, type MarkerOp, type MarkerValue, type VersionOp } from './marker.js';
+import { MAX_SPECIFIER_CLAUSES, MAX_VERSION_LENGTH, quoted } from './version-bounds.js';
 
 export interface VersionSpecifier {
   op: VersionOp;
@@ -85,9 +86,10 @@ class Scanner {
   fail(problem: string, expected: string): never {
     const { file, line, key } = this.where;
     const place = file ? `${file}${line ? `:${line}` : ''}${key ? ` ${key}` : ''}: ` : '';
+    // Redacted whole, then shortened: a cut URL could no longer be recognized as one.
     throw new EnvPlanError(
       'bad_requirement',
-      `${place}invalid requirement "${redactUrl(this.text)}": ${problem} at column ${this.pos + 1} (expected ${expected})`,
+      `${place}invalid requirement "${quoted(redactUrl(this.text), 200)}": ${problem} at column ${this.pos + 1} (expected ${expected})`,
       { ...this.where, expected },
     );
   }
@@ -111,11 +113,17 @@ function parseVersionMany(s: Scanner): VersionSpecifier[] {
   const specifiers: VersionSpecifier[] = [];
   for (;;) {
     s.skipWs();
+    if (specifiers.length === MAX_SPECIFIER_CLAUSES)
+      s.fail(`a version specifier of more than ${MAX_SPECIFIER_CLAUSES} clauses`, 'a shorter specifier');
     const op = (s.match(VERSION_OP) ??
       s.fail('missing comparison operator', 'one of ~= == != <= >= < > ===')) as VersionOp;
     s.skipWs();
     const start = s.pos;
     const version = s.match(VERSION) ?? s.fail(`no version after '${op}'`, 'a version');
+    if (version.length > MAX_VERSION_LENGTH) {
+      s.pos = start;
+      s.fail(`a version of more than ${MAX_VERSION_LENGTH} characters`, 'a shorter version');
+    }
     if (op !== '===' && !validRange(`${op}${version}`)) {
       s.pos = start;
       s.fail(`'${op}${version}' is not a valid PEP 440 specifier`, 'a PEP 440 version specifier');
