@@ -3,6 +3,7 @@
 // Appended, never truncated: other steps write to the same file. The run's reason, question and diff
 // carry text from the model and the repository, so each goes inside a code fence longer than any
 // run of backticks in it: nothing inside can close the fence and become markdown or HTML.
+import { verdictLines } from '../../policy/verdict-lines.js';
 import { appendFileSync } from 'node:fs';
 import type { RunResult } from '../../policy/events.js';
 import { regressionLines, suiteLine } from '../../policy/regression/suite-report.js';
@@ -32,6 +33,8 @@ export function stepSummary(command: 'fix' | 'resume', result: RunResult): strin
   ];
   const parts = [lines.join('\n')];
   if (result.reason) parts.push(`Reason:\n\n${fenced(result.reason, 'text')}\n`);
+  const verdict = verdictLines(result);
+  if (verdict.length) parts.push(`Verdict:\n\n${fenced(verdict.join('\n'), 'text')}\n`);
   // Test ids are the repository's words: fenced like the reason.
   if (result.suite)
     parts.push(

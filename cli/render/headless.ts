@@ -1,6 +1,7 @@
 // The headless renderers of the event stream: `stream-json` (one JSON object per line on stdout),
 // `json` (the result object alone), `text` (readable lines). Logs go to stderr in every mode, so
 // stdout stays machine-readable. The JSON formats follow the contract in stream-schema.ts.
+import { verdictLines } from '../../policy/verdict-lines.js';
 import type { EventSink, LoopEvent } from '../../policy/events.js';
 import { inert, inertJson } from '../../runtime/text/inert.js';
 import { STREAM_SCHEMA_VERSION } from './stream-version.js';
@@ -72,6 +73,7 @@ export function textLine(e: LoopEvent): string | null {
         '',
         `outcome: ${e.outcome} — ${e.reason}`,
         `repro test passed in the sandbox after the last edit: ${e.verified ? 'yes' : 'no'}`,
+        ...verdictLines(e),
         ...(e.suite ? [suiteLine(e.suite), ...regressionLines(e.suite)] : []),
         `turns ${e.turns} · tokens ${e.tokens} · cost ${e.cost_usd === null ? 'unknown' : `$${e.cost_usd.toFixed(4)}`}`,
         e.diff ? `\n${e.diff.trimEnd()}\n` : 'no edits',

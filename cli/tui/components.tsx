@@ -2,6 +2,7 @@
 // ledger); what the engineer must be able to copy or read in full — the header's facts, the
 // question, failed tests, the diff, the undo and resume commands — wraps instead. Colour is
 // dropped under NO_COLOR.
+import { verdictLines } from '../../policy/verdict-lines.js';
 import { Box, Text } from 'ink';
 import { useEffect, useState } from 'react';
 import type { RunResult } from '../../policy/events.js';
@@ -264,6 +265,11 @@ export function Final({ result, lastTest }: { result: RunResult; lastTest: RunVi
         repro test passed in the sandbox after the last edit:{' '}
         <Text bold>{result.verified ? 'yes' : 'no'}</Text>
       </Text>
+      {verdictLines(result).map((line, i) => (
+        <Text key={`verdict-${i}`} wrap="wrap" color={color('yellow')}>
+          {line}
+        </Text>
+      ))}
       <SuiteLines suite={result.suite} />
       {lastTest && !lastTest.passed && lastTest.failures.length ? (
         <Box flexDirection="column">

@@ -12,7 +12,7 @@ import { keepSnapshot } from '../../primitives/regression/suite-snapshot.js';
 import { runSuite } from '../../primitives/regression/suite-run.js';
 import { isTestSide } from '../../primitives/regression/test-side.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
-import { recordSuiteVerdict } from '../../runtime/ledger/suite-cache.js';
+import { recordRunVerdict } from '../../runtime/ledger/run-verdict.js';
 import { countText, testVerdict } from '../../runtime/test-output/test-verdict.js';
 import type { Session } from '../session.js';
 
@@ -50,7 +50,12 @@ export async function judgeAsWritten(input: AsWrittenInput, result: RunResult): 
       : `does not pass: ${asWritten.detail}`
     : `was not judged: ${asWritten.detail}`;
   const reason = `the repro test passed, but the run edited test-side files (${files.join(', ')}); on the tests as written the repro test ${verdictText}`;
-  recordSuiteVerdict(session.ledger, runId, { outcome: 'tests_edited', reason, suite: null });
+  recordRunVerdict(session.ledger, runId, {
+    outcome: 'tests_edited',
+    reason,
+    key: 'tests_edited',
+    found: edited,
+  });
   return {
     ...result,
     outcome: 'tests_edited',

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadInstances } from '../../eval/swebench/instance-file.js';
 import { markedCommand, runnerOf, sandboxed, testCommand } from '../../eval/swebench/test-command.js';
-import { targetArgv } from '../../primitives/tools/run-test/effect.js';
+import { shellArgv, targetArgv } from '../../primitives/tools/run-test/effect.js';
 
 const DJANGO_FIXTURE = join(__dirname, '../fixtures/swebench/django-style/instances.jsonl');
 
@@ -36,7 +36,7 @@ describe('sandboxed', () => {
       "env PYTHONWARNINGS='ignore::UserWarning,ignore::SyntaxWarning' python3 bin/test -C --verbose sympy/geometry/tests/test_point.py 2>&1",
     );
     // A first word holding `::` would read as a pytest node id: through env it is a shell string.
-    expect(targetArgv(target)).toEqual(['sh', '-c', target]);
+    expect(targetArgv(target)).toEqual(shellArgv(target));
   });
 
   it("runs Django's runtests.py under python3 with its labels", () => {
@@ -47,7 +47,7 @@ describe('sandboxed', () => {
     expect(target).toBe(
       'python3 tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 auth_tests.test_validators 2>&1',
     );
-    expect(targetArgv(target)).toEqual(['sh', '-c', target]);
+    expect(targetArgv(target)).toEqual(shellArgv(target));
   });
 
   it("runs the pytest a sphinx instance's tox wraps, and keeps pytest's cache out of the tree", () => {
