@@ -32,7 +32,12 @@ The project environment (its dependencies in a venv, the project installed edita
 before the first run and reused while its inputs are unchanged; see \`piper-agent env --help\`.
 ${WARM_HELP}
 
-Exit status: 0 when the tests passed, 4 when they ran and failed or timed out, 2 bad usage or an
+A pass means tests ran and passed, by piper's own reading of the runner's summary, whatever the exit
+code: no test run (a listing option such as --co), every test skipped, xfailed or deselected, a
+failure named in the output under exit 0 (a status masked by \`| tee\` or \`|| true\`), or no summary
+at all ("counts unknown") is no pass, and is said with why. Shell-string targets run with pipefail.
+
+Exit status: 0 when tests ran and passed, 4 when they failed, timed out or were no pass, 2 bad usage or an
 environment that cannot be built,
 5 no Docker engine, 1 other failures.`;
 
@@ -65,7 +70,7 @@ export async function runTestCommand(argv: string[]): Promise<number> {
       `${JSON.stringify({ run_id: runId, call_id: callId, target: choice.target, ...source, ...result })}\n`,
     );
   } else printResult(result, `run ${runId} · call ${callId}`, log);
-  return result.passed ? EXIT.ok : EXIT.no;
+  return result.passed && !result.unverified_pass ? EXIT.ok : EXIT.no;
 }
 
 function printResult(result: RunTestResult, ids: string, log: (line: string) => void): void {
@@ -75,6 +80,12 @@ function printResult(result: RunTestResult, ids: string, log: (line: string) => 
   const counts = c
     ? ` · ${c.passed} passed, ${c.failed} failed, ${c.errors} errors, ${c.skipped} skipped`
     : '';
-  const verdict = result.timed_out ? 'TIMED OUT' : result.passed ? 'PASSED' : 'FAILED';
-  log(`── ${verdict} · exit ${result.exit_code}${counts} · ${ids}`);
+  const verdict = result.timed_out
+    ? 'TIMED OUT'
+    : result.unverified_pass
+      ? `NO PASS (${result.unverified_pass})`
+      : result.passed
+        ? 'PASSED'
+        : 'FAILED';
+  log(inert(`── ${verdict} · exit ${result.exit_code}${counts} · ${ids}`));
 }

@@ -9,13 +9,17 @@ import { putWorse, type SummaryWord } from './worse-word.js';
 export type { SummaryWord };
 
 /**
- * Each node id the summary names, with its word. A test named twice (a failing teardown after a
- * pass, or any line printed after the summary) keeps the worse word: FAILED and ERROR are never
- * overwritten, and no later word turns a failure into a pass or a skip.
+ * Each node id the summary names, with its word. Where pytest's `short test summary info` block is
+ * in the output, only its lines count: a line printed after the closing `=== … in 0.1s ===` (a
+ * plugin's or conftest's print at exit) is not pytest's report. A test named twice (a failing
+ * teardown after a pass) keeps the worse word: FAILED and ERROR are never overwritten, and no later
+ * word turns a failure into a pass or a skip.
  */
 export function parseSummary(stdout: string): Map<string, SummaryWord> {
   const out = new Map<string, SummaryWord>();
-  for (const m of withoutColors(stdout).matchAll(/^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/gm)) {
+  for (const m of summaryBlock(withoutColors(stdout)).matchAll(
+    /^(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS) (.+)$/gm,
+  )) {
     const word = m[1] as SummaryWord;
     const id = nodeIdOf(m[2]!, word).trim();
     // `SKIPPED [1] tests/x.py:12: reason` names a location, not a node id.
@@ -23,6 +27,17 @@ export function parseSummary(stdout: string): Map<string, SummaryWord> {
     putWorse(out, id, word);
   }
   return out;
+}
+
+/** The last short test summary block, header to closing line; the whole text when it has none. */
+function summaryBlock(text: string): string {
+  const header = /^=+ short test summary info =+$/gm;
+  let start = -1;
+  for (const m of text.matchAll(header)) start = m.index + m[0].length;
+  if (start < 0) return text;
+  const rest = text.slice(start);
+  const close = /^=+ .* in [\d.]+s(?: \([^)]*\))? =+$/m.exec(rest);
+  return close ? rest.slice(0, close.index) : rest;
 }
 
 /**

@@ -167,6 +167,17 @@ describe('the order of the other sources', () => {
     });
     expect(detect({ 'test/test_a.py': unit }).command).toBe('python -m unittest discover -s test');
     expect(detect({ 'tests/test_a.py': `import pytest\n${unit}` }).from).toBe(DEFAULT_TEST_FROM);
+    // TestCase classes beside plain test functions or a base-less test class: unittest would never
+    // run those, so pytest runs the suite.
+    expect(detect({ 'tests/test_a.py': `${unit}\ndef test_plain():\n    assert False\n` }).from).toBe(
+      DEFAULT_TEST_FROM,
+    );
+    expect(
+      detect({
+        'tests/test_a.py': unit,
+        'tests/test_b.py': 'class TestB:\n    def test_b(self):\n        pass\n',
+      }).from,
+    ).toBe(DEFAULT_TEST_FROM);
     expect(detect({ 'tests/test_a.py': 'def test_a():\n    pass\n' })).toMatchObject({
       command: 'python -m pytest',
       from: DEFAULT_TEST_FROM,

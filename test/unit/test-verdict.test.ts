@@ -48,6 +48,24 @@ describe('the readers keep a failure whatever comes after it', () => {
   });
 });
 
+describe('pytest: only the short test summary block is read where there is one', () => {
+  it('a word printed after the closing line does not count, on either side', () => {
+    const out = [
+      '=========================== short test summary info ============================',
+      'PASSED tests/test_r.py::test_a',
+      'FAILED tests/test_r.py::test_b - assert 0',
+      '========================= 1 failed, 1 passed in 0.03s ==========================',
+      'XFAIL tests/test_r.py::test_a',
+      'PASSED tests/test_r.py::test_c',
+    ].join('\n');
+    const words = parseTestOutcomes('pytest', out);
+    expect([...words]).toEqual([
+      ['tests/test_r.py::test_a', 'PASSED'],
+      ['tests/test_r.py::test_b', 'FAILED'],
+    ]);
+  });
+});
+
 describe('counts', () => {
   it('pytest: a listing and `no tests ran` are counts of nothing run, not unknown', () => {
     expect(pytestCounts('==== 3 tests collected in 0.01s ====')).toEqual({

@@ -164,11 +164,21 @@ function unittestOnly(reader: RepoReader): string | null {
     const files = testFiles(reader, dir, dir === '.' ? 0 : 2);
     if (!files.length) continue;
     const texts = files.map((f) => reader.readText(f, 'dependencies') ?? '');
-    const usesPytest = texts.some(importsPytest);
+    // A plain `def test_` function or a `class TestX:` of no base is pytest's alone: unittest never
+    // runs it, so a file that mixes them with TestCase classes is a pytest suite.
+    const usesPytest = texts.some((t) => importsPytest(t) || pytestOnlyTests(t));
     const usesUnittest = texts.some(usesUnittestTestCase);
     return usesUnittest && !usesPytest && !files.some((f) => f.endsWith('conftest.py')) ? dir : null;
   }
   return null;
+}
+
+/** Tests only pytest collects: module-level test functions, and test classes with no base class. */
+function pytestOnlyTests(text: string): boolean {
+  return (
+    /^(?:async\s+)?def\s+test\w*\s*\(/m.test(text) ||
+    /^class\s+Test\w*\s*(?:\(\s*(?:object)?\s*\))?\s*:/m.test(text)
+  );
 }
 
 function testFiles(reader: RepoReader, dir: string, depth: number, out: string[] = []): string[] {
