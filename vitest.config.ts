@@ -1,4 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// The default ledger of every repository a test makes lives in the state directory
+// (runtime/ledger/location.ts): one of this run's own, so no test writes into the real home.
+const XDG_STATE_HOME = mkdtempSync(join(tmpdir(), 'piper-test-state-'));
 
 // Two projects: unit tests are pure and fast; integration tests drive the real Docker engine and
 // run one file at a time (they measure limits, so they must not starve each other of CPU).
@@ -12,6 +19,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts', 'test/unit/**/*.test.tsx'],
           testTimeout: 30_000,
+          env: { XDG_STATE_HOME },
         },
       },
       {
@@ -24,7 +32,7 @@ export default defineConfig({
           globalSetup: ['test/integration/global-setup.ts'],
           // The CLI's one-shot commands keep no warm container for the next (warm-container.test.ts
           // turns it on): a test run would leave one per image for ten minutes.
-          env: { PIPER_WARM_IDLE_S: '0' },
+          env: { PIPER_WARM_IDLE_S: '0', XDG_STATE_HOME },
         },
       },
       {
@@ -38,7 +46,7 @@ export default defineConfig({
           testTimeout: 3_600_000,
           hookTimeout: 600_000,
           globalSetup: ['test/integration/global-setup.ts'],
-          env: { PIPER_WARM_IDLE_S: '0' },
+          env: { PIPER_WARM_IDLE_S: '0', XDG_STATE_HOME },
         },
       },
       {
@@ -51,7 +59,7 @@ export default defineConfig({
           testTimeout: 1_800_000,
           hookTimeout: 1_800_000,
           globalSetup: ['test/integration/global-setup.ts'],
-          env: { PIPER_WARM_IDLE_S: '0' },
+          env: { PIPER_WARM_IDLE_S: '0', XDG_STATE_HOME },
         },
       },
     ],

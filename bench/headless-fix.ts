@@ -21,7 +21,7 @@ export function headlessFixArgs(cli: string, repo: string, extra: string[] = [])
   ];
 }
 
-/** CI=true: headless, as a script or CI job runs it; PIP_* of the host do not reach a run; the repo's own ledger. */
+/** CI=true: headless, as a script or CI job runs it; PIP_* of the host do not reach a run; the default ledger. */
 export function headlessEnv(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PIP_')));
   return { ...env, CI: 'true', PIPER_LEDGER: '' };

@@ -51,7 +51,8 @@ interface AfterInterrupt {
 /** One run, sent SIGTERM once its stdout matches the moment; null when it ended before that. */
 function terminatedAt(cli: string, repo: string, moment: RegExp): Promise<Omit<Sample, 'after'> | null> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, headlessFixArgs(cli, repo, ['--non-interactive']), {
+    const args = headlessFixArgs(cli, repo, ['--non-interactive', '--ledger', ledgerOf(repo)]);
+    const child = spawn(process.execPath, args, {
       env: headlessEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -77,8 +78,16 @@ function terminatedAt(cli: string, repo: string, moment: RegExp): Promise<Omit<S
   });
 }
 
+/**
+ * The run's ledger, named on its command line: beside the copy, in the bench's own temp directory,
+ * wherever the build under test keeps its default one.
+ */
+function ledgerOf(repo: string): string {
+  return `${repo}.ledger.db`;
+}
+
 function afterInterrupt(repo: string): AfterInterrupt {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(ledgerOf(repo));
   try {
     const db = ledger.database;
     const run = db.prepare(`SELECT id, ended_at FROM runs WHERE kind = 'fix'`).get() as {

@@ -82,7 +82,7 @@ async function oneFix(
   const result = await runFix({
     issue: 'clamp(10, 0, 5) returns 4; it should return 5.',
     repo,
-    config: { maxTurns: 10, suiteTimeoutS: gate ? 600 : 0 },
+    config: { maxTurns: 10, suiteTimeoutS: gate ? 600 : 0, ledger: ledgerOf(repo) },
     reproTarget: 'tests/test_clamp.py',
     emit: () => undefined,
     log: () => undefined,
@@ -94,9 +94,14 @@ async function oneFix(
   return { ms, result };
 }
 
+/** The bench's ledger: beside the project, in its temp directory, so nothing is left in the state directory. */
+function ledgerOf(repo: string): string {
+  return `${repo}.ledger.db`;
+}
+
 /** The container time of the fix's final suite run, from the ledger. */
 function suiteMs(repo: string, runId: string): number {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(ledgerOf(repo));
   try {
     const row = ledger.database
       .prepare(

@@ -8,7 +8,7 @@ import { ensureEnvironment, type EnvironmentChoice, type EnvMode } from '../runt
 import { repoRoot } from '../runtime/host/git.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
-import { ledgerPath } from '../runtime/ledger/location.js';
+import { ledgerPath, movedLedgerNote } from '../runtime/ledger/location.js';
 import { sweepLedger } from '../runtime/ledger/sweep.js';
 import { ownerTextAlive, removeOrphans } from '../runtime/sandbox/orphans.js';
 import { removeEveryContainer } from '../runtime/sandbox/removal.js';
@@ -67,7 +67,10 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   const { engine } = await connectEngine();
   const runtime = await resolveSandboxRuntime(engine, opts.runtime ?? process.env[SANDBOX_RUNTIME_ENV]);
   const repo = opts.repo ?? repoRoot();
-  const ledger = Ledger.open(ledgerPath({ flag: opts.ledger, repo }));
+  const path = ledgerPath({ flag: opts.ledger, repo });
+  const moved = movedLedgerNote(repo, path);
+  const ledger = Ledger.open(path);
+  if (moved) opts.log(moved);
   await startUpSweep(engine, ledger, opts.log);
   const owner = formatOwner(currentOwner());
   const userImage = opts.image ?? process.env.PIPER_SANDBOX_IMAGE;

@@ -11,6 +11,7 @@ export type RuntimeErrorKind =
   | 'runtime_unavailable' // the sandbox runtime asked for (PIPER_SANDBOX_RUNTIME) is not offered by the engine
   | 'hardening_unavailable' // the engine cannot apply a hardening setting of the sandbox, and it was not accepted
   | 'ledger_error'
+  | 'ledger_refused' // a ledger file piper will not open (one a repository tracks in git)
   | 'interrupted';
 
 export class RuntimeError extends Error {

@@ -4,7 +4,7 @@
 // headless elsewhere (CI).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { packageRoot } from '../../runtime/package-root.js';
@@ -35,16 +35,20 @@ export async function demoCommand(argv: string[]): Promise<number> {
     'sample repository',
   );
   process.stderr.write(`demo: the sample repository is at ${repo}\n`);
+  // The demo's ledger stays beside its copy, in the same temp dir: a demo run is not one of the
+  // user's repositories, so it leaves nothing in the state directory.
+  const ledger = join(dirname(repo), 'ledger.db');
   const flags = flagsConfig({
     ...values,
     model: `script:${join(root, 'test', 'fixtures', 'models', 'sample-fix.jsonl')}`,
     test: 'tests/test_words.py',
+    ledger,
   });
   // The demo's own settings win over the user's configuration: it must show the same run everywhere.
   // The repository is our own bundled copy, so its config file (if any) is trusted.
   const { config } = loadConfig({ repo, flags, env: {}, trustRepo: true });
   const issue = readFileSync(join(repo, 'ISSUE.md'), 'utf8').trim();
   const result = await runWithRenderer({ issue, repo, config, reproTarget: 'tests/test_words.py' }, values);
-  process.stderr.write(`demo: repository ${repo} · ledger ${join(repo, '.piper', 'ledger.db')}\n`);
+  process.stderr.write(`demo: repository ${repo} · ledger ${ledger}\n`);
   return result.exit_code;
 }

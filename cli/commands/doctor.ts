@@ -158,7 +158,9 @@ function ledgerCheck(path: string): Check {
       name: 'ledger',
       ok: false,
       detail: (error as Error).message,
-      fix: 'point --ledger or PIPER_LEDGER at a writable path',
+      fix: isRuntimeError(error, 'ledger_refused')
+        ? error.fix
+        : 'point --ledger or PIPER_LEDGER at a writable path',
     };
   }
 }

@@ -57,7 +57,7 @@ before the first sandbox of fix, run-test, execute and ab, and reused while its 
                        snapshot of the workspace at /work; nothing you do there reaches your files
 
   --repo DIR           the repository (default: the git root of the current directory)
-  --ledger PATH        ledger file (default: .piper/ledger.db under the repo)
+  --ledger PATH        ledger file (default: the repository's own, in ~/.local/state/piper-agent/ledgers/)
 ${ENV_FLAG_HELP}
 
 Sources, in order, each recorded in the ledger: pip with your own configuration (pip.conf's

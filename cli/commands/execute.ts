@@ -35,7 +35,8 @@ works; nothing the program writes reaches your files.
                      UTF-8), escape sequences included; without it, and for stderr and the receipt
                      lines, every terminal control is shown as a visible escape (\\x1b): the
                      program's output is untrusted text and a terminal acts on controls
-  --ledger PATH      ledger file (default: .piper/ledger.db under the repo; env PIPER_LEDGER)
+  --ledger PATH      ledger file (default: the repo's own, in ~/.local/state/piper-agent/ledgers/;
+                     env PIPER_LEDGER)
   --repo DIR         the repository the ledger belongs to (default: git root of the current dir)
   --image NAME       run in this image as it is (also PIPER_SANDBOX_IMAGE); no environment is built
 ${ENV_FLAG_HELP}

@@ -20,7 +20,7 @@ import { settleRepoTrust } from '../repo-config-trust/settle.js';
 export const FIX_HELP = `Usage: piper-agent fix <issue> [options]
 
 Runs the agent on a Python repository until it stops, asks you something, or hits a cap. Every
-run_test and execute runs in a fresh sandbox; every call is in the ledger (.piper/ledger.db).
+run_test and execute runs in a fresh sandbox; every call is in the ledger (docs/ledger.md).
 
   <issue>              the issue as text, a path to a .md/.txt file, '-' for stdin, or a GitHub
                        issue URL (GITHUB_TOKEN for private repos; GITHUB_API_URL for Enterprise)
@@ -48,7 +48,8 @@ run_test and execute runs in a fresh sandbox; every call is in the ledger (.pipe
                        undoable), read-only (nothing is written: the agent investigates and proposes).
                        Sandboxed run_test/execute never need approval. ask needs a terminal.
                        [env PIPER_APPROVAL, config approval]
-  --ledger PATH        ledger file (default <repo>/.piper/ledger.db)  [env PIPER_LEDGER]
+  --ledger PATH        ledger file (default: the repository's own, in the state directory:
+                       ~/.local/state/piper-agent/ledgers/; never a file git tracks)  [env PIPER_LEDGER]
   --image NAME         run in this image as it is (also PIPER_SANDBOX_IMAGE); no environment is built
   --trust-repo-config  apply the repository's .piper/config.json whole for this run, keys that need
                        trust included (without it: asked on a terminal, left out headless), and its

@@ -23,7 +23,8 @@ ledger by file sha256, so a second run parses only what changed.
 
   --repo DIR     the repository to index
   --json         one JSON object: repo, ledger, stats, files, entities, duplicates
-  --ledger PATH  the ledger file (default: PIPER_LEDGER, else .piper/ledger.db in the repo)`;
+  --ledger PATH  the ledger file (default: PIPER_LEDGER, else the repository's own, in
+                 ~/.local/state/piper-agent/ledgers/)`;
 
 export async function indexCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({

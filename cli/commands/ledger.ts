@@ -43,7 +43,8 @@ Reads the SQLite ledger, the record of what every run did.
   --json         JSON instead of text (show: the run as one document, its turns holding their calls)
   --turn N       show --prompts: only turn N (with its re-selection, if it had one)
   --limit N      runs: at most N runs
-  --ledger PATH  ledger file (default <repo>/.piper/ledger.db)  [env PIPER_LEDGER]
+  --ledger PATH  ledger file (default: the repository's own, in ~/.local/state/piper-agent/ledgers/)
+                 [env PIPER_LEDGER]
   --repo DIR     the repository whose ledger to read (default: the git root of the current directory)
 
 Exit status: 0 ok; 1 internal error; 2 usage error, no ledger there, no such run, or a file that is

@@ -33,7 +33,7 @@ with a repository.
 
   RUN            the run id (or a unique prefix)
   --ledger PATH  the ledger the run is in  [env PIPER_LEDGER]
-  --repo DIR     where its ledger is (<DIR>/.piper/ledger.db) and the git repository holding its
+  --repo DIR     the repository whose ledger the run is in, and the git repository holding its
                  commit (default: the run's own repository; the ledger of the current git root)
   --json         {run_id, replay_run_id, divergence, compared, notes} as JSON
   --keep         keep the scratch directory (the copy and its ledger) and print where it is

@@ -31,7 +31,7 @@ only up to yours; each refusal says the flag that overrides it (docs/security.md
   RUN                  the run id (or a unique prefix), as printed by fix and \`piper-agent ledger runs\`
   --answer TEXT        the answer to the run's question, recorded as a user observation; required
                        when the run is waiting for one
-  --repo DIR           where the run's ledger is (<DIR>/.piper/ledger.db) and the repository to work on
+  --repo DIR           the repository whose ledger the run is in, and the one to work on
                        (default: the run's own repository; the ledger of the current git root)
   --ledger PATH        the ledger file the run is in  [env PIPER_LEDGER]
   --model, --base-url, --test, --max-turns, --max-cost-usd, --max-tokens, --policy, --output,

@@ -7,7 +7,7 @@ import { undoRun } from '../../primitives/undo.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
-import { ledgerPath } from '../../runtime/ledger/location.js';
+import { ledgerPath, movedLedgerNote } from '../../runtime/ledger/location.js';
 import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { CommandError } from '../ledger/command-error.js';
 import { findRunId } from '../ledger/find-run.js';
@@ -24,7 +24,8 @@ against the sha256 the ledger recorded before it is written, and written atomica
 
   --repo DIR     the repository (default: the git root here; a run recorded on another
                  repository is refused unless --repo names the one to restore)
-  --ledger PATH  ledger file (default: .piper/ledger.db under the repo; env PIPER_LEDGER)
+  --ledger PATH  ledger file (default: the repository's own, in ~/.local/state/piper-agent/ledgers/;
+                 env PIPER_LEDGER)
   --json         print the result as one JSON object
 
 Exit status: 0 when the edits were undone (or there were none left), 1 when undo refused,
@@ -44,13 +45,11 @@ export async function undoCommand(argv: string[]): Promise<number> {
   if (positionals.length !== 1)
     throw new UsageError('give exactly one run id, e.g. piper-agent undo r-20250101-120000-abc123');
   let runId = positionals[0]!;
-  const path = ledgerPath({ flag: values.ledger, repo: values.repo ?? repoRoot() });
+  const where = values.repo ?? repoRoot();
+  const path = ledgerPath({ flag: values.ledger, repo: where });
   if (!existsSync(path)) {
-    return finish(
-      values.json,
-      { ok: false, error: `no ledger at ${path}; point --ledger or --repo at the run's ledger` },
-      runId,
-    );
+    const hint = movedLedgerNote(where, path) ?? "point --ledger or --repo at the run's ledger";
+    return finish(values.json, { ok: false, error: `no ledger at ${path}; ${hint}` }, runId);
   }
   const ledger = Ledger.open(path);
   try {

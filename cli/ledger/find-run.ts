@@ -1,10 +1,11 @@
-// Finding a recorded run: the ledger file (--ledger, PIPER_LEDGER, or <repo>/.piper/ledger.db with
-// --repo defaulting to the current git root) and the run in it, by id or a unique id prefix. A
-// read command never creates a ledger: a missing file is a refusal that says where it looked.
+// Finding a recorded run: the ledger file (--ledger, PIPER_LEDGER, or the repository's own ledger
+// in the user's state directory, with --repo defaulting to the current git root) and the run in
+// it, by id or a unique id prefix. A read command never creates a ledger: a missing file is a
+// refusal that says where it looked.
 import { existsSync } from 'node:fs';
 import { repoRoot } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
-import { ledgerPath } from '../../runtime/ledger/location.js';
+import { ledgerPath, movedLedgerNote } from '../../runtime/ledger/location.js';
 import type { RunRow } from '../../runtime/ledger/run-row.js';
 import { CommandError } from './command-error.js';
 import { getRun, listRuns } from '../../runtime/ledger/runs.js';
@@ -13,12 +14,14 @@ import { getRun, listRuns } from '../../runtime/ledger/runs.js';
 export type FoundRun = Omit<RunRow, 'config'> & { config: Record<string, unknown> };
 
 const ELSEWHERE =
-  'a run is recorded in the ledger of the repository it ran on: pass --repo DIR (its ledger is DIR/.piper/ledger.db) or --ledger PATH';
+  'a run is recorded in the ledger of the repository it ran on: pass --repo DIR (the repository) or --ledger PATH';
 
 /** Opens the ledger a command points at; refuses (never creates) when the file is not there. */
 export function openLedgerAt(where: { ledger?: string; repo?: string }): Ledger {
-  const path = ledgerPath({ flag: where.ledger, repo: where.repo ?? repoRoot() });
-  if (!existsSync(path)) throw new CommandError(`no ledger at ${path}`, ELSEWHERE);
+  const repo = where.repo ?? repoRoot();
+  const path = ledgerPath({ flag: where.ledger, repo });
+  if (!existsSync(path))
+    throw new CommandError(`no ledger at ${path}`, movedLedgerNote(repo, path) ?? ELSEWHERE);
   return Ledger.open(path);
 }
 

@@ -7,6 +7,7 @@
 import { resolve } from 'node:path';
 import type { ApprovalMode } from '../../policy/approval.js';
 import type { Config } from '../../core/config.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 import { CommandError } from './command-error.js';
 import type { FoundRun } from './find-run.js';
 
@@ -59,11 +60,16 @@ export function refuseForeignScript(run: FoundRun, flag: string | undefined): vo
   );
 }
 
-/** A foreign run's recorded repository: only the one given by --repo (or the ledger's own) is worked on. */
+/**
+ * A foreign run's recorded repository: only the one given by --repo, or the one whose ledger this
+ * is, is worked on — the repository's default ledger in the state directory, or a `.piper/ledger.db`
+ * inside it that the user named.
+ */
 export function foreignRepo(run: FoundRun, flag: string | undefined, ledgerFile: string): string {
   if (flag !== undefined) return flag;
-  const ledgerRepo = resolve(ledgerFile, '..', '..');
-  if (run.repo && resolve(run.repo) === ledgerRepo) return ledgerRepo;
+  const file = resolve(ledgerFile);
+  if (run.repo && (defaultLedgerPath(run.repo) === file || resolve(run.repo) === resolve(file, '..', '..')))
+    return resolve(run.repo);
   throw new CommandError(
     `run ${run.id} was not started on this machine and names the repository ${run.repo ?? '(none)'}, not the one its ledger is in; pass --repo DIR to say which repository to work on`,
   );

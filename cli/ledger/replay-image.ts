@@ -1,6 +1,6 @@
 // The sandbox image a replay may run in. The recorded run names it, but a ledger is a file that can
-// come with the repository (<repo>/.piper/ledger.db), so a name in it is no reason to run whatever
-// image this engine holds: a replay runs in the recorded image only when piper built it (its own
+// come from elsewhere (one named with --ledger: another machine's, a copy), so a name in it is no
+// reason to run whatever image this engine holds: a replay runs in the recorded image only when piper built it (its own
 // record of the build, not a label an image can carry from anywhere) or when the user's own
 // configuration, environment or flags name that same image now.
 import type { DockerEngine } from '../../runtime/engine/docker-engine.js';

@@ -70,6 +70,9 @@ function classify(error: unknown): Failure {
     return { kind: 'busy', message: error.message, fix: error.fix, code: EXIT.usage };
   }
   if (isRuntimeError(error)) {
+    // A ledger file piper will not open (git tracks it) was named by a flag, variable or config key.
+    if (error.kind === 'ledger_refused')
+      return { kind: 'config', message: error.message, fix: error.fix, code: EXIT.usage };
     if (error.kind === 'engine_unreachable')
       return { kind: 'engine', message: error.message, fix: error.fix, code: EXIT.noEngine };
     // An environment that cannot be built, or a sandbox runtime the engine lacks, is set-up, as a

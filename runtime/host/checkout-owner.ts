@@ -45,11 +45,12 @@ export function adoptOwner(path: string, owner: FileOwner | null): void {
 
 /**
  * `mkdir -p dir` where every directory it creates takes the owner of the nearest directory that
- * already existed. Returns the owner files created in `dir` should get (as ownerToAdopt(dir)).
+ * already existed, and `mode` (before the umask). Returns the owner files created in `dir` should
+ * get (as ownerToAdopt(dir)).
  */
-export function makeOwnedDirectory(dir: string): FileOwner | null {
+export function makeOwnedDirectory(dir: string, mode?: number): FileOwner | null {
   const target = resolve(dir);
-  const first = mkdirSync(target, { recursive: true });
+  const first = mkdirSync(target, { recursive: true, ...(mode === undefined ? {} : { mode }) });
   if (first !== undefined) {
     const owner = ownerToAdopt(dirname(first));
     // mkdir -p created `first` and everything below it on the way to `target`.

@@ -1,7 +1,7 @@
-// The fix runs piper started on this machine. A ledger is a file, and `<repo>/.piper/ledger.db` can
-// come with a repository: a run in it names an image, a model script, an approval mode and caps that
-// nobody here chose. `resume` takes those from a run only when this machine recorded starting it
-// with exactly those settings; the record is a fingerprint per run (a sha256 of the run's id and
+// The fix runs piper started on this machine. A ledger is a file, and one named with --ledger can
+// come from elsewhere (another machine's, a copy): a run in it names an image, a model script, an
+// approval mode and caps that nobody here chose. `resume` takes those from a run only when this
+// machine recorded starting it with exactly those settings; the record is a fingerprint per run (a sha256 of the run's id and
 // settings, so a ledger that copies a known run id with other settings is still someone else's),
 // one line each in the user's state directory, never in a repository.
 import { createHash } from 'node:crypto';

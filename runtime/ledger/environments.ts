@@ -74,11 +74,19 @@ export function recordEnvironment(ledger: Ledger, row: EnvironmentRow): number {
   return Number(result.lastInsertRowid);
 }
 
-/** The newest successful build of a key (what a cache hit reports as its resolved versions). */
-export function lastBuildOf(ledger: Ledger, key: string): EnvironmentRow | undefined {
+/**
+ * The newest successful build of a key (what a cache hit reports as its resolved versions and
+ * shortfalls). Newest by when the row was written (`created_at`), the id only between rows of the
+ * same moment: an id is whatever the row was inserted with, and a row with the largest one would
+ * otherwise outlive every rebuild. A row stamped later than now was not written by this clock.
+ */
+export function lastBuildOf(ledger: Ledger, key: string, now = new Date()): EnvironmentRow | undefined {
   const row = ledger.database
-    .prepare(`SELECT * FROM environments WHERE key = ? AND status = 'built' ORDER BY id DESC LIMIT 1`)
-    .get(key) as Record<string, unknown> | undefined;
+    .prepare(
+      `SELECT * FROM environments WHERE key = ? AND status = 'built' AND created_at <= ?
+        ORDER BY created_at DESC, id DESC LIMIT 1`,
+    )
+    .get(key, now.toISOString()) as Record<string, unknown> | undefined;
   return row ? fromStored(row) : undefined;
 }
 
@@ -87,7 +95,7 @@ export function listEnvironments(
   limit = 50,
 ): Array<EnvironmentRow & { id: number; createdAt: string }> {
   const rows = ledger.database
-    .prepare(`SELECT * FROM environments ORDER BY id DESC LIMIT ?`)
+    .prepare(`SELECT * FROM environments ORDER BY created_at DESC, id DESC LIMIT ?`)
     .all(limit) as Array<Record<string, unknown>>;
   return rows.map((r) => ({ ...fromStored(r), id: r.id as number, createdAt: r.created_at as string }));
 }

@@ -7,10 +7,12 @@ import Database from 'better-sqlite3';
 import { accessSync, constants, existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { RuntimeError } from '../errors.js';
-import { adoptOwner, type FileOwner } from '../host/checkout-owner.js';
+import { adoptOwner, makeOwnedDirectory, type FileOwner } from '../host/checkout-owner.js';
 import { makeStateDirectory } from '../host/piper-directory.js';
+import { ledgerDirectory } from './location.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './migrations.js';
 import { BUSY_TIMEOUT_MS, ledgerFailure, migrationFailure, unwritableLedger } from './open-error.js';
+import { refuseTrackedLedger } from './tracked.js';
 
 export type { CallOrigin } from './call-row.js';
 
@@ -24,10 +26,13 @@ export class Ledger {
     let db: Database.Database | undefined;
     let fileOwner: FileOwner | null = null;
     let created = false;
+    if (path !== ':memory:') refuseTrackedLedger(path);
     try {
       if (path !== ':memory:') {
-        // Run as root on someone else's checkout, the ledger is theirs like its directory.
-        fileOwner = makeStateDirectory(dirname(path));
+        // Run as root on someone else's checkout, the ledger is theirs like its directory. The
+        // state directory's ledgers are the user's alone.
+        const dir = dirname(path);
+        fileOwner = dir === ledgerDirectory() ? makeOwnedDirectory(dir, 0o700) : makeStateDirectory(dir);
         created = !existsSync(path);
         // SQLite opens a file it may not write and fails only at the first write, mid-run.
         if (existsSync(path) && !statSync(path).isDirectory()) {

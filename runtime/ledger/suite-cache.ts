@@ -13,8 +13,13 @@ export interface CachedSuiteRun {
   timed_out: boolean;
 }
 
-/** The newest base run under KEY that ran to its end (passed, failed, or killed by its budget). */
-export function cachedBaseRun(ledger: Ledger, key: string): CachedSuiteRun | undefined {
+/**
+ * The newest base run under KEY that ran to its end (passed, failed, or killed by its budget).
+ * Newest by when it was written (`started_at`), the rowid only between runs of the same moment: a
+ * rowid is whatever the row was inserted with. A run stamped later than now was not written by
+ * this clock, and is not reused.
+ */
+export function cachedBaseRun(ledger: Ledger, key: string, now = new Date()): CachedSuiteRun | undefined {
   const row = ledger.database
     .prepare(
       `SELECT r.id AS runId, e.stdout, e.stderr, e.exit_code, e.timed_out
@@ -22,9 +27,10 @@ export function cachedBaseRun(ledger: Ledger, key: string): CachedSuiteRun | und
         WHERE r.outcome IN ('passed', 'failed', 'timed_out')
           AND json_extract(r.config, '$.suite.side') = 'base'
           AND json_extract(r.config, '$.suite.key') = ?
-        ORDER BY r.started_at DESC, r.rowid DESC LIMIT 1`,
+          AND r.started_at <= ?
+        ORDER BY r.started_at DESC, r.rowid DESC, c.created_at DESC, c.rowid DESC LIMIT 1`,
     )
-    .get(key) as (Omit<CachedSuiteRun, 'timed_out'> & { timed_out: number }) | undefined;
+    .get(key, now.toISOString()) as (Omit<CachedSuiteRun, 'timed_out'> & { timed_out: number }) | undefined;
   return row ? { ...row, timed_out: row.timed_out !== 0 } : undefined;
 }
 

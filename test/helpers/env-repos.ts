@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
 import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
@@ -32,7 +33,7 @@ export interface EnvRow {
 }
 
 export function envRows(repo: string): EnvRow[] {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(defaultLedgerPath(repo));
   try {
     return ledger.database.prepare('SELECT * FROM environments ORDER BY id').all() as EnvRow[];
   } finally {

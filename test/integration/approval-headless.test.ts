@@ -10,11 +10,12 @@ import { callsOf, observationsOf } from '../../runtime/ledger/turns.js';
 import { READ_ONLY_REASON } from '../../policy/approval.js';
 import { runCli } from '../helpers/cli.js';
 import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const env = { CI: 'true', PIPER_APPROVAL: '' };
 
 function fixRun(repo: string): { id: string; config: Record<string, unknown> } {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(defaultLedgerPath(repo));
   try {
     const row = ledger.database.prepare("SELECT id, config FROM runs WHERE kind = 'fix'").get() as {
       id: string;
@@ -43,7 +44,7 @@ describe('approval modes headless (real engine)', () => {
 
     const { id, config } = fixRun(repo);
     expect(config.approval).toBe('read-only');
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     try {
       expect(
         approvalsForRun(ledger, id).map((a) => [a.selector, a.decision, a.decided_by, a.reason]),
@@ -81,7 +82,7 @@ describe('approval modes headless (real engine)', () => {
     expect(r.code, r.stderr).toBe(0);
     const { id, config } = fixRun(repo);
     expect(config.approval).toBe('auto');
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     try {
       expect(approvalsForRun(ledger, id).map((a) => [a.decision, a.scope, a.decided_by])).toEqual([
         ['approved', 'once', 'policy:auto'],
@@ -105,7 +106,7 @@ describe('approval modes headless (real engine)', () => {
       env,
     });
     expect(kept.code, kept.stderr).toBe(4); // the edit after the answer is refused: no verified fix
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     try {
       expect(approvalsForRun(ledger, id).map((a) => a.decided_by)).toEqual(['policy:read-only']);
     } finally {

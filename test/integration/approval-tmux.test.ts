@@ -14,6 +14,7 @@ import { callsOf, observationsOf } from '../../runtime/ledger/turns.js';
 import { tuiFixCommand } from '../helpers/tui-fix-command.js';
 import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
 import { tmuxSession } from '../helpers/tmux.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const terminal = tmuxSession(`piper-approval-${process.pid}`, 60_000);
 const { tmux, waitFor } = terminal;
@@ -60,7 +61,7 @@ describe('approval ask in tmux', () => {
     expect(words).toContain('How often each word occurs in the text.');
     expect(words).toContain('Split the text into');
 
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     try {
       const runId = (
         ledger.database.prepare("SELECT id FROM runs WHERE kind = 'fix'").get() as { id: string }
@@ -143,7 +144,7 @@ describe('approval ask in tmux', () => {
       expect(transcript).not.toContain('undefined');
       expect(execFileSync('git', ['-C', repo, 'status', '--porcelain'], { encoding: 'utf8' })).toBe('');
 
-      const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+      const ledger = Ledger.open(defaultLedgerPath(repo));
       try {
         const runId = (
           ledger.database.prepare("SELECT id FROM runs WHERE kind = 'fix'").get() as { id: string }

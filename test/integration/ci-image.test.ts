@@ -5,7 +5,16 @@
 // that neither the CI container nor any sandbox container it started is left behind.
 import { spawn, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -113,6 +122,8 @@ describe('the CI image', () => {
 
   test('runs `fix` headless on a mounted checkout: exit 0, verified, the patch on the host, the run in the ledger', async () => {
     const repo = join(work, 'repo');
+    const out = join(work, 'out');
+    mkdirSync(out);
     cpSync(join(packageRoot(), 'test', 'fixtures', 'sample-repo'), repo, { recursive: true });
     const git = (...args: string[]) =>
       execFileSync(
@@ -144,6 +155,11 @@ describe('the CI image', () => {
         `${engineSocket()}:/var/run/docker.sock`,
         '-v',
         `${repo}:/repo`,
+        // As the CI workflow keeps it (docs/ci.md): the container's state directory goes with it.
+        '-v',
+        `${out}:/out`,
+        '-e',
+        'PIPER_LEDGER=/out/ledger.db',
         '-e',
         'CI=true',
         image.ref,
@@ -175,7 +191,7 @@ describe('the CI image', () => {
     expect(git('status', '--porcelain', '--untracked-files=no').trim()).toBe('M textstats/words.py');
 
     // The ledger the container wrote, read from the host with the same module.
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(join(out, 'ledger.db'));
     try {
       const row = getRun(ledger, String(result.run_id));
       expect(row).toMatchObject({ kind: 'fix', outcome: 'resolved', repo: '/repo', head });

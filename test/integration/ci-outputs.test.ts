@@ -12,6 +12,7 @@ import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { startCli, type CliResult } from '../helpers/cli.js';
 import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
 import { engine } from '../helpers/sandbox.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'piper-ci-outputs-'));
 const summary = join(dir, 'step-summary.md');
@@ -29,7 +30,7 @@ function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
 const fix = (repo: string, script: string, ...extra: string[]) =>
   cli(sampleFixArgs(repo, script, '--output', 'json', ...extra));
 
-const ledgerOf = (repo: string) => join(repo, '.piper', 'ledger.db');
+const ledgerOf = (repo: string) => defaultLedgerPath(repo);
 let fixedRepo = '';
 let fixedRun = '';
 

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, runCli } from '../helpers/cli.js';
 import { behave, FakeOpenAIServer } from '../helpers/fake-openai-server.js';
 import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const USER_KEY = 'sk-user-0123456789abcdef';
 const STOP = JSON.stringify({ tool: 'stop', args: { reason: 'nothing to do in this test' } });
@@ -115,7 +116,7 @@ describe('a hostile repository config', () => {
     expect(raised.maxCost).toBe(1);
     expect(raised.stderr).toContain('ignoring maxCostUsd, ledger from');
     expect(existsSync(elsewhere)).toBe(false);
-    expect(existsSync(join(raised.repo, '.piper', 'ledger.db'))).toBe(true);
+    expect(existsSync(defaultLedgerPath(raised.repo))).toBe(true);
 
     const lowered = await budget({ maxCostUsd: 0.25 });
     expect(lowered.maxCost).toBe(0.25);

@@ -13,6 +13,7 @@ import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
 import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 import { CLI } from '../helpers/cli.js';
 import { MODELS } from '../helpers/sample-repo.js';
 import { tmuxSession } from '../helpers/tmux.js';
@@ -87,7 +88,7 @@ describe('the environment build in the TUI', () => {
     for (const line of after) expect(line).not.toMatch(/^\s|environment \S+: |^building /);
 
     // The build's record is the ledger's: every step with its command, exit code and output tail.
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     const row = ledger.database.prepare("SELECT * FROM environments WHERE status = 'built'").get() as {
       sources: string;
       steps: string;

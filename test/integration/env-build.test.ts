@@ -14,6 +14,7 @@ import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
 import { loadRecipe } from '../../runtime/images/recipe.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 import { runCli } from '../helpers/cli.js';
 import { NO_PIP, envRows, envScratch } from '../helpers/env-repos.js';
 import { buildWheel, serveSimpleIndex } from '../helpers/wheels.js';
@@ -55,7 +56,7 @@ describe('a src-layout project whose dependencies come from Debian', () => {
     expect(steps.find((s) => s.name === 'debian')!.network).not.toBe('none');
     expect(steps.find((s) => s.name === 'project')!.network).toBe('none');
     // The execution names its environment.
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     const exec = ledger.database.prepare('SELECT env_key, image FROM executions').get() as {
       env_key: string;
       image: string;
@@ -228,7 +229,7 @@ describe('pip: a wheelhouse and a local index with credentials', () => {
       expect(resolved).toContainEqual({ name: 'greet', version: '1.0', source: 'pip' });
       expect(resolved).toContainEqual({ name: 'shout', version: '2.1', source: 'pip' });
       // Nowhere: not the ledger file, not the image's configuration, not its history, not the output.
-      expect(readFileSync(join(repo, '.piper', 'ledger.db')).includes(secret)).toBe(false);
+      expect(readFileSync(defaultLedgerPath(repo)).includes(secret)).toBe(false);
       expect(`${r.stdout}${r.stderr}`).not.toContain(secret);
       expect(execFileSync('docker', ['image', 'inspect', row!.image], { encoding: 'utf8' })).not.toContain(
         secret,

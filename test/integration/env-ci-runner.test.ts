@@ -17,6 +17,7 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { runCli } from '../helpers/cli.js';
 import { getCall, getExecution } from '../../runtime/ledger/calls.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const NO_PIP = { PIP_INDEX_URL: '', PIP_EXTRA_INDEX_URL: '', PIP_FIND_LINKS: '', CI: 'true' };
 const FIXTURES = join(packageRoot(), 'test', 'fixtures', 'env-projects');
@@ -96,7 +97,7 @@ describe('execute in a project environment', () => {
     // A copy: what the program wrote stayed in the container.
     expect(() => cpSync(join(repo, 'scratch.txt'), join(scratch, 'x'))).toThrow();
     // Recorded as every call is, with the environment it ran in.
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     const exec = getExecution(ledger, receipt.call_id);
     ledger.close();
     expect(exec?.env_key).toMatch(/^[0-9a-f]{64}$/);
@@ -149,7 +150,7 @@ describe("the project's own test command", () => {
     expect(plan.stdout).toMatch(/env UNITCONV_TOKEN not set: its value is an expression/);
     expect(plan.stdout).toMatch(/env PYTHONPATH not set: it would change Python's module search path/);
     // The variables are recorded with the call, as its args.
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     const call = getCall(ledger, result.call_id);
     ledger.close();
     expect(JSON.parse(call!.args)).toMatchObject({
@@ -199,7 +200,7 @@ describe("the project's own test command", () => {
     expect(r.code, r.stderr.slice(-3000)).toBe(0);
     const result = JSON.parse(r.stdout) as { run_id: string };
     expect(result).toMatchObject({ outcome: 'resolved', verified: true });
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     // The fix run's own calls: the regression gate's suite runs are runs of their own.
     const tests = ledger.database
       .prepare("SELECT args FROM calls WHERE tool = 'run_test' AND run_id = ? ORDER BY rowid")

@@ -13,6 +13,7 @@ import { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { runCli } from '../helpers/cli.js';
 import { NO_PIP, envRows, envScratch, listener } from '../helpers/env-repos.js';
 import { buildWheel, serveSimpleIndex } from '../helpers/wheels.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const engine = new DockerEngine();
 const repos = envScratch('piper-env-hostile-');
@@ -93,7 +94,7 @@ describe('a repository wheel with a .pth and a direct URL, the user index and fi
       }>;
       const exported = await runCli(['ledger', 'export', runs[0]!.id, '--repo', repo]);
       expect(exported.code, exported.stderr).toBe(0);
-      const ledgerBytes = readFileSync(join(repo, '.piper', 'ledger.db'));
+      const ledgerBytes = readFileSync(defaultLedgerPath(repo));
       const saved = execFileSync('sh', ['-c', `docker save ${row!.image} | strings`], {
         encoding: 'utf8',
         maxBuffer: 1 << 30,
@@ -228,15 +229,21 @@ describe('build code that differs between checkouts with the same declarations',
 });
 
 describe('a committed .piper symlink', () => {
-  it('is refused before anything is written, with the fix', async () => {
+  it('leads nowhere: a run writes nothing through it, and the run lock is refused with the fix', async () => {
     const repo = repos.newRepo('piper-link', { 'tests/test_x.py': 'def test_x():\n    pass\n' });
     const elsewhere = join(repos.scratch, 'elsewhere');
     mkdirSync(elsewhere);
     symlinkSync(elsewhere, join(repo, '.piper'));
-    const r = await runCli(['run-test', 'tests/', '--repo', repo], { env: NO_PIP });
-    expect(r.code).not.toBe(0);
-    expect(r.stderr).toContain('is a symbolic link');
-    expect(r.stderr).toContain('rm ');
+    // The ledger is in the state directory: the run keeps nothing in `.piper/`.
+    const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], { env: NO_PIP });
+    expect(r.code, r.stderr.slice(-3000)).toBe(0);
+    expect(readdirSync(elsewhere)).toEqual([]);
+    // The run lock (fix, resume, undo) is what piper still keeps there: refused before it is written.
+    const runId = (JSON.parse(r.stdout) as { run_id: string }).run_id;
+    const undo = await runCli(['undo', runId, '--repo', repo], { env: NO_PIP });
+    expect(undo.code).not.toBe(0);
+    expect(undo.stderr).toContain('is a symbolic link');
+    expect(undo.stderr).toContain('rm ');
     expect(readdirSync(elsewhere)).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
 import { engine } from '../helpers/sandbox.js';
 import { expectTraceComplete } from '../helpers/trace.js';
 import { getCall } from '../../runtime/ledger/calls.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const fix = sampleFixArgs;
 
@@ -53,7 +54,7 @@ describe('piper-agent fix, headless (real sandbox)', () => {
     expect(existsSync(golden), `${golden} is missing (UPDATE_GOLDEN=1 writes it)`).toBe(true);
     expect(actual).toBe(readFileSync(golden, 'utf8'));
     const runId = (events.at(-1) as unknown as { run_id: string }).run_id;
-    expectTraceComplete(join(repo, '.piper', 'ledger.db'), runId);
+    expectTraceComplete(defaultLedgerPath(repo), runId);
   });
 
   it('rejects with the spec strings, counts no-op turns, and exits 4 on a stop without a fix', async () => {
@@ -79,7 +80,7 @@ describe('piper-agent fix, headless (real sandbox)', () => {
       exit_code: 4,
       turns: 5,
     });
-    expectTraceComplete(join(repo, '.piper', 'ledger.db'), String(events.at(-1)!.run_id));
+    expectTraceComplete(defaultLedgerPath(repo), String(events.at(-1)!.run_id));
   });
 
   it('exits 3 with the question when the model asks and nobody can answer', async () => {
@@ -152,7 +153,7 @@ describe('piper-agent fix, headless (real sandbox)', () => {
       child.on('close', () => resolve(''));
     });
     expect(callId, seen).not.toBe('');
-    const watch = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const watch = Ledger.open(defaultLedgerPath(repo));
     let containerId = '';
     try {
       for (let i = 0; i < 600 && !containerId; i++) {
@@ -173,7 +174,7 @@ describe('piper-agent fix, headless (real sandbox)', () => {
       (c) => (c.labels[LABEL.owner] ?? '').split(':')[1] === String(child.pid),
     );
     expect(left).toEqual([]);
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     const call = ledger.database.prepare('SELECT * FROM calls WHERE container_id = ?').get(containerId) as {
       status: string;
       status_reason: string;

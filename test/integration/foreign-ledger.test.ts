@@ -1,11 +1,13 @@
-// A ledger is data, not configuration: a committed `.piper/ledger.db` can name an image piper never
-// built, a model script anywhere on the host, an approval mode and caps nobody here chose. `resume`
-// takes a run's settings only when this machine recorded starting that run with them (the state
-// directory's record); any other run is resumed as `replay` would run it. Real CLI, real sandbox.
+// A ledger is data, not configuration: one from elsewhere (another machine's, a copy, a file
+// edited since) can name an image piper never built, a model script anywhere on the host, an
+// approval mode and caps nobody here chose. `resume` takes a run's settings only when this machine
+// recorded starting that run with them (the state directory's record); any other run is resumed as
+// `replay` would run it. And a ledger a repository tracks in git is not opened at all, even when
+// named. Real CLI, real sandbox.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { loadRecipe } from '../../runtime/images/recipe.js';
@@ -16,6 +18,7 @@ import { packageRoot } from '../../runtime/package-root.js';
 import { runCliMeasured, type MeasuredResult } from '../helpers/cli-measured.js';
 import { removeEnvImagesOf } from '../helpers/env-images.js';
 import { engine } from '../helpers/sandbox.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const root = packageRoot();
 const dir = mkdtempSync(join(tmpdir(), 'piper-foreign-ledger-'));
@@ -30,7 +33,7 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Measured
 }
 
 function plant(sql: string, ...params: unknown[]): void {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(defaultLedgerPath(repo));
   try {
     ledger.database.prepare(sql).run(...params, runId);
   } finally {
@@ -130,7 +133,7 @@ describe('resume of a run this machine did not record (real CLI)', () => {
     expect(
       execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: repo, encoding: 'utf8' }),
     ).toBe('');
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     try {
       expect(editsForRun(ledger, runId)).toEqual([]);
     } finally {
@@ -140,7 +143,33 @@ describe('resume of a run this machine did not record (real CLI)', () => {
 
   it('refuses a recorded repository other than the ledger’s own unless --repo names one', async () => {
     plant(`UPDATE runs SET repo = '/etc' WHERE id = ?`);
-    const r = await cli(['resume', runId, '--ledger', join(repo, '.piper', 'ledger.db'), '--answer', 'yes']);
+    const r = await cli(['resume', runId, '--ledger', defaultLedgerPath(repo), '--answer', 'yes']);
     expectRefusal(r, 'names the repository /etc', 'pass --repo DIR');
+  });
+});
+
+describe('a ledger the repository tracks in git', () => {
+  it('is never opened, even named by --ledger or PIPER_LEDGER: exit 2, saying why', async () => {
+    const committed = join(repo, '.piper', 'ledger.db');
+    mkdirSync(dirname(committed), { recursive: true });
+    const ledger = Ledger.open(defaultLedgerPath(repo));
+    try {
+      ledger.database.prepare('VACUUM INTO ?').run(committed);
+    } finally {
+      ledger.close();
+    }
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@localhost', ...args], { cwd: repo });
+    git('add', '-f', '.piper/ledger.db');
+    git('commit', '-q', '-m', 'a ledger of our own');
+    for (const r of [
+      await cli(['ledger', 'runs', '--ledger', committed]),
+      await cli(['resume', runId, '--repo', repo, '--answer', 'yes'], { PIPER_LEDGER: committed }),
+    ]) {
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`the ledger ${committed} is tracked by git in ${repo}`);
+      expect(r.stderr).toContain('leave --ledger and PIPER_LEDGER unset');
+      expect(r.stdout).not.toContain(runId);
+    }
   });
 });

@@ -27,6 +27,7 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { runCli } from '../helpers/cli.js';
 import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
 import { createRun, getRun } from '../../runtime/ledger/runs.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 // The bare sandbox image: these tests are about the host side, not the project environment.
 const ENV = { PIPER_ENV: 'base' };
@@ -126,7 +127,7 @@ describe('links out of the repository and special files (items 6 and 7)', () => 
     expect(result.output).toContain(
       'vendor/secret.py (outside the repository, through a symlinked directory)',
     );
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     try {
       expect(getRun(ledger, result.run_id)).toMatchObject({ outcome: 'failed' });
     } finally {
@@ -166,7 +167,7 @@ describe('undo with a tampered ledger (item 7)', () => {
       afterSha256: sha256(Buffer.from(original)),
       diff: unifiedDiff(path, planted, original),
     });
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     let climbing: string;
     let elsewhere: string;
     try {

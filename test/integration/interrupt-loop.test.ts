@@ -17,6 +17,7 @@ import { removeOrphans } from '../../runtime/sandbox/orphans.js';
 import { startCli } from '../helpers/cli.js';
 import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
 import { engine } from '../helpers/sandbox.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 /** Runs the sample fix in stream-json; SIGTERM once stdout matches `moment`, `then` once stderr does. */
 async function interrupted(
@@ -55,7 +56,7 @@ interface Row {
 
 /** The run's record after the exit: its interrupted mark and the rows on either side of it. */
 function recordOf(repo: string) {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(defaultLedgerPath(repo));
   try {
     const db = ledger.database;
     const run = db.prepare(`SELECT id, outcome, ended_at FROM runs WHERE kind = 'fix'`).get() as {

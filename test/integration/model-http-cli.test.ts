@@ -11,6 +11,7 @@ import { runCli } from '../helpers/cli.js';
 import { anthropic, FakeAnthropicServer } from '../helpers/fake-anthropic-server.js';
 import { sampleRepo } from '../helpers/sample-repo.js';
 import { getRun } from '../../runtime/ledger/runs.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 let server: FakeAnthropicServer;
 beforeAll(async () => {
@@ -108,7 +109,7 @@ describe('anthropic:NAME through the CLI (fake Messages API, real sandbox)', () 
     expect(tools.map((t) => t.name)).toContain('stop');
     expect(Object.keys(tools[0]!).sort()).toEqual(['description', 'input_schema', 'name']);
 
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     const run = getRun(ledger, String(result.run_id))!;
     ledger.close();
     expect(run.model).toBe(`anthropic:${MODEL}`);

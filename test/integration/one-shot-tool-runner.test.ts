@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { runCli } from '../helpers/cli.js';
 import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 interface CallRow {
   id: string;
@@ -28,7 +29,7 @@ interface CallRow {
 const RECIPE_TEST = 'python -m pytest tests/test_words.py -q';
 
 function readLedger(repo: string) {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(defaultLedgerPath(repo));
   try {
     const db = ledger.database;
     const calls = db

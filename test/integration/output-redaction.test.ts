@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { runCliMeasured } from '../helpers/cli-measured.js';
 import { removeEnvImagesOf } from '../helpers/env-images.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'piper-redaction-'));
 const PASSWORD = 's3cret-Pw_0x7f';
@@ -42,7 +43,7 @@ function repoWithRequirement(name: string): string {
 }
 
 function ledgerText(repo: string): string {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(defaultLedgerPath(repo));
   try {
     const rows = ledger.database.prepare('SELECT * FROM environments').all();
     return JSON.stringify(rows);

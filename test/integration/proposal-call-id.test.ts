@@ -2,13 +2,13 @@
 // that was executed or rejected carries the id of its row in the ledger's calls table (the real
 // SQLite file) and of its `execution` events; ask_user and stop make no call row and carry null.
 // Model calls and trigger calls alike, and every call row of the run was announced exactly once.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { LoopEvent } from '../../policy/events.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { callsOf } from '../../runtime/ledger/turns.js';
 import { runCli } from '../helpers/cli.js';
 import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const RESERVED = ['ask_user', 'stop'];
 
@@ -26,7 +26,7 @@ async function streamAndCalls(script: string) {
     .split('\n')
     .map((l) => JSON.parse(l) as LoopEvent);
   const runId = (events[0] as { run_id: string }).run_id;
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(defaultLedgerPath(repo));
   try {
     const calls = callsOf(ledger, runId);
     return {

@@ -1,12 +1,14 @@
 // The regression gate through the real CLI, engine and pytest, with a scripted model: a fix is
 // `resolved` (exit 0) only when no test of the project's own suite that passed on the base fails
-// after it; a test failing before is said apart; a suite over its budget runs the affected files.
+// after it; a test failing before is said apart; a suite over its budget runs the affected files;
+// a ledger the repository ships (a forged "before" in it) is never where the gate looks.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../../policy/events.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 import { getRun } from '../../runtime/ledger/runs.js';
 import { runCli } from '../helpers/cli.js';
 import { sampleFixArgs, sampleRepo } from '../helpers/sample-repo.js';
@@ -16,7 +18,7 @@ function resultOf(stdout: string): RunResult {
 }
 
 function withLedger<T>(repo: string, read: (ledger: Ledger) => T): T {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(defaultLedgerPath(repo));
   try {
     return read(ledger);
   } finally {
@@ -25,7 +27,7 @@ function withLedger<T>(repo: string, read: (ledger: Ledger) => T): T {
 }
 
 function runRow(repo: string, runId: string) {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(defaultLedgerPath(repo));
   try {
     const row = getRun(ledger, runId)!;
     return { outcome: row.outcome, config: JSON.parse(row.config!) as { suite?: { status: string } } };
@@ -36,7 +38,7 @@ function runRow(repo: string, runId: string) {
 
 /** The suite runs the gate made for a fix run: side and outcome of each, oldest first. */
 function suiteRuns(repo: string, fixRun: string): Array<{ side: string; outcome: string }> {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(defaultLedgerPath(repo));
   try {
     return ledger.database
       .prepare(
@@ -132,4 +134,69 @@ describe('the regression gate (real sandbox, scripted model)', () => {
     });
     expect(result.suite?.reason).toMatch(/over its budget/);
   });
+});
+
+describe('a repository that ships a ledger of its own', () => {
+  /** A copy of `from`'s ledger at `to` whose base run says what the fix's last final run said. */
+  function forgeBase(from: string, to: string): void {
+    mkdirSync(dirname(to), { recursive: true });
+    withLedger(from, (ledger) => ledger.database.prepare('VACUUM INTO ?').run(to));
+    const forged = Ledger.open(to);
+    try {
+      // In that run the test the fix breaks already fails: judged against it, the fix breaks nothing.
+      forged.database
+        .prepare(
+          `UPDATE executions SET (stdout, stderr, exit_code) = (
+             SELECT e.stdout, e.stderr, e.exit_code FROM executions e JOIN calls c ON c.id = e.call_id
+               JOIN runs r ON r.id = c.run_id
+              WHERE json_extract(r.config, '$.suite.side') = 'final' AND r.outcome = 'failed')
+           WHERE call_id IN (SELECT c.id FROM calls c JOIN runs r ON r.id = c.run_id
+                              WHERE json_extract(r.config, '$.suite.side') = 'base')`,
+        )
+        .run();
+    } finally {
+      forged.close();
+    }
+  }
+
+  it('cannot hand the gate its "before": a committed `.piper/ledger.db` is not read, and named, it is refused', async () => {
+    // A gated run of the same content, for a base run under the key every copy of it has.
+    const source = sampleRepo();
+    const first = await runCli(sampleFixArgs(source, 'regress-fix.jsonl', '--output', 'json'));
+    expect(first.code, first.stderr).toBe(4);
+
+    // The forgery works where a ledger is taken as piper's record: a file the user named.
+    const control = sampleRepo();
+    const named = join(dirname(control), 'named-ledger.db');
+    forgeBase(source, named);
+    const fooled = await runCli(
+      sampleFixArgs(control, 'regress-fix.jsonl', '--output', 'json', '--ledger', named),
+    );
+    expect(fooled.code, fooled.stderr).toBe(0);
+    expect(resultOf(fooled.stdout).suite).toMatchObject({ base_cached: true, regressions: [] });
+
+    // The same file, committed as the repository's `.piper/ledger.db`.
+    const repo = sampleRepo();
+    const shipped = join(repo, '.piper', 'ledger.db');
+    forgeBase(source, shipped);
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@localhost', ...args], { cwd: repo });
+    git('add', '-f', '.piper/ledger.db');
+    git('commit', '-q', '-m', 'a ledger of our own');
+
+    const refused = await runCli(
+      sampleFixArgs(repo, 'regress-fix.jsonl', '--output', 'json', '--ledger', shipped),
+    );
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain(`the ledger ${shipped} is tracked by git`);
+
+    const r = await runCli(sampleFixArgs(repo, 'regress-fix.jsonl', '--output', 'json'));
+    expect(r.code, r.stderr).toBe(4);
+    const result = resultOf(r.stdout);
+    expect(result.outcome).toBe('regressed');
+    expect(result.suite).toMatchObject({ status: 'regressed', base_cached: false });
+    // Its own base run, in its own ledger, outside the repository.
+    expect(suiteRuns(repo, result.run_id)[0]).toEqual({ side: 'base', outcome: 'failed' });
+    expect(defaultLedgerPath(repo).startsWith(repo)).toBe(false);
+  }, 400_000);
 });

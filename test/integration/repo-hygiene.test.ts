@@ -1,11 +1,13 @@
-// What piper leaves in the user's directories: `.piper/` comes with a `.gitignore` of `*` when piper
-// creates it, so `git status` stays clean after a run; a `.piper/` the user made is left as it is;
-// and run outside any repository, `doctor` and `tool` write no ledger (nor `.piper/`) there.
+// What piper leaves in the user's directories: a call in a repository writes nothing there (its
+// ledger is in the state directory); `.piper/` comes with a `.gitignore` of `*` when piper creates
+// it (the run lock), so `git status` stays clean; a `.piper/` the user made is left as it is; and
+// run outside any repository, `doctor` and `tool` write no ledger (nor `.piper/`) there.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 import { runCli } from '../helpers/cli.js';
 import { sampleRepo } from '../helpers/sample-repo.js';
 
@@ -15,13 +17,28 @@ const READ = JSON.stringify({ selector: 'textstats.words.top_words' });
 const gitStatus = (repo: string) =>
   execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: repo, encoding: 'utf8' });
 
-describe('.piper/ in the repository', () => {
-  it('is created with a .gitignore of everything: git status is clean after a call', async () => {
+/** A `tool` call in the repository; its run id. */
+async function toolCall(repo: string): Promise<string> {
+  const r = await runCli(['tool', 'read_entity', READ], { cwd: repo, env });
+  expect(r.code, r.stderr).toBe(0);
+  return /── run (\S+) ·/.exec(r.stderr)![1]!;
+}
+
+describe('the repository after a run', () => {
+  it('a call writes nothing into it: its ledger is in the state directory', async () => {
     const repo = sampleRepo();
     expect(gitStatus(repo)).toBe('');
-    const r = await runCli(['tool', 'read_entity', READ], { cwd: repo, env });
-    expect(r.code).toBe(0);
-    expect(existsSync(join(repo, '.piper', 'ledger.db'))).toBe(true);
+    await toolCall(repo);
+    expect(existsSync(defaultLedgerPath(repo))).toBe(true);
+    expect(existsSync(join(repo, '.piper'))).toBe(false);
+    expect(gitStatus(repo)).toBe('');
+  });
+
+  it('.piper/ made for the run lock comes with a .gitignore of everything: git status stays clean', async () => {
+    const repo = sampleRepo();
+    const runId = await toolCall(repo);
+    // undo holds the run lock, the one thing piper still keeps in the repository.
+    await runCli(['undo', runId, '--json'], { cwd: repo, env });
     expect(readFileSync(join(repo, '.piper', '.gitignore'), 'utf8')).toBe(
       '# Created by piper-agent automatically.\n*\n',
     );
@@ -32,8 +49,8 @@ describe('.piper/ in the repository', () => {
     const repo = sampleRepo();
     mkdirSync(join(repo, '.piper'));
     writeFileSync(join(repo, '.piper', 'config.json'), '{"maxTurns": 5}\n');
-    const r = await runCli(['tool', 'read_entity', READ], { cwd: repo, env });
-    expect(r.code).toBe(0);
+    const runId = await toolCall(repo);
+    await runCli(['undo', runId, '--json'], { cwd: repo, env });
     expect(existsSync(join(repo, '.piper', '.gitignore'))).toBe(false);
   });
 });

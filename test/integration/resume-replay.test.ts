@@ -20,6 +20,7 @@ import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { startCli, type CliResult } from '../helpers/cli.js';
 import { engine } from '../helpers/sandbox.js';
 import { getRun } from '../../runtime/ledger/runs.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const root = packageRoot();
 const dir = mkdtempSync(join(tmpdir(), 'piper-resume-'));
@@ -54,7 +55,7 @@ function withLedger<T>(file: string, read: (ledger: Ledger) => T): T {
   }
 }
 
-const ledgerOf = (repo: string) => join(repo, '.piper', 'ledger.db');
+const ledgerOf = (repo: string) => defaultLedgerPath(repo);
 const QUESTION = 'Should top_words(text, n) return exactly n words when there are at least n distinct words?';
 const ANSWER = 'Yes: exactly n words whenever there are at least n distinct words.';
 

@@ -9,6 +9,7 @@ import { packageRoot } from '../../runtime/package-root.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { runCli } from '../helpers/cli.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const env = { PIPER_LEDGER: '', CI: 'true' };
 
@@ -63,7 +64,7 @@ describe('selectors in their import form (src layout)', () => {
     );
     expect(edit2.code).toBe(0);
 
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     try {
       const edits = ledger.database.prepare('SELECT selector FROM edits ORDER BY id').all();
       expect(edits).toEqual([{ selector: 'src.calc.ops.Calc.add' }, { selector: 'src.calc.ops.Calc.sub' }]);

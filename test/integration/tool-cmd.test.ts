@@ -1,9 +1,9 @@
 // `piper-agent tool`: one call through validation, execution and the trust gate, from the shell.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { runCli } from '../helpers/cli.js';
 import { sampleRepo } from '../helpers/sample-repo.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const EDIT =
   '{"selector": "textstats.words.top_words", "search": "return ranked[: n - 1]", "replace": "return ranked[:n]"}';
@@ -63,7 +63,7 @@ describe('piper-agent tool (real sandbox, real ledger)', () => {
       data: { passed: true, exit_code: 0 },
     });
 
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     const calls = ledger.database
       .prepare('SELECT tool, verdict, status FROM calls WHERE run_id = ? ORDER BY rowid')
       .all(runId);

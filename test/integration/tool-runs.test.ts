@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { runCli } from '../helpers/cli.js';
 import { sampleRepo } from '../helpers/sample-repo.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const SELECTOR = 'textstats.words.top_words';
 const EDIT = JSON.stringify({
@@ -19,7 +20,7 @@ const env = { PIPER_LEDGER: '', CI: 'true' };
 function runsOf(
   repo: string,
 ): Array<{ id: string; kind: string; outcome: string | null; ended_at: string | null }> {
-  const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+  const ledger = Ledger.open(defaultLedgerPath(repo));
   try {
     return ledger.database
       .prepare('SELECT id, kind, outcome, ended_at FROM runs ORDER BY rowid')

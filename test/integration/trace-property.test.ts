@@ -1,7 +1,6 @@
 // A property test of the loop: random model replies — valid calls, invalid ones, malformed JSON,
 // reserved names, two calls in one reply — and every proposal still ends in exactly one terminal
 // ledger record (trace completeness 100%), with no exception escaping and no call left dispatched.
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFix } from '../../core/fix/run-fix.js';
 import type { LoopEvent } from '../../policy/events.js';
@@ -9,6 +8,7 @@ import { scriptModelFromReplies } from '../../runtime/model/script-model.js';
 import { SELECTIONS_PER_TURN } from '../../policy/turn/step.js';
 import { sampleRepo } from '../helpers/sample-repo.js';
 import { expectTraceComplete } from '../helpers/trace.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -86,7 +86,7 @@ describe('trace completeness under random model replies (real sandbox, real ledg
       result.outcome,
     );
     expect(events.at(-1)?.type).toBe('result');
-    const turnRows = expectTraceComplete(join(repo, '.piper', 'ledger.db'), result.run_id);
+    const turnRows = expectTraceComplete(defaultLedgerPath(repo), result.run_id);
     expect(turnRows).toBeGreaterThan(0);
   });
 });

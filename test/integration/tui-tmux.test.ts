@@ -9,6 +9,7 @@ import { observationsOf } from '../../runtime/ledger/turns.js';
 import { tuiFixCommand } from '../helpers/tui-fix-command.js';
 import { MODELS, sampleRepo } from '../helpers/sample-repo.js';
 import { tmuxSession } from '../helpers/tmux.js';
+import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
 const terminal = tmuxSession(`piper-tui-${process.pid}`, 120_000);
 const { waitFor } = terminal;
@@ -64,7 +65,7 @@ describe('the TUI in tmux', () => {
     expect(terminal.tmux('capture-pane', '-t', terminal.name, '-p', '-e')).not.toMatch(
       new RegExp(String.fromCharCode(27) + '\\[(?:[0-9]+;)*(?:3[0-7]|9[0-7])m'),
     );
-    const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+    const ledger = Ledger.open(defaultLedgerPath(repo));
     const answers = observationsOf(
       ledger,
       (ledger.database.prepare("SELECT id FROM runs WHERE kind = 'fix'").get() as { id: string }).id,
@@ -92,7 +93,7 @@ describe('the TUI in tmux', () => {
       await t.waitFor('not n - 1');
       t.keys('Enter');
       expect(await t.waitFor('EXIT=')).toContain('EXIT=0');
-      const ledger = Ledger.open(join(repo, '.piper', 'ledger.db'));
+      const ledger = Ledger.open(defaultLedgerPath(repo));
       const runId = (
         ledger.database.prepare("SELECT id FROM runs WHERE kind = 'fix'").get() as { id: string }
       ).id;
