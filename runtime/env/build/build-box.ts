@@ -9,6 +9,7 @@ import { inert } from '../../text/inert.js';
 import type { EnvironmentStep } from '../../ledger/environments.js';
 import type { LayerChange } from './project/project-layer.js';
 import { URL_REDACTOR, type Redactor } from '../plan/secrets.js';
+import { refuseNetworkedFrom } from './offline/downloaded-code.js';
 
 const TAIL_BYTES = 4000;
 /** How long a removal waits for the box's calls under way (a step's own time limit ends its exec). */
@@ -79,6 +80,11 @@ export class BuildBox {
       createOnly?: boolean;
     },
   ): Promise<BuildBox> {
+    // No networked step starts where downloaded code was installed (downloaded-code.ts).
+    if (opts.network !== 'none') {
+      const from = await engine.inspectImage(opts.image);
+      if (from) refuseNetworkedFrom(opts.image, from.labels);
+    }
     const id = await engine.createBuildContainer({
       Image: opts.image,
       ...(opts.confined

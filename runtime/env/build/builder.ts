@@ -1,9 +1,10 @@
 // Building a project environment (docs/environments.md): an image FROM the sandbox image with the
 // project's dependencies in a venv that sees Debian's packages, and the project importable from
 // the workspace and installed editable. Each phase is its own container, and repository code never
-// runs where there is a network or a secret:
+// runs where there is a network or a secret, and no step with a network starts from an image that
+// holds downloaded code (downloaded-code.ts: an install may write only the venv, checked):
 //   1. dependencies (network: download only, and Debian; then installed offline): deps-phase.ts
-//   1b. for compiled parts, a compiler and headers on top (network, apt only): tools-phase.ts
+//   1b. for compiled parts, a compiler and headers on top (downloaded apart, installed offline): tools-phase.ts
 //   2a. the repository's own wheels (no network, no secret): wheelhouse-phase.ts
 //   2b. the project's build (no network, no secret, its result read back as data): project-phase.ts
 //   2c. what only the project's METADATA requires, downloaded then installed offline: topup-phase.ts

@@ -16,6 +16,7 @@ import {
 import { buildDepsDownloadStep, buildDepsInstallStep } from './deps/sdist-build-deps.js';
 import { versionsScanStep } from './deps/installed-versions.js';
 import { importCheckStep } from './import-check.js';
+import { carriedDebsStep } from './offline/apt-offline.js';
 import { entryPointsScanStep } from '../run/pytest-entry-points.js';
 import { Redactor } from '../plan/secrets.js';
 import {
@@ -44,6 +45,8 @@ export function stepCatalog(): CatalogStep[] {
     ['dependencies', venvStep()],
     ['dependencies', aptStep('apt', ['PACKAGE'], false, true)],
     ['dependencies', aptStep('apt', ['PACKAGE'], true, false)],
+    ['build tools', aptStep('apt', ['PACKAGE'], false, true, true)],
+    ['build tools', carriedDebsStep(['PACKAGE'])],
     ['dependencies', indexProbeStep([])],
     ['dependencies', pipDownloadStep(REQ, [], NONE)],
     ['dependencies', sdistListStep('NAME', [])],

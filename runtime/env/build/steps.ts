@@ -12,15 +12,23 @@ export function shQuote(text: string): string {
 
 const PIP = `${VENV_PYTHON} -m pip --disable-pip-version-check --no-input`;
 
+/**
+ * Debian's data directories a library finds under sys.prefix/share, which is /usr for Debian's
+ * Python and the venv for the tests: PROJ's (pyproj, and rasterio, fiona and pyogrio through it)
+ * and GDAL's (rasterio, fiona, pyogrio). Each is a link of its own in the venv's share/, never
+ * share/ itself: what a wheel installs as data into share/ (man pages, jupyter files) stays in the
+ * venv, and a write through one of these links leaves the venv, which fails the build
+ * (downloaded-code.ts).
+ */
+const SHARED_DATA = ['proj', 'gdal'];
+
 export function venvStep(): StepSpec {
   return {
     name: 'venv',
     // No pip of its own: Debian's pip (visible through the system site-packages) installs into the
     // venv when run by the venv's Python, which saves ensurepip's time and size. (Not `pip
-    // --version` after it: 0.6 s to learn what the first pip step says anyway.) Its share/ is
-    // Debian's: a Debian package finds its data under sys.prefix/share, which is /usr for Debian's
-    // Python and the venv for the tests (pyproj's PROJ grids, rasterio's GDAL data).
-    script: `python3 -m venv --without-pip --system-site-packages ${VENV} && ln -s /usr/share ${VENV}/share`,
+    // --version` after it: 0.6 s to learn what the first pip step says anyway.)
+    script: `python3 -m venv --without-pip --system-site-packages ${VENV} && mkdir -p ${VENV}/share && ln -s ${SHARED_DATA.map((d) => `/usr/share/${d}`).join(' ')} ${VENV}/share/`,
     timeoutS: 120,
   };
 }
@@ -39,8 +47,16 @@ const PKGCACHE_STAMP = 'stat -c %Y.%s /var/cache/apt/pkgcache.bin 2>/dev/null ||
 /**
  * apt from the image's Debian sources (`update`: fetch the lists first). `strict`: every package must exist (the recipe asked for
  * them by name); otherwise the missing ones are reported (`piper-missing NAME`) and the rest installed.
+ * `downloadOnly`: the packages (and what they need on this image) only downloaded into apt's
+ * archives, for an offline install elsewhere (apt-offline.ts).
  */
-export function aptStep(name: string, packages: string[], strict: boolean, update = true): StepSpec {
+export function aptStep(
+  name: string,
+  packages: string[],
+  strict: boolean,
+  update = true,
+  downloadOnly = false,
+): StepSpec {
   const list = packages.map(shQuote).join(' ');
   const script = [
     'set -e',
@@ -66,10 +82,12 @@ export function aptStep(name: string, packages: string[], strict: boolean, updat
     // A package the recipe names but Debian does not have fails the step by name.
     ...(strict ? ['[ -z "$missing" ] || { echo "no such Debian package:$missing" >&2; exit 3; }'] : []),
     'debs_before=$(ls /var/cache/apt/archives | grep -c "\\.deb$" || true)',
-    '[ -z "$install" ] || apt-get install -y -qq --no-install-recommends $install',
+    `[ -z "$install" ] || apt-get install -y -qq --no-install-recommends${downloadOnly ? ' --download-only' : ''} $install`,
     // Only a step that downloaded something has packages the kept ones lack (apt-cache.ts).
     `[ "$(ls /var/cache/apt/archives | grep -c "\\.deb$" || true)" = "$debs_before" ] || echo ${APT_DEBS_FETCHED}`,
-    '[ -z "$install" ] || dpkg-query -W -f=\'piper-dpkg ${Package} ${Version}\\n\' $install',
+    ...(downloadOnly
+      ? []
+      : ['[ -z "$install" ] || dpkg-query -W -f=\'piper-dpkg ${Package} ${Version}\\n\' $install']),
   ];
   return { name, script: script.join('\n'), timeoutS: 600 };
 }

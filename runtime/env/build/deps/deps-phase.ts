@@ -24,6 +24,7 @@ import { requirementsContext, takeDownloads } from './requirements-context.js';
 import { putWheelDirs, WHEELHOUSE } from '../wheel-dirs.js';
 import { dpkgLines } from '../step-output.js';
 import { cleanStep, venvStep } from '../steps.js';
+import { checkInstallWrites, downloadedCodeLabel } from '../offline/downloaded-code.js';
 import { writeLaunchers } from '../project/venv-launchers.js';
 
 /** Returns the dependency image's reference (an intermediate tag the builder removes). */
@@ -92,8 +93,9 @@ async function settle(
   await writeLaunchers(ctx, box);
   await scanPytestPlugins(ctx, box);
   await box.run(cleanAll());
+  await checkInstallWrites(ctx, box, 'the install of the dependencies');
   const tag = ctx.intermediateTag('deps');
-  await box.commit({ repo: ctx.target.repo, tag, changes: [] });
+  await box.commit({ repo: ctx.target.repo, tag, changes: [downloadedCodeLabel('deps')] });
   return `${ctx.target.repo}:${tag}`;
 }
 

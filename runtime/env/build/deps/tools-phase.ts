@@ -1,22 +1,24 @@
 // Phase 1b, only for a project with compiled parts (native.ts): the compiler, Python's headers and
-// the -dev packages its sources include, from Debian, in a networked container FROM the dependency
-// image (apt only: no repository code, no Python it supplied). The project's build runs on this
-// image; the environment image does not — it is made FROM the dependency image — so no compiler
-// is left where the tests run unless the recipe's `apt` asks for one.
-import { BuildBox } from '../build-box.js';
-import { runApt, type BuildContext } from '../build-context.js';
+// the -dev packages its sources include, from Debian, onto the dependency image. That image holds
+// downloaded code, so no step with a network starts from it (downloaded-code.ts): apt downloads the
+// packages in a box of the sandbox image and installs them in a box of the dependency image with no
+// network (apt-offline.ts; apt only, no repository code, no Python it supplied). The project's build
+// runs on this image; the environment image does not — it is made FROM the dependency image — so no
+// compiler is left where the tests run unless the recipe's `apt` asks for one.
+import { aptOffline } from '../offline/apt-offline.js';
+import type { BuildContext } from '../build-context.js';
 import type { NativeBuild } from '../../plan/native.js';
 import { missingLines } from '../step-output.js';
 import { cleanStep } from '../steps.js';
 
 export async function toolsPhase(ctx: BuildContext, deps: string, native: NativeBuild): Promise<string> {
   const { engine, log } = ctx.input;
-  const network = (await engine.hasBridgeNetwork()) ? 'bridge' : 'host';
-  log(`environment ${ctx.target.ref}: build tools for ${native.evidence} (network: ${network})`);
-  const box = await BuildBox.start(engine, { image: deps, network, labels: ctx.labels, log });
+  log(`environment ${ctx.target.ref}: build tools for ${native.evidence}`);
+  const { box, step: r } = await aptOffline(ctx, deps, 'build tools', native.apt, false);
   try {
-    const r = await runApt(ctx, box, 'build tools', native.apt, false);
     ctx.check(r, 'build tools');
+    // A step that succeeded ran in its box.
+    if (!box) throw new Error('build tools: no box');
     const missing = missingLines(r.stdout);
     await box.run(cleanStep());
     const tag = ctx.intermediateTag('tools');
@@ -29,7 +31,9 @@ export async function toolsPhase(ctx: BuildContext, deps: string, native: Native
     );
     return ref;
   } finally {
-    ctx.collect(box);
-    await box.remove();
+    if (box) {
+      ctx.collect(box);
+      await box.remove();
+    }
   }
 }

@@ -2,13 +2,16 @@
 // install_requires, a backend's dynamic dependencies), read from the METADATA the project phase
 // read back, as data (metadata-requirements.ts: markers evaluated, URLs refused). Those the plan did
 // not already ask for and the image does not already meet are downloaded in a networked box that
-// holds nothing downloaded (the sandbox image, no venv), Debian's packages for the rest go in by apt
-// (a box with a network but no secret; apt's scripts run Debian's Python, which never sees the
-// venv), and the downloads are installed offline. The result is keyed by the requirement list.
+// holds nothing downloaded (the sandbox image, no venv), Debian's packages for the rest are fetched
+// there too and installed by apt in a box of the image with no network (apt-offline.ts: the image
+// holds downloaded code), and the downloads are installed offline, the install checked to have
+// written only the venv (downloaded-code.ts). The result is keyed by the requirement list.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { BuildBox } from '../build-box.js';
-import { runApt, type BuildContext } from '../build-context.js';
+import { aptOffline } from '../offline/apt-offline.js';
+import { checkInstallWrites, downloadedCodeLabel } from '../offline/downloaded-code.js';
+import type { BuildContext } from '../build-context.js';
 import { requirementsContext, takeDownloads } from './requirements-context.js';
 import { putWheelDirs } from '../wheel-dirs.js';
 import { DOWNLOADS } from './download-steps.js';
@@ -87,9 +90,11 @@ async function fetchTopUp(
   const apt: { box: BuildBox | null } = { box: null };
   try {
     const dirs = await putWheelDirs(net, ctx.spec.pip.userWheels, new Set(missing.map((q) => q.normalized)));
+    // Called once, for what pip left unmet: fetched apart, installed offline on `base` (apt-offline.ts).
     const reqs = requirementsContext(ctx, net, dirs, missing, async (name, packages) => {
-      apt.box ??= await BuildBox.start(engine, { ...opts, image: base });
-      return runApt(ctx, apt.box, name, packages, false);
+      const installed = await aptOffline(ctx, base, name, packages, false);
+      apt.box = installed.box;
+      return installed.step;
     });
     const fetched = await fetchRequirements(net, reqs);
     const downloads = await takeDownloads(net, fetched);
@@ -152,8 +157,9 @@ async function installTopUp(
     await scanPytestPlugins(ctx, box);
     const clean = cleanStep();
     await box.run({ ...clean, script: `rm -rf ${DOWNLOADS}; ${clean.script}` });
+    await checkInstallWrites(ctx, box, "the top-up's install");
     const tag = `${ctx.intermediateTag('topup')}-${key}`;
-    await box.commit({ repo: ctx.target.repo, tag, changes: [] });
+    await box.commit({ repo: ctx.target.repo, tag, changes: [downloadedCodeLabel('topup')] });
     return `${ctx.target.repo}:${tag}`;
   } finally {
     ctx.collect(box);

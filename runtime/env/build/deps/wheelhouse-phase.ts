@@ -11,6 +11,7 @@ import { parseVersionsScan, versionsScanStep } from './installed-versions.js';
 import { pipRequirementLine } from '../../plan/deps/pip-line.js';
 import { unsatisfied } from '../step-output.js';
 import { cleanStep, repoWheelsStep } from '../steps.js';
+import { checkInstallWrites, downloadedCodeLabel } from '../offline/downloaded-code.js';
 
 /** Returns the image to build the project on: the wheels' image, or `base` when none was needed. */
 export async function wheelhousePhase(
@@ -57,8 +58,9 @@ export async function wheelhousePhase(
     );
     const clean = cleanStep();
     await box.run({ ...clean, script: `rm -rf ${WHEELHOUSE}; ${clean.script}` });
+    await checkInstallWrites(ctx, box, "the install of the repository's wheels");
     const tag = ctx.intermediateTag('wheels');
-    await box.commit({ repo: ctx.target.repo, tag, changes: [] });
+    await box.commit({ repo: ctx.target.repo, tag, changes: [downloadedCodeLabel('wheels')] });
     return `${ctx.target.repo}:${tag}`;
   } finally {
     ctx.collect(box);
