@@ -12,7 +12,6 @@ export const pytestCountsSchema = z.object({
   errors: z.int(),
   skipped: z.int().default(0),
 });
-export type PytestCounts = z.output<typeof pytestCountsSchema>;
 
 export const runTestResultSchema = z.object({
   passed: z.boolean(),
