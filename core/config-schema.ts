@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { APPROVAL_MODES } from '../policy/approval.js';
 import { PriceTableSchema } from '../runtime/model/pricing.js';
 import { SamplingConfigSchema } from '../runtime/model/sampling.js';
+import { ENV_SOURCES } from '../runtime/env/plan/types.js';
 
 export const ConfigSchema = z
   .object({
@@ -24,6 +25,11 @@ export const ConfigSchema = z
     ledger: z.string().min(1),
     /** The OCI runtime sandbox containers run under (`runsc`: gVisor); default the engine's. */
     sandboxRuntime: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'a runtime name such as runsc'),
+    /**
+     * Where a project environment's packages come from: index (default: pip from the index, Debian's
+     * packages for what it does not give, Debian's alone when it does not answer) or debian (never the index).
+     */
+    sources: z.enum(ENV_SOURCES),
     /** Who decides whether an edit is written: ask (TUI default), auto (headless default), read-only. */
     approval: z.enum(APPROVAL_MODES),
     /** USD per million tokens, by model name: { "deepseek-chat": { "promptPerMillion": 0.27, "completionPerMillion": 1.1 } }. */

@@ -17,7 +17,7 @@ import { repoFileTrusted, TrustedReposSchema, userConfigPath } from './repo-conf
 export { ConfigSchema, type Config, type ConfigKey } from './config-schema.js';
 export type Source = 'default' | 'user' | 'repo' | 'env' | 'flag';
 
-const DEFAULTS: Config = { policy: 'policy', maxTurns: 30, maxWallS: 1800, output: 'text' };
+const DEFAULTS: Config = { policy: 'policy', maxTurns: 30, maxWallS: 1800, output: 'text', sources: 'index' };
 
 /** Each variable and its key; a `flag` is on only when the variable is exactly `1`. */
 const ENV: Array<[string, ConfigKey, 'string' | 'number' | 'flag']> = [
@@ -40,6 +40,7 @@ const ENV: Array<[string, ConfigKey, 'string' | 'number' | 'flag']> = [
   ['PIPER_EMBED_MODEL', 'embedModel', 'string'],
   ['SYMBOL_CAMEL', 'symbolCamel', 'flag'],
   ['PIPER_APPROVAL', 'approval', 'string'],
+  ['PIPER_SOURCES', 'sources', 'string'],
 ];
 
 const SECRETS: ConfigKey[] = ['apiKey'];

@@ -4,7 +4,7 @@
 // the running calls, and removes every container the process made or is making before exiting.
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
-import { ensureEnvironment, type EnvironmentChoice, type EnvMode } from '../runtime/env/choose/ensure.js';
+import { ensureEnvironment, type EnvironmentChoice } from '../runtime/env/choose/ensure.js';
 import { repoRoot } from '../runtime/host/git.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
@@ -16,7 +16,7 @@ import { resolveSandboxRuntime, SANDBOX_RUNTIME_ENV } from '../runtime/sandbox/s
 import { currentOwner, formatOwner } from '../runtime/sandbox/owner.js';
 import { Sandbox, type SandboxOptions } from '../runtime/sandbox/sandbox.js';
 import { inert } from '../runtime/text/inert.js';
-import { environmentFlags } from './env-option.js';
+import { environmentFlags, type EnvironmentFlags } from './env-option.js';
 import { EXIT, InterruptedRun } from './exit-codes.js';
 
 export interface Session {
@@ -52,7 +52,7 @@ interface SessionOptions {
    * Build or reuse the project's environment before the first sandbox. Without it the
    * sandboxes run in `image` or the bare sandbox image.
    */
-  environment?: { mode: EnvMode; trustRecipe: boolean };
+  environment?: EnvironmentFlags;
   log: (line: string) => void;
   /** A last word after an interrupt has cleaned up (e.g. the run id and how to undo). */
   onInterrupt?: (signal: string) => void;
@@ -128,6 +128,7 @@ async function chooseEnvironment(
       mode: opts.environment.mode,
       userImage: at.userImage,
       trustRecipe: opts.environment.trustRecipe,
+      ...(opts.environment.sources ? { sources: opts.environment.sources } : {}),
       owner: at.owner,
       log: opts.log,
     });

@@ -114,6 +114,12 @@ export const loopEventSchemas = {
       .describe(
         'what the build could not meet, one line each: `relaxed: NAME WANTED → GOT (SOURCE)` or `missing: NAME WANTED (…)`',
       ),
+    fallback: z
+      .string()
+      .optional()
+      .describe(
+        "present when the image is a fallback build from Debian's packages (sources = index, and the index did not answer): why, in one line",
+      ),
   }),
   index: z
     .object({

@@ -25,7 +25,8 @@ Prints the effective configuration and where each value came from, lowest preced
   env       PIPER_MODEL, PIPER_POLICY (or TOOL_POLICY), PIPER_MAX_TURNS, PIPER_MAX_COST_USD,
             PIPER_MAX_TOKENS, PIPER_MAX_WALL_S, PIPER_OUTPUT, PIPER_IMAGE, PIPER_TEST, PIPER_LEDGER,
             PIPER_SANDBOX_RUNTIME, OPENAI_API_KEY, OPENAI_BASE_URL, RETRIEVE (retrieve: lexical or
-            embed), PIPER_EMBED_MODEL (embedModel), SYMBOL_CAMEL (symbolCamel: on when 1)
+            embed), PIPER_EMBED_MODEL (embedModel), SYMBOL_CAMEL (symbolCamel: on when 1),
+            PIPER_SOURCES (sources: index or debian, where an environment's packages come from)
   flag      fix's options given here (--model, --policy, ...) show what that fix would use
 Secrets (the API key, a password in a base URL) are redacted.
 

@@ -64,6 +64,10 @@ Sources, in order, each recorded in the ledger: pip with your own configuration 
 index-url / extra-index-url / find-links / trusted-host, then PIP_INDEX_URL, PIP_EXTRA_INDEX_URL,
 PIP_FIND_LINKS; pip's default index when none is set), then Debian's packages for whatever is
 still unmet (PyPI names mapped with dh-python's map, versions checked against the specifier).
+With --sources index (the default) every declared requirement goes to pip, even one a Debian
+package in the image would meet; when the index does not answer, the image is a fallback build
+from Debian's packages (label piper.env.sources=debian-fallback), said in one line and built
+again once the index answers. --sources debian never asks an index (find-links only).
 Best effort: a requirement no source meets at its specifier is installed at the nearest version a
 source has (relaxed), one no source has is left out (missing); each is one line in the output,
 the ledger and \`env plan\`. --env strict (or \`strict = true\` in the recipe) fails instead.
@@ -131,13 +135,17 @@ export async function envCommand(argv: string[]): Promise<number> {
 const out = (text: string) => process.stdout.write(`${text}\n`);
 
 /** The plan, and the build spec this command's trust and mode give with its keys (both redacted). */
-function planJson(repo: string, values: { env?: string; 'trust-repo-config'?: boolean }): string {
-  const { mode, trustRecipe } = environmentFlags(repo, values);
+function planJson(
+  repo: string,
+  values: { env?: string; sources?: string; 'trust-repo-config'?: boolean },
+): string {
+  const { mode, trustRecipe, sources } = environmentFlags(repo, values);
   const { spec, plan } = prepareSpec({
     repoRoot: repo,
     trustRecipe,
     strict: mode === 'strict',
     env: process.env,
+    ...(sources ? { sources } : {}),
   });
   const build = {
     image_key: imageKey(spec),
@@ -150,7 +158,14 @@ function planJson(repo: string, values: { env?: string; 'trust-repo-config'?: bo
 /** `env build`: the environment the sandboxes would run in, built or reused, and what went in. */
 async function build(
   repo: string,
-  values: { ledger?: string; json: boolean; rebuild: boolean; env?: string; 'trust-repo-config'?: boolean },
+  values: {
+    ledger?: string;
+    json: boolean;
+    rebuild: boolean;
+    env?: string;
+    sources?: string;
+    'trust-repo-config'?: boolean;
+  },
   log: (line: string) => void,
 ): Promise<number> {
   const session = await openSession({
@@ -213,7 +228,7 @@ async function list(repo: string, json: boolean): Promise<number> {
 
 async function shell(
   repo: string,
-  values: { ledger?: string; env?: string; 'trust-repo-config'?: boolean },
+  values: { ledger?: string; env?: string; sources?: string; 'trust-repo-config'?: boolean },
   log: (line: string) => void,
 ): Promise<number> {
   if (!process.stdin.isTTY) throw new UsageError('env shell needs a terminal (standard input is not one)');

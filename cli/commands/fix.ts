@@ -9,7 +9,7 @@ import { inert } from '../../runtime/text/inert.js';
 import { checkOutputFile } from '../ci/patch-out.js';
 import { writeRunOutputs } from '../ci/run-outputs.js';
 import { loadConfig, type Config } from '../../core/config.js';
-import { ENV_PARSE_OPTIONS, environmentFlags } from '../../core/env-option.js';
+import { ENV_PARSE_OPTIONS, environmentFlags, sourcesFlag } from '../../core/env-option.js';
 import { ConfigError, UsageError } from '../../core/exit-codes.js';
 import { issueText } from '../fix/issue-text.js';
 import { modelFor, runFix, type FixInput } from '../../core/fix/run-fix.js';
@@ -57,6 +57,10 @@ run_test and execute runs in a fresh sandbox; every call is in the ledger (docs/
   --env MODE           the project environment: auto (default: built or reused from the project's
                        dependency files and .piper/sandbox.toml), base (the bare sandbox image),
                        rebuild; one that cannot be built stops the run before any model call (exit 2)
+  --sources SOURCES    where the environment's packages come from: index (default: pip from the
+                       index, Debian's packages for what it does not give; a fallback build from
+                       Debian's when it does not answer) or debian (the index never asked)
+                       [env PIPER_SOURCES, config sources, .piper/sandbox.toml sources]
   --patch-out FILE     write the run's committed edits as one unified diff to FILE (empty when none),
                        whatever the outcome; its directory must exist
   --verbose            on a terminal, also write the environment build's whole log (pip, apt) to
@@ -132,6 +136,7 @@ export function flagsConfig(values: FixValues): Config {
     output: output as OutputFormat | undefined,
     ledger: values.ledger,
     image: values.image,
+    sources: sourcesFlag(values.sources),
   };
   return Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)) as Config;
 }

@@ -96,8 +96,12 @@ export function environmentText(e: Extract<LoopEvent, { type: 'environment' }>):
       : e.status === 'user'
         ? `${e.image} (user-provided)`
         : `${e.image} (${e.status === 'hit' ? 'reused' : `built in ${e.seconds.toFixed(1)} s`})`;
-  // Something off is said: what best effort relaxed or left out, one line each.
-  return e.shortfalls.length ? `${what} · ${e.shortfalls.join(' · ')}` : what;
+  // Something off is said: a fallback from Debian's packages, what best effort relaxed or left out.
+  const off = [
+    ...(e.fallback ? ["fallback build from Debian's packages: the index did not answer"] : []),
+    ...e.shortfalls,
+  ];
+  return off.length ? `${what} · ${off.join(' · ')}` : what;
 }
 
 export function indexText(e: Extract<LoopEvent, { type: 'index' }>): string {

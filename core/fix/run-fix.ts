@@ -20,10 +20,9 @@ import type { ChatModel } from '../../runtime/model/types.js';
 import { RunRecord } from '../../runtime/ledger/run-record.js';
 import { editsForRun } from '../../runtime/ledger/edits.js';
 import type { Config } from '../config.js';
-import type { EnvMode } from '../../runtime/env/choose/ensure.js';
 import { DEFAULT_TEST_COMMAND, DEFAULT_TEST_FROM } from '../../runtime/env/plan/tests/test-command.js';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
-import { envMode, recipeTrusted } from '../env-option.js';
+import { envMode, recipeTrusted, type EnvironmentFlags } from '../env-option.js';
 import { openSession, type Session } from '../session.js';
 import { RefusalWatch } from './model-refusal.js';
 import { interruptNote } from './interrupt-note.js';
@@ -61,7 +60,7 @@ export interface FixInput {
   /** The repository's run lock when the caller took it (resume); absent: taken and released here. */
   lock?: RepoLock;
   /** The project environment; default: built or reused, the recipe's trust as remembered. */
-  env?: { mode: EnvMode; trustRecipe: boolean };
+  env?: EnvironmentFlags;
   /** A new run's prompt boundary (a replay reuses the recorded run's); default: a fresh one. */
   promptBoundary?: string;
   /** Who decides whether an edit is written (policy/approval.ts); default `auto`. */
@@ -358,6 +357,7 @@ function announce(
       seconds: Math.round(env.seconds * 1000) / 1000,
       sources: env.sources,
       shortfalls: env.shortfalls.map(shortfallLine),
+      ...(env.fallback ? { fallback: env.fallback } : {}),
     });
 }
 

@@ -83,6 +83,9 @@ function needsTrust(key: ConfigKey, repo: Config, accepted: Config, ctx: Narrowi
   if (key === 'prices') return weakenedPrices(ctx.base.prices ?? {}, repo.prices ?? {});
   if (key === 'approval') return loosenedApproval(repo.approval!, ctx.base.approval);
   if (key === 'model') return modelNeedsTrust(repo.model!, accepted, ctx);
+  // debian only narrows (no index is asked); index where you said debian sends requests you turned off.
+  if (key === 'sources' && repo.sources === 'index' && ctx.base.sources === 'debian')
+    return 'asks the package index, which your sources: debian turned off';
   return null; // policy, output, test: what to run and how to show it, all inside the sandbox
 }
 

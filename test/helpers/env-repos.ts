@@ -12,8 +12,17 @@ import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
 import { copyAsGitRepo } from '../../runtime/host/git.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 
+/**
+ * The machine's pip settings cleared, and pip pointed at an index that never answers (nothing
+ * listens on port 9): a build here is the fallback from Debian's packages whether or not this
+ * machine reaches a public index, and pip is told at once (no retries). A test that serves an index
+ * sets PIP_INDEX_URL over it.
+ */
+export const UNREACHABLE_INDEX = 'http://127.0.0.1:9/simple/';
+
 export const NO_PIP = {
-  PIP_INDEX_URL: '',
+  PIP_INDEX_URL: UNREACHABLE_INDEX,
+  PIP_RETRIES: '0',
   PIP_EXTRA_INDEX_URL: '',
   PIP_FIND_LINKS: '',
   PIP_CONFIG_FILE: '/dev/null',

@@ -8,8 +8,11 @@ export interface TmuxSession {
   tmux: (...args: string[]) => string;
   /** Starts `command` (a shell string) in a detached session of the given size. */
   start: (command: string, columns: number, rows: number) => void;
-  /** The visible screen; with `history`, the scrollback above it too. */
-  screen: (opts?: { history?: boolean }) => string;
+  /**
+   * The visible screen; with `history`, the scrollback above it too; with `join`, each line the
+   * terminal wrapped as the one line it was written as.
+   */
+  screen: (opts?: { history?: boolean; join?: boolean }) => string;
   /**
    * The first screen that shows `text`. Every `pollMs` by default; 0 looks as often as tmux can
    * answer, to catch a frame that is on the screen only for a moment.
@@ -30,8 +33,15 @@ export function tmuxSession(name: string, defaultTimeoutMs = 30_000): TmuxSessio
   const start = (command: string, columns: number, rows: number) => {
     tmux('new-session', '-d', '-s', name, '-x', String(columns), '-y', String(rows), command);
   };
-  const screen = (opts: { history?: boolean } = {}) =>
-    tmux('capture-pane', '-t', name, '-p', ...(opts.history ? ['-S', '-'] : []));
+  const screen = (opts: { history?: boolean; join?: boolean } = {}) =>
+    tmux(
+      'capture-pane',
+      '-t',
+      name,
+      '-p',
+      ...(opts.history ? ['-S', '-'] : []),
+      ...(opts.join ? ['-J'] : []),
+    );
   const waitFor = async (
     text: string | RegExp,
     timeoutMs = defaultTimeoutMs,

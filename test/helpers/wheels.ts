@@ -53,10 +53,14 @@ export interface SimpleIndex {
   close(): Promise<void>;
 }
 
-/** A PEP 503 index of `wheels` on 127.0.0.1; with `auth` every request must carry it. */
+/**
+ * A PEP 503 index of `wheels` on 127.0.0.1; with `auth` every request must carry it. `port`: that
+ * one (an index that answers where one did not before), else any free one.
+ */
 export async function serveSimpleIndex(
   wheels: string[],
   auth?: { user: string; password: string },
+  port = 0,
 ): Promise<SimpleIndex> {
   const requests: SimpleIndex['requests'] = [];
   const expected = auth ? `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}` : null;
@@ -100,11 +104,11 @@ export async function serveSimpleIndex(
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const listening = (server.address() as AddressInfo).port;
   const cred = auth ? `${auth.user}:${auth.password}@` : '';
   return {
-    url: `http://${cred}127.0.0.1:${port}/simple/`,
+    url: `http://${cred}127.0.0.1:${listening}/simple/`,
     requests,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -38,7 +38,8 @@ function newRepo(name: string, files: Record<string, string>): string {
 /** `fix` in the TUI on the repository, stderr kept on the terminal, its exit code left on the screen. */
 function tuiFix(repo: string, ...flags: string[]): string {
   return [
-    `env -u CI -u PIP_INDEX_URL -u PIP_EXTRA_INDEX_URL PIP_CONFIG_FILE=/dev/null PIP_FIND_LINKS=${wheelhouse} NO_COLOR=1`,
+    // An index that never answers: the fallback from Debian's packages, whatever this machine reaches.
+    `env -u CI -u PIP_EXTRA_INDEX_URL PIP_INDEX_URL=http://127.0.0.1:9/simple/ PIP_RETRIES=0 PIP_CONFIG_FILE=/dev/null PIP_FIND_LINKS=${wheelhouse} NO_COLOR=1`,
     process.execPath,
     CLI,
     'fix',
@@ -80,9 +81,22 @@ describe('the environment build in the TUI', () => {
     expect(all).toMatch(/environment: piper-env-\S+ \(built in \d+\.\d s\)/);
     expect(all).not.toContain('pip: failed');
     expect(all).not.toMatch(BUILD_OUTPUT);
-    // After the final screen's last line (the run id): at most a word to the user (a start-up sweep
-    // of another process's leftovers, say), never the build's lines, then the exit code.
-    const after = all.slice(all.lastIndexOf('run r-')).split('\n').slice(1).join('\n').trim().split('\n');
+    // After the final screen's last line (the run id): at most a word to the user (the one line
+    // that says this build is a fallback from Debian's packages, as the index does not answer here;
+    // a start-up sweep of another process's leftovers, say), never the build's lines, then the exit
+    // code. Each as written, however the terminal wrapped it.
+    const joined = terminal.screen({ history: true, join: true });
+    const after = joined
+      .slice(joined.lastIndexOf('run r-'))
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trimEnd())
+      .join('\n')
+      .trim()
+      .split('\n');
+    expect(after).toContainEqual(
+      expect.stringMatching(/^environment: fallback build from Debian's packages: /),
+    );
     expect(after.at(-1)).toBe('EXIT=4');
     expect(after.length).toBeLessThanOrEqual(4);
     for (const line of after) expect(line).not.toMatch(/^\s|environment \S+: |^building /);

@@ -48,11 +48,11 @@ describe('a src-layout project whose dependencies come from Debian', () => {
     expect(resolved).toContainEqual({ name: 'tinycalc', version: '0.3.1', source: 'project' });
     // Only the dependency step had a network; the project's own build ran with none.
     const steps = JSON.parse(row!.steps) as Array<{ name: string; network: string; seconds: number }>;
-    // Nothing configured: pip's default index, which does not answer here; the probe knows, pip is not run.
+    // An index that does not answer (NO_PIP): the probe knows, pip is not run, Debian's packages serve.
     const probe = steps.find((s) => s.name === 'index probe')!;
-    console.log(`index probe of pip's default index: ${probe.seconds.toFixed(1)} s`);
+    console.log(`index probe of an index that does not answer: ${probe.seconds.toFixed(1)} s`);
     expect(steps.some((s) => s.name === 'pip')).toBe(false);
-    expect(row!.sources).toContain("pip: pip's default index not reachable");
+    expect(row!.sources).toContain('pip: your pip sources not reachable');
     expect(steps.find((s) => s.name === 'debian')!.network).not.toBe('none');
     expect(steps.find((s) => s.name === 'project')!.network).toBe('none');
     // The execution names its environment.
@@ -259,7 +259,7 @@ describe("the user's own pip configuration", () => {
     });
     try {
       const r = await runCli(['run-test', 'tests/', '--repo', repo, '--json'], {
-        env: { ...NO_PIP, PIP_CONFIG_FILE: conf },
+        env: { ...NO_PIP, PIP_INDEX_URL: '', PIP_CONFIG_FILE: conf },
       });
       expect(r.code, r.stderr.slice(-3000)).toBe(0);
       expect(index.requests.some((q) => q.path.startsWith('/files/shout'))).toBe(true);

@@ -19,7 +19,14 @@ import { runCli } from '../helpers/cli.js';
 import { getCall, getExecution } from '../../runtime/ledger/calls.js';
 import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 
-const NO_PIP = { PIP_INDEX_URL: '', PIP_EXTRA_INDEX_URL: '', PIP_FIND_LINKS: '', CI: 'true' };
+// pip pointed at an index that never answers: Debian's packages serve, whatever this machine reaches.
+const NO_PIP = {
+  PIP_INDEX_URL: 'http://127.0.0.1:9/simple/',
+  PIP_RETRIES: '0',
+  PIP_EXTRA_INDEX_URL: '',
+  PIP_FIND_LINKS: '',
+  CI: 'true',
+};
 const FIXTURES = join(packageRoot(), 'test', 'fixtures', 'env-projects');
 const engine = new DockerEngine();
 const scratch = mkdtempSync(join(tmpdir(), 'piper-ci-runner-'));

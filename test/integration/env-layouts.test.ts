@@ -15,7 +15,14 @@ import { packageRoot } from '../../runtime/package-root.js';
 import { runCli } from '../helpers/cli.js';
 import { removeProjectImages } from '../helpers/env-repos.js';
 
-const NO_PIP = { PIP_INDEX_URL: '', PIP_EXTRA_INDEX_URL: '', PIP_FIND_LINKS: '', CI: 'true' };
+// pip pointed at an index that never answers: Debian's packages serve, whatever this machine reaches.
+const NO_PIP = {
+  PIP_INDEX_URL: 'http://127.0.0.1:9/simple/',
+  PIP_RETRIES: '0',
+  PIP_EXTRA_INDEX_URL: '',
+  PIP_FIND_LINKS: '',
+  CI: 'true',
+};
 const engine = new DockerEngine();
 const scratch = mkdtempSync(join(tmpdir(), 'piper-layouts-'));
 const repos: string[] = [];

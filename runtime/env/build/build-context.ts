@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { DockerEngine } from '../../engine/docker-engine.js';
 import type { EnvironmentStep, ResolvedPackage } from '../../ledger/environments.js';
 import { ownerLabels } from '../../sandbox/owner-labels.js';
-import { EnvBuildError } from './build-error.js';
+import { EnvBuildError, IndexUnreachableError } from './build-error.js';
 import { BoxLostError, BuildBox, type StepResult } from './build-box.js';
 import { AptCache } from './apt-cache.js';
 import { envImageRef, intermediateTag, type IntermediatePhase } from '../choose/names.js';
@@ -30,6 +30,11 @@ export interface BuildInput {
   log: (line: string) => void;
   /** The project name the image is filed under instead of the tree's path (EnsureInput.projectName). */
   projectName?: string;
+  /**
+   * The index probe the chooser ran before this build (choose/index-probe.ts): its step joins the
+   * record, and a fallback build says what it said.
+   */
+  probe?: { step?: EnvironmentStep; said: string };
   /** `--env rebuild`: no kept dependency image is reused, and Debian's package lists are fetched again. */
   refreshAptLists?: boolean;
   /**
@@ -59,6 +64,15 @@ export async function runApt(
   return r;
 }
 
+/** The build's first source line: where its packages come from, and why when it is a fallback. */
+function sourcesLine(sources: BuildSpec['sources'], probeSaid: string | undefined): string {
+  if (sources.fallback)
+    return `sources: debian, a fallback build (the setting is index: ${probeSaid ?? 'the index did not answer'})`;
+  return sources.used === 'index'
+    ? "sources: index (pip, from the index; Debian's packages for what it does not give)"
+    : "sources: debian (Debian's packages; the index is not asked)";
+}
+
 export class BuildContext {
   readonly steps: EnvironmentStep[] = [];
   readonly sources: string[] = [];
@@ -78,6 +92,8 @@ export class BuildContext {
     this.target = envImageRef(input.repoRoot, input.key, input.projectName);
     this.apt = new AptCache(input.spec.plan.debian, { refresh: input.refreshAptLists });
     this.labels = { ...ownerLabels(input.owner), 'piper.env.build': input.key };
+    if (input.probe?.step) this.steps.push(input.probe.step);
+    this.sources.push(sourcesLine(input.spec.sources, input.probe?.said));
   }
 
   /** The tag of this build's image after `phase`, which only this build uses and removes. */
@@ -103,6 +119,11 @@ export class BuildContext {
 
   fail(message: string, fix: string): never {
     throw new EnvBuildError(this.input.pip.redactor.text(message), fix, this.steps, this.sources);
+  }
+
+  /** pip found the index unreachable in an index build: none is made (IndexUnreachableError). */
+  indexGone(said: string): never {
+    throw new IndexUnreachableError(this.input.pip.redactor.text(said), this.steps, this.sources);
   }
 
   check(step: StepResult, what: string): void {

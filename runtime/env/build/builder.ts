@@ -33,6 +33,7 @@ import { toolsPhase } from './deps/tools-phase.js';
 import { topUpPhase } from './deps/topup-phase.js';
 import { wheelhousePhase } from './deps/wheelhouse-phase.js';
 import { wheelNames } from './wheel-dirs.js';
+import { sourcesLabel } from '../spec/spec-schema.js';
 
 export type { BuildInput } from './build-context.js';
 
@@ -145,6 +146,7 @@ async function commitImage(
         `LABEL ${ENV_LABEL.key}=${key}`,
         `LABEL ${ENV_LABEL.project}=${projectId(repoRoot, ctx.input.projectName)}`,
         `LABEL ${ENV_LABEL.base}=${ctx.input.base.id}`,
+        `LABEL ${ENV_LABEL.sources}=${sourcesLabel(ctx.spec.sources)}`,
         // Every part checked by pytest-entry-points.ts ([\w.:-] only); quoted, as it may be empty.
         `LABEL ${PYTEST_PLUGINS_LABEL}="${pluginsLabel(ctx.pytestPlugins)}"`,
         // The dependency image's record is its own; this image's is the ledger's, but for its

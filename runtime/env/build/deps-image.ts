@@ -10,6 +10,7 @@ import { BuildBox } from './build-box.js';
 import type { BuildContext } from './build-context.js';
 import { ENV_LABEL, projectId } from '../choose/names.js';
 import { packLabel, unpackLabel } from '../../text/packed-label.js';
+import { sourcesLabel } from '../spec/spec-schema.js';
 
 export const DEPS_RECORD_LABEL = 'piper.env.deps-record';
 
@@ -96,6 +97,7 @@ export async function keepDepsImage(ctx: BuildContext, image: string, part: Deps
         `LABEL ${ENV_LABEL.key}=${depsKeyLabel(ctx, part)}`,
         `LABEL ${ENV_LABEL.project}=${projectId(repoRoot, projectName)}`,
         `LABEL ${ENV_LABEL.base}=${base.id}`,
+        `LABEL ${ENV_LABEL.sources}=${sourcesLabel(ctx.spec.sources)}`,
         `LABEL ${DEPS_RECORD_LABEL}=${encoded}`,
       ],
     });

@@ -55,6 +55,8 @@ export function stepCatalog(): CatalogStep[] {
     ['dependencies', buildDepsInstallStep(REQ)],
     ['dependencies', sdistBuildStep('FILE')],
     ['dependencies', offlineInstallStep(REQ, DIRS)],
+    ['dependencies', offlineInstallStep(REQ, DIRS, 'fresh')],
+    ['top-up', offlineInstallStep(REQ, DIRS, 'onto')],
     ['dependencies', versionsScanStep('versions', '3.13')],
     ['dependencies', importCheckStep('3.13', ['NAME'])],
     ['dependencies', entryPointsScanStep('pytest plugins', '3.13')],

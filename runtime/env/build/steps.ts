@@ -157,27 +157,49 @@ export function cleanStep(): StepSpec {
 /**
  * Whether the pip step's indexes answer at all, asked before pip: pip itself says only "from
  * versions: none" when an index cannot be reached, the same words as for a package it does not
- * have. Any HTTP answer (a 401, a 404) counts as reachable. pip's own default index is named by
- * pip (its PyPI constant), and shown only as "pip's default index". Debian's Python, before
- * anything is installed: no repository code can run here.
+ * have. Any HTTP answer (a 401, a 404) counts as reachable. Each index is given pip's own patience
+ * (PIP_TIMEOUT seconds a try, PIP_RETRIES more tries with pip's backoff), so a slow reply is not
+ * taken for none. pip's own default index is named by pip (its PyPI constant), and shown only as
+ * "pip's default index". Debian's Python, before anything is installed: no repository code can run
+ * here.
  */
 export function indexProbeStep(env: string[]): StepSpec {
   const program = [
-    'import os, re, urllib.request, urllib.error',
+    'import os, re, time, urllib.request, urllib.error',
     'from pip._internal.models.index import PyPI',
+    'wait = float(os.environ.get("PIP_TIMEOUT") or 15)',
+    'tries = int(os.environ.get("PIP_RETRIES") or 5) + 1',
     'given = os.environ.get("PIP_INDEX_URL")',
     'urls = [(u, u) for u in given.split()] if given else [(PyPI.simple_url, "pip\'s default index")]',
     'urls += [(u, u) for u in os.environ.get("PIP_EXTRA_INDEX_URL", "").split()]',
     'reached = 0',
     'for url, shown in urls:',
-    '    try:',
-    '        urllib.request.urlopen(re.sub(r"//[^/@]*@", "//", url), timeout=5)',
-    '        reached += 1',
-    '    except urllib.error.HTTPError:',
-    '        reached += 1',
-    '    except Exception as e:',
-    '        print("piper-unreachable", shown, type(e).__name__, str(e)[:120])',
+    '    for attempt in range(tries):',
+    '        try:',
+    '            urllib.request.urlopen(re.sub(r"//[^/@]*@", "//", url), timeout=wait)',
+    '            reached += 1',
+    '            break',
+    '        except urllib.error.HTTPError:',
+    '            reached += 1',
+    '            break',
+    '        except Exception as e:',
+    '            if attempt + 1 == tries:',
+    '                print("piper-unreachable", shown, type(e).__name__, str(e)[:120])',
+    '            else:',
+    '                time.sleep(0.25 * 2 ** attempt)',
     'print("piper-reached", reached)',
   ].join('\n');
-  return { name: 'index probe', script: `python3 -c ${shQuote(program)}`, env, timeoutS: 60 };
+  return { name: 'index probe', script: `python3 -c ${shQuote(program)}`, env, timeoutS: probeBudget(env) };
+}
+
+/** The probe's time limit: every index given pip's whole patience, and a minute to spare. */
+function probeBudget(env: string[]): number {
+  const value = (name: string, fallback: number) => {
+    const n = Number(env.find((e) => e.startsWith(`${name}=`))?.slice(name.length + 1));
+    return Number.isFinite(n) && n >= 0 ? n : fallback;
+  };
+  const extra = env.find((e) => e.startsWith('PIP_EXTRA_INDEX_URL='));
+  const indexes = 1 + (extra ? extra.split('=').slice(1).join('=').split(/\s+/).filter(Boolean).length : 0);
+  const tries = value('PIP_RETRIES', 5) + 1;
+  return Math.ceil(60 + indexes * tries * (value('PIP_TIMEOUT', 15) + 8));
 }

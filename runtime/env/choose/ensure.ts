@@ -1,8 +1,12 @@
 // The environment a command's sandboxes run in, chosen before the first call: a user-provided
 // image as it is, the bare sandbox image (`--env base`, or a project with nothing to install), or
 // the project's environment image — reused when one with exactly this content key exists (a hit
-// costs one image inspect), built otherwise. Every choice is a row in the ledger's environments
-// table; a failed build is too, and then the command stops before any model call.
+// costs one image inspect), built otherwise. With sources = index and no image of the key yet, the
+// index is asked first (index-probe.ts): when it does not answer, the environment is a fallback
+// from Debian's packages under a key of its own (spec-schema.ts fallbackSpec), said in one note,
+// and the next command asks again — so a fallback is never taken for an index build once the index
+// answers. Every choice is a row in the ledger's environments table; a failed build is too, and
+// then the command stops before any model call.
 import type { DockerEngine } from '../../engine/docker-engine.js';
 import { RuntimeError } from '../../errors.js';
 import { ensureImage } from '../../images/build.js';
@@ -11,6 +15,8 @@ import { lastBuildOf, type EnvironmentStatus, type ResolvedPackage } from '../..
 import type { Ledger } from '../../ledger/ledger.js';
 import { acquireBuildLock } from '../../host/build-lock.js';
 import { ChoiceRecord, emptyRow, recordBuilt, recordFailure } from './choice-record.js';
+import { IndexUnreachableError } from '../build/build-error.js';
+import type { EnvironmentStep } from '../../ledger/environments.js';
 import { declarationsKey, imageKey } from './key.js';
 import { ENV_LABEL, envImageRef } from './names.js';
 import type { PipSettings } from '../plan/pip-settings.js';
@@ -18,8 +24,8 @@ import { planEnvironment } from '../plan/detect.js';
 import type { EnvPlan } from '../plan/types.js';
 import type { SandboxPython } from '../plan/read/marker-env.js';
 import { nativeNote } from '../plan/native.js';
-import type { BuildSpec } from '../spec/spec-schema.js';
-import { prepareSpec } from '../spec/prepare-spec.js';
+import { fallbackSpec, sourcesLabel, type BuildSpec } from '../spec/spec-schema.js';
+import { prepareSpec, type SourcesSetting } from '../spec/prepare-spec.js';
 import { pruneProjectImages } from './prune.js';
 import { PYTEST_PLUGINS_LABEL, pluginsFromLabel, type PytestPlugin } from '../run/pytest-entry-points.js';
 import { pytestRunEnv, type PytestRunEnv } from '../run/pytest-run-env.js';
@@ -46,6 +52,8 @@ export interface EnvironmentChoice {
   pytestPlugins: PytestPlugin[] | null;
   /** What every run_test sets in its container (the plan's testEnv among it), and says of it. */
   run: PytestRunEnv;
+  /** A fallback build from Debian's packages (the index did not answer): the one line that says so. */
+  fallback?: string;
 }
 
 export interface EnsureInput {
@@ -69,6 +77,8 @@ export interface EnsureInput {
   projectName?: string;
   /** false: no Debian layer is looked for or kept (BuildInput.debianLayers; the bench's baseline). */
   debianLayers?: boolean;
+  /** The `sources` setting and its layer (core/config.ts); absent: `index`, the default. */
+  sources?: SourcesSetting;
 }
 
 /** The image a build makes: its key, its declarations' key (the kept dependency images) and its tag. */
@@ -76,6 +86,8 @@ interface BuildTarget {
   key: string;
   depsKey: string;
   ref: string;
+  /** One build per set of declarations at a time: the dependency image they make is kept and shared. */
+  lockName: string;
 }
 
 /** What a project environment is made of, read before any image is looked for. */
@@ -85,12 +97,13 @@ interface Prepared {
   base: { ref: string; imageId: string };
   notes: string[];
   pip: PipSettings;
+  /** The index probe before an index build or a fallback (index-probe.ts): its step joins the build's record. */
+  probe?: { step?: EnvironmentStep; said: string };
 }
 
 export async function ensureEnvironment(input: EnsureInput): Promise<EnvironmentChoice> {
   const rec = new ChoiceRecord(input);
   if (input.userImage) return userImageChoice(input, input.userImage, rec);
-  const { repoRoot } = input;
   const prepared = await prepare(input);
   const { spec, plan, base, notes, pip } = prepared;
   rec.redactor = pip.redactor;
@@ -104,16 +117,68 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
     return choice('base', base.ref, null, rec.seconds(), [], notes, plan, [], [], []);
   }
   if (spec.native) notes.push(nativeNote(spec.native));
+  const target = buildTarget(input, spec);
+  const reused = input.mode === 'rebuild' ? null : await reuse(input, prepared, target, rec);
+  if (reused) return reused;
+  if (spec.sources.used === 'index') {
+    const probe = await askIndex(input, prepared, target.ref);
+    if (!probe.answered) return fallback(input, prepared, probe, rec);
+    prepared.probe = probe;
+  }
+  try {
+    return await buildOnce(input, prepared, target, rec);
+  } catch (error) {
+    // pip found the index gone during the build: no index image was made, the fallback is.
+    if (!(error instanceof IndexUnreachableError)) throw error;
+    return fallback(input, prepared, { said: error.said }, rec);
+  }
+}
+
+/**
+ * The image of a spec: its key, its declarations' key and its tag. What the project's build code
+ * produced is keyed by every file it could read: a new checkout builds its project layer again (on
+ * the dependency image of the same declarations). Chosen once per command: a `fix` run's edits and
+ * the checkout it started from are one trust domain.
+ */
+function buildTarget(input: EnsureInput, spec: BuildSpec): BuildTarget {
   const depsKey = declarationsKey(spec);
-  // What the project's build code produced is keyed by every file it could read: a new checkout
-  // builds its project layer again (on the dependency image of the same declarations). Chosen
-  // once per command: a `fix` run's edits and the checkout it started from are one trust domain.
   const key = imageKey(spec);
-  const target = envImageRef(repoRoot, key, input.projectName);
-  const reused = input.mode === 'rebuild' ? null : await reuse(input, prepared, key, target.ref, rec);
-  // One build per set of declarations at a time: the dependency image they make is kept and shared.
-  const lockName = `${target.repo}-${depsKey}`;
-  return reused ?? buildOnce(input, prepared, { key, depsKey, ref: target.ref }, rec, lockName);
+  const target = envImageRef(input.repoRoot, key, input.projectName);
+  return { key, depsKey, ref: target.ref, lockName: `${target.repo}-${depsKey}` };
+}
+
+/** Whether the index answers, from a box on the build's network (loaded only when a build may follow). */
+async function askIndex(input: EnsureInput, prepared: Prepared, ref: string) {
+  const { probeIndex } = await import('./index-probe.js');
+  input.log(`environment ${ref}: asking the index whether it answers`);
+  return probeIndex(input.engine, {
+    image: prepared.base.ref,
+    pip: prepared.pip,
+    owner: input.owner,
+    log: (line) => input.log(prepared.pip.redactor.text(line)),
+  });
+}
+
+/**
+ * The index did not answer: the environment of the fallback spec (Debian's packages, its own key),
+ * reused when this machine made it before, built otherwise — and said in one line either way.
+ */
+async function fallback(
+  input: EnsureInput,
+  prepared: Prepared,
+  probe: { said: string; step?: EnvironmentStep },
+  rec: ChoiceRecord,
+): Promise<EnvironmentChoice> {
+  // The probe that said the index answered (before a build that then lost it) is not this one.
+  const { probe: _answered, ...rest } = prepared;
+  const fell: Prepared = { ...rest, spec: fallbackSpec(prepared.spec), probe };
+  const why = probe.said.replace(/; not tried(?: further)?$/, '');
+  const line = `fallback build from Debian's packages: ${why}; the next command asks the index again and builds from it once it answers (sources = debian: the index is never asked)`;
+  prepared.notes.push(line);
+  const target = buildTarget(input, fell.spec);
+  const reused = input.mode === 'rebuild' ? null : await reuse(input, fell, target, rec);
+  const made = reused ?? (await buildOnce(input, fell, target, rec));
+  return { ...made, fallback: line };
 }
 
 /**
@@ -125,11 +190,13 @@ async function buildOnce(
   prepared: Prepared,
   target: BuildTarget,
   rec: ChoiceRecord,
-  lockName: string,
 ): Promise<EnvironmentChoice> {
-  const lock = await acquireBuildLock(lockName, { log: input.log, ...(input.env ? { env: input.env } : {}) });
+  const lock = await acquireBuildLock(target.lockName, {
+    log: input.log,
+    ...(input.env ? { env: input.env } : {}),
+  });
   try {
-    const made = lock.waited ? await reuse(input, prepared, target.key, target.ref, rec) : null;
+    const made = lock.waited ? await reuse(input, prepared, target, rec) : null;
     if (made) input.log(`the build this one waited for made ${target.ref}: it is used`);
     return made ?? (await build(input, prepared, target, rec));
   } finally {
@@ -169,6 +236,7 @@ async function prepare(input: EnsureInput): Promise<Prepared> {
     trustRecipe: input.trustRecipe,
     strict: input.mode === 'strict',
     env: input.env ?? process.env,
+    ...(input.sources ? { sources: input.sources } : {}),
     ...(input.python ? { python: input.python } : {}),
   });
   const base = await baseImage(input.engine, prepared.plan.debian, input.log);
@@ -188,14 +256,15 @@ function nothingToDo(plan: EnvPlan, setup: string[]): boolean {
 /** The image of this key when the engine has it, on this base: a hit, with the build's shortfalls. */
 async function reuse(
   input: EnsureInput,
-  { plan, base, notes }: Prepared,
-  key: string,
-  ref: string,
+  { plan, base, notes, spec }: Prepared,
+  { key, ref }: BuildTarget,
   rec: ChoiceRecord,
 ): Promise<EnvironmentChoice | null> {
   const existing = await input.engine.inspectImage(ref);
   if (!existing || existing.labels[ENV_LABEL.key] !== key || existing.labels[ENV_LABEL.base] !== base.imageId)
     return null;
+  // The key says where the packages came from; an image whose label says otherwise is not this one.
+  if (existing.labels[ENV_LABEL.sources] !== sourcesLabel(spec.sources)) return null;
   const recorded = input.ledger
     ? (lastBuildOf(input.ledger, key)?.shortfalls as Shortfall[] | undefined)
     : undefined;
@@ -214,7 +283,7 @@ async function reuse(
 /** Builds the environment of this key; a failed build is recorded (redacted) and thrown. */
 async function build(
   input: EnsureInput,
-  { spec, plan, base, notes, pip }: Prepared,
+  { spec, plan, base, notes, pip, probe }: Prepared,
   target: BuildTarget,
   rec: ChoiceRecord,
 ): Promise<EnvironmentChoice> {
@@ -236,6 +305,7 @@ async function build(
       base: { ref: base.ref, id: base.imageId },
       pip,
       refreshAptLists: input.mode === 'rebuild',
+      ...(probe ? { probe } : {}),
       ...(input.debianLayers === false ? { debianLayers: false } : {}),
       owner: input.owner,
       log: (line) => input.log(pip.redactor.text(line)),

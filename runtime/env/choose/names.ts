@@ -9,6 +9,8 @@ export const ENV_LABEL = {
   key: 'piper.env.key',
   project: 'piper.env.project',
   base: 'piper.env.base',
+  /** Where the packages came from: `index`, `debian`, or `debian-fallback` (the index did not answer). */
+  sources: 'piper.env.sources',
 } as const;
 
 /** Debian-package layers (build/debian-layer.ts): shared by every project, named by their key. */

@@ -301,6 +301,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     testEnv: test.env,
     pytest: pytestFacts(readPytestConfig(reader, pyproject?.table ?? null)),
     ...(recipe.strict ? { strict: true } : {}),
+    ...(recipe.sources ? { sources: recipe.sources } : {}),
     recipe: loaded ? { path: RECIPE_PATH, sha256: loaded.sha256 } : null,
     inputs: reader.recorded(),
   });

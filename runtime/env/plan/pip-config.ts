@@ -2,7 +2,7 @@
 // uses the index a `pip install` on this machine would: the configuration files (site-wide, then
 // the user's, then PIP_CONFIG_FILE; a later file overrides, and in each file [install] overrides
 // [global]), then the PIP_* environment variables over all of them. Only the keys that say where
-// packages come from are read. PIP_CONFIG_FILE=/dev/null turns the files off, as in pip.
+// packages come from, and how long pip waits for them, are read. PIP_CONFIG_FILE=/dev/null turns the files off, as in pip.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,9 @@ export interface UserPipConfig {
   extraIndexUrls: string[];
   findLinks: string[];
   trustedHosts: string[];
+  /** pip's `timeout` (seconds per request) and `retries` as written; null when unset. */
+  timeout: string | null;
+  retries: string | null;
   /** `PIP_INDEX_URL` or `pip.conf [global] index-url`: where each setting was read, for the record. */
   from: string[];
 }
@@ -22,6 +25,8 @@ const KEYS = {
   extraIndexUrls: ['extra-index-url', 'PIP_EXTRA_INDEX_URL'],
   findLinks: ['find-links', 'PIP_FIND_LINKS'],
   trustedHosts: ['trusted-host', 'PIP_TRUSTED_HOST'],
+  timeout: ['timeout', 'PIP_TIMEOUT'],
+  retries: ['retries', 'PIP_RETRIES'],
 } as const;
 
 /** The configuration files pip reads, lowest precedence first. */
@@ -63,6 +68,8 @@ export function readUserPipConfig(env: NodeJS.ProcessEnv): UserPipConfig {
     extraIndexUrls: list('extraIndexUrls'),
     findLinks: list('findLinks'),
     trustedHosts: list('trustedHosts'),
+    timeout: values.get('timeout')?.value.trim() || null,
+    retries: values.get('retries')?.value.trim() || null,
     from: [...values.values()].map((v) => v.from),
   };
 }

@@ -28,6 +28,13 @@ export interface PipSettings {
   trustedHosts: string[];
   /** Nothing configured: pip's own default index, without credentials. */
   defaultIndex: boolean;
+  /**
+   * Seconds pip waits for one reply, and how often it tries again: the user's (PIP_TIMEOUT,
+   * PIP_RETRIES, pip.conf's timeout/retries), else pip's own defaults. Not in the keys: they decide
+   * whether the index answered, which the key holds as the sources used (spec-schema.ts).
+   */
+  timeoutS: number;
+  retries: number;
   /** Where each setting came from (pip.conf sections, PIP_* names, repository files). */
   from: string[];
   /** Things the user should know (an untrusted repository's index URL was ignored, …). */
@@ -84,10 +91,22 @@ export function pipSettings(
     repoWheelDirs,
     trustedHosts: user.trustedHosts,
     defaultIndex,
+    timeoutS: numberSetting(user.timeout, PIP_TIMEOUT_S, 1, 600),
+    retries: numberSetting(user.retries, PIP_RETRIES, 0, 20),
     from,
     notes,
     redactor: new Redactor(credentialed),
   };
+}
+
+/** pip's own defaults (its `--timeout` and `--retries`): what a plain `pip install` in CI waits. */
+export const PIP_TIMEOUT_S = 15;
+export const PIP_RETRIES = 5;
+
+/** A whole number the user set within [min, max]; else the default (pip would refuse a bad one). */
+function numberSetting(text: string | null, fallback: number, min: number, max: number): number {
+  const n = text === null ? NaN : Number(text);
+  return Number.isFinite(n) && n >= min ? Math.min(Math.round(n), max) : fallback;
 }
 
 /**
@@ -142,11 +161,12 @@ function isUrl(entry: string): boolean {
 
 /**
  * The networked pip step's source settings, for its exec environment only (never its arguments,
- * never the container's configuration): an index, extra indexes, find-links URLs, trusted hosts.
+ * never the container's configuration): an index, extra indexes, find-links URLs, trusted hosts,
+ * and how long pip waits for them (pip reads PIP_TIMEOUT and PIP_RETRIES itself).
  * PIP_CONFIG_FILE=/dev/null: nothing in the image's own pip configuration adds a source.
  */
 export function pipSourceEnv(p: PipSettings, wheelDirsInside: string[]): string[] {
-  const env = ['PIP_CONFIG_FILE=/dev/null'];
+  const env = ['PIP_CONFIG_FILE=/dev/null', `PIP_TIMEOUT=${p.timeoutS}`, `PIP_RETRIES=${p.retries}`];
   if (p.indexUrl) env.push(`PIP_INDEX_URL=${p.indexUrl}`);
   if (p.extraIndexUrls.length) env.push(`PIP_EXTRA_INDEX_URL=${p.extraIndexUrls.join(' ')}`);
   const links = [...wheelDirsInside, ...p.findLinkUrls];

@@ -8,6 +8,7 @@ import { parseRequirement } from './read/pep508.js';
 import { redactUrl } from './read/redact.js';
 import { cleanRelative, type RepoReader } from './read/repo-reader.js';
 import { readToml } from './read/toml.js';
+import { ENV_SOURCES } from './types.js';
 
 export const RECIPE_PATH = '.piper/sandbox.toml';
 
@@ -29,6 +30,8 @@ export const RECIPE_KEYS = {
   detect: "true or false (false: install only the recipe's requirements)",
   strict:
     'true or false (true: a requirement no source meets fails the build instead of being relaxed or left out)',
+  sources:
+    '"index" (pip from the index, Debian\'s packages for the rest) or "debian" (Debian\'s packages, no index)',
 } as const;
 
 const RecipeSchema = z.strictObject({
@@ -44,6 +47,7 @@ const RecipeSchema = z.strictObject({
   test: z.string().min(1).optional(),
   detect: z.boolean().optional(),
   strict: z.boolean().optional(),
+  sources: z.enum(ENV_SOURCES).optional(),
 });
 
 export type Recipe = z.infer<typeof RecipeSchema>;

@@ -3,6 +3,14 @@
 // the JSON form (parsing through it puts every key in place), so `env plan --json` is stable.
 import { z } from 'zod';
 
+/**
+ * Where an environment's packages come from: `index` (pip from the index, as a clean venv in CI
+ * would get them; Debian's packages only for what the index does not give) or `debian` (Debian's
+ * packages, the index never asked).
+ */
+export const ENV_SOURCES = ['index', 'debian'] as const;
+export type EnvSources = (typeof ENV_SOURCES)[number];
+
 const PlannedRequirementSchema = z.object({
   name: z.string(),
   /** PEP 503-normalized name: the deduplication key. */
@@ -93,6 +101,8 @@ export const EnvPlanSchema = z.object({
     .default(null),
   /** The recipe's `strict = true`: no best effort (absent otherwise). */
   strict: z.boolean().optional(),
+  /** The recipe's `sources` (absent when it sets none): weighed against the user's setting (prepare-spec.ts). */
+  sources: z.enum(ENV_SOURCES).optional(),
   recipe: z.object({ path: z.string(), sha256: z.string() }).nullable(),
   /** Every file read (includes too), sorted by role then path. */
   inputs: z.array(PlanInputSchema),

@@ -8,7 +8,7 @@ import { stepCatalog } from '../build/step-catalog.js';
 import { readBuildFacts } from '../plan/build-facts.js';
 import type { PipSettings } from '../plan/pip-settings.js';
 import { launchersFor } from '../plan/tests/test-programs.js';
-import type { EnvPlan } from '../plan/types.js';
+import type { EnvPlan, EnvSources } from '../plan/types.js';
 import { BuildPlanSchema, type BuildSpec } from './spec-schema.js';
 
 export interface SpecInput {
@@ -19,6 +19,8 @@ export interface SpecInput {
   setup: string[];
   trustUrls: boolean;
   strict: boolean;
+  /** Where the packages come from (default `index`); a fallback is made from this spec (fallbackSpec). */
+  sources?: EnvSources;
 }
 
 /** Whether the project phase runs the repository's code (its build backend, trusted setup commands). */
@@ -44,6 +46,7 @@ export function makeBuildSpec(input: SpecInput): BuildSpec {
     setup: input.setup,
     trustUrls: input.trustUrls,
     strict: input.strict,
+    sources: { setting: input.sources ?? 'index', used: input.sources ?? 'index', fallback: false },
     native: facts.native,
     buildFiles: facts.buildFiles,
     launchers: launchersFor(plan.testCommand),

@@ -5,7 +5,8 @@ import { loadRecipe } from '../../images/recipe.js';
 import { planEnvironment } from '../plan/detect.js';
 import type { SandboxPython } from '../plan/read/marker-env.js';
 import { pipSettings, type PipSettings } from '../plan/pip-settings.js';
-import type { EnvPlan } from '../plan/types.js';
+import type { EnvPlan, EnvSources } from '../plan/types.js';
+import { RECIPE_PATH } from '../plan/recipe.js';
 import { makeBuildSpec } from './build-spec.js';
 import type { BuildSpec } from './spec-schema.js';
 
@@ -18,12 +19,41 @@ export interface PreparedSpec {
   notes: string[];
 }
 
+/** The `sources` setting as the configuration gives it, and the layer it came from (core/config.ts). */
+export interface SourcesSetting {
+  value: EnvSources;
+  from: 'default' | 'user' | 'repo' | 'env' | 'flag';
+}
+
+/**
+ * The sources a build uses: a flag or variable over everything; else the recipe's `sources`
+ * over the configuration files — but a repository's `index` over your own `debian` only when you
+ * trust its recipe (it would send requests to the index you turned off). Debian always narrows.
+ */
+export function chooseSources(
+  setting: SourcesSetting | undefined,
+  recipe: EnvSources | undefined,
+  trustRecipe: boolean,
+): { sources: EnvSources; note: string | null } {
+  const configured = setting ?? { value: 'index', from: 'default' };
+  if (recipe === undefined || configured.from === 'flag' || configured.from === 'env')
+    return { sources: configured.value, note: null };
+  if (recipe === 'debian' || configured.value === 'index' || trustRecipe)
+    return { sources: recipe, note: null };
+  return {
+    sources: configured.value,
+    note: `ignored sources = "index" of ${RECIPE_PATH}: your configuration says debian, and the repository is not trusted (--trust-repo-config)`,
+  };
+}
+
 export function prepareSpec(input: {
   repoRoot: string;
   trustRecipe: boolean;
   strict: boolean;
   env: NodeJS.ProcessEnv;
   python?: SandboxPython;
+  /** The `sources` setting (absent: the default, `index`). */
+  sources?: SourcesSetting;
 }): PreparedSpec {
   const { repoRoot, trustRecipe } = input;
   const plan = planEnvironment(repoRoot, input.python ? { python: input.python } : {});
@@ -37,6 +67,17 @@ export function prepareSpec(input: {
   notes.push(...pip.notes);
   const strict = input.strict || plan.strict === true;
   const base = { suite: plan.debian, recipe: loadRecipe({ suite: plan.debian }).hash };
-  const spec = makeBuildSpec({ repoRoot, plan, base, pip, setup, trustUrls: trustRecipe, strict });
+  const chosen = chooseSources(input.sources, plan.sources, trustRecipe);
+  if (chosen.note) notes.push(chosen.note);
+  const spec = makeBuildSpec({
+    repoRoot,
+    plan,
+    base,
+    pip,
+    setup,
+    trustUrls: trustRecipe,
+    strict,
+    sources: chosen.sources,
+  });
   return { spec, plan, pip, notes };
 }

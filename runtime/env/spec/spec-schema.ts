@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { redactUrl } from '../plan/read/redact.js';
 import { redactPlanUrls } from '../plan/render.js';
-import { EnvPlanSchema } from '../plan/types.js';
+import { ENV_SOURCES, EnvPlanSchema } from '../plan/types.js';
 
 const WheelDirSchema = z.object({
   dir: z.string(),
@@ -43,6 +43,16 @@ const BuildSpecSchema = z.object({
   /** Whether `name @ URL` requirements may go to pip (the user trusts the repository's recipe). */
   trustUrls: z.boolean(),
   strict: z.boolean(),
+  /**
+   * Where the packages come from: the setting, what this build uses, and whether that is a
+   * fallback (`index` asked for, the index did not answer: Debian's packages instead). In the keys,
+   * so an index build, a Debian build and a fallback build never share an image.
+   */
+  sources: z.object({
+    setting: z.enum(ENV_SOURCES),
+    used: z.enum(ENV_SOURCES),
+    fallback: z.boolean(),
+  }),
   native: z
     .object({
       kind: z.enum(['setuptools', 'meson-python', 'scikit-build', 'rust']),
@@ -68,6 +78,16 @@ const BuildSpecSchema = z.object({
 });
 
 export type BuildSpec = z.infer<typeof BuildSpecSchema>;
+
+/** The environment image's `piper.env.sources` label: `index`, `debian`, or `debian-fallback`. */
+export function sourcesLabel(sources: BuildSpec['sources']): string {
+  return sources.fallback ? 'debian-fallback' : sources.used;
+}
+
+/** The spec of the build that stands in when the index does not answer: Debian's packages, marked a fallback. */
+export function fallbackSpec(spec: BuildSpec): BuildSpec {
+  return { ...spec, sources: { setting: spec.sources.setting, used: 'debian', fallback: true } };
+}
 
 /** The spec as shown and as hashed: every URL's credentials replaced by `***`, keys in the schema's order. */
 export function redactSpec(spec: BuildSpec): BuildSpec {

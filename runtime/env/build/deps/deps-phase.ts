@@ -67,7 +67,7 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
     // Only the wheels of distributions the plan names: a machine-wide wheel directory can be large.
     const named = new Set(plan.requirements.map((q) => q.normalized));
     const userWheelDirs = await putWheelDirs(net, ctx.spec.pip.userWheels, named);
-    const reqs = requirementsContext(ctx, net, userWheelDirs, wanted, debian);
+    const reqs = requirementsContext(ctx, net, userWheelDirs, wanted, debian, 'fresh');
     const fetched = await fetchRequirements(net, reqs);
     got = { reqs, fetched, downloads: await takeDownloads(net, fetched) };
   } finally {

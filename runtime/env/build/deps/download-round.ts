@@ -2,17 +2,18 @@
 // box. When it fails on one requirement with no wheel that meets it, that one's sdist is fetched and
 // built offline (sdist-round.ts) and the download runs again with the built wheel beside the
 // sources (bounded: MAX_SDISTS); failing that, it is retried at the nearest version pip listed
-// (best effort) or handed to Debian, and the rest downloaded again. An unreachable index stops pip
-// at once: Debian follows.
+// (best effort) or handed to Debian, and the rest downloaded again. Where the packages come from
+// decides what pip may ask: with sources = index, the indexes (the chooser found them answering:
+// choose/index-probe.ts; should pip find them unreachable now, no index build is made); with
+// sources = debian, or a fallback from the index, only find-links (`PIP_NO_INDEX`), and no sdist.
 import type { BuildBox } from '../build-box.js';
 import { BUILT, downloadedFiles, pipDownloadStep } from './download-steps.js';
 import { nearestVersion } from './nearest-version.js';
 import { readPipFailure, type PipFailure } from '../pip-failure.js';
 import { pipSourceEnv, type PipSettings } from '../../plan/pip-settings.js';
 import { pipRequirementLine } from '../../plan/deps/pip-line.js';
-import type { PlannedRequirement } from '../../plan/types.js';
+import type { EnvSources, PlannedRequirement } from '../../plan/types.js';
 import type { SdistOutcome } from './sdist-round.js';
-import { indexProbeStep } from '../steps.js';
 import { lastLines, normalize } from '../step-output.js';
 
 const MAX_SDISTS = 8;
@@ -24,6 +25,12 @@ export interface DownloadContext {
   sources: string[];
   /** An sdist of pip's failing requirement fetched and built offline (sdist-round.ts). */
   sdist: (requirement: string, env: string[], nearest: boolean) => Promise<SdistOutcome>;
+  /** Where the packages come from in this build (spec.sources.used). */
+  use: EnvSources;
+  /** A fallback build: what the index probe said (the reason the index is not asked). */
+  indexSaid: string | null;
+  /** pip found the indexes unreachable in an index build: ends it (BuildContext.indexGone). */
+  indexGone: (said: string) => never;
 }
 
 export interface PipOutcome {
@@ -43,18 +50,25 @@ export async function downloadBestEffort(
 ): Promise<PipOutcome> {
   const out: PipOutcome = { said: 'nothing to download', saidOf: new Map(), lines: new Map(), relaxed: [] };
   const lines = new Map(toPip.map((q) => [q.normalized, pipRequirementLine(q)]));
-  const env = pipSourceEnv(ctx.pip, ctx.userWheelDirs);
-  const where = ctx.pip.defaultIndex ? "pip's default index" : 'your pip sources';
-  const probe = await box.run(indexProbeStep(env));
-  const unreachable = probe.stdout.split('\n').filter((l) => l.startsWith('piper-unreachable '));
-  const reached = /^piper-reached (\d+)$/m.exec(probe.stdout);
   const anyFindLinks = ctx.userWheelDirs.length > 0 || ctx.pip.findLinkUrls.length > 0;
-  if (reached?.[1] === '0' && !anyFindLinks) {
-    out.said = `${where} not reachable (${unreachable[0]?.slice('piper-unreachable '.length) ?? 'no answer'}); not tried`;
+  const index = ctx.use === 'index';
+  const where = !index
+    ? `your find-links (no index: ${ctx.indexSaid ? 'it did not answer' : 'sources = debian'})`
+    : ctx.pip.defaultIndex
+      ? "pip's default index"
+      : 'your pip sources';
+  if (!index && !anyFindLinks) {
+    out.said = ctx.indexSaid ?? "not asked: sources = debian (Debian's packages, no index)";
     return out;
   }
+  // No index at all under debian: pip reads PIP_NO_INDEX itself, and no sdist is looked for.
+  const sourceEnv = (dirs: string[]) => [
+    ...pipSourceEnv(ctx.pip, dirs),
+    ...(index ? [] : ['PIP_NO_INDEX=1']),
+  ];
+  const env = sourceEnv(ctx.userWheelDirs);
   // The wheels built from sdists are one more find-links directory of the next round.
-  const withBuilt = pipSourceEnv(ctx.pip, [...ctx.userWheelDirs, BUILT]);
+  const withBuilt = sourceEnv([...ctx.userWheelDirs, BUILT]);
   const tried = new Set<string>();
   for (let attempt = 0; lines.size && attempt <= toPip.length + 1 + MAX_SDISTS; attempt++) {
     const r = await box.run(pipDownloadStep([...lines.values()], withBuilt, ctx.pip.redactor));
@@ -65,7 +79,9 @@ export async function downloadBestEffort(
     }
     const failure = readPipFailure(r.output_tail);
     if (failure.kind === 'unreachable') {
-      out.said = `${where} not reachable (${failure.line}); not tried further`;
+      const said = `${where} not reachable (${failure.line}); not tried further`;
+      if (index) ctx.indexGone(said);
+      out.said = said;
       return out;
     }
     if (failure.kind === 'other') {
@@ -73,7 +89,7 @@ export async function downloadBestEffort(
       return out;
     }
     const key = normalize(failure.name);
-    if (!tried.has(key) && tried.size < MAX_SDISTS) {
+    if (index && !tried.has(key) && tried.size < MAX_SDISTS) {
       tried.add(key);
       // Wheels at other versions: only an sdist that meets the specifier beats the nearest wheel.
       const sdist = await ctx.sdist(failure.requirement, env, failure.versions.length === 0);

@@ -21,20 +21,10 @@ const SYSTEM_PIP = 'python3 -I -m pip --disable-pip-version-check --no-input';
  * pip download of wheels only (`--only-binary=:all:`: an sdist would have its metadata hook run
  * here) into DOWNLOADS, from the sources in `env` (exec-only, credentials and all). Nothing is
  * installed: the venv stays as apt and venv left it, so no Python here imports a downloaded file.
+ * pip's timeout and retries, and whether it may ask an index at all, are in `env` too.
  */
 export function pipDownloadStep(requirements: string[], env: string[], redactor: Redactor): StepSpec {
-  const args = [
-    '--no-cache-dir',
-    '--only-binary=:all:',
-    '--timeout',
-    '5',
-    '--retries',
-    '0',
-    '--quiet',
-    '--dest',
-    DOWNLOADS,
-    ...requirements,
-  ];
+  const args = ['--no-cache-dir', '--only-binary=:all:', '--quiet', '--dest', DOWNLOADS, ...requirements];
   const command = `${SYSTEM_PIP} download ${args.map(shQuote).join(' ')}`;
   // The wheels built offline are installed from DOWNLOADS with the rest.
   const script = `set -e\nmkdir -p ${DOWNLOADS}\n${command}\ncp ${BUILT}/*.whl ${DOWNLOADS}/ 2>/dev/null || true\necho piper-downloaded\nls ${DOWNLOADS}`;
@@ -54,22 +44,55 @@ export function downloadedFiles(stdout: string): string[] {
 }
 
 /**
+ * How the offline install treats what the image already holds. `debian`: a requirement an installed
+ * distribution meets (Debian's, in the image) is left as it is. `fresh` (sources = index, the new
+ * venv of the dependencies phase): the downloaded resolution goes into the venv whole
+ * (`--ignore-installed`), as in a clean venv: no Debian package stands in for a version the index
+ * gave. `onto` (sources = index, a venv that already holds the dependencies: the top-up): the
+ * requirements themselves go in from the downloads (`--no-deps --ignore-installed`; none is in the
+ * venv yet), then their own requirements as pip resolves them against what is installed.
+ */
+export type InstallOver = 'debian' | 'fresh' | 'onto';
+
+/**
  * Every requirement installed from the downloaded (and built) files alone: `--no-index`, the
  * download directories as find-links, no secret, in a box with no network. pip's report says what.
  */
-export function offlineInstallStep(requirements: string[], dirs: string[]): StepSpec {
-  const args = [
-    '--no-cache-dir',
-    '--no-index',
-    ...dirs.flatMap((d) => ['--find-links', d]),
-    '--quiet',
-    '--report',
-    '/tmp/pip-report.json',
-    ...requirements,
-  ];
-  const script = `set -e\n${PIP} install ${args.map(shQuote).join(' ')}\necho piper-pip-report\ncat /tmp/pip-report.json`;
+export function offlineInstallStep(
+  requirements: string[],
+  dirs: string[],
+  over: InstallOver = 'debian',
+): StepSpec {
+  const args = (report: string, ...extra: string[]) =>
+    [
+      '--no-cache-dir',
+      '--no-index',
+      ...dirs.flatMap((d) => ['--find-links', d]),
+      '--quiet',
+      ...extra,
+      '--report',
+      report,
+      ...requirements,
+    ]
+      .map(shQuote)
+      .join(' ');
+  const lines =
+    over === 'onto'
+      ? [
+          `${PIP} install ${args('/tmp/pip-report-own.json', '--no-deps', '--ignore-installed')}`,
+          `${PIP} install ${args('/tmp/pip-report-deps.json')}`,
+          // One report of both (Debian's Python, isolated, no site: it reads two JSON files).
+          `python3 -I -S -c ${shQuote(MERGE_REPORTS)} /tmp/pip-report-own.json /tmp/pip-report-deps.json > /tmp/pip-report.json`,
+        ]
+      : [
+          `${PIP} install ${over === 'fresh' ? args('/tmp/pip-report.json', '--ignore-installed') : args('/tmp/pip-report.json')}`,
+        ];
+  const script = ['set -e', ...lines, 'echo piper-pip-report', 'cat /tmp/pip-report.json'].join('\n');
   return { name: 'install', script, env: ['PIP_CONFIG_FILE=/dev/null'], timeoutS: 900 };
 }
+
+const MERGE_REPORTS =
+  'import json, sys\nout = json.load(open(sys.argv[1]))\nout["install"] = out.get("install", []) + json.load(open(sys.argv[2])).get("install", [])\nprint(json.dumps(out))';
 
 /**
  * An sdist built into a wheel with no network and no secret, by Debian's Python and setuptools
@@ -92,6 +115,7 @@ import base64, hashlib, html.parser, os, re, sys, urllib.parse, urllib.request
 mode, name = sys.argv[1], sys.argv[2]
 norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()
 given = os.environ.get("PIP_INDEX_URL", "").split()
+wait = float(os.environ.get("PIP_TIMEOUT") or 15)
 if not given:
     from pip._internal.models.index import PyPI
     given = [PyPI.simple_url]
@@ -122,7 +146,7 @@ for index in indexes:
         headers["Authorization"] = "Basic " + base64.b64encode(urllib.parse.unquote(info).encode()).decode()
     page = urllib.parse.urljoin(parts._replace(netloc=host).geturl().rstrip("/") + "/", norm(name) + "/")
     try:
-        with fetch(urllib.request.Request(page, headers=headers), timeout=10) as r:
+        with fetch(urllib.request.Request(page, headers=headers), timeout=wait) as r:
             text, final = r.read(8 << 20).decode("utf-8", "replace"), r.geturl()
     except Exception as e:
         print("piper-sdist-error", type(e).__name__)
@@ -143,7 +167,7 @@ if mode == "list":
 for version, file, url, headers in found:
     if file != sys.argv[3]:
         continue
-    with fetch(urllib.request.Request(url.split("#")[0], headers=headers), timeout=60) as r:
+    with fetch(urllib.request.Request(url.split("#")[0], headers=headers), timeout=max(wait, 60)) as r:
         data = r.read(512 << 20)
     want = re.match(r"sha256=([0-9a-f]{64})$", urllib.parse.urlsplit(url).fragment)
     if want and hashlib.sha256(data).hexdigest() != want.group(1):

@@ -33,18 +33,24 @@ export function versionsScanStep(name: string, python: string): StepSpec {
   return { name, script, timeoutS: 60, quiet: true };
 }
 
-/** normalized name → version, the first directory's copy winning (as Python would import it). */
-export function parseVersionsScan(stdout: string): Map<string, string> {
+/**
+ * normalized name → version, the first directory's copy winning (as Python would import it);
+ * `under`: only the copies in that directory (the venv's own, without Debian's).
+ */
+export function parseVersionsScan(stdout: string, under?: string): Map<string, string> {
   const versions = new Map<string, string>();
   let name: string | null = null;
   let version: string | null = null;
+  let counted = true;
   const flush = () => {
-    if (name && version && !versions.has(normalize(name))) versions.set(normalize(name), version);
+    if (counted && name && version && !versions.has(normalize(name))) versions.set(normalize(name), version);
     name = version = null;
   };
   for (const line of stdout.split('\n')) {
-    if (line.startsWith('piper-meta ')) flush();
-    else if (line.startsWith('Name:')) name ??= line.slice(5).trim();
+    if (line.startsWith('piper-meta ')) {
+      flush();
+      counted = under === undefined || line.startsWith(`piper-meta ${under}/`);
+    } else if (line.startsWith('Name:')) name ??= line.slice(5).trim();
     else if (line.startsWith('Version:')) version ??= line.slice(8).trim();
   }
   flush();

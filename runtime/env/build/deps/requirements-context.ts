@@ -23,6 +23,7 @@ export function requirementsContext(
   userWheelDirs: string[],
   wanted: PlannedRequirement[],
   apt: RequirementsContext['apt'],
+  venv: RequirementsContext['venv'],
 ): RequirementsContext {
   return {
     wanted,
@@ -36,6 +37,10 @@ export function requirementsContext(
     fail: (m, f) => ctx.fail(m, f),
     check: (s, w) => ctx.check(s, w),
     apt,
+    venv,
     sdist: (requirement, env, nearest) => sdistWheel(ctx, net, env, requirement, nearest),
+    use: ctx.spec.sources.used,
+    indexSaid: ctx.spec.sources.fallback ? (ctx.input.probe?.said ?? 'the index did not answer') : null,
+    indexGone: (said) => ctx.indexGone(said),
   };
 }

@@ -1,14 +1,15 @@
 // The dependency phase's core, in two halves. Networked (never any distribution's code): every
-// requirement downloaded by pip (the user's sources, or pip's default index; download-round.ts),
-// then, for whatever pip could not download, Debian's package by its PyPI → Debian name, installed
-// by apt. Offline (no network, no secret): pip installs from the downloaded files alone. Best effort
-// unless strict: a requirement no source meets at its specifier is installed at the nearest version
-// a source has (`relaxed`), one no source has at all is left out (`missing`), and the build goes on;
-// each is a Shortfall, recorded. Versions are read from metadata files (installed-versions.ts).
+// requirement downloaded by pip (the user's sources, or pip's default index; download-round.ts) —
+// with sources = index every one, as a clean venv would get it; with sources = debian only what the
+// image lacks, from find-links alone — then, for whatever pip could not download, Debian's package
+// by its PyPI → Debian name, installed by apt. Offline (no network, no secret): pip installs from
+// the downloaded files alone. Best effort unless strict: a requirement no source meets at its
+// specifier is installed at the nearest version a source has (`relaxed`), one no source has at all
+// is left out (`missing`), and the build goes on; each is a Shortfall, recorded. Versions are read from metadata files (installed-versions.ts).
 import type { ResolvedPackage } from '../../../ledger/environments.js';
 import type { BuildBox, StepResult } from '../build-box.js';
 import { downloadBestEffort, type DownloadContext, type PipOutcome } from './download-round.js';
-import { BUILT, DOWNLOADS, offlineInstallStep } from './download-steps.js';
+import { BUILT, DOWNLOADS, offlineInstallStep, type InstallOver } from './download-steps.js';
 import { parseVersionsScan, versionsScanStep } from './installed-versions.js';
 import type { EnvPlan, PlannedRequirement } from '../../plan/types.js';
 import type { Shortfall } from '../shortfall.js';
@@ -29,6 +30,8 @@ export interface RequirementsContext extends DownloadContext {
   check: (step: StepResult, what: string) => void;
   /** Debian's packages installed where the offline install box will start (debian-layer.ts), or in the box. */
   apt: (name: string, packages: string[]) => Promise<StepResult>;
+  /** With sources = index: a new venv (`fresh`), or one that holds the dependencies already (`onto`). */
+  venv: Exclude<InstallOver, 'debian'>;
 }
 
 export interface RequirementsOutcome {
@@ -61,9 +64,10 @@ function urlsNotTried(wanted: PlannedRequirement[]): Map<string, string> {
 
 /**
  * The networked half, in a box where nothing downloaded is installed: pip downloads (best effort)
- * what the image does not already meet — as `pip install` would have left a met requirement alone
- * (one with extras still goes to pip) —, then Debian installs a package for each requirement pip
- * could not download and the image lacks.
+ * every requirement with sources = index (a Debian package the image holds never stands in for one
+ * the project declares); with sources = debian, what the image does not already meet — as `pip
+ * install` would have left a met requirement alone (one with extras still goes to pip). Then Debian
+ * installs a package for each requirement pip could not download and the image lacks.
  */
 export async function fetchRequirements(net: BuildBox, ctx: RequirementsContext): Promise<Fetched> {
   const { sources } = ctx;
@@ -77,7 +81,9 @@ export async function fetchRequirements(net: BuildBox, ctx: RequirementsContext)
   const system = Object.fromEntries(await scanVersions(net, ctx.plan.python));
   const unmetBySystem = new Set(unsatisfied(wanted, system).map((q) => q.normalized));
   const toPip = wanted.filter(
-    (q) => !notTried.has(q.normalized) && (unmetBySystem.has(q.normalized) || q.extras.length > 0),
+    (q) =>
+      !notTried.has(q.normalized) &&
+      (ctx.use === 'index' || unmetBySystem.has(q.normalized) || q.extras.length > 0),
   );
   const pip = toPip.length ? await downloadBestEffort(net, ctx, toPip) : downloadNothing();
   sources.push(`pip: ${toPip.length ? pip.said : 'nothing the image lacks'}`);
@@ -171,7 +177,8 @@ async function installDownloaded(
 ): Promise<Set<string>> {
   const installed = new Set<string>();
   if (!pip.lines.size) return installed;
-  const r = await box.run(offlineInstallStep([...pip.lines.values()], [DOWNLOADS, BUILT]));
+  const over = ctx.use === 'index' ? ctx.venv : 'debian';
+  const r = await box.run(offlineInstallStep([...pip.lines.values()], [DOWNLOADS, BUILT], over));
   if (r.exit_code !== 0) {
     ctx.sources.push(`install (offline): failed (${lastLines(r.output_tail, 1).replace(/^ERROR: /, '')})`);
     return installed;

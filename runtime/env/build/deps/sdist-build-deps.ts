@@ -62,9 +62,12 @@ export async function downloadBuildDeps(
   return r.exit_code === 0 ? net.read(BUILD_DEPS, 2 * 1024 ** 3) : null;
 }
 
-/** Wheels only (`--only-binary=:all:`): nothing downloaded here is built while the network is there. */
+/**
+ * Wheels only (`--only-binary=:all:`): nothing downloaded here is built while the network is there.
+ * pip's timeout and retries come from `env` (pipSourceEnv).
+ */
 export function buildDepsDownloadStep(lines: string[], env: string[]): StepSpec {
-  const command = `python3 -I -m pip --disable-pip-version-check --no-input download --no-cache-dir --only-binary=:all: --timeout 5 --retries 0 --quiet --dest ${BUILD_DEPS} ${lines.map(shQuote).join(' ')}`;
+  const command = `python3 -I -m pip --disable-pip-version-check --no-input download --no-cache-dir --only-binary=:all: --quiet --dest ${BUILD_DEPS} ${lines.map(shQuote).join(' ')}`;
   return {
     name: 'build deps',
     script: `set -e\nmkdir -p ${BUILD_DEPS}\n${command}`,

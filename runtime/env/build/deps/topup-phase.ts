@@ -1,8 +1,8 @@
 // Phase 2c: the project's own runtime requirements that only its build code names (setup.py's
 // install_requires, a backend's dynamic dependencies), read from the METADATA the project phase
 // read back, as data (metadata-requirements.ts: markers evaluated, URLs refused). Those the plan did
-// not already ask for and the image does not already meet are downloaded in a networked box that
-// holds nothing downloaded (the sandbox image, no venv), Debian's packages for the rest are fetched
+// not already ask for and the image does not already meet (with sources = index, the venv: a Debian
+// package does not stand in for one) are downloaded in a networked box that holds nothing downloaded (the sandbox image, no venv), Debian's packages for the rest are fetched
 // there too and installed by apt in a box of the image with no network (apt-offline.ts: the image
 // holds downloaded code), and the downloads are installed offline, the install checked to have
 // written only the venv (downloaded-code.ts). The result is keyed by the requirement list.
@@ -28,6 +28,7 @@ import {
 } from './requirements-step.js';
 import { normalize, unsatisfied } from '../step-output.js';
 import { cleanStep } from '../steps.js';
+import { VENV } from '../../choose/names.js';
 import type { FileToWrite } from '../tar-files.js';
 import { providedExtras, requiresDist } from './wheel-metadata.js';
 
@@ -41,7 +42,9 @@ export async function topUpPhase(ctx: BuildContext, base: string, files: FileToW
   const check = await offlineBox(ctx, base);
   let missing: PlannedRequirement[];
   try {
-    const versions = parseVersionsScan((await check.run(versionsScanStep('versions', plan.python))).stdout);
+    // sources = index: what only Debian's directories hold is not met (as in a clean venv).
+    const scan = (await check.run(versionsScanStep('versions', plan.python))).stdout;
+    const versions = parseVersionsScan(scan, ctx.spec.sources.used === 'index' ? VENV : undefined);
     missing = unsatisfied(wanted, Object.fromEntries(versions));
   } finally {
     ctx.collect(check);
@@ -91,11 +94,18 @@ async function fetchTopUp(
   try {
     const dirs = await putWheelDirs(net, ctx.spec.pip.userWheels, new Set(missing.map((q) => q.normalized)));
     // Called once, for what pip left unmet: fetched apart, installed offline on `base` (apt-offline.ts).
-    const reqs = requirementsContext(ctx, net, dirs, missing, async (name, packages) => {
-      const installed = await aptOffline(ctx, base, name, packages, false);
-      apt.box = installed.box;
-      return installed.step;
-    });
+    const reqs = requirementsContext(
+      ctx,
+      net,
+      dirs,
+      missing,
+      async (name, packages) => {
+        const installed = await aptOffline(ctx, base, name, packages, false);
+        apt.box = installed.box;
+        return installed.step;
+      },
+      'onto',
+    );
     const fetched = await fetchRequirements(net, reqs);
     const downloads = await takeDownloads(net, fetched);
     if (apt.box) {
