@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import type { DockerEngine } from '../../engine/docker-engine.js';
 import { RuntimeError, isRuntimeError } from '../../errors.js';
 import { inert } from '../../text/inert.js';
+import { refuseCommitHoldingIndexFiles } from './network/index-files.js';
 import type { EnvironmentStep } from '../../ledger/environments.js';
 import type { LayerChange } from './project/project-layer.js';
 import { URL_REDACTOR, type Redactor } from '../plan/secrets.js';
@@ -203,6 +204,7 @@ export class BuildBox {
   }
 
   async commit(target: { repo: string; tag: string; changes: string[] }): Promise<string> {
+    refuseCommitHoldingIndexFiles(this);
     return this.about('commit', () => this.engine.commit(this.id, target));
   }
 

@@ -3,6 +3,7 @@
 // (`piper-meta PATH`, `piper-dpkg NAME VERSION`, `piper-pip-report`) the builder reads back.
 import { ENV_PATH, VENV, VENV_PYTHON } from '../choose/names.js';
 import type { StepSpec } from './build-box.js';
+import { CLIENT_CERT_PRELUDE } from './network/index-files.js';
 import { editableInstallLines, type ProjectInstall } from './project/project-install.js';
 
 /** One shell word, single-quoted: the scripts of every build step quote their arguments with it. */
@@ -166,6 +167,8 @@ export function cleanStep(): StepSpec {
 export function indexProbeStep(env: string[]): StepSpec {
   const program = [
     'import os, re, time, urllib.request, urllib.error',
+    // A client certificate the index asks for (pip's client-cert): without it no TLS handshake.
+    CLIENT_CERT_PRELUDE,
     'from pip._internal.models.index import PyPI',
     'wait = float(os.environ.get("PIP_TIMEOUT") or 15)',
     'tries = int(os.environ.get("PIP_RETRIES") or 5) + 1',

@@ -120,7 +120,8 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
   const target = buildTarget(input, spec);
   const reused = input.mode === 'rebuild' ? null : await reuse(input, prepared, target, rec);
   if (reused) return reused;
-  if (spec.sources.used === 'index') {
+  // pip's no-index (the user's): there is no index to ask, pip uses find-links only.
+  if (spec.sources.used === 'index' && !prepared.pip.network.noIndex) {
     const probe = await askIndex(input, prepared, target.ref);
     if (!probe.answered) return fallback(input, prepared, probe, rec);
     prepared.probe = probe;

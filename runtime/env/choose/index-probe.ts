@@ -7,6 +7,7 @@ import type { DockerEngine } from '../../engine/docker-engine.js';
 import type { EnvironmentStep } from '../../ledger/environments.js';
 import { ownerLabels } from '../../sandbox/owner-labels.js';
 import { BoxLostError, BuildBox } from '../build/build-box.js';
+import { putIndexFiles } from '../build/network/index-files.js';
 import { indexProbeStep } from '../build/steps.js';
 import { pipSourceEnv, type PipSettings } from '../plan/pip-settings.js';
 
@@ -49,6 +50,7 @@ async function probeOnce(
     redactor: pip.redactor,
   });
   try {
+    await putIndexFiles(box, pip);
     const r = await box.run(indexProbeStep(pipSourceEnv(pip, [])));
     const reached = /^piper-reached (\d+)$/m.exec(r.stdout);
     const unreachable = r.stdout

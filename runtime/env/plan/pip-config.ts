@@ -18,6 +18,14 @@ export interface UserPipConfig {
   retries: string | null;
   /** `PIP_INDEX_URL` or `pip.conf [global] index-url`: where each setting was read, for the record. */
   from: string[];
+  /** How the networked steps reach the index (network/pip-network.ts): as written, null when unset. */
+  cert: string | null;
+  clientCert: string | null;
+  proxy: string | null;
+  noIndex: string | null;
+  constraints: string[];
+  /** Where each of those was read (`PIP_CERT`, `/etc/pip.conf [global] cert`). */
+  origin: Partial<Record<'cert' | 'clientCert' | 'proxy' | 'noIndex' | 'constraints', string>>;
 }
 
 const KEYS = {
@@ -27,6 +35,11 @@ const KEYS = {
   trustedHosts: ['trusted-host', 'PIP_TRUSTED_HOST'],
   timeout: ['timeout', 'PIP_TIMEOUT'],
   retries: ['retries', 'PIP_RETRIES'],
+  cert: ['cert', 'PIP_CERT'],
+  clientCert: ['client-cert', 'PIP_CLIENT_CERT'],
+  proxy: ['proxy', 'PIP_PROXY'],
+  noIndex: ['no-index', 'PIP_NO_INDEX'],
+  constraints: ['constraint', 'PIP_CONSTRAINT'],
 } as const;
 
 /** The configuration files pip reads, lowest precedence first. */
@@ -71,6 +84,17 @@ export function readUserPipConfig(env: NodeJS.ProcessEnv): UserPipConfig {
     timeout: values.get('timeout')?.value.trim() || null,
     retries: values.get('retries')?.value.trim() || null,
     from: [...values.values()].map((v) => v.from),
+    cert: values.get('cert')?.value.trim() || null,
+    clientCert: values.get('clientCert')?.value.trim() || null,
+    proxy: values.get('proxy')?.value.trim() || null,
+    noIndex: values.get('noIndex')?.value.trim() || null,
+    constraints: list('constraints'),
+    origin: Object.fromEntries(
+      (['cert', 'clientCert', 'proxy', 'noIndex', 'constraints'] as const).flatMap((f) => {
+        const from = values.get(f)?.from;
+        return from ? [[f, from]] : [];
+      }),
+    ),
   };
 }
 

@@ -11,6 +11,12 @@ import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { insideRepo } from '../../host/inside-repo.js';
 import { readUserPipConfig } from './pip-config.js';
+import {
+  networkSecrets,
+  readPipNetwork,
+  userNetworkSecrets,
+  type PipNetwork,
+} from './network/pip-network.js';
 import { redactUrl } from './read/redact.js';
 import type { EnvPlan } from './types.js';
 import { guardSecrets } from '../../text/output-guard.js';
@@ -40,6 +46,11 @@ export interface PipSettings {
   /** Things the user should know (an untrusted repository's index URL was ignored, …). */
   notes: string[];
   redactor: Redactor;
+  /**
+   * How the networked steps reach the index: the user's CA bundle, client certificate, proxies,
+   * netrc, no-index and constraints (pip-network.ts). Files and variables for those steps only.
+   */
+  network: PipNetwork;
 }
 
 export function pipSettings(
@@ -72,9 +83,13 @@ export function pipSettings(
   // The repository's find-links first, then the user's (the order pip is given them in).
   const repoWheelDirs = repoFindLinks(plan.pip.findLinks, opts, findLinkUrls, notes);
   const userWheelDirs = userFindLinks(user.findLinks, findLinkUrls, notes);
-  // No index of the user's: pip uses its own default index (find-links only add to it).
-  const defaultIndex = indexUrl === null;
+  const network = readPipNetwork(user, env);
+  notes.push(...network.notes);
+  // No index of the user's: pip uses its own default index (find-links only add to it), unless
+  // the user's no-index says no index at all.
+  const defaultIndex = indexUrl === null && !network.noIndex;
   const credentialed = [
+    ...network.urls,
     indexUrl ?? '',
     ...extraIndexUrls,
     ...findLinkUrls,
@@ -82,7 +97,7 @@ export function pipSettings(
     ...plan.pip.findLinks,
   ];
   // The same secrets as the ledger's redactor, masked on the terminal too (a trusted recipe's URLs).
-  guardSecrets(credentialed.flatMap(secretsOf));
+  guardSecrets([...credentialed.flatMap(secretsOf), ...networkSecrets(network)]);
   return {
     indexUrl,
     extraIndexUrls,
@@ -95,7 +110,8 @@ export function pipSettings(
     retries: numberSetting(user.retries, PIP_RETRIES, 0, 20),
     from,
     notes,
-    redactor: new Redactor(credentialed),
+    redactor: new Redactor(credentialed, network.secrets),
+    network,
   };
 }
 
@@ -111,11 +127,13 @@ function numberSetting(text: string | null, fallback: number, min: number, max: 
 
 /**
  * The user's pip sources' credentials (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, PIP_FIND_LINKS, pip.conf),
- * masked on stdout and stderr from the start of a command, before anything could print them.
+ * the proxies' and the netrc's, masked on stdout and stderr from the start of a command, before
+ * anything could print them.
  */
 export function guardUserPipSecrets(env: NodeJS.ProcessEnv): void {
   const user = readUserPipConfig(env);
   guardSecrets([user.indexUrl ?? '', ...user.extraIndexUrls, ...user.findLinks].flatMap(secretsOf));
+  guardSecrets(userNetworkSecrets(user, env));
 }
 
 /** The repository's find-links: its own directories, and (trusted only) its URLs, added to findLinkUrls. */
@@ -172,5 +190,8 @@ export function pipSourceEnv(p: PipSettings, wheelDirsInside: string[]): string[
   const links = [...wheelDirsInside, ...p.findLinkUrls];
   if (links.length) env.push(`PIP_FIND_LINKS=${links.join(' ')}`);
   if (p.trustedHosts.length) env.push(`PIP_TRUSTED_HOST=${p.trustedHosts.join(' ')}`);
+  // The CA bundle, client certificate, netrc and constraints as paths in the box (index-files.ts
+  // puts them there), the proxies, no-index.
+  env.push(...p.network.env);
   return env;
 }

@@ -2,7 +2,8 @@
 // progress lines, error messages, sources, the plan. It knows two things: the userinfo part of any
 // URL in a text (`https://user:token@host/` → `https://***@host/`), and the exact credential values
 // of every credential-bearing setting this build was given (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL,
-// PIP_FIND_LINKS, pip.conf's index-url / extra-index-url / find-links, the recipe's URLs). The
+// PIP_FIND_LINKS, pip.conf's index-url / extra-index-url / find-links, the recipe's URLs, the
+// proxies, the netrc's passwords: plan/network/pip-network.ts). The
 // second catches a secret that shows up outside a URL: pip echoing a token, an error that
 // percent-decodes it, a backend printing its environment.
 import { redactUrl, userinfoOf } from './read/redact.js';
@@ -12,9 +13,12 @@ const MASK = '***';
 export class Redactor {
   private readonly secrets: string[];
 
-  /** `urls`: every credential-bearing URL of the build (their userinfo parts become the secrets). */
-  constructor(urls: readonly string[]) {
-    const found = new Set<string>();
+  /**
+   * `urls`: every credential-bearing URL of the build (their userinfo parts become the secrets);
+   * `others`: secrets that are not in a URL (a netrc's passwords).
+   */
+  constructor(urls: readonly string[], others: readonly string[] = []) {
+    const found = new Set<string>(others);
     for (const url of urls) for (const secret of secretsOf(url)) found.add(secret);
     // Longest first: a password that contains the user name is replaced whole.
     this.secrets = [...found].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length);

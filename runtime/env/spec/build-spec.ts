@@ -42,6 +42,8 @@ export function makeBuildSpec(input: SpecInput): BuildSpec {
       defaultIndex: pip.defaultIndex,
       repoWheels: facts.repoWheels,
       userWheels: facts.userWheels,
+      ...(pip.network.noIndex ? { noIndex: true as const } : {}),
+      ...(pip.network.constraints.length ? { constraints: pip.network.constraints } : {}),
     },
     setup: input.setup,
     trustUrls: input.trustUrls,

@@ -37,6 +37,13 @@ const BuildSpecSchema = z.object({
     defaultIndex: z.boolean(),
     repoWheels: z.array(WheelDirSchema),
     userWheels: z.array(WheelDirSchema),
+    /**
+     * The user's pip `no-index` and `constraint` files (their sha256; a URL redacted): they decide
+     * what is downloaded. Absent when unset, so a build without them keeps its key. How the index
+     * is reached (CA bundle, client certificate, proxy, netrc) is not here: it changes no package.
+     */
+    noIndex: z.literal(true).optional(),
+    constraints: z.array(z.string()).optional(),
   }),
   /** The recipe's setup commands when the user trusts them; else none. */
   setup: z.array(z.string()),

@@ -26,6 +26,7 @@ import { dpkgLines } from '../step-output.js';
 import { cleanStep, venvStep } from '../steps.js';
 import { checkInstallWrites, downloadedCodeLabel } from '../offline/downloaded-code.js';
 import { writeLaunchers } from '../project/venv-launchers.js';
+import { dropIndexFiles, putIndexFiles } from '../network/index-files.js';
 
 /** Returns the dependency image's reference (an intermediate tag the builder removes). */
 export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<string>): Promise<string> {
@@ -67,8 +68,11 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
     // Only the wheels of distributions the plan names: a machine-wide wheel directory can be large.
     const named = new Set(plan.requirements.map((q) => q.normalized));
     const userWheelDirs = await putWheelDirs(net, ctx.spec.pip.userWheels, named);
+    await putIndexFiles(net, pip);
+    if (pip.network.said) ctx.sources.push(pip.network.said);
     const reqs = requirementsContext(ctx, net, userWheelDirs, wanted, debian, 'fresh');
     const fetched = await fetchRequirements(net, reqs);
+    await dropIndexFiles(net);
     got = { reqs, fetched, downloads: await takeDownloads(net, fetched) };
   } finally {
     ctx.collect(net);

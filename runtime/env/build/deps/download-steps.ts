@@ -7,6 +7,7 @@ import type { StepSpec } from '../build-box.js';
 import { VENV_PYTHON } from '../../choose/names.js';
 import type { Redactor } from '../../plan/secrets.js';
 import { shQuote } from '../steps.js';
+import { CLIENT_CERT_PRELUDE } from '../network/index-files.js';
 
 export const DOWNLOADS = '/opt/piper/downloads';
 export const SDISTS = '/opt/piper/sdists';
@@ -109,8 +110,10 @@ export function sdistBuildStep(file: string): StepSpec {
 
 // Run by Debian's Python with -I (nothing of the environment's, no user site): the PEP 503 page of
 // one project on each index, its sdist links listed, or one of them fetched (its sha256 checked when
-// the link gives one). Credentials go only to the index's own host, never along a redirect elsewhere.
+// the link gives one). Credentials (the URL's, else the netrc's login for the index's host) go only
+// to the index's own host, never along a redirect elsewhere. pip's no-index: no index is asked.
 const SDIST_SCRIPT = String.raw`
+${CLIENT_CERT_PRELUDE}
 import base64, hashlib, html.parser, os, re, sys, urllib.parse, urllib.request
 mode, name = sys.argv[1], sys.argv[2]
 norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()
@@ -120,6 +123,15 @@ if not given:
     from pip._internal.models.index import PyPI
     given = [PyPI.simple_url]
 indexes = given + os.environ.get("PIP_EXTRA_INDEX_URL", "").split()
+if os.environ.get("PIP_NO_INDEX"):
+    indexes = []
+def netrc_login(host):
+    import netrc
+    try:
+        found = netrc.netrc(os.environ["NETRC"]).authenticators(host or "")
+    except Exception:
+        return None
+    return (found[0] or found[1] or "") + ":" + found[2] if found and found[2] else None
 class Redirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, req, fp, code, msg, headers, newurl):
         new = super().redirect_request(req, fp, code, msg, headers, newurl)
@@ -142,8 +154,9 @@ for index in indexes:
     parts = urllib.parse.urlsplit(index)
     info, _, host = parts.netloc.rpartition("@")
     headers = {"Accept": "text/html"}
-    if info:
-        headers["Authorization"] = "Basic " + base64.b64encode(urllib.parse.unquote(info).encode()).decode()
+    login = urllib.parse.unquote(info) if info else netrc_login(parts.hostname) if os.environ.get("NETRC") else None
+    if login:
+        headers["Authorization"] = "Basic " + base64.b64encode(login.encode()).decode()
     page = urllib.parse.urljoin(parts._replace(netloc=host).geturl().rstrip("/") + "/", norm(name) + "/")
     try:
         with fetch(urllib.request.Request(page, headers=headers), timeout=wait) as r:

@@ -14,6 +14,7 @@ import { checkInstallWrites, downloadedCodeLabel } from '../offline/downloaded-c
 import type { BuildContext } from '../build-context.js';
 import { requirementsContext, takeDownloads } from './requirements-context.js';
 import { putWheelDirs } from '../wheel-dirs.js';
+import { dropIndexFiles, putIndexFiles } from '../network/index-files.js';
 import { DOWNLOADS } from './download-steps.js';
 import { parseVersionsScan, versionsScanStep } from './installed-versions.js';
 import { metadataRequirements } from './metadata-requirements.js';
@@ -92,6 +93,7 @@ async function fetchTopUp(
   const net = await BuildBox.start(engine, { ...opts, image: ctx.input.base.ref, redactor: pip.redactor });
   const apt: { box: BuildBox | null } = { box: null };
   try {
+    await putIndexFiles(net, pip);
     const dirs = await putWheelDirs(net, ctx.spec.pip.userWheels, new Set(missing.map((q) => q.normalized)));
     // Called once, for what pip left unmet: fetched apart, installed offline on `base` (apt-offline.ts).
     const reqs = requirementsContext(
@@ -107,6 +109,7 @@ async function fetchTopUp(
       'onto',
     );
     const fetched = await fetchRequirements(net, reqs);
+    await dropIndexFiles(net);
     const downloads = await takeDownloads(net, fetched);
     if (apt.box) {
       await apt.box.run(cleanStep());
