@@ -31,7 +31,10 @@ run_test and execute runs in a fresh sandbox; every call is in the ledger (docs/
   --base-url URL       OpenAI-compatible server root, e.g. http://127.0.0.1:8000/v1  [env OPENAI_BASE_URL;
                        default https://api.openai.com/v1 when OPENAI_API_KEY is set]
   --test TARGET        the repro target: pytest node id(s) or a shell string; a fix counts as
-                       verified only when it passes in the sandbox after the last edit
+                       verified only when its tests ran and passed in the sandbox after the last
+                       edit (exit 0 alone is not enough: none run, all skipped or counts unknown
+                       are no pass), on the tests as written: a run that edits test-side files
+                       (the target's files, conftest.py, the runner's config) ends tests_edited
   --max-turns N        turn cap, no-op turns included (default 30)
   --max-cost-usd X     cost cap (needs prices in the config)
   --max-tokens N       token cap
@@ -81,7 +84,8 @@ Exit status: 0 resolved and verified: the repro test passes and no test of the p
 passed before the fix fails after it (docs/verified.md); 1 internal error; 2 usage or configuration
 error (the model server refused the API key included), or another run is live on the repository (it
 is named); 3 needs input (the question is in the output; answer with piper-agent resume RUN --answer
-TEXT); 4 stopped or capped without a verified fix, or regressed (the broken tests are listed); 5 no
+TEXT); 4 stopped or capped without a verified fix, regressed (the broken, muted or gone tests are
+listed), or tests_edited (the test-side diff and the repro on the tests as written are shown); 5 no
 sandbox engine. Never 0 for an unverified fix.`;
 
 export const FIX_OPTIONS = {
