@@ -5,6 +5,7 @@
 // with the hardened limits of every sandbox. The repository is untrusted: its recipe's setup
 // commands and index URLs are not used.
 import type { DockerEngine } from '../../runtime/engine/docker-engine.js';
+import { sourcesSetting } from '../../core/env-option.js';
 import { ensureEnvironment, type EnvironmentChoice } from '../../runtime/env/choose/ensure.js';
 import type { DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
@@ -45,6 +46,8 @@ export async function instanceEnvironment(
     log: ctx.log,
     projectName: `swebench:${repo}`,
     ...(python ? { python } : {}),
+    // Where its packages come from, as for any command: PIPER_SOURCES, else your config, else the index.
+    sources: sourcesSetting(workTree, {}),
   });
   const sandbox = new Sandbox(ctx.engine, {
     image: choice.image,

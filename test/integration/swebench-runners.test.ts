@@ -33,7 +33,9 @@ async function validate(dir: string, out: string): Promise<{ code: number; stdou
   });
   try {
     const args = ['--bench', join(dir, 'instances.jsonl'), '--repos', join(dir, 'repos'), '--out', out];
-    const code = await abValidateCommand(args);
+    // These fixtures stand on Debian's Django and sympy: the index is never asked.
+    vi.stubEnv('PIPER_SOURCES', 'debian');
+    const code = await abValidateCommand(args).finally(() => vi.unstubAllEnvs());
     return { code, stdout: lines.join(''), stderr: progress.join('') };
   } finally {
     spy.mockRestore();
