@@ -8,6 +8,7 @@ import { ownerLabels } from '../../sandbox/owner-labels.js';
 import { EnvBuildError, IndexUnreachableError } from './build-error.js';
 import { BoxLostError, BuildBox, type StepResult } from './build-box.js';
 import { AptCache } from './apt-cache.js';
+import { WheelCache, wheelCacheDir } from './network/wheel-cache.js';
 import { envImageRef, intermediateTag, type IntermediatePhase } from '../choose/names.js';
 import { APT_CACHE_REBUILT, APT_DEBS_FETCHED, aptStep } from './steps.js';
 import type { PytestPlugin } from '../run/pytest-entry-points.js';
@@ -83,6 +84,8 @@ export class BuildContext {
   readonly target: { repo: string; tag: string; ref: string };
   readonly labels: Record<string, string>;
   readonly apt: AptCache;
+  /** The host's wheel cache (deps/wheel-cache.ts): only for builds that ask an index. */
+  readonly wheels: WheelCache | null;
   /** This build's own id: its intermediate images' tags carry it (names.ts intermediateTag). */
   readonly buildId = randomBytes(4).toString('hex');
   readonly spec: BuildSpec;
@@ -91,6 +94,7 @@ export class BuildContext {
     this.spec = input.spec;
     this.target = envImageRef(input.repoRoot, input.key, input.projectName);
     this.apt = new AptCache(input.spec.plan.debian, { refresh: input.refreshAptLists });
+    this.wheels = input.spec.sources.used === 'index' ? new WheelCache(wheelCacheDir()) : null;
     this.labels = { ...ownerLabels(input.owner), 'piper.env.build': input.key };
     if (input.probe?.step) this.steps.push(input.probe.step);
     this.sources.push(sourcesLine(input.spec.sources, input.probe?.said));

@@ -20,7 +20,12 @@ import {
 } from './requirements-step.js';
 import { scanPytestPlugins } from '../project/pytest-plugins-step.js';
 import { BUILD_DEPS } from './sdist-build-deps.js';
-import { requirementsContext, takeDownloads } from './requirements-context.js';
+import {
+  keepDownloadedWheels,
+  offerCachedWheels,
+  requirementsContext,
+  takeDownloads,
+} from './requirements-context.js';
 import { putWheelDirs, WHEELHOUSE } from '../wheel-dirs.js';
 import { dpkgLines } from '../step-output.js';
 import { cleanStep, venvStep } from '../steps.js';
@@ -71,9 +76,12 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
     await putIndexFiles(net, pip);
     if (pip.network.said) ctx.sources.push(pip.network.said);
     const reqs = requirementsContext(ctx, net, userWheelDirs, wanted, debian, 'fresh');
+    const offered = await offerCachedWheels(ctx, net, wanted);
     const fetched = await fetchRequirements(net, reqs);
     await dropIndexFiles(net);
-    got = { reqs, fetched, downloads: await takeDownloads(net, fetched) };
+    const downloads = await takeDownloads(net, fetched);
+    await keepDownloadedWheels(ctx, net, offered, downloads);
+    got = { reqs, fetched, downloads };
   } finally {
     ctx.collect(net);
     ctx.removeLater(net);

@@ -13,6 +13,8 @@ export const DOWNLOADS = '/opt/piper/downloads';
 export const SDISTS = '/opt/piper/sdists';
 /** Wheels built offline from sdists: a find-links directory of the next networked round. */
 export const BUILT = '/opt/piper/built';
+/** The names of the cached wheels put into DOWNLOADS before the step (wheel-cache.ts), one a line. */
+export const SEEDED = '/opt/piper/seeded-wheels';
 
 const PIP = `${VENV_PYTHON} -m pip --disable-pip-version-check --no-input`;
 // Debian's own Python and pip: the download needs no venv (the top-up's box has none).
@@ -25,10 +27,36 @@ const SYSTEM_PIP = 'python3 -I -m pip --disable-pip-version-check --no-input';
  * pip's timeout and retries, and whether it may ask an index at all, are in `env` too.
  */
 export function pipDownloadStep(requirements: string[], env: string[], redactor: Redactor): StepSpec {
-  const args = ['--no-cache-dir', '--only-binary=:all:', '--quiet', '--dest', DOWNLOADS, ...requirements];
+  const args = [
+    '--no-cache-dir',
+    '--only-binary=:all:',
+    '--progress-bar',
+    'off',
+    '--dest',
+    DOWNLOADS,
+    ...requirements,
+  ];
   const command = `${SYSTEM_PIP} download ${args.map(shQuote).join(' ')}`;
-  // The wheels built offline are installed from DOWNLOADS with the rest.
-  const script = `set -e\nmkdir -p ${DOWNLOADS}\n${command}\ncp ${BUILT}/*.whl ${DOWNLOADS}/ 2>/dev/null || true\necho piper-downloaded\nls ${DOWNLOADS}`;
+  // pip's notes (stdout) go to a file, its warnings and errors stay in the step's output. A cached
+  // wheel in DOWNLOADS is "already downloaded" for pip (checked against the index's hash when the
+  // page gives one); those pip did not take leave, so the offline install sees only this resolution.
+  const script = [
+    'set -e',
+    `mkdir -p ${DOWNLOADS}`,
+    'cd /tmp',
+    `${command} > /tmp/pip-download.log`,
+    `if [ -f ${SEEDED} ]; then`,
+    `  sed 's/^ *//' /tmp/pip-download.log > /tmp/pip-download.said`,
+    '  while IFS= read -r f; do',
+    `    grep -qxF -e "File was already downloaded ${DOWNLOADS}/$f" -e "Saved ${DOWNLOADS}/$f" /tmp/pip-download.said || rm -f "${DOWNLOADS}/$f"`,
+    `  done < ${SEEDED}`,
+    `  rm -f ${SEEDED}`,
+    'fi',
+    // The wheels built offline are installed from DOWNLOADS with the rest.
+    `cp ${BUILT}/*.whl ${DOWNLOADS}/ 2>/dev/null || true`,
+    'echo piper-downloaded',
+    `ls ${DOWNLOADS}`,
+  ].join('\n');
   const shown = env.filter((e) => !e.startsWith('PIP_CONFIG_FILE='));
   return { name: 'pip', script, display: redactor.text([...shown, command].join(' ')), env, timeoutS: 600 };
 }

@@ -4,9 +4,11 @@
 import type { BuildBox } from '../build-box.js';
 import type { BuildContext } from '../build-context.js';
 import type { PlannedRequirement } from '../../plan/types.js';
-import { DOWNLOADS } from './download-steps.js';
+import { BUILT, DOWNLOADS } from './download-steps.js';
 import type { Fetched, RequirementsContext } from './requirements-step.js';
 import { sdistWheel } from './sdist-round.js';
+import { keepWheels, offerWheels, type Offered } from '../network/wheel-cache.js';
+import { readTar } from '../tar-files.js';
 
 const MAX_DOWNLOADS = 4 * 1024 ** 3;
 
@@ -14,6 +16,41 @@ const MAX_DOWNLOADS = 4 * 1024 ** 3;
 export async function takeDownloads(net: BuildBox, fetched: Fetched): Promise<Buffer | null> {
   if (!fetched.pip.lines.size) return null;
   return net.read(DOWNLOADS, MAX_DOWNLOADS);
+}
+
+/** The cached wheels the download of `wanted` may take, put into the networked box `net` before it runs. */
+export function offerCachedWheels(
+  ctx: BuildContext,
+  net: BuildBox,
+  wanted: PlannedRequirement[],
+): Promise<Offered | null> {
+  return offerWheels(
+    net,
+    ctx.wheels,
+    ctx.input.pip,
+    wanted.map((q) => q.normalized),
+  );
+}
+
+/**
+ * The wheels pip downloaded in `net` kept in the host's cache: not those built here from an sdist,
+ * nor the user's wheel directories' files.
+ */
+export async function keepDownloadedWheels(
+  ctx: BuildContext,
+  net: BuildBox,
+  offered: Offered | null,
+  downloads: Buffer | null,
+): Promise<void> {
+  if (!ctx.wheels || !offered || !downloads) return;
+  const notDownloaded = new Set(ctx.spec.pip.userWheels.flatMap((d) => d.wheels.map((w) => w.file)));
+  const built = await net.read(BUILT).catch(() => null);
+  if (built)
+    for (const f of await readTar(built).catch(() => [])) notDownloaded.add(f.name.split('/').at(-1) ?? '');
+  const kept = await keepWheels(ctx.wheels, offered, downloads, notDownloaded);
+  const reused = offered.files.size;
+  if (reused || kept)
+    ctx.sources.push(`wheel cache: ${reused} wheel(s) offered from this machine's cache, ${kept} new kept`);
 }
 
 /** The requirements' context for the networked box `net` (its sdists), and where Debian's packages go (`apt`). */

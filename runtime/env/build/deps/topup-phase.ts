@@ -12,7 +12,12 @@ import { BuildBox } from '../build-box.js';
 import { aptOffline } from '../offline/apt-offline.js';
 import { checkInstallWrites, downloadedCodeLabel } from '../offline/downloaded-code.js';
 import type { BuildContext } from '../build-context.js';
-import { requirementsContext, takeDownloads } from './requirements-context.js';
+import {
+  keepDownloadedWheels,
+  offerCachedWheels,
+  requirementsContext,
+  takeDownloads,
+} from './requirements-context.js';
 import { putWheelDirs } from '../wheel-dirs.js';
 import { dropIndexFiles, putIndexFiles } from '../network/index-files.js';
 import { DOWNLOADS } from './download-steps.js';
@@ -108,9 +113,11 @@ async function fetchTopUp(
       },
       'onto',
     );
+    const offered = await offerCachedWheels(ctx, net, missing);
     const fetched = await fetchRequirements(net, reqs);
     await dropIndexFiles(net);
     const downloads = await takeDownloads(net, fetched);
+    await keepDownloadedWheels(ctx, net, offered, downloads);
     if (apt.box) {
       await apt.box.run(cleanStep());
       await apt.box.commit({ repo: ctx.target.repo, tag: aptTag, changes: [] });
