@@ -20,6 +20,7 @@ const SNAPSHOT_IMPORT = /import \{([^}]*)\} from '[^']*workspace\/snapshot\.js'/
 /** Files outside plan/ that use the filesystem for the host's own state, not the repository. */
 const HOST_STATE: Record<string, string> = {
   'build/apt-cache.ts': "the user's apt cache",
+  'build/network/wheel-cache.ts': "the user's wheel cache",
   'choose/names.ts': "the repository's real path, for the image's name (no content read)",
 };
 
