@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
-import { DOWNLOADED_CODE_LABEL } from '../../runtime/env/build/offline/downloaded-code.js';
+import { DOWNLOADED_CODE_LABEL } from '../../runtime/env/build/offline/downloaded-code-label.js';
 import { runCli } from '../helpers/cli.js';
 import { NO_PIP, envRows, envScratch } from '../helpers/env-repos.js';
 import { buildWheel, serveSimpleIndex } from '../helpers/wheels.js';

@@ -6,8 +6,8 @@ import type { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { aptOffline, carriedDebsStep } from '../../runtime/env/build/offline/apt-offline.js';
 import { BuildBox } from '../../runtime/env/build/build-box.js';
 import type { BuildContext } from '../../runtime/env/build/build-context.js';
+import { DOWNLOADED_CODE_LABEL } from '../../runtime/env/build/offline/downloaded-code-label.js';
 import {
-  DOWNLOADED_CODE_LABEL,
   checkInstallWrites,
   downloadedCodeLabel,
   writesOutsideVenv,

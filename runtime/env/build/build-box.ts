@@ -6,11 +6,11 @@ import type { Readable } from 'node:stream';
 import type { DockerEngine } from '../../engine/docker-engine.js';
 import { RuntimeError, isRuntimeError } from '../../errors.js';
 import { inert } from '../../text/inert.js';
-import { refuseCommitHoldingIndexFiles } from './network/index-files.js';
+import { refuseCommitHoldingIndexFiles } from './network/held-boxes.js';
 import type { EnvironmentStep } from '../../ledger/environments.js';
 import type { LayerChange } from './project/project-layer.js';
 import { URL_REDACTOR, type Redactor } from '../plan/secrets.js';
-import { refuseNetworkedFrom } from './offline/downloaded-code.js';
+import { refuseNetworkedFrom } from './offline/downloaded-code-label.js';
 
 const TAIL_BYTES = 4000;
 /** How long a removal waits for the box's calls under way (a step's own time limit ends its exec). */

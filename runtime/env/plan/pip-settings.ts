@@ -116,8 +116,8 @@ export function pipSettings(
 }
 
 /** pip's own defaults (its `--timeout` and `--retries`): what a plain `pip install` in CI waits. */
-export const PIP_TIMEOUT_S = 15;
-export const PIP_RETRIES = 5;
+const PIP_TIMEOUT_S = 15;
+const PIP_RETRIES = 5;
 
 /** A whole number the user set within [min, max]; else the default (pip would refuse a bad one). */
 function numberSetting(text: string | null, fallback: number, min: number, max: number): number {

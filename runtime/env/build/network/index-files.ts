@@ -10,22 +10,20 @@ import { padding, TAR_END, tarHeader } from '../../../workspace/tar-header.js';
 import { INDEX_FILES_DIR, type IndexFile } from '../../plan/network/pip-network.js';
 import type { PipSettings } from '../../plan/pip-settings.js';
 import type { BuildBox } from '../build-box.js';
-
-/** The boxes the files are in now. */
-const holding = new WeakSet<object>();
+import { isHolding, markHolding, markReleased } from './held-boxes.js';
 
 /** The files put into `box` (nothing when the user has none); the box's steps may use them after this. */
 export async function putIndexFiles(box: BuildBox, pip: PipSettings): Promise<void> {
   const { files } = pip.network;
   if (!files.length) return;
   const parent = INDEX_FILES_DIR.slice(0, INDEX_FILES_DIR.lastIndexOf('/')) || '/';
-  holding.add(box);
+  markHolding(box);
   await box.put(parent, indexFilesTar(files));
 }
 
 /** The files removed from `box` (after its last networked step): it may be committed again. */
 export async function dropIndexFiles(box: BuildBox): Promise<void> {
-  if (!holding.has(box)) return;
+  if (!isHolding(box)) return;
   const r = await box.run({
     name: 'index files out',
     script: `rm -rf ${INDEX_FILES_DIR}`,
@@ -37,16 +35,7 @@ export async function dropIndexFiles(box: BuildBox): Promise<void> {
       'env_build_failed',
       `the index settings could not be removed from a build box (exit ${r.exit_code})`,
     );
-  holding.delete(box);
-}
-
-/** Called by every commit: a box that holds the files never becomes an image. */
-export function refuseCommitHoldingIndexFiles(box: object): void {
-  if (holding.has(box))
-    throw new RuntimeError(
-      'env_build_failed',
-      'a build box that holds your index settings (CA bundle, client certificate, netrc) is never committed',
-    );
+  markReleased(box);
 }
 
 /** A tar of INDEX_FILES_DIR (its own name, 0700, root's) and the files, to unpack at its parent. */

@@ -10,15 +10,13 @@
 //   - its image carries DOWNLOADED_CODE_LABEL (and so does every image made from it), and no box
 //     with a network starts from an image that carries it (BuildBox.start asks): Debian's packages
 //     for such an image are fetched in a box of the sandbox image and installed offline (apt-offline.ts).
-import { RuntimeError } from '../../../errors.js';
 import { inert } from '../../../text/inert.js';
 import { VENV } from '../../choose/names.js';
 import type { BuildBox } from '../build-box.js';
 import type { BuildContext } from '../build-context.js';
 import type { LayerChange } from '../project/project-layer.js';
 
-/** On every image into which downloaded code was installed (inherited by each image made from it). */
-export const DOWNLOADED_CODE_LABEL = 'piper.env.downloaded-code';
+import { DOWNLOADED_CODE_LABEL } from './downloaded-code-label.js';
 
 /** The commit line that marks an image; `what` is one word (the phase). */
 export function downloadedCodeLabel(what: 'deps' | 'wheels' | 'topup'): string {
@@ -109,15 +107,5 @@ export async function checkInstallWrites(ctx: BuildContext, box: BuildBox, what:
   ctx.fail(
     `${what} wrote outside the venv (${VENV}), where nothing installed may write: ${shown.join(', ')}${more}; nothing of it is kept`,
     'a distribution installed there (a downloaded wheel, a wheel of the repository, or a .pth or module of one) writes into the system: leave it out of the requirements, or use a Debian package for it',
-  );
-}
-
-/** Thrown before a box with a network starts from an image into which downloaded code was installed. */
-export function refuseNetworkedFrom(image: string, labels: Record<string, string>): void {
-  const mark = labels[DOWNLOADED_CODE_LABEL];
-  if (mark === undefined) return;
-  throw new RuntimeError(
-    'env_build_failed',
-    `a build step with a network was to start from ${image}, which holds downloaded code (${DOWNLOADED_CODE_LABEL}=${inert(mark)}): no networked step starts from such an image`,
   );
 }
