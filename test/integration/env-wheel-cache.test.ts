@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { runCli } from '../helpers/cli.js';
 import { NO_PIP, envRows, envScratch } from '../helpers/env-repos.js';
-import { buildWheel, serveSimpleIndex, type SimpleIndex } from '../helpers/wheels.js';
+import { buildSdist, buildWheel, serveSimpleIndex, type SimpleIndex } from '../helpers/wheels.js';
 
 const engine = new DockerEngine();
 const repos = envScratch('piper-env-wheel-cache-');
@@ -24,6 +24,12 @@ beforeAll(async () => {
     buildWheel(dir, 'piperalpha', '1.0', { 'piperalpha/__init__.py': 'V = "1.0"\n' }, ['piperbeta>=2']),
     buildWheel(dir, 'piperalpha', '1.1', { 'piperalpha/__init__.py': 'V = "1.1"\n' }, ['piperbeta>=2']),
     buildWheel(dir, 'piperbeta', '2.0', { 'piperbeta/__init__.py': 'V = "2.0"\n' }),
+    // Served only as an sdist: built offline, once.
+    buildSdist(dir, 'pipersrc', '1.0', {
+      'setup.py':
+        'from setuptools import setup\nsetup(name="pipersrc", version="1.0", py_modules=["pipersrc"])\n',
+      'pipersrc.py': 'V = "1.0"\n',
+    }),
   ];
   index = await serveSimpleIndex(wheels);
   env = { ...NO_PIP, PIP_INDEX_URL: `${index.url}`, PIPER_WHEEL_CACHE: cache };
@@ -36,11 +42,15 @@ afterAll(async () => {
 
 const fileDownloads = () => index.requests.filter((q) => q.path.startsWith('/files/')).map((q) => q.path);
 
-function project(name: string, requirement = 'piperalpha==1.0'): string {
+function project(
+  name: string,
+  requirement = 'piperalpha==1.0',
+  modules = ['piperalpha', 'piperbeta'],
+): string {
   return repos.newRepo(name, {
     // The same requirement; the file differs, so the key does.
     'requirements.txt': `${requirement}\n# ${name}\n`,
-    'tests/test_it.py': `import piperalpha, piperbeta\n\ndef test_${name.replace(/-/g, '_')}():\n    assert piperalpha.V and piperbeta.V\n`,
+    'tests/test_it.py': `import ${modules.join(', ')}\n\ndef test_${name.replace(/-/g, '_')}():\n    assert all(m.V for m in [${modules.join(', ')}])\n`,
   });
 }
 
@@ -117,5 +127,28 @@ describe('the wheel cache', () => {
     expect(fileDownloads().slice(before)).toEqual([]);
     expect(envRows(held).at(-1)!.sources).toContain('wheel cache: 3 wheel(s) offered');
     expect(versions(held).map((p) => p.version)).toEqual(['1.0', '2.0']);
+  }, 600_000);
+
+  it('an sdist built once is not built again for another project: its wheel comes from the cache', async () => {
+    const steps = (repo: string) =>
+      (JSON.parse(envRows(repo).at(-1)!.steps) as Array<{ name: string }>).map((x) => x.name);
+    const one = project('sdist-one', 'pipersrc==1.0', ['pipersrc']);
+    const r1 = await runCli(['run-test', 'tests/', '--repo', one, '--json'], { env });
+    expect(steps(one)).toContain('build pipersrc-1.0.tar.gz');
+    expect(existsSync(join(cache, 'built'))).toBe(true);
+    const two = project('sdist-two', 'pipersrc==1.0', ['pipersrc']);
+    const r2 = await runCli(['run-test', 'tests/', '--repo', two, '--json'], { env });
+    expect(steps(two)).not.toContain('build pipersrc-1.0.tar.gz');
+    expect(envRows(two).at(-1)!.sources).toContain(
+      "built offline before (pipersrc-1.0-py3-none-any.whl, this machine's wheel cache)",
+    );
+    const src = (repo: string) =>
+      (JSON.parse(envRows(repo).at(-1)!.resolved) as Array<{ name: string; version: string }>).find(
+        (p) => p.name === 'pipersrc',
+      );
+    expect(src(two)).toEqual(src(one));
+    expect(src(two)?.version).toBe('1.0');
+    expect(r1.code, r1.stderr.slice(-3000)).toBe(0);
+    expect(r2.code, r2.stderr.slice(-3000)).toBe(0);
   }, 600_000);
 });

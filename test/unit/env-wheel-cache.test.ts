@@ -84,6 +84,28 @@ describe('store and lookup', () => {
   });
 });
 
+describe('a wheel built from an sdist', () => {
+  const sdist = 'a'.repeat(64);
+  it('is found by the sdist sha256 and the image it was built on, and only so', () => {
+    const data = wheel('built');
+    expect(cache.storeBuilt(sdist, 'sha256:image1', 'p-1.0-py3-none-any.whl', data)).toBe(true);
+    expect(cache.lookupBuilt(sdist, 'sha256:image1')?.data.equals(data)).toBe(true);
+    expect(cache.lookupBuilt(sdist, 'sha256:image2')).toBeNull();
+    expect(cache.lookupBuilt('b'.repeat(64), 'sha256:image1')).toBeNull();
+    // Not a download: never offered as one.
+    expect(cache.offer(fp, new Set(['p']))).toEqual([]);
+  });
+
+  it('refuses what is not a wheel, and a corrupt entry', () => {
+    expect(cache.storeBuilt(sdist, 'i', 'p-1.0.tar.gz', wheel('x'))).toBe(false);
+    expect(cache.storeBuilt('not-hex', 'i', 'p-1.0-py3-none-any.whl', wheel('x'))).toBe(false);
+    const data = wheel('built');
+    cache.storeBuilt(sdist, 'i', 'p-1.0-py3-none-any.whl', data);
+    writeFileSync(join(dir, 'sha256', hex(data), 'p-1.0-py3-none-any.whl'), wheel('other'));
+    expect(cache.lookupBuilt(sdist, 'i')).toBeNull();
+  });
+});
+
 describe('what a build is offered', () => {
   it('only from the same pip sources (their credentials aside)', () => {
     cache.store(fp, 'a-1.0-py3-none-any.whl', wheel('a'));

@@ -4,6 +4,7 @@
 // every requirement in it checked (no direct URL, no VCS reference). Only then does the wheel go
 // back to the networked box, as a find-links file the next download round resolves its
 // requirements from — pip reads a wheel's metadata there, it never runs it.
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { maxSatisfying, valid } from '@renovatebot/pep440';
 import { inert } from '../../../text/inert.js';
@@ -57,12 +58,31 @@ export async function sdistWheel(
   if (fetched.exit_code !== 0) return { ok: false, said: `its sdist ${file} could not be fetched` };
   const sdist = (await readTar(await net.read(`${SDISTS}/${file}`, MAX_FILE))).find((e) => e.type === 'file');
   if (!sdist) return { ok: false, said: `its sdist ${file} was not where it was fetched to` };
+  // The same sdist's bytes built on the same image before: its wheel, checked again, not a build.
+  const sdistHex = createHash('sha256').update(sdist.data).digest('hex');
+  const cached = ctx.wheels?.lookupBuilt(sdistHex, ctx.input.base.id) ?? null;
+  if (cached && !checkWheel(cached.data, cached.file, file)) {
+    await net.put('/', packAbsolute([{ path: `${BUILT}/${cached.file}`, data: cached.data, mode: 0o644 }]));
+    return {
+      ok: true,
+      said: `${file}: no wheel; its sdist built offline before (${cached.file}, this machine's wheel cache)`,
+    };
+  }
   const requires = await sdistBuildRequires(file, sdist.data);
   const deps = requires.length ? await downloadBuildDeps(net, requires, env, ctx.input.pip.redactor) : null;
   const built = await buildOffline(ctx, file, sdist.data, deps ? { requires, tar: deps } : null);
   if (!built.ok) return built;
+  keepBuilt(ctx, sdistHex, built.wheel, built.data);
   await net.put('/', packAbsolute([{ path: `${BUILT}/${built.wheel}`, data: built.data, mode: 0o644 }]));
   return { ok: true, said: `${file}: no wheel; its sdist built offline (${built.wheel})` };
+}
+
+function keepBuilt(ctx: BuildContext, sdistHex: string, wheel: string, data: Buffer): void {
+  try {
+    ctx.wheels?.storeBuilt(sdistHex, ctx.input.base.id, wheel, data);
+  } catch {
+    // A cache that cannot be written costs the next build this build, nothing more.
+  }
 }
 
 function parseWanted(text: string): { name: string; specifier: string } | null {

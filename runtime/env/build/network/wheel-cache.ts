@@ -5,13 +5,15 @@
 // credentials, the find-links URLs): `sources/<fingerprint>/files/<file name>` holds the hex, so a
 // wheel is only ever offered under the same file name from the sources it came from, never one a
 // company index serves to a build that asks the public one. `names.json` there remembers which
-// distributions a download of each requirement brought, so the offer covers dependencies too.
+// distributions a download of each requirement brought, so the offer covers dependencies too. A
+// wheel built offline from an sdist is filed by the sdist's sha256 and the image it was built on
+// (`built/<sdist hex>-<image>`): the same bytes on the same image are not built again.
 //
 // The offer is data put into the networked box's download directory, where pip finds it as "already
 // downloaded" (it checks the index's hash when the page gives one, and downloads again on a
 // mismatch); what pip did not take is removed before the downloads leave the box (the step's script,
-// download-steps.ts). Only the files pip downloaded from the sources come back: never a wheel built
-// from an sdist in this build, never a file of the user's wheel directories. Nothing here is in a key,
+// download-steps.ts). Only the files pip downloaded from the sources come back as downloads (a wheel
+// built from an sdist is filed only under that sdist), never a file of the user's wheel directories. Nothing here is in a key,
 // and no image holds the cache beyond the wheels the dependency phase installs anyway.
 import { createHash } from 'node:crypto';
 import {
@@ -123,6 +125,47 @@ export class WheelCache {
       return null;
     }
     if (!HEX.test(hex)) return null;
+    return this.intact(hex, file);
+  }
+
+  /**
+   * Keeps the wheel built offline from the sdist of sha256 `sdist` on the image `image` (its id):
+   * the same sdist's bytes built on the same image give it back instead of a build.
+   */
+  storeBuilt(sdist: string, image: string, file: string, data: Buffer): boolean {
+    if (!HEX.test(sdist) || !isWheelFile(file) || !isZip(data) || data.length > MAX_OFFER_BYTES) return false;
+    const hex = sha256(data);
+    const path = this.blob(hex, file);
+    if (!existsSync(path)) {
+      mkdirSync(join(this.dir, 'sha256', hex), { recursive: true });
+      writeWhole(path, data);
+    }
+    mkdirSync(join(this.dir, 'built'), { recursive: true });
+    writeWhole(this.builtEntry(sdist, image), Buffer.from(`${hex} ${file}\n`));
+    return true;
+  }
+
+  /** The wheel once built from the sdist `sdist` on `image`, when its entry is whole and intact. */
+  lookupBuilt(sdist: string, image: string): CachedWheel | null {
+    if (!HEX.test(sdist)) return null;
+    let entry: string;
+    try {
+      entry = readFileSync(this.builtEntry(sdist, image), 'utf8').trim();
+    } catch {
+      return null;
+    }
+    const [hex = '', file = ''] = entry.split(' ');
+    if (!HEX.test(hex) || !isWheelFile(file)) return null;
+    return this.intact(hex, file);
+  }
+
+  private builtEntry(sdist: string, image: string): string {
+    const on = createHash('sha256').update(image).digest('hex').slice(0, 16);
+    return join(this.dir, 'built', `${sdist}-${on}`);
+  }
+
+  /** `sha256/<hex>/<file>` when its bytes still hash to <hex> and are a zip; a corrupt one removed. */
+  private intact(hex: string, file: string): CachedWheel | null {
     const path = this.blob(hex, file);
     let data: Buffer;
     try {
