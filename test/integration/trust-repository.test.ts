@@ -67,7 +67,7 @@ describe('a verdict the repository cannot forge (real sandbox)', () => {
     const repo = repoWith({
       'requirements-dev.txt': 'pytest-plugin-nobody-has\n',
       'tests/test_plugin.py':
-        'import pytest\n\npytest.importorskip("pytest_plugin_nobody_has")\n\n\ndef test_with_plugin():\n    assert True\n',
+        'import pytest\n\n\ndef test_with_plugin():\n    pytest.importorskip("pytest_plugin_nobody_has")\n    assert True\n',
     });
     const { code, json } = await runTest(repo, 'tests/test_plugin.py');
     expect(json.exit_code).toBe(0);
