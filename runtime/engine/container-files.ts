@@ -12,8 +12,14 @@ const KINDS = ['changed', 'added', 'deleted'] as const;
 
 /** GET /containers/{id}/changes (kind 0 changed, 1 added, 2 deleted). */
 export async function containerChanges(container: Docker.Container): Promise<ContainerChange[]> {
-  const list = (await container.changes()) as Array<{ Path: string; Kind: number }> | null;
-  return (list ?? []).map((c) => ({ path: c.Path, kind: KINDS[c.Kind] ?? 'changed' }));
+  const list: unknown = await container.changes();
+  // Docker 20.10 answers `null` for a container with no change, which dockerode hands back as the
+  // raw body (a Buffer): anything but a list is no change.
+  if (!Array.isArray(list)) return [];
+  return (list as Array<{ Path: string; Kind: number }>).map((c) => ({
+    path: c.Path,
+    kind: KINDS[c.Kind] ?? 'changed',
+  }));
 }
 
 /** GET /containers/{id}/archive: `path` (a file or a directory) as a tar, read whole up to `maxBytes`. */
