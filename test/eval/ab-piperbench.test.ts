@@ -10,17 +10,21 @@ import { runCli } from '../helpers/cli.js';
 describe('piper-agent ab over the whole piperbench set (sim:1, real sandbox)', () => {
   it('writes report.json and report.md with all measures of both arms and the decision', async () => {
     const out = mkdtempSync(join(tmpdir(), 'piper-ab-full-'));
-    const r = await runCli([
-      'ab',
-      '--bench',
-      join(packageRoot(), 'eval', 'tasks', 'piperbench'),
-      '--model',
-      'sim:1',
-      '--out',
-      out,
-      '--concurrency',
-      '2',
-    ]);
+    const r = await runCli(
+      [
+        'ab',
+        '--bench',
+        join(packageRoot(), 'eval', 'tasks', 'piperbench'),
+        '--model',
+        'sim:1',
+        '--out',
+        out,
+        '--concurrency',
+        '2',
+        // The A/B protocol end to end, not where packages come from: Debian's packages, as before.
+      ],
+      { env: { PIPER_SOURCES: 'debian' } },
+    );
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report).toMatchObject({ arms: ['policy', 'current'], complete: true, simulated: true });

@@ -24,10 +24,14 @@ async function ab(args: string[]): Promise<{ code: number; stderr: string }> {
     lines.push(String(chunk));
     return true;
   });
+  // The gate ablation is what these tests check, not where packages come from: the task projects'
+  // environments are built from Debian's packages, as before the index was reachable.
+  vi.stubEnv('PIPER_SOURCES', 'debian');
   try {
     return { code: await abCommand(args), stderr: lines.join('') };
   } finally {
     spy.mockRestore();
+    vi.unstubAllEnvs();
   }
 }
 

@@ -22,11 +22,15 @@ async function ab(args: string[]): Promise<{ code: number; stderr: string }> {
     lines.push(String(chunk));
     return true;
   });
+  // The A/B protocol is what these tests check, not where packages come from: the task projects'
+  // environments are built from Debian's packages, as before the index was reachable.
+  vi.stubEnv('PIPER_SOURCES', 'debian');
   try {
     const code = await abCommand(args);
     return { code, stderr: lines.join('') };
   } finally {
     spy.mockRestore();
+    vi.unstubAllEnvs();
   }
 }
 
