@@ -25,6 +25,8 @@ const ALLOWED: Record<string, string> = {
   'runtime/env/plan/pip-config.ts': "the user's pip configuration",
   'runtime/env/build/apt-cache.ts': "the user's apt cache",
   'runtime/host/build-lock.ts': "piper's own build lock files in the user's cache",
+  'runtime/env/build/network/wheel-cache.ts':
+    "piper's wheel cache in the user's cache (entries checked against their sha256)",
   'primitives/fs/atomic-write.ts': 'opens the temporary file it writes; its one read goes through the reader',
   'core/command-line/entry-point.ts': "piper's package.json",
   'core/config.ts': "the user's own config file (the repository's goes through the reader)",

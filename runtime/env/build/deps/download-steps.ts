@@ -91,6 +91,12 @@ export function offlineInstallStep(
   requirements: string[],
   dirs: string[],
   over: InstallOver = 'debian',
+  /**
+   * The project's own distribution (normalized), when it is installable: a copy of it that the
+   * resolution brought from the index (a dependency that requires the project: pytest needs
+   * iniconfig) is uninstalled, so the checkout's editable install is the only one and what imports.
+   */
+  own: string | null = null,
 ): StepSpec {
   const args = (report: string, ...extra: string[]) =>
     [
@@ -116,6 +122,8 @@ export function offlineInstallStep(
       : [
           `${PIP} install ${over === 'fresh' ? args('/tmp/pip-report.json', '--ignore-installed') : args('/tmp/pip-report.json')}`,
         ];
+  if (own !== null && over !== 'debian')
+    lines.push(`${PIP} uninstall --yes --quiet ${shQuote(own)} > /dev/null 2>&1 || true`);
   const script = ['set -e', ...lines, 'echo piper-pip-report', 'cat /tmp/pip-report.json'].join('\n');
   return { name: 'install', script, env: ['PIP_CONFIG_FILE=/dev/null'], timeoutS: 900 };
 }

@@ -21,7 +21,7 @@ export interface RequirementsContext extends DownloadContext {
   /** The requirements to meet (the plan's, less what the repository's wheels provide; or a top-up's). */
   wanted: PlannedRequirement[];
   /** The sandbox's Python and Debian release. */
-  plan: Pick<EnvPlan, 'python' | 'debian'>;
+  plan: Pick<EnvPlan, 'python' | 'debian' | 'project'>;
   /** Whether the repository's direct-URL requirements may go to pip (see BuildInput.trustUrls). */
   trustUrls: boolean;
   /** What was installed, by normalized name (or `deb:PACKAGE`); filled in here. */
@@ -178,12 +178,16 @@ async function installDownloaded(
   const installed = new Set<string>();
   if (!pip.lines.size) return installed;
   const over = ctx.use === 'index' ? ctx.venv : 'debian';
-  const r = await box.run(offlineInstallStep([...pip.lines.values()], [DOWNLOADS, BUILT], over));
+  const { project } = ctx.plan;
+  const own = project.installable && project.name ? normalize(project.name) : null;
+  const r = await box.run(offlineInstallStep([...pip.lines.values()], [DOWNLOADS, BUILT], over, own));
   if (r.exit_code !== 0) {
     ctx.sources.push(`install (offline): failed (${lastLines(r.output_tail, 1).replace(/^ERROR: /, '')})`);
     return installed;
   }
   for (const p of pipReport(r.stdout)) {
+    // The project's own copy was uninstalled after the install (offlineInstallStep): not installed.
+    if (over !== 'debian' && normalize(p.name) === own) continue;
     installed.add(normalize(p.name));
     ctx.resolved.set(normalize(p.name), { name: p.name, version: p.version, source: 'pip' });
   }
