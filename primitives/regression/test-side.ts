@@ -3,11 +3,12 @@
 // anything (an expected value edited, a skip added, a conftest hook that deselects), so the repro
 // is judged on them as the base had them (as-written.ts). The rule is by name, for every project
 // alike: the files the target names (and everything under a directory it names), test modules by
-// pytest's and unittest's naming, anything under a test directory, conftest.py anywhere, the
+// pytest's and unittest's naming, anything under a test directory (`test`/`tests` anywhere, `testing`
+// at the root), conftest.py anywhere, the
 // runner's configuration files, and plugin modules the target loads with `-p`.
 import { basename } from 'node:path';
 
-const TEST_DIRS = new Set(['test', 'tests', 'testing']);
+const TEST_DIRS = new Set(['test', 'tests']);
 const RUNNER_CONFIG = new Set([
   'pytest.ini',
   '.pytest.ini',
