@@ -79,6 +79,22 @@ describe('the CA bundle', () => {
   });
 });
 
+describe('where pip speaks no TLS', () => {
+  it('puts no CA bundle and no client certificate into the box (an http:// index needs none)', () => {
+    const home = mkdtempSync(join(scratch, 'home-'));
+    const env = {
+      HOME: home,
+      XDG_CONFIG_DIRS: join(home, 'none'),
+      PIP_CONFIG_FILE: '/dev/null',
+      PIP_CERT: file('bundle'),
+      PIP_CLIENT_CERT: file('client'),
+    };
+    const net = readPipNetwork(readUserPipConfig(env), env, { systemBundles: [], cwd: scratch, tls: false });
+    expect(net.files).toEqual([]);
+    expect(net.env.filter((e) => /^(PIP_CERT|SSL_CERT_FILE|PIP_CLIENT_CERT)=/.test(e))).toEqual([]);
+  });
+});
+
 describe('the client certificate', () => {
   it('comes from PIP_CLIENT_CERT or pip.conf client-cert, readable by root only in the box', () => {
     const pem = file('-----BEGIN PRIVATE KEY-----\nsecret\n');

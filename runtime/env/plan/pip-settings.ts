@@ -83,7 +83,11 @@ export function pipSettings(
   // The repository's find-links first, then the user's (the order pip is given them in).
   const repoWheelDirs = repoFindLinks(plan.pip.findLinks, opts, findLinkUrls, notes);
   const userWheelDirs = userFindLinks(user.findLinks, findLinkUrls, notes);
-  const network = readPipNetwork(user, env);
+  // A CA bundle or client certificate only where pip may speak TLS: pip's default index, or an
+  // https:// index or find-links URL (an http:// one, a local test index, needs no file in the box).
+  const tls =
+    indexUrl === null || [indexUrl, ...extraIndexUrls, ...findLinkUrls].some((u) => u.startsWith('https:'));
+  const network = readPipNetwork(user, env, { tls });
   notes.push(...network.notes);
   // No index of the user's: pip uses its own default index (find-links only add to it), unless
   // the user's no-index says no index at all.

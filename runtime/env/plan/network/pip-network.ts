@@ -67,7 +67,8 @@ const FILE_LIMIT = 16 * 1024 * 1024;
 export function readPipNetwork(
   user: UserPipConfig,
   env: NodeJS.ProcessEnv,
-  opts: { systemBundles?: string[]; cwd?: string } = {},
+  /** tls false: no index pip may reach speaks TLS, so no CA bundle or client certificate is put. */
+  opts: { systemBundles?: string[]; cwd?: string; tls?: boolean } = {},
 ): PipNetwork {
   const out: PipNetwork = {
     files: [],
@@ -81,14 +82,15 @@ export function readPipNetwork(
   };
   const said: string[] = [];
   const cwd = opts.cwd ?? process.cwd();
-  const ca = caBundle(user, env, opts.systemBundles ?? SYSTEM_BUNDLES, cwd, out.notes);
+  const tls = opts.tls ?? true;
+  const ca = tls ? caBundle(user, env, opts.systemBundles ?? SYSTEM_BUNDLES, cwd, out.notes) : null;
   if (ca) {
     const path = addFile(out, 'ca.pem', ca.data, 0o644);
     // pip reads PIP_CERT; piper's own scripts (Python's ssl) read SSL_CERT_FILE.
     out.env.push(`PIP_CERT=${path}`, `SSL_CERT_FILE=${path}`);
     said.push(`the CA bundle of ${ca.from}`);
   }
-  if (user.clientCert) {
+  if (tls && user.clientCert) {
     const from = user.origin.clientCert ?? 'client-cert';
     const data = readUserFile(resolve(cwd, user.clientCert), `your client certificate (${from})`, out.notes);
     if (data) {
