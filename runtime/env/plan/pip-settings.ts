@@ -60,25 +60,7 @@ export function pipSettings(
 ): PipSettings {
   const notes: string[] = [];
   const user = readUserPipConfig(env);
-  // A file:// index is a directory of this machine: a build container cannot read it.
-  const local = (url: string) => url.startsWith('file:');
-  for (const url of [user.indexUrl ?? '', ...user.extraIndexUrls].filter(local))
-    notes.push(
-      `your pip configuration's index ${url} is a local directory the build container cannot read; not used`,
-    );
-  let indexUrl = user.indexUrl && !local(user.indexUrl) ? user.indexUrl : null;
-  const extraIndexUrls = user.extraIndexUrls.filter((u) => !local(u));
-  const from = [...user.from];
-  const repoIndexes = [plan.pip.indexUrl, ...plan.pip.extraIndexUrls].filter((u): u is string => !!u);
-  if (repoIndexes.length && opts.trustRepoIndex) {
-    if (plan.pip.indexUrl) indexUrl = plan.pip.indexUrl;
-    extraIndexUrls.push(...plan.pip.extraIndexUrls);
-    from.push(...plan.pip.fromFiles);
-  } else if (repoIndexes.length) {
-    notes.push(
-      `ignored the index URL(s) the repository names (${repoIndexes.map(redactUrl).join(', ')}): the repository is not trusted (--trust-repo-config)`,
-    );
-  }
+  const { indexUrl, extraIndexUrls, from, repoIndexes } = indexUrls(plan, user, opts, notes);
   const findLinkUrls: string[] = [];
   // The repository's find-links first, then the user's (the order pip is given them in).
   const repoWheelDirs = repoFindLinks(plan.pip.findLinks, opts, findLinkUrls, notes);
@@ -117,6 +99,35 @@ export function pipSettings(
     redactor: new Redactor(credentialed, network.secrets),
     network,
   };
+}
+
+/** The index URLs pip is given: the user's (a local directory left out), the repository's only when trusted. */
+function indexUrls(
+  plan: EnvPlan,
+  user: ReturnType<typeof readUserPipConfig>,
+  opts: { trustRepoIndex: boolean },
+  notes: string[],
+): { indexUrl: string | null; extraIndexUrls: string[]; from: string[]; repoIndexes: string[] } {
+  // A file:// index is a directory of this machine: a build container cannot read it.
+  const local = (url: string) => url.startsWith('file:');
+  for (const url of [user.indexUrl ?? '', ...user.extraIndexUrls].filter(local))
+    notes.push(
+      `your pip configuration's index ${url} is a local directory the build container cannot read; not used`,
+    );
+  let indexUrl = user.indexUrl && !local(user.indexUrl) ? user.indexUrl : null;
+  const extraIndexUrls = user.extraIndexUrls.filter((u) => !local(u));
+  const from = [...user.from];
+  const repoIndexes = [plan.pip.indexUrl, ...plan.pip.extraIndexUrls].filter((u): u is string => !!u);
+  if (repoIndexes.length && opts.trustRepoIndex) {
+    if (plan.pip.indexUrl) indexUrl = plan.pip.indexUrl;
+    extraIndexUrls.push(...plan.pip.extraIndexUrls);
+    from.push(...plan.pip.fromFiles);
+  } else if (repoIndexes.length) {
+    notes.push(
+      `ignored the index URL(s) the repository names (${repoIndexes.map(redactUrl).join(', ')}): the repository is not trusted (--trust-repo-config)`,
+    );
+  }
+  return { indexUrl, extraIndexUrls, from, repoIndexes };
 }
 
 /** pip's own defaults (its `--timeout` and `--retries`): what a plain `pip install` in CI waits. */
