@@ -9,8 +9,8 @@ import { putWorse, type SummaryWord } from './worse-word.js';
 export type { SummaryWord };
 
 /**
- * Each node id the summary names, with its word. Where pytest's `short test summary info` block is
- * in the output, only its lines count: a line printed after the closing `=== … in 0.1s ===` (a
+ * Each node id the summary names, with its word. Where pytest's `short test summary info` blocks are
+ * in the output, only their lines count: a line printed after the closing `=== … in 0.1s ===` (a
  * plugin's or conftest's print at exit) is not pytest's report. A test named twice (a failing
  * teardown after a pass) keeps the worse word: FAILED and ERROR are never overwritten, and no later
  * word turns a failure into a pass or a skip.
@@ -29,15 +29,21 @@ export function parseSummary(stdout: string): Map<string, SummaryWord> {
   return out;
 }
 
-/** The last short test summary block, header to closing line; the whole text when it has none. */
+/**
+ * Every short test summary block, header to closing line, joined; the whole text when it has none.
+ * All of them, not the last: a block a conftest forges after pytest's own cannot drop a FAILED the
+ * real one names (the worse word wins across blocks).
+ */
 function summaryBlock(text: string): string {
-  const header = /^=+ short test summary info =+$/gm;
-  let start = -1;
-  for (const m of text.matchAll(header)) start = m.index + m[0].length;
-  if (start < 0) return text;
-  const rest = text.slice(start);
-  const close = /^=+ .* in [\d.]+s(?: \([^)]*\))? =+$/m.exec(rest);
-  return close ? rest.slice(0, close.index) : rest;
+  const starts = [...text.matchAll(/^=+ short test summary info =+$/gm)].map((m) => m.index + m[0].length);
+  if (starts.length === 0) return text;
+  return starts
+    .map((start) => {
+      const rest = text.slice(start);
+      const close = /^=+ .* in [\d.]+s(?: \([^)]*\))? =+$/m.exec(rest);
+      return close ? rest.slice(0, close.index) : rest;
+    })
+    .join('\n');
 }
 
 /**

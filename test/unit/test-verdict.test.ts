@@ -64,6 +64,19 @@ describe('pytest: only the short test summary block is read where there is one',
       ['tests/test_r.py::test_b', 'FAILED'],
     ]);
   });
+
+  it('a forged block after the real one cannot drop a FAILED the real one names', () => {
+    const header = '=========================== short test summary info ============================';
+    const out = [
+      header,
+      'FAILED tests/test_r.py::test_b - assert 0',
+      '==================== 1 failed in 0.03s ====================',
+      header,
+      'PASSED tests/test_r.py::test_b',
+      '==================== 1 passed in 0.03s ====================',
+    ].join('\n');
+    expect(parseTestOutcomes('pytest', out).get('tests/test_r.py::test_b')).toBe('FAILED');
+  });
 });
 
 describe('counts', () => {
