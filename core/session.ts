@@ -7,6 +7,7 @@ import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment, type EnvironmentChoice } from '../runtime/env/choose/ensure.js';
 import { repoRoot } from '../runtime/host/git.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
+import { detectLanguage, type LanguageChoice } from '../runtime/language/detect-language.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
 import { ledgerPath, movedLedgerNote } from '../runtime/ledger/location.js';
 import { sweepLedger } from '../runtime/ledger/sweep.js';
@@ -25,6 +26,8 @@ export interface Session {
   sandbox: Sandbox;
   owner: string;
   repo: string;
+  /** The repository's language profile, chosen once from its files (runtime/language/). */
+  language: LanguageChoice;
   /** The project environment the sandboxes run in; null when the caller asked for none. */
   environment: EnvironmentChoice | null;
   /** True once SIGINT/SIGTERM arrived: the process is cleaning up and about to exit. */
@@ -74,6 +77,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   await startUpSweep(engine, ledger, opts.log);
   const owner = formatOwner(currentOwner());
   const userImage = opts.image ?? process.env.PIPER_SANDBOX_IMAGE;
+  const language = detectLanguage(repo);
   const environment = await chooseEnvironment(opts, { engine, ledger, repo, owner, userImage });
   const sandbox = new Sandbox(engine, {
     image: environment?.image ?? userImage ?? loadRecipe().ref,
@@ -89,6 +93,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
     sandbox,
     owner,
     repo,
+    language,
     environment,
     get interrupted() {
       return handling.interrupted();
