@@ -3,7 +3,8 @@
 // nothing from the checkout themselves. Outside plan/, a file of runtime/env may copy the checkout
 // into a box (the workspace's snapshotTar, which packs without reading meaning into it) but imports
 // no reader of the repository, and no fs function but the ones its own host caches need (said why).
-// The tree stays readable: no folder under runtime/env holds more than 15 files.
+// Each language's planner is a plan/ folder (runtime/env/plan/ for Python, runtime/env/js/plan/ for
+// JavaScript). The tree stays readable: no folder under runtime/env holds more than 15 files.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,9 @@ const REPO_READERS =
   /from '[^']*(host\/inside-repo|plan\/read\/repo-reader|host\/safe-git|host\/git|workspace\/repo-listing|workspace\/content-key|host\/open-regular)\.js'/;
 /** What of the snapshot module may be used: the copy into a box. */
 const SNAPSHOT_IMPORT = /import \{([^}]*)\} from '[^']*workspace\/snapshot\.js'/;
+
+/** The planners: the only folders that read a repository. */
+const PLANNERS = ['plan/', 'js/plan/'];
 
 /** Files outside plan/ that use the filesystem for the host's own state, not the repository. */
 const HOST_STATE: Record<string, string> = {
@@ -37,7 +41,7 @@ function dirs(dir: string): string[] {
 }
 
 describe('runtime/env: only the planner reads the repository', () => {
-  const outside = files(ENV).filter((f) => !relative(ENV, f).startsWith('plan/'));
+  const outside = files(ENV).filter((f) => !PLANNERS.some((dir) => relative(ENV, f).startsWith(dir)));
 
   it('no module outside plan/ imports a reader of the repository', () => {
     const offenders = outside.filter((f) => REPO_READERS.test(readFileSync(f, 'utf8')));
