@@ -3,8 +3,8 @@
 // nothing from the checkout themselves. Outside plan/, a file of runtime/env may copy the checkout
 // into a box (the workspace's snapshotTar, which packs without reading meaning into it) but imports
 // no reader of the repository, and no fs function but the ones its own host caches need (said why).
-// Each language's planner is a plan/ folder (runtime/env/plan/ for Python, runtime/env/js/plan/ for
-// JavaScript). The tree stays readable: no folder under runtime/env holds more than 15 files.
+// Each language's planner reads: runtime/env/plan/ for Python, runtime/env/js/plan/ and js/read/ for
+// JavaScript. The tree stays readable: no folder under runtime/env holds more than 15 files.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ const REPO_READERS =
 const SNAPSHOT_IMPORT = /import \{([^}]*)\} from '[^']*workspace\/snapshot\.js'/;
 
 /** The planners: the only folders that read a repository. */
-const PLANNERS = ['plan/', 'js/plan/'];
+const PLANNERS = ['plan/', 'js/plan/', 'js/read/'];
 
 /** Files outside plan/ that use the filesystem for the host's own state, not the repository. */
 const HOST_STATE: Record<string, string> = {
