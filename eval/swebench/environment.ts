@@ -3,7 +3,8 @@
 // repository's name, not the tree's path, so base commits of one repository whose declarations
 // give the same key share one image), on the Debian release the set chose, and a Sandbox over that image
 // with the hardened limits of every sandbox. The repository is untrusted: its recipe's setup
-// commands and index URLs are not used.
+// commands and index URLs are not used. An instance the SWE-bench harness has a spec for is planned
+// from a copy of its tree holding that spec as its recipe (spec-tree.ts).
 import type { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { sourcesSetting } from '../../core/env-option.js';
 import { ensureEnvironment, type EnvironmentChoice } from '../../runtime/env/choose/ensure.js';
@@ -11,12 +12,16 @@ import type { DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';
 import { pythonOf } from './debian.js';
+import type { SweInstance } from './instance-file.js';
+import { environmentTree, instanceSpec, type SpecUse } from './spec-tree.js';
 
 export interface InstanceEnvironment {
   choice: EnvironmentChoice;
   sandbox: Sandbox;
   /** The project's test variables (its CI's), set in every test container. */
   testEnv: Record<string, string>;
+  /** The harness spec it was built from (null: the repository's declarations alone). */
+  spec: SpecUse | null;
 }
 
 export interface EnvironmentContext {
@@ -32,22 +37,23 @@ export async function instanceEnvironment(
   ctx: EnvironmentContext,
   workTree: string,
   debian: DebianRelease | undefined,
-  /** owner/name: the project the images are filed under. */
-  repo: string,
+  instance: SweInstance,
 ): Promise<InstanceEnvironment> {
   const python = pythonOf(debian);
+  const spec = instanceSpec(instance);
+  const repoRoot = environmentTree(workTree, spec);
   const choice = await ensureEnvironment({
     engine: ctx.engine,
     ledger: ctx.ledger,
-    repoRoot: workTree,
+    repoRoot,
     mode: 'auto',
     trustRecipe: false,
     owner: ctx.owner,
     log: ctx.log,
-    projectName: `swebench:${repo}`,
+    projectName: `swebench:${instance.repo}`,
     ...(python ? { python } : {}),
     // Where its packages come from, as for any command: PIPER_SOURCES, else your config, else the index.
-    sources: sourcesSetting(workTree, {}),
+    sources: sourcesSetting(repoRoot, {}),
   });
   const sandbox = new Sandbox(ctx.engine, {
     image: choice.image,
@@ -57,5 +63,5 @@ export async function instanceEnvironment(
     runtime: ctx.runtime,
     log: ctx.log,
   });
-  return { choice, sandbox, testEnv: choice.plan?.testEnv ?? {} };
+  return { choice, sandbox, testEnv: choice.plan?.testEnv ?? {}, spec: spec?.use ?? null };
 }

@@ -24,7 +24,7 @@ export async function judgeSweRun(
   agentRunId: string,
 ): Promise<Judgement> {
   const { instance, debian } = task.swe;
-  const env = await instanceEnvironment(ctx, task.repoDir, debian, instance.repo);
+  const env = await instanceEnvironment(ctx, task.repoDir, debian, instance);
   try {
     let restored: string[];
     try {

@@ -7,6 +7,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { instanceDebian } from './debian-choice.js';
+import { environmentTag } from './spec-tree.js';
 import { baseTreeDir } from './base-tree.js';
 import { instanceEnvironment, type EnvironmentContext } from './environment.js';
 import { instanceDigest } from './instance-file.js';
@@ -52,7 +53,7 @@ async function taskOf(
   const base = of.repos.checkout(instance, baseTreeDir(instance));
   // The agent's runs use the environment image as it is: built from this base tree (a hit after
   // validation), not from each run's copy, whose new path would build it again.
-  const env = await instanceEnvironment(ctx, base, of.debian, instance.repo);
+  const env = await instanceEnvironment(ctx, base, of.debian, instance);
   await env.sandbox.close();
   const checked = labelFile?.instances.get(instance.instance_id);
   const part = {
@@ -93,7 +94,7 @@ export async function prepareSet(
     progress.start(i + 1, instance.instance_id);
     progress.phase('repository');
     const debian = instanceDebian(set.debian, instance, repos)?.release;
-    const digest = instanceDigest(instance, debian ?? 'default');
+    const digest = instanceDigest(instance, environmentTag(debian, instance));
     let validation = cache.get(digest);
     if (!validation) {
       note(`validating ${instance.instance_id}`);

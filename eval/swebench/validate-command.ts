@@ -10,6 +10,7 @@ import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { openSession } from '../../core/session.js';
 import { parseDebian, type DebianChoice } from './debian.js';
 import { instanceDebian } from './debian-choice.js';
+import { environmentTag } from './spec-tree.js';
 import { InstanceSetError, instanceDigest, loadInstances, type SweInstance } from './instance-file.js';
 import { PhaseProgress, type Phase } from './phase-progress.js';
 import { RepoCache } from './repos.js';
@@ -175,7 +176,7 @@ async function validateSet(
       if (debian) progress.note(`Debian ${debian.release}: ${debian.why}`);
       const v = await validateInstance(ctx, instance, debian?.release);
       v.debian = debian ? `${debian.release} (${debian.why})` : null;
-      cache.put(instanceDigest(instance, debian?.release ?? 'default'), v);
+      cache.put(instanceDigest(instance, environmentTag(debian?.release, instance)), v);
       results.push(v);
       progress.finished();
       done(v);

@@ -14,6 +14,7 @@ import { applyPatch, type RepoCache } from './repos.js';
 import type { Phase } from './phase-progress.js';
 import type { TestStatus } from './test-grade.js';
 import { baseOnlyNote, baseProblem, goldProblem } from './validity.js';
+import { instanceSpec, type SpecUse } from './spec-tree.js';
 import { shortfallLine } from '../../runtime/env/build/shortfall.js';
 
 export interface Validation {
@@ -35,6 +36,8 @@ export interface Validation {
   before: Record<string, TestStatus> | null;
   gold: Record<string, TestStatus> | null;
   seconds: number;
+  /** The SWE-bench harness spec entry its environment was built from (null: none, its declarations). */
+  spec?: SpecUse | null;
   /** The Debian release it ran on and why (`bookworm (made 2022-08-20, before Python 3.13)`). */
   debian?: string | null;
 }
@@ -69,7 +72,8 @@ export async function validateInstance(
     ctx.phase?.('repository');
     const base = ctx.repos.checkout(instance, baseTreeDir(instance));
     ctx.phase?.('environment');
-    env = await buildEnvironment(ctx, base, debian, instance.repo);
+    result.spec = instanceSpec(instance)?.use ?? null;
+    env = await buildEnvironment(ctx, base, debian, instance);
     result.environment = { status: env.choice.status, key: env.choice.key, image: env.choice.image };
     result.shortfalls = env.choice.shortfalls.filter((f) => !f.optional).map(shortfallLine);
     const grading = { ledger: ctx.ledger, owner: ctx.owner, env };
@@ -105,10 +109,10 @@ async function buildEnvironment(
   ctx: ValidateContext,
   base: string,
   debian: DebianRelease | undefined,
-  repo: string,
+  instance: SweInstance,
 ): Promise<InstanceEnvironment> {
   try {
-    return await instanceEnvironment(ctx, base, debian, repo);
+    return await instanceEnvironment(ctx, base, debian, instance);
   } catch (error) {
     throw new Error(`the environment does not build: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -1,0 +1,99 @@
+// A harness spec (harness-spec.ts) as an untrusted recipe (.piper/sandbox.toml's keys): its pins
+// and package lists become requirements, `pip install -e .[x]` the extras, `apt-get install` lines
+// Debian package names, and a `sed` that writes a requirement into a declaration file that
+// requirement. Nothing of it is run: every other step (an edit of the repository's files, a build
+// command, a test-command tweak) is dropped with its reason, and the repository's own declarations
+// are still read (detection stays on), as the harness installs the project after its pins.
+import { parseRequirement } from '../../runtime/env/plan/read/pep508.js';
+import { validateRecipe, type Recipe } from '../../runtime/env/plan/recipe.js';
+import type { HarnessSpec } from './harness-spec.js';
+import { aptPackages, sedRequirements } from './spec-steps.js';
+
+export interface SpecRecipe {
+  recipe: Recipe;
+  /** Each part of the spec and what became of it, one line each (the validation record keeps them). */
+  applied: string[];
+  dropped: string[];
+}
+
+/** Files the harness names as its package list: the repository's, which detection reads anyway. */
+const DECLARATION_FILES = /^(requirements[\w./-]*\.txt|environment\.yml)$/;
+
+function isRequirement(text: string): boolean {
+  try {
+    parseRequirement(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function packagesOf(spec: HarnessSpec, out: SpecRecipe, requirements: string[]): void {
+  const text = spec.packages?.trim();
+  if (!text) return;
+  if (DECLARATION_FILES.test(text)) {
+    out.applied.push(`packages "${text}": the repository's own file, read as its declarations`);
+    return;
+  }
+  for (const word of text.split(/\s+/).map((w) => w.replace(/^['"]|['"]$/g, ''))) {
+    if (isRequirement(word)) requirements.push(word);
+    else out.dropped.push(`packages "${word}": not a requirement`);
+  }
+}
+
+/** `pip install -e .[test]` / `'.[dev]'`: the extras; any other install is the project's own, as detection installs it. */
+function installOf(spec: HarnessSpec, out: SpecRecipe): string[] | undefined {
+  const text = spec.install?.trim();
+  if (!text) return undefined;
+  const extras = /(?:^|\s)['"]?\.\[([\w,-]+)\]['"]?(?:\s|$)/.exec(text);
+  if (extras) {
+    out.applied.push(`install "${text}": extras ${extras[1]}`);
+    return extras[1]!.split(',');
+  }
+  out.dropped.push(`install "${text}": the project is installed from its declarations`);
+  return undefined;
+}
+
+function preInstallOf(spec: HarnessSpec, out: SpecRecipe, requirements: string[], apt: string[]): void {
+  for (const line of spec.pre_install ?? []) {
+    const names = aptPackages(line);
+    if (names) {
+      apt.push(...names);
+      out.applied.push(`pre_install "${line}": Debian packages ${names.join(' ')}`);
+      continue;
+    }
+    const pins = sedRequirements(line)?.filter(isRequirement);
+    if (pins?.length) {
+      requirements.push(...pins);
+      out.applied.push(`pre_install "${line}": requirements ${pins.join(', ')}`);
+      continue;
+    }
+    out.dropped.push(`pre_install "${line}": edits the repository's files or runs a command; not run`);
+  }
+}
+
+export function specRecipe(spec: HarnessSpec): SpecRecipe {
+  const out: SpecRecipe = { recipe: {}, applied: [], dropped: [] };
+  const requirements: string[] = [];
+  const apt: string[] = [];
+  packagesOf(spec, out, requirements);
+  for (const pin of spec.pip_packages ?? []) {
+    if (isRequirement(pin)) requirements.push(pin);
+    else out.dropped.push(`pip_packages "${pin}": not a requirement`);
+  }
+  if (spec.pip_packages?.length) out.applied.push(`pip_packages: ${spec.pip_packages.length} requirements`);
+  const extras = installOf(spec, out);
+  preInstallOf(spec, out, requirements, apt);
+  for (const key of Object.keys(spec).filter((k) => !KNOWN.has(k)))
+    out.dropped.push(`${key}: not an install step`);
+  if (spec.test_cmd)
+    out.dropped.push('test_cmd: the instance is graded by its own test command (test-command.ts)');
+  out.recipe = validateRecipe({
+    ...(requirements.length ? { requirements: [...new Set(requirements)] } : {}),
+    ...(apt.length ? { apt: [...new Set(apt)] } : {}),
+    ...(extras ? { extras } : {}),
+  });
+  return out;
+}
+
+const KNOWN = new Set(['python', 'packages', 'pip_packages', 'pre_install', 'install', 'test_cmd']);
