@@ -26,6 +26,13 @@ export const NO_PIP = {
   PIP_EXTRA_INDEX_URL: '',
   PIP_FIND_LINKS: '',
   PIP_CONFIG_FILE: '/dev/null',
+  PIP_DEFAULT_TIMEOUT: '',
+  // The user's uv settings are index settings too (plan/indexes/uv-user.ts).
+  UV_DEFAULT_INDEX: '',
+  UV_INDEX_URL: '',
+  UV_INDEX: '',
+  UV_EXTRA_INDEX_URL: '',
+  UV_NO_CONFIG: '1',
   CI: 'true',
 };
 

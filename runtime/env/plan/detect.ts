@@ -32,6 +32,7 @@ import { addTestCommandNeeds } from './tests/test-programs.js';
 import { workflowAptInstalls } from './tests/ci-workflow.js';
 import { EnvPlanSchema, type EnvPlan } from './types.js';
 import { detectVcsUse } from './deps/vcs-use.js';
+import { addRepoIndexes } from './indexes/repo-indexes.js';
 
 export interface PlanOptions {
   /** The sandbox's Python when the recipe does not choose a Debian release (default: by requires-python). */
@@ -284,6 +285,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
   planner.applyConstraints();
   applyLockfile(planner, reader, detect);
   const pip = pipOptions(planner, recipe, recipeLinks);
+  addRepoIndexes(pip, reader, pyproject?.table ?? null, planner.decisions);
   readWheelhouses(reader, pip.findLinks);
   return EnvPlanSchema.parse({
     python: choice.python,

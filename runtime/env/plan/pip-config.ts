@@ -1,7 +1,8 @@
 // The user's own pip configuration, read the way pip reads it on Linux, so an environment build
 // uses the index a `pip install` on this machine would: the configuration files (site-wide, then
-// the user's, then PIP_CONFIG_FILE; a later file overrides, and in each file [install] overrides
-// [global]), then the PIP_* environment variables over all of them. Only the keys that say where
+// the user's, then PIP_CONFIG_FILE; a later file overrides, and in each file [download] and then
+// [install] override [global]: a build downloads, then stands in for the user's `pip install`), then
+// the PIP_* environment variables over all of them. Only the keys that say where
 // packages come from, and how long pip waits for them, are read. PIP_CONFIG_FILE=/dev/null turns the files off, as in pip.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -28,19 +29,32 @@ export interface UserPipConfig {
   origin: Partial<Record<'cert' | 'clientCert' | 'proxy' | 'noIndex' | 'constraints', string>>;
 }
 
+/**
+ * Each setting's pip.conf keys and variables, the later winning: pip's `--default-timeout` is an
+ * alias of `--timeout`, so PIP_DEFAULT_TIMEOUT and `default-timeout` count, below the plain name.
+ */
 const KEYS = {
-  indexUrl: ['index-url', 'PIP_INDEX_URL'],
-  extraIndexUrls: ['extra-index-url', 'PIP_EXTRA_INDEX_URL'],
-  findLinks: ['find-links', 'PIP_FIND_LINKS'],
-  trustedHosts: ['trusted-host', 'PIP_TRUSTED_HOST'],
-  timeout: ['timeout', 'PIP_TIMEOUT'],
-  retries: ['retries', 'PIP_RETRIES'],
-  cert: ['cert', 'PIP_CERT'],
-  clientCert: ['client-cert', 'PIP_CLIENT_CERT'],
-  proxy: ['proxy', 'PIP_PROXY'],
-  noIndex: ['no-index', 'PIP_NO_INDEX'],
-  constraints: ['constraint', 'PIP_CONSTRAINT'],
+  indexUrl: [['index-url'], ['PIP_INDEX_URL']],
+  extraIndexUrls: [['extra-index-url'], ['PIP_EXTRA_INDEX_URL']],
+  findLinks: [['find-links'], ['PIP_FIND_LINKS']],
+  trustedHosts: [['trusted-host'], ['PIP_TRUSTED_HOST']],
+  timeout: [
+    ['default-timeout', 'timeout'],
+    ['PIP_DEFAULT_TIMEOUT', 'PIP_TIMEOUT'],
+  ],
+  retries: [['retries'], ['PIP_RETRIES']],
+  cert: [['cert'], ['PIP_CERT']],
+  clientCert: [['client-cert'], ['PIP_CLIENT_CERT']],
+  proxy: [['proxy'], ['PIP_PROXY']],
+  noIndex: [['no-index'], ['PIP_NO_INDEX']],
+  constraints: [['constraint'], ['PIP_CONSTRAINT']],
 } as const;
+
+type Field = keyof typeof KEYS;
+const FIELDS = Object.keys(KEYS) as Field[];
+
+/** The sections pip's download and install commands read, lowest precedence first. */
+const SECTIONS = ['global', 'download', 'install'];
 
 /** The configuration files pip reads, lowest precedence first. */
 function pipConfigFiles(env: NodeJS.ProcessEnv): string[] {
@@ -59,23 +73,24 @@ function pipConfigFiles(env: NodeJS.ProcessEnv): string[] {
 }
 
 export function readUserPipConfig(env: NodeJS.ProcessEnv): UserPipConfig {
-  const values = new Map<keyof typeof KEYS, { value: string; from: string }>();
+  const values = new Map<Field, { value: string; from: string }>();
   for (const file of pipConfigFiles(env)) {
     const sections = readConfigFile(file);
     if (!sections) continue;
-    for (const section of ['global', 'install']) {
-      for (const [field, [key]] of Object.entries(KEYS) as Array<[keyof typeof KEYS, readonly string[]]>) {
-        const value = sections.get(section)?.get(key!);
-        if (value !== undefined) values.set(field, { value, from: `${file} [${section}] ${key}` });
-      }
+    for (const section of SECTIONS)
+      for (const field of FIELDS)
+        for (const key of KEYS[field][0]) {
+          const value = sections.get(section)?.get(key);
+          if (value !== undefined) values.set(field, { value, from: `${file} [${section}] ${key}` });
+        }
+  }
+  for (const field of FIELDS)
+    for (const variable of KEYS[field][1]) {
+      const value = env[variable];
+      // An empty variable is unset: tests and CI clear the user's settings that way.
+      if (value !== undefined && value.trim() !== '') values.set(field, { value, from: variable });
     }
-  }
-  for (const [field, [, variable]] of Object.entries(KEYS) as Array<[keyof typeof KEYS, readonly string[]]>) {
-    const value = env[variable!];
-    // An empty variable is unset: tests and CI clear the user's settings that way.
-    if (value !== undefined && value.trim() !== '') values.set(field, { value, from: variable! });
-  }
-  const list = (field: keyof typeof KEYS) => (values.get(field)?.value ?? '').split(/\s+/).filter(Boolean);
+  const list = (field: Field) => (values.get(field)?.value ?? '').split(/\s+/).filter(Boolean);
   return {
     indexUrl: values.get('indexUrl')?.value.trim() || null,
     extraIndexUrls: list('extraIndexUrls'),

@@ -1,8 +1,9 @@
 // Where pip may look, decided once per build, and in which phase (docs/environments.md, "Security
 // model"):
 //   - the user's own sources — pip's configuration on this machine and the PIP_* variables
-//     (pip-config.ts), host directories of PIP_FIND_LINKS — and, only when the user trusts the
-//     repository, the index and find-links URLs its recipe or requirements files name: these are
+//     (pip-config.ts), the user's uv settings beside them (indexes/user-indexes.ts), host
+//     directories of PIP_FIND_LINKS — and, only when the user trusts the repository, the index and
+//     find-links URLs its recipe, requirements files, uv, Poetry or PDM settings name: these are
 //     used by the networked dependency phase, the only step that gets the credentials;
 //   - with none of those, pip's own default index, as a plain `pip install` would (no credentials);
 //   - the repository's wheel directories: installed only in a phase with no network and no secret,
@@ -10,7 +11,8 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { insideRepo } from '../../host/inside-repo.js';
-import { readUserPipConfig } from './pip-config.js';
+import type { UserPipConfig } from './pip-config.js';
+import { readUserIndexes } from './indexes/user-indexes.js';
 import {
   networkSecrets,
   readPipNetwork,
@@ -58,8 +60,7 @@ export function pipSettings(
   env: NodeJS.ProcessEnv,
   opts: { trustRepoIndex: boolean; repoRoot: string },
 ): PipSettings {
-  const notes: string[] = [];
-  const user = readUserPipConfig(env);
+  const { user, notes } = readUserIndexes(env);
   const { indexUrl, extraIndexUrls, from, repoIndexes } = indexUrls(plan, user, opts, notes);
   const findLinkUrls: string[] = [];
   // The repository's find-links first, then the user's (the order pip is given them in).
@@ -104,7 +105,7 @@ export function pipSettings(
 /** The index URLs pip is given: the user's (a local directory left out), the repository's only when trusted. */
 function indexUrls(
   plan: EnvPlan,
-  user: ReturnType<typeof readUserPipConfig>,
+  user: UserPipConfig,
   opts: { trustRepoIndex: boolean },
   notes: string[],
 ): { indexUrl: string | null; extraIndexUrls: string[]; from: string[]; repoIndexes: string[] } {
@@ -141,12 +142,12 @@ function numberSetting(text: string | null, fallback: number, min: number, max: 
 }
 
 /**
- * The user's pip sources' credentials (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, PIP_FIND_LINKS, pip.conf),
- * the proxies' and the netrc's, masked on stdout and stderr from the start of a command, before
- * anything could print them.
+ * The user's pip sources' credentials (PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, PIP_FIND_LINKS, pip.conf,
+ * uv's index settings), the proxies' and the netrc's, masked on stdout and stderr from the start of
+ * a command, before anything could print them.
  */
 export function guardUserPipSecrets(env: NodeJS.ProcessEnv): void {
-  const user = readUserPipConfig(env);
+  const { user } = readUserIndexes(env);
   guardSecrets([user.indexUrl ?? '', ...user.extraIndexUrls, ...user.findLinks].flatMap(secretsOf));
   guardSecrets(userNetworkSecrets(user, env));
 }
