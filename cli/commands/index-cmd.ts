@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { IndexError } from '../../primitives/index/index-error.js';
 import { repoRoot } from '../../runtime/host/git.js';
+import { detectLanguage } from '../../runtime/language/detect-language.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
 import { EXIT, UsageError } from '../../core/exit-codes.js';
@@ -42,7 +43,7 @@ export async function indexCommand(argv: string[]): Promise<number> {
   try {
     let index: CodeIndex;
     try {
-      index = await CodeIndex.open(repo, ledger);
+      index = await CodeIndex.open(repo, ledger, { language: detectLanguage(repo).id });
     } catch (error) {
       if (!(error instanceof IndexError)) throw error;
       process.stderr.write(`piper-agent: ${inert(error.message)}\n`);

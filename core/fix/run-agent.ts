@@ -36,7 +36,7 @@ export async function runAgent(run: AgentRun): Promise<RunResult> {
   try {
     // Said before and after: the build is synchronous, and a large repository takes seconds.
     run.emit({ type: 'index', phase: 'started' });
-    const index = await CodeIndex.open(run.repo, session.ledger);
+    const index = await CodeIndex.open(run.repo, session.ledger, { language: session.language.id });
     const built = index.lastUpdate;
     run.emit({
       type: 'index',

@@ -69,7 +69,7 @@ async function callIn(
 ): Promise<Ended<Omit<ModelCallSeen, 'runId'>>> {
   const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
   try {
-    const index = await CodeIndex.open(session.repo, session.ledger);
+    const index = await CodeIndex.open(session.repo, session.ledger, { language: session.language.id });
     // Without an embedder, `retrieve: embed` answers lexically with a note saying so.
     const retrieve = loadConfig({ repo: session.repo }).config.retrieve;
     const runner = oneShotRunner(session, runId, { index, lint, retrieve });

@@ -1,7 +1,7 @@
-// The code index of a Python repository (docs/architecture.md): every entity of every indexed file,
+// The code index of a repository (docs/architecture.md), in its language's grammars (Python unless
+// the opener says otherwise): every entity of every indexed file,
 // looked up by selector. Rows are cached in the ledger by file sha256, so opening an unchanged repo
 // parses nothing, and refresh() after an edit parses only the files it names.
-import type { Parser } from 'web-tree-sitter';
 import {
   dropCodeFiles,
   listCodeFiles,
@@ -11,10 +11,11 @@ import {
 } from '../../runtime/ledger/code-nodes.js';
 import type { CodeNodeRow } from '../../runtime/ledger/code-entity.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
+import type { LanguageId } from '../../runtime/language/language.js';
 import { LexicalIndex } from '../search/lexical-index.js';
 import type { Entity, EntityLookup } from '../types.js';
-import { INDEXER_VERSION, pythonParser } from './python-parser.js';
-import { isIndexable, listPythonFiles, repoRelative, resolveRepoRoot } from './repo-files.js';
+import { indexerVersion, sourceParsers, type SourceParsers } from './grammars.js';
+import { isIndexable, listSourceFiles, repoRelative, resolveRepoRoot } from './repo-files.js';
 import { PARALLEL_MIN_FILES, defaultParseThreads, parseFiles, startParseWorkers } from './parse-pool.js';
 import { compareStrings, entityOf, readChanged, type Reading } from './scan-files.js';
 import { SelectorTable, type IndexRecord } from './selector-table.js';
@@ -54,6 +55,8 @@ interface FileState {
 }
 
 export interface IndexOptions {
+  /** The repository's language profile: which files are indexed, with which grammars. Default 'python'. */
+  language?: LanguageId;
   /** Threads that parse (this one included); default: the cores, at most 4. 1 parses here only. */
   threads?: number;
   /** Below this many files to parse, all are parsed on this thread (default 64: a worker's start-up costs more). */
@@ -91,7 +94,7 @@ export class CodeIndex implements EntityLookup {
     /** The repo root, absolute and with symbolic links resolved. */
     readonly root: string,
     private readonly ledger: Ledger,
-    private readonly parser: Parser,
+    private readonly parsers: SourceParsers,
     private readonly options: IndexOptions,
   ) {}
 
@@ -100,7 +103,8 @@ export class CodeIndex implements EntityLookup {
    * IndexError when the root or the grammar is unusable, RuntimeError when the ledger refuses.
    */
   static async open(repoRoot: string, ledger: Ledger, options: IndexOptions = {}): Promise<CodeIndex> {
-    const index = new CodeIndex(resolveRepoRoot(repoRoot), ledger, await pythonParser(), options);
+    const parsers = await sourceParsers(options.language ?? 'python');
+    const index = new CodeIndex(resolveRepoRoot(repoRoot), ledger, parsers, options);
     await index.serially(() => index.loadAll());
     return index;
   }
@@ -184,7 +188,7 @@ export class CodeIndex implements EntityLookup {
     // A known file is read again (update() drops it if it is gone); a new one must be indexable.
     await this.serially(() =>
       this.update(
-        wanted.filter((p) => this.fileStates.has(p) || isIndexable(this.root, p)),
+        wanted.filter((p) => this.fileStates.has(p) || isIndexable(this.root, p, this.parsers.language)),
         [],
         'refresh',
         started,
@@ -219,7 +223,7 @@ export class CodeIndex implements EntityLookup {
 
   private async loadAll(): Promise<void> {
     const started = performance.now();
-    const listing = listPythonFiles(this.root);
+    const listing = listSourceFiles(this.root, this.parsers.language);
     const listed = new Set(listing.paths);
     const stale = this.fileStates.size === 0 ? this.loadCache(listed) : 0;
     const gone = [...this.fileStates.keys()].filter((p) => !listed.has(p));
@@ -235,7 +239,9 @@ export class CodeIndex implements EntityLookup {
     const rows = listCodeFiles(this.ledger, this.root);
     const stale = rows.filter((f) => !listed.has(f.path)).map((f) => f.path);
     // Rows of another extractor version are not used: those files are parsed again and replaced.
-    const usable = rows.filter((f) => listed.has(f.path) && f.indexer === INDEXER_VERSION);
+    const usable = rows.filter(
+      (f) => listed.has(f.path) && f.indexer === indexerVersion(this.parsers.language),
+    );
     const nodes =
       usable.length > 0 ? loadCodeNodes(this.ledger, this.root) : new Map<string, CodeNodeRow[]>();
     for (const file of usable)
@@ -253,7 +259,7 @@ export class CodeIndex implements EntityLookup {
     const { baseline, threads = defaultParseThreads() } = this.options;
     const minFiles = this.options.parallelMinFiles ?? PARALLEL_MIN_FILES;
     const unindexed = baseline ? 0 : paths.filter((p) => !this.fileStates.has(p)).length;
-    const early = unindexed >= minFiles ? startParseWorkers(threads) : [];
+    const early = unindexed >= minFiles ? startParseWorkers(threads, this.parsers) : [];
     let reading: Reading;
     try {
       reading = readChanged(this.root, paths, (path) => this.fileStates.get(path)?.sha256);
@@ -262,8 +268,8 @@ export class CodeIndex implements EntityLookup {
       throw error;
     }
     const changed = await (baseline
-      ? parseFiles(reading.pending, this.parser, 1, walkEveryNode)
-      : parseFiles(reading.pending, this.parser, threads, undefined, minFiles, early));
+      ? parseFiles(reading.pending, this.parsers, 1, walkEveryNode)
+      : parseFiles(reading.pending, this.parsers, threads, undefined, minFiles, early));
     return { ...reading, changed };
   }
 

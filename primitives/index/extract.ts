@@ -193,7 +193,7 @@ function stringValue(literal: string): string | null {
   return literal.slice(open, literal.length - close);
 }
 
-function firstLine(doc: string | null): string | null {
+export function firstLine(doc: string | null): string | null {
   if (doc === null) return null;
   for (const line of doc.split('\n')) {
     const trimmed = line.trim();
@@ -202,13 +202,13 @@ function firstLine(doc: string | null): string | null {
   return null;
 }
 
-function endLineOf(node: Node): number {
+export function endLineOf(node: Node): number {
   const end = node.endPosition;
   // A span that ends right after a newline ends on the line before.
   return end.column === 0 && end.row > node.startPosition.row ? end.row : end.row + 1;
 }
 
-function lineCount(text: string): number {
+export function lineCount(text: string): number {
   if (text.length === 0) return 1;
   let lines = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;

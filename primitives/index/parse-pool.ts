@@ -9,9 +9,9 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Parser } from 'web-tree-sitter';
 import type { StoredCodeFile } from '../../runtime/ledger/code-nodes.js';
 import { IndexError } from './index-error.js';
+import type { SourceParsers } from './grammars.js';
 import { parseFile, type PendingFile } from './scan-files.js';
 import type { WorkerReply } from './scan-worker.js';
 import type { Walk } from './walk.js';
@@ -40,16 +40,21 @@ function workerScript(): URL | undefined {
  * start-up (its thread, the modules, the grammar) then runs on the other core while this thread
  * reads and hashes, instead of after. parseFiles takes them, and terminates them if unused.
  */
-export function startParseWorkers(threads: number): Worker[] {
+export function startParseWorkers(threads: number, parsers: SourceParsers): Worker[] {
   const script = workerScript();
   if (threads <= 1 || !script) return [];
-  return Array.from({ length: Math.min(threads, MAX_THREADS) - 1 }, () => new Worker(script));
+  return Array.from({ length: Math.min(threads, MAX_THREADS) - 1 }, () => newWorker(script, parsers));
+}
+
+/** A worker loads the grammars of the language the repository is indexed as. */
+function newWorker(script: URL, parsers: SourceParsers): Worker {
+  return new Worker(script, { workerData: { language: parsers.language } });
 }
 
 /** `walk` other than the default parses on this thread alone (the workers walk the default way). */
 export async function parseFiles(
   files: PendingFile[],
-  parser: Parser,
+  parser: SourceParsers,
   threads: number,
   walk?: Walk,
   minFiles = PARALLEL_MIN_FILES,
@@ -67,7 +72,7 @@ export async function parseFiles(
   const take = (): number | undefined => (next < batches.length ? next++ : undefined);
   const workers = started.length
     ? started
-    : Array.from({ length: Math.min(threads, MAX_THREADS) - 1 }, () => new Worker(script));
+    : Array.from({ length: Math.min(threads, MAX_THREADS) - 1 }, () => newWorker(script, parser));
   try {
     const working = Promise.all(workers.map((w) => serve(w, take, batches, results)));
     // A worker that fails while this thread parses is reported at the await below, not as unhandled.

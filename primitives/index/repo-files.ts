@@ -1,4 +1,5 @@
-// Which Python files of a repo the index reads: the `.py` paths of the repository listing
+// Which source files of a repo the index reads: the paths of the repository listing with the
+// language's endings (`.py` for Python: runtime/language/language.ts)
 // (runtime/workspace/repo-listing.ts, the same listing the sandbox snapshot packs, so the model
 // reads the files its tests run on), and of those only regular files reached through no symbolic
 // link: git still lists the files it tracked under `vendor/` after `vendor` became a link to a
@@ -6,6 +7,7 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { RealDirs } from '../../runtime/host/inside-repo.js';
+import { isSourceOf, type LanguageId } from '../../runtime/language/language.js';
 import { gitRead, gitRepoAt } from '../../runtime/host/safe-git.js';
 import { isSkippedPath, listRepoFiles } from '../../runtime/workspace/repo-listing.js';
 import { IndexError } from './index-error.js';
@@ -34,15 +36,19 @@ export function repoRelative(root: string, path: string): string | null {
   return rel.split(sep).join('/');
 }
 
-export function listPythonFiles(root: string): RepoFiles {
+export function listSourceFiles(root: string, language: LanguageId): RepoFiles {
   const { paths, mode } = listRepoFiles(root);
   const dirs = new RealDirs(root);
-  return { paths: paths.filter((p) => p.endsWith('.py') && isPlainRegularFile(root, dirs, p)), mode };
+  return { paths: paths.filter((p) => isSourceOf(language, p) && isPlainRegularFile(root, dirs, p)), mode };
+}
+
+export function listPythonFiles(root: string): RepoFiles {
+  return listSourceFiles(root, 'python');
 }
 
 /** Whether the index should hold this repo-relative path (used when a single file is refreshed). */
-export function isIndexable(root: string, path: string): boolean {
-  if (!path.endsWith('.py') || path.startsWith('../') || isSkippedPath(root, path)) return false;
+export function isIndexable(root: string, path: string, language: LanguageId = 'python'): boolean {
+  if (!isSourceOf(language, path) || path.startsWith('../') || isSkippedPath(root, path)) return false;
   if (!isPlainRegularFile(root, new RealDirs(root), path)) return false;
   return !isIgnoredByGit(root, path);
 }

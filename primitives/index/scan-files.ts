@@ -1,15 +1,15 @@
 // The read-hash-parse step of the code index: for each file, read it and hash it; a hash equal to
 // the indexed one costs nothing more, any other is parsed into rows ready for the ledger.
 import { createHash } from 'node:crypto';
-import type { Parser } from 'web-tree-sitter';
 import { readRepoFile } from '../../runtime/host/inside-repo.js';
 import type { CodeNodeRow } from '../../runtime/ledger/code-entity.js';
 import type { StoredCodeFile } from '../../runtime/ledger/code-nodes.js';
 import type { Entity } from '../types.js';
 import { decodeSource } from './byte-offsets.js';
 import { extractEntities } from './extract.js';
+import { indexerVersion, type SourceParsers } from './grammars.js';
+import { extractScriptEntities } from './js-extract.js';
 import type { Walk } from './walk.js';
-import { INDEXER_VERSION } from './python-parser.js';
 
 /** A file whose bytes differ from the indexed ones: read and hashed, not parsed yet. */
 export interface PendingFile {
@@ -46,18 +46,19 @@ export function readChanged(
 }
 
 /** One read file → its rows for the ledger. The bytes parsed are the bytes hashed. */
-export function parseFile(parser: Parser, file: PendingFile, walk?: Walk): StoredCodeFile {
+export function parseFile(parsers: SourceParsers, file: PendingFile, walk?: Walk): StoredCodeFile {
   const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-  const extraction = extractEntities(
-    parser,
-    { path: file.path, ...decodeSource(bytes), byteLength: bytes.length },
-    walk,
-  );
+  const source = { path: file.path, ...decodeSource(bytes), byteLength: bytes.length };
+  const parser = parsers.forPath(file.path);
+  const extraction =
+    parsers.language === 'python'
+      ? extractEntities(parser, source, walk)
+      : extractScriptEntities(parser, source);
   return {
     path: file.path,
     sha256: file.sha256,
     syntaxError: extraction.syntaxError,
-    indexer: INDEXER_VERSION,
+    indexer: indexerVersion(parsers.language),
     nodes: extraction.nodes,
   };
 }
