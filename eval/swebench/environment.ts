@@ -40,8 +40,7 @@ export async function instanceEnvironment(
   instance: SweInstance,
 ): Promise<InstanceEnvironment> {
   const python = pythonOf(debian);
-  const spec = instanceSpec(instance);
-  const repoRoot = environmentTree(workTree, spec);
+  const { tree: repoRoot, use } = environmentTree(workTree, instanceSpec(instance, debian));
   const choice = await ensureEnvironment({
     engine: ctx.engine,
     ledger: ctx.ledger,
@@ -63,5 +62,5 @@ export async function instanceEnvironment(
     runtime: ctx.runtime,
     log: ctx.log,
   });
-  return { choice, sandbox, testEnv: choice.plan?.testEnv ?? {}, spec: spec?.use ?? null };
+  return { choice, sandbox, testEnv: choice.plan?.testEnv ?? {}, spec: use };
 }

@@ -72,16 +72,49 @@ function preInstallOf(spec: HarnessSpec, out: SpecRecipe, requirements: string[]
   }
 }
 
-export function specRecipe(spec: HarnessSpec): SpecRecipe {
+const EXACT_PIN = /^([A-Za-z0-9][\w.-]*(?:\[[\w,.-]*\])?)\s*==\s*(\d+)\.(\d+)(?:\.[\w.]+)?$/;
+
+/**
+ * An exact pin made for another Python, as its release series (`numpy==1.23.0` → `numpy==1.23.*`):
+ * a patch release of the series often is the first with wheels for the newer Python, where the pinned
+ * one would have to be built from its sdist (or not at all).
+ */
+export function seriesPin(text: string): string {
+  const m = EXACT_PIN.exec(text.trim());
+  return m ? `${m[1]}==${m[2]}.${m[3]}.*` : text;
+}
+
+function pinsOf(
+  spec: HarnessSpec,
+  out: SpecRecipe,
+  requirements: string[],
+  python: string | undefined,
+): void {
+  const series = spec.python !== undefined && python !== undefined && python !== spec.python;
+  const relaxed: string[] = [];
+  for (const pin of spec.pip_packages ?? []) {
+    if (!isRequirement(pin)) {
+      out.dropped.push(`pip_packages "${pin}": not a requirement`);
+      continue;
+    }
+    const used = series ? seriesPin(pin) : pin;
+    if (used !== pin) relaxed.push(used);
+    requirements.push(used);
+  }
+  if (spec.pip_packages?.length) out.applied.push(`pip_packages: ${spec.pip_packages.length} requirements`);
+  if (relaxed.length)
+    out.applied.push(
+      `exact pins as their release series on Python ${python}, not ${spec.python}: ${relaxed.join(', ')}`,
+    );
+}
+
+/** The spec as a recipe for a sandbox whose Python is `python` (undefined: not known, the spec's own). */
+export function specRecipe(spec: HarnessSpec, python?: string): SpecRecipe {
   const out: SpecRecipe = { recipe: {}, applied: [], dropped: [] };
   const requirements: string[] = [];
   const apt: string[] = [];
   packagesOf(spec, out, requirements);
-  for (const pin of spec.pip_packages ?? []) {
-    if (isRequirement(pin)) requirements.push(pin);
-    else out.dropped.push(`pip_packages "${pin}": not a requirement`);
-  }
-  if (spec.pip_packages?.length) out.applied.push(`pip_packages: ${spec.pip_packages.length} requirements`);
+  pinsOf(spec, out, requirements, python);
   const extras = installOf(spec, out);
   preInstallOf(spec, out, requirements, apt);
   for (const key of Object.keys(spec).filter((k) => !KNOWN.has(k)))

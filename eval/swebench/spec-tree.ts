@@ -8,8 +8,11 @@ import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from
 import { join } from 'node:path';
 import { stringify } from 'smol-toml';
 import { RECIPE_PATH } from '../../runtime/env/plan/recipe.js';
+import { pythonOf } from './debian.js';
+import type { DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import { specEntry, type SpecEntry } from './harness-spec.js';
 import type { SweInstance } from './instance-file.js';
+import { keepDeclaredExtras } from './spec-extras.js';
 import { specRecipe, type SpecRecipe } from './spec-recipe.js';
 
 /** The spec an instance is built from, as its validation records it. */
@@ -25,17 +28,13 @@ export interface SpecUse {
 }
 
 export interface InstanceSpec {
+  entry: SpecEntry;
+  made: SpecRecipe;
   use: SpecUse;
-  toml: string;
 }
 
-export function instanceSpec(instance: SweInstance): InstanceSpec | null {
-  const entry: SpecEntry | null = specEntry(instance);
-  if (!entry) return null;
-  const made: SpecRecipe = specRecipe(entry.spec);
-  const toml = `# The SWE-bench harness's spec ${entry.repo} ${entry.version} (${entry.source})\n${stringify(made.recipe)}\n`;
-  const digest = createHash('sha256').update(toml).digest('hex').slice(0, 12);
-  const use: SpecUse = {
+function useOf(entry: SpecEntry, made: SpecRecipe, digest: string): SpecUse {
+  return {
     entry: `${entry.repo} ${entry.version}`,
     source: entry.source,
     python: entry.spec.python ?? null,
@@ -43,26 +42,43 @@ export function instanceSpec(instance: SweInstance): InstanceSpec | null {
     dropped: made.dropped,
     digest,
   };
-  return { use, toml };
 }
 
-/** The tree the environment is planned from: `base` itself, or its copy with the spec's recipe. */
-export function environmentTree(base: string, spec: InstanceSpec | null): string {
-  if (!spec) return base;
+function tomlOf(entry: SpecEntry, made: SpecRecipe): string {
+  return `# The SWE-bench harness's spec ${entry.repo} ${entry.version} (${entry.source})\n${stringify(made.recipe)}\n`;
+}
+
+/** The instance's spec for a sandbox on `debian` (null: no entry). */
+export function instanceSpec(instance: SweInstance, debian: DebianRelease | undefined): InstanceSpec | null {
+  const entry = specEntry(instance);
+  if (!entry) return null;
+  const made = specRecipe(entry.spec, pythonOf(debian));
+  const digest = createHash('sha256').update(tomlOf(entry, made)).digest('hex').slice(0, 12);
+  return { entry, made, use: useOf(entry, made, digest) };
+}
+
+/** The tree the environment is planned from (`base` itself, or its copy with the spec's recipe) and the spec as used. */
+export function environmentTree(
+  base: string,
+  spec: InstanceSpec | null,
+): { tree: string; use: SpecUse | null } {
+  if (!spec) return { tree: base, use: null };
+  const made = keepDeclaredExtras(spec.made, base);
+  const use = useOf(spec.entry, made, spec.use.digest);
   const tree = `${base}.spec-${spec.use.digest}`;
-  if (existsSync(join(tree, RECIPE_PATH))) return tree;
+  if (existsSync(join(tree, RECIPE_PATH))) return { tree, use };
   const tmp = `${tree}.${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   cpSync(base, tmp, { recursive: true, verbatimSymlinks: true });
   mkdirSync(join(tmp, '.piper'), { recursive: true });
-  writeFileSync(join(tmp, RECIPE_PATH), spec.toml);
+  writeFileSync(join(tmp, RECIPE_PATH), tomlOf(spec.entry, made));
   rmSync(tree, { recursive: true, force: true });
   renameSync(tmp, tree);
-  return tree;
+  return { tree, use };
 }
 
 /** What an instance's digest carries of its environment: the Debian and the spec's recipe. */
-export function environmentTag(debian: string | undefined, instance: SweInstance): string {
-  const spec = instanceSpec(instance);
+export function environmentTag(debian: DebianRelease | undefined, instance: SweInstance): string {
+  const spec = instanceSpec(instance, debian);
   return `${debian ?? 'default'}${spec ? ` spec-${spec.use.digest}` : ''}`;
 }

@@ -72,9 +72,10 @@ export async function validateInstance(
     ctx.phase?.('repository');
     const base = ctx.repos.checkout(instance, baseTreeDir(instance));
     ctx.phase?.('environment');
-    result.spec = instanceSpec(instance)?.use ?? null;
+    result.spec = instanceSpec(instance, debian)?.use ?? null;
     env = await buildEnvironment(ctx, base, debian, instance);
     result.environment = { status: env.choice.status, key: env.choice.key, image: env.choice.image };
+    result.spec = env.spec;
     result.shortfalls = env.choice.shortfalls.filter((f) => !f.optional).map(shortfallLine);
     const grading = { ledger: ctx.ledger, owner: ctx.owner, env };
     const before = copyTree(base, join(root, 'before'));

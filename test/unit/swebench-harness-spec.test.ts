@@ -1,9 +1,13 @@
 // The SWE-bench harness's install specs as data (eval/swebench/data/harness-specs.json) and how an
 // entry becomes an untrusted recipe: pins and package words as requirements, `.[x]` as extras,
 // apt-get lines as Debian names, a sed that writes a requirement as that requirement; nothing run.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { specEntry, parseSpecFile } from '../../eval/swebench/harness-spec.js';
-import { specRecipe } from '../../eval/swebench/spec-recipe.js';
+import { seriesPin, specRecipe } from '../../eval/swebench/spec-recipe.js';
+import { keepDeclaredExtras } from '../../eval/swebench/spec-extras.js';
 import { aptPackages, sedRequirements } from '../../eval/swebench/spec-steps.js';
 import { specDebian } from '../../eval/swebench/debian-choice.js';
 import type { SweInstance } from '../../eval/swebench/instance-file.js';
@@ -111,5 +115,35 @@ describe("the spec's Python", () => {
     expect(specDebian('3.13').release).toBe('trixie');
     expect(specDebian('3.12').release).toBe('trixie');
     expect(specDebian('3.10').why).toMatch(/not in the sandbox/);
+  });
+});
+
+describe('a spec on a Python other than its own', () => {
+  it('its exact pins become their release series', () => {
+    expect(seriesPin('numpy==1.23.0')).toBe('numpy==1.23.*');
+    expect(seriesPin('exceptiongroup==0.0.0a0')).toBe('exceptiongroup==0.0.*');
+    expect(seriesPin('pytest')).toBe('pytest');
+    expect(seriesPin('Jinja2<3.0')).toBe('Jinja2<3.0');
+    const spec = { python: '3.10', pip_packages: ['numpy==1.23.0', 'pytest'] };
+    expect(specRecipe(spec, '3.11').recipe.requirements).toEqual(['numpy==1.23.*', 'pytest']);
+    expect(specRecipe(spec, '3.10').recipe.requirements).toEqual(['numpy==1.23.0', 'pytest']);
+    expect(specRecipe(spec).recipe.requirements).toEqual(['numpy==1.23.0', 'pytest']);
+  });
+});
+
+describe('the extras of a spec', () => {
+  it('only those the project declares where the plan reads them are kept', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spec-extras-'));
+    try {
+      writeFileSync(join(dir, 'setup.cfg'), '[options.extras_require]\ntest =\n    pytest\n');
+      const made = specRecipe({ install: 'python -m pip install -e .[test,all]' });
+      const kept = keepDeclaredExtras(made, dir);
+      expect(kept.recipe.extras).toEqual(['test']);
+      expect(kept.dropped.at(-1)).toMatch(/^extras all: not declared/);
+      rmSync(join(dir, 'setup.cfg'));
+      expect(keepDeclaredExtras(made, dir).recipe.extras).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
