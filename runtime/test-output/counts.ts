@@ -3,17 +3,24 @@
 // `3 tests collected in 0.01s`, are counts of nothing run) on stdout, else unittest's (`Ran 12 tests
 // in 0.003s` then `OK (skipped=3)` / `FAILED (failures=1, errors=2, skipped=3)`), which it writes
 // to stderr. What they make of a run's verdict is test-verdict.ts's.
+import type { LanguageId } from '../language/language.js';
 import { withoutColors } from '../text/terminal-colors.js';
+import { readJsOutput } from './js/js-output.js';
+import type { TestCounts } from './test-counts.js';
 
-export interface TestCounts {
-  passed: number;
-  failed: number;
-  errors: number;
-  skipped: number;
-}
+export type { TestCounts };
 
-/** The counts, also of a run that coloured its output. */
-export function testCounts(stdout: string, stderr: string): TestCounts | undefined {
+/**
+ * The counts, also of a run that coloured its output. A JavaScript project's run is read by its
+ * runners' readers alone (js/js-output.ts), a Python project's by pytest's and unittest's, so a
+ * summary of the other language a test prints is no summary.
+ */
+export function testCounts(
+  stdout: string,
+  stderr: string,
+  language: LanguageId = 'python',
+): TestCounts | undefined {
+  if (language === 'javascript') return readJsOutput(stdout, stderr).counts;
   const [out, err] = [withoutColors(stdout), withoutColors(stderr)];
   return pytestCounts(out) ?? unittestCounts(err) ?? unittestCounts(out);
 }

@@ -1,17 +1,23 @@
 // The one entry to every test runner's report: the runner kind says which reader reads it. The
 // words are pytest's summary words whatever the runner, so every caller grades them alike.
 import { withoutColors } from '../text/terminal-colors.js';
+import { readJsOutput } from './js/js-output.js';
 import { parseSummary, type SummaryWord } from './pytest-summary.js';
 import { parseSympyVerbose } from './sympy-verbose.js';
 import { parseUnittestVerbose } from './unittest-verbose.js';
 
-/** pytest with `-rA`; unittest's verbose report (Django's runner too); sympy's `bin/test --verbose`. */
-export type RunnerKind = 'pytest' | 'unittest' | 'sympy';
+/**
+ * pytest with `-rA`; unittest's verbose report (Django's runner too); sympy's `bin/test --verbose`;
+ * a JavaScript runner's (jest, vitest, mocha, node:test, ava, tap, tape: js/js-output.ts), its
+ * streams joined.
+ */
+export type RunnerKind = 'pytest' | 'unittest' | 'sympy' | 'javascript';
 
 const READERS: Record<RunnerKind, (output: string) => Map<string, SummaryWord>> = {
   pytest: parseSummary,
   unittest: parseUnittestVerbose,
   sympy: parseSympyVerbose,
+  javascript: (output) => readJsOutput(output, output).outcomes,
 };
 
 /**

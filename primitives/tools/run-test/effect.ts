@@ -15,6 +15,12 @@ import type { RunTestResult } from '../../results/sandbox-results.js';
 import { testCounts } from '../../../runtime/test-output/counts.js';
 import { testVerdict } from '../../../runtime/test-output/test-verdict.js';
 import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from '../../workspace-snapshot.js';
+import type { LanguageId } from '../../../runtime/language/language.js';
+import { withoutReportFrame } from '../../../runtime/test-output/js/report-frame.js';
+import { jsTargetArgv } from './js-target.js';
+import { shellArgv } from './shell-argv.js';
+
+export { shellArgv };
 
 export interface RunTestArgs {
   target: string;
@@ -62,17 +68,6 @@ export function targetArgv(target: string, repoRoot?: string): string[] {
   return ['python3', '-m', 'pytest', ...trimmed.split(/\s+/)];
 }
 
-/**
- * A shell string run with pipefail, so `pytest | tee log` fails when pytest does: bash where the
- * image has it (Debian's images always do), else plain sh, whose dash has no pipefail (the counts
- * still judge the run then).
- */
-export function shellArgv(command: string): string[] {
-  return ['sh', '-c', PIPEFAIL_SHELL, 'sh', command];
-}
-
-const PIPEFAIL_SHELL = 'command -v bash >/dev/null 2>&1 && exec bash -o pipefail -c "$1"; exec sh -c "$1"';
-
 export async function runTest(
   ctx: WorkspaceContext & {
     /**
@@ -84,10 +79,15 @@ export async function runTest(
     testNotes?: string[];
     /** The run's CPU quota in cores, when not the sandbox's default (grading, as its harness runs). */
     cpus?: number;
+    /** The repository's language (default Python): how a target runs and whose output is read. */
+    language?: LanguageId;
+    /** A JavaScript project's runner (the plan's testRunner: jest, vitest, mocha, node-test, …). */
+    testRunner?: string;
   },
   args: RunTestArgs,
 ): Promise<{ callId: string; result: RunTestResult }> {
   const timeout = args.timeout ?? 120;
+  const language = ctx.language ?? 'python';
   const env = ctx.testEnv && Object.keys(ctx.testEnv).length ? ctx.testEnv : undefined;
   const recorded = { target: args.target, timeout, ...(env ? { env } : {}) };
   // Sized before any container exists: a snapshot over the cap is a call that never ran.
@@ -109,7 +109,10 @@ export async function runTest(
     },
     {
       image: ctx.sandbox.image,
-      argv: targetArgv(args.target, ctx.repoRoot),
+      argv:
+        language === 'javascript'
+          ? jsTargetArgv(args.target, ctx.repoRoot, ctx.testRunner)
+          : targetArgv(args.target, ctx.repoRoot),
       workspace: snapshot.tar,
       ...(env ? { workspaceEnv: env } : {}),
       limits: { ...RUN_TEST_LIMITS, ...sized, ...(ctx.cpus ? { cpus: ctx.cpus } : {}), timeoutS: timeout },
@@ -118,7 +121,7 @@ export async function runTest(
   );
   return {
     callId,
-    result: testResult(receipt, timeout, [...(ctx.testNotes ?? []), skippedNote(snapshot.skipped)]),
+    result: testResult(receipt, timeout, [...(ctx.testNotes ?? []), skippedNote(snapshot.skipped)], language),
   };
 }
 
@@ -131,13 +134,14 @@ function testResult(
   receipt: { stdout: string; stderr: string; exit_code: number; timed_out: boolean },
   timeout: number,
   notes: string[],
+  language: LanguageId,
 ): RunTestResult {
   const note = notes.filter(Boolean).join('\n');
-  const combined = [receipt.stdout, receipt.stderr]
-    .filter(Boolean)
-    .join(receipt.stdout.endsWith('\n') ? '' : '\n');
-  const counts = testCounts(receipt.stdout, receipt.stderr);
-  const verdict = receipt.exit_code === 0 ? testVerdict(receipt) : null;
+  // The report frame is piper's reading material, not the runner's words the model reads.
+  const stdout = language === 'javascript' ? withoutReportFrame(receipt.stdout) : receipt.stdout;
+  const combined = [stdout, receipt.stderr].filter(Boolean).join(stdout.endsWith('\n') ? '' : '\n');
+  const counts = testCounts(receipt.stdout, receipt.stderr, language);
+  const verdict = receipt.exit_code === 0 ? testVerdict(receipt, language) : null;
   return {
     passed: receipt.exit_code === 0,
     exit_code: receipt.exit_code,

@@ -1,0 +1,84 @@
+// A JavaScript project's run_test target. A path (`src/foo.test.ts`, `test/a.spec.js -t name`), or a
+// runner option, runs with the project's runner (the plan's testRunner), asked for its machine
+// report into a file under /tmp and with flags that fit the sandbox's CPU and pid limits; once the
+// runner has exited its report is printed as a frame (runtime/test-output/js/report-frame.ts), the
+// runner's status kept. Anything else (`npm test`, `npx jest -t x`, `cd pkg && yarn test`) runs as
+// the shell string it is, read by the console readers.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { frameCommand, type ReportKind } from '../../../runtime/test-output/js/report-frame.js';
+import { shellArgv } from './shell-argv.js';
+
+interface RunnerCommand {
+  kind: ReportKind;
+  file: string;
+  /** The command before the target's words; `| tee` after them where the report is stdout's copy. */
+  command: string;
+  tee?: boolean;
+}
+
+const JSON_FILE = '/tmp/piper-report.json';
+const TAP_FILE = '/tmp/piper-report.tap';
+const BIN = 'node_modules/.bin';
+
+/**
+ * Each runner with its report and sandbox flags: jest in band (one process), vitest in one forked
+ * worker, mocha with `--exit` kept (a handle left open would hold the run to its timeout), node:test
+ * its readable report on stdout beside TAP into the file, ava and node-tap with two workers.
+ */
+const RUNNERS: Readonly<Record<string, RunnerCommand>> = {
+  jest: {
+    kind: 'jest-json',
+    file: JSON_FILE,
+    command: `${BIN}/jest --ci --runInBand --json --outputFile=${JSON_FILE}`,
+  },
+  vitest: {
+    kind: 'jest-json',
+    file: JSON_FILE,
+    command: `${BIN}/vitest run --pool=forks --maxWorkers=1 --reporter=default --reporter=json --outputFile.json=${JSON_FILE}`,
+  },
+  mocha: {
+    kind: 'mocha-json',
+    file: JSON_FILE,
+    command: `${BIN}/mocha --exit --reporter json --reporter-option output=${JSON_FILE}`,
+  },
+  'node-test': {
+    kind: 'tap',
+    file: TAP_FILE,
+    command: `node --test --test-reporter=spec --test-reporter-destination=stdout --test-reporter=tap --test-reporter-destination=${TAP_FILE}`,
+  },
+  ava: { kind: 'tap', file: TAP_FILE, command: `${BIN}/ava --tap --concurrency=2`, tee: true },
+  tap: {
+    kind: 'tap',
+    file: TAP_FILE,
+    command: `${BIN}/tap --reporter=tap --jobs=2 --disable-coverage`,
+    tee: true,
+  },
+  tape: { kind: 'tap', file: TAP_FILE, command: `${BIN}/tape`, tee: true },
+};
+
+/** A test file's name, as the runners' default globs find them. */
+const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$|^(?:test|tests|__tests__|spec)\/.*\.[cm]?[jt]sx?$/;
+
+/** The argv of a JavaScript project's target, run by `runner` when it is a path or an option. */
+export function jsTargetArgv(
+  target: string,
+  repoRoot: string | undefined,
+  runner: string | undefined,
+): string[] {
+  const trimmed = target.trim();
+  const first = trimmed.split(/\s+/)[0] ?? '';
+  const known = runner !== undefined ? RUNNERS[runner] : undefined;
+  const isPath =
+    first.startsWith('-') ||
+    TEST_FILE.test(first) ||
+    (repoRoot !== undefined && first !== '' && existsSync(join(repoRoot, first)));
+  if (!known || !isPath) return shellArgv(trimmed);
+  return shellArgv(framedRun(known, trimmed));
+}
+
+/** The runner on the target, then its report as a frame, then the runner's own status. */
+function framedRun(runner: RunnerCommand, args: string): string {
+  const run = `${runner.command} ${args}${runner.tee ? ` | tee ${runner.file}` : ''}`;
+  return `rm -f ${runner.file}; ${run}; status=$?; ${frameCommand(runner.kind, runner.file)}; exit $status`;
+}

@@ -1,0 +1,78 @@
+// The counts a JavaScript runner prints at the end of its console report, read when no machine
+// report is there (a project's own `npm test`). Each is read where and as its runner writes it, the
+// last one in the output: a test's own print of a summary comes before the runner's.
+//   jest (stderr, at the left edge):  `Test Suites: 1 failed, 2 passed, 3 total`
+//                                     `Tests:       2 failed, 1 skipped, 1 todo, 4 passed, 8 total`
+//   vitest (stdout, two lines):       ` Test Files  2 failed (2)` / `      Tests  2 failed | 3 passed | 1 skipped | 1 todo (7)`
+//   mocha (stdout):                   `  3 passing (20ms)` then `  2 pending`, `  3 failing`
+//   ava (stdout):                     `  1 test failed`, `  2 tests passed`, `  1 test skipped`, `  1 test todo`
+// A file that failed with no test failing (it did not load) is an error: jest and vitest count it
+// only among their failed files.
+import type { TestCounts } from '../test-counts.js';
+
+type Words = Record<string, number>;
+
+/** `2 failed, 1 skipped` or `2 failed | 3 passed`: each word's number. */
+function wordsOf(text: string): Words {
+  const words: Words = {};
+  for (const m of text.matchAll(/(\d+) (\w+)/g)) words[m[2]!] = (words[m[2]!] ?? 0) + Number(m[1]);
+  return words;
+}
+
+function lastIndex(lines: string[], re: RegExp): number {
+  for (let i = lines.length - 1; i >= 0; i--) if (re.test(lines[i]!)) return i;
+  return -1;
+}
+
+function fromWords(tests: Words, failedFiles: number): TestCounts {
+  const failed = tests.failed ?? 0;
+  return {
+    passed: tests.passed ?? 0,
+    failed,
+    errors: failed === 0 ? failedFiles : 0,
+    skipped: (tests.skipped ?? 0) + (tests.todo ?? 0) + (tests.pending ?? 0),
+  };
+}
+
+export function jestConsoleCounts(stderr: string): TestCounts | undefined {
+  const lines = stderr.split('\n');
+  const at = lastIndex(lines, /^Tests:\s+.*\b\d+ total$/);
+  if (at < 0) return undefined;
+  const suites = /^Test Suites:\s+(.*)$/.exec(lines[at - 1] ?? '');
+  return fromWords(wordsOf(lines[at]!.replace(/\d+ total$/, '')), wordsOf(suites?.[1] ?? '').failed ?? 0);
+}
+
+export function vitestConsoleCounts(stdout: string): TestCounts | undefined {
+  const lines = stdout.split('\n');
+  const at = lastIndex(lines, /^\s*Tests\s{2}.*\(\d+\)$/);
+  if (at < 1) return undefined;
+  const files = /^\s*Test Files\s{2}(.*)\(\d+\)$/.exec(lines[at - 1]!);
+  if (!files) return undefined;
+  return fromWords(wordsOf(lines[at]!.replace(/\(\d+\)$/, '')), wordsOf(files[1]!).failed ?? 0);
+}
+
+export function mochaConsoleCounts(stdout: string): TestCounts | undefined {
+  const lines = stdout.split('\n');
+  const at = lastIndex(lines, /^ {2}\d+ passing \([\w.]+\)$/);
+  if (at < 0) return undefined;
+  const words: Words = { passed: Number(/\d+/.exec(lines[at]!)![0]) };
+  for (const line of lines.slice(at + 1, at + 5)) {
+    const m = /^ {2}(\d+) (pending|failing)$/.exec(line);
+    if (m) words[m[2] === 'failing' ? 'failed' : 'pending'] = Number(m[1]);
+    else if (line.trim() !== '') break;
+  }
+  return fromWords(words, 0);
+}
+
+export function avaConsoleCounts(stdout: string): TestCounts | undefined {
+  const lines = stdout.split('\n');
+  const re = /^ {2}(\d+) tests? (passed|failed|skipped|todo)$/;
+  const end = lastIndex(lines, re);
+  if (end < 0) return undefined;
+  const words: Words = {};
+  for (let i = end; i >= 0 && re.test(lines[i]!); i--) {
+    const m = re.exec(lines[i]!)!;
+    words[m[2]!] = (words[m[2]!] ?? 0) + Number(m[1]);
+  }
+  return fromWords(words, 0);
+}
