@@ -32,7 +32,7 @@ export interface AgentRun {
 
 export async function runAgent(run: AgentRun): Promise<RunResult> {
   const { session, record } = run;
-  const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
+  const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime }, language: session.language.id });
   try {
     // Said before and after: the build is synchronous, and a large repository takes seconds.
     run.emit({ type: 'index', phase: 'started' });

@@ -67,7 +67,7 @@ async function callIn(
   runId: string,
   asked: ModelCall,
 ): Promise<Ended<Omit<ModelCallSeen, 'runId'>>> {
-  const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime } });
+  const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime }, language: session.language.id });
   try {
     const index = await CodeIndex.open(session.repo, session.ledger, { language: session.language.id });
     // Without an embedder, `retrieve: embed` answers lexically with a note saying so.

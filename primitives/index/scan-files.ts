@@ -8,7 +8,7 @@ import type { Entity } from '../types.js';
 import { decodeSource } from './byte-offsets.js';
 import { extractEntities } from './extract.js';
 import { indexerVersion, type SourceParsers } from './grammars.js';
-import { extractScriptEntities } from './js-extract.js';
+import { extractScriptEntities } from './script/extract.js';
 import type { Walk } from './walk.js';
 
 /** A file whose bytes differ from the indexed ones: read and hashed, not parsed yet. */

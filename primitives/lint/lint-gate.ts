@@ -1,11 +1,14 @@
 // The lint gate of edit_entity (docs/policy.md, "The trust gate": `lint_clean` is the harness's
 // verdict, never the model's): ruff E9 + F in process, plus python3's compile(), over one file's content.
 // Both judge syntax as the sandbox's Python (3.13 on trixie): ruff through its target version, and
-// compile() by running in the sandbox image itself (python-compile.ts).
+// compile() by running in the sandbox image itself (python-compile.ts). A JavaScript/TypeScript
+// repository's gate is tree-sitter's syntax and the project's tsc instead (script-checker.ts).
 import { createHash } from 'node:crypto';
+import type { LanguageId } from '../../runtime/language/language.js';
 import type { Diagnostic } from './diagnostic.js';
 import { PythonCompiler, type PythonCompilerOptions } from './python-compile.js';
 import { RuffChecker, type RuffOptions } from './ruff-check.js';
+import { ScriptChecker, type ScriptCheckOptions } from './script-checker.js';
 
 export interface LintReport {
   /** Every finding, sorted by position. */
@@ -14,7 +17,12 @@ export interface LintReport {
   compileCheck: { ran: true } | { ran: false; reason: string };
 }
 
-export type LintGateOptions = PythonCompilerOptions & RuffOptions;
+export type LintGateOptions = PythonCompilerOptions &
+  RuffOptions &
+  ScriptCheckOptions & {
+    /** The repository's language profile; default 'python'. */
+    language?: LanguageId;
+  };
 
 /** Reports for recently checked contents: an edit's "after" is the next edit's "before". */
 const CACHE_SIZE = 32;
@@ -22,9 +30,11 @@ const CACHE_SIZE = 32;
 export class LintGate {
   private readonly ruff: RuffChecker;
   private readonly python: PythonCompiler;
+  private readonly script: ScriptChecker | undefined;
   private readonly cache = new Map<string, LintReport>();
 
   constructor(options: LintGateOptions = {}) {
+    this.script = options.language === 'javascript' ? new ScriptChecker(options) : undefined;
     this.python = new PythonCompiler(options);
     const version = this.python.pythonVersion.replace('.', '');
     this.ruff = new RuffChecker({ ...options, targetVersion: options.targetVersion ?? `py${version}` });
@@ -38,6 +48,11 @@ export class LintGate {
     const key = createHash('sha256').update(filename).update('\u0000').update(source).digest('hex');
     const cached = this.cache.get(key);
     if (cached) return cached;
+    if (this.script) {
+      const { report, reusable } = await this.script.check(source, filename);
+      if (reusable) this.remember(key, report);
+      return report;
+    }
     // The compile request goes out first, so python3 works while ruff (synchronous WASM) runs here.
     const compiled = this.python.compile(source, filename);
     const [ruffFindings, outcome] = await Promise.all([this.ruff.check(source), compiled]);

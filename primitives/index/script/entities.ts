@@ -5,7 +5,7 @@
 // A member counts only directly inside its container (a class body, an entity's object literal):
 // an object passed to a call inside a function is no entity.
 import type { Node } from 'web-tree-sitter';
-import type { EntityKind } from '../../runtime/ledger/code-entity.js';
+import type { EntityKind } from '../../../runtime/ledger/code-entity.js';
 
 /** The node types the extractor visits: entity candidates, then the names lexical search keeps. */
 export const ENTITY_TYPES = [

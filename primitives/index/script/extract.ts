@@ -1,14 +1,14 @@
-// One TypeScript/JavaScript file → its entities (js-entities.ts says which), in the rows the Python
+// One TypeScript/JavaScript file → its entities (entities.ts says which), in the rows the Python
 // extractor makes: selector, span, signature (decorators and the header up to the body), the first
 // line of the JSDoc comment above, and the names lexical search needs. A file with a syntax error
 // yields whatever tree-sitter recovered, and the flag says so.
 import type { Node, Parser } from 'web-tree-sitter';
-import type { CodeNodeRow } from '../../runtime/ledger/code-entity.js';
-import { ByteOffsets } from './byte-offsets.js';
-import { endLineOf, firstLine, lineCount, type Extraction, type SourceFile } from './extract.js';
-import { ENTITY_TYPES, NAME_TYPES, candidateOf, storedKind, type Candidate } from './js-entities.js';
-import { parseWith } from './python-parser.js';
-import { moduleName, moduleSelector } from './selector.js';
+import type { CodeNodeRow } from '../../../runtime/ledger/code-entity.js';
+import { ByteOffsets } from '../byte-offsets.js';
+import { endLineOf, firstLine, lineCount, type Extraction, type SourceFile } from '../extract.js';
+import { ENTITY_TYPES, NAME_TYPES, candidateOf, storedKind, type Candidate } from './entities.js';
+import { parseWith } from '../python-parser.js';
+import { moduleName, moduleSelector } from '../selector.js';
 
 /** Enough names per entity for lexical search, as for Python. */
 const MAX_NAMES = 2000;
