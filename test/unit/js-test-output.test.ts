@@ -110,6 +110,19 @@ describe('per-test words from the machine reports', () => {
     expect(readJsOutput(fixture('ava-framed-mixed').stdout, '').outcomes.get('later')).toBe('SKIPPED');
   });
 
+  it("mocha's spec listing without a report: describe blocks by indentation, a hook's failure an error", () => {
+    const c = fixture('mocha-console-mixed');
+    expect(Object.fromEntries(readJsOutput(c.stdout, c.stderr).outcomes)).toEqual({
+      forges: 'PASSED',
+      'math › adds': 'PASSED',
+      'math › breaks': 'FAILED',
+      'math › skipped one': 'SKIPPED',
+      'math › later': 'SKIPPED',
+      'math › inner › same': 'FAILED',
+      'hooks › "before all" hook for "never runs"': 'ERROR',
+    });
+  });
+
   it('the shared entry reads a JavaScript run too', () => {
     const c = fixture('node-test-tap-mixed');
     expect(parseTestOutcomes('javascript', c.stdout).get('math › breaks')).toBe('FAILED');

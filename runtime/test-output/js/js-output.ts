@@ -16,6 +16,7 @@ import {
 import { consoleFailures } from './console-failures.js';
 import { readJestReport } from './jest-report.js';
 import { readMochaReport } from './mocha-report.js';
+import { parseMochaSpec } from './mocha-spec.js';
 import type { JsReading } from './reading.js';
 import { reportFrame, type ReportKind } from './report-frame.js';
 import { isTapStream, readTap } from './tap-stream.js';
@@ -33,13 +34,15 @@ export function readJsOutput(stdout: string, stderr: string): JsReading {
   if (frame) return REPORT_READERS[frame.kind](frame.text) ?? { outcomes: new Map(), counts: undefined };
   const tap = isTapStream(out) ? readTap(out) : undefined;
   const outcomes = consoleFailures(out, err);
-  for (const [id, word] of tap?.outcomes ?? []) putWorse(outcomes, id, word);
+  const mocha = mochaConsoleCounts(out);
+  for (const [id, word] of [...(tap?.outcomes ?? []), ...(mocha ? parseMochaSpec(out) : [])])
+    putWorse(outcomes, id, word);
   const found = [
     tap?.counts,
     // jest writes to stderr; a command that joins the streams (`2>&1 | tee`) has it on stdout.
     jestConsoleCounts(err) ?? jestConsoleCounts(out),
     vitestConsoleCounts(out),
-    mochaConsoleCounts(out),
+    mocha,
     avaConsoleCounts(out),
   ].filter((c): c is TestCounts => c !== undefined);
   return { outcomes, counts: found.length ? found.reduce(worse) : undefined };
