@@ -8,6 +8,7 @@ import type { RejectedProposal } from '../runtime/ledger/run-record.js';
 import type { TurnReply, TurnStart } from '../runtime/ledger/turns.js';
 import type { DispatchOptions } from '../runtime/ledger/dispatch.js';
 import type { Sampling } from '../runtime/model/sampling.js';
+import type { LanguageId } from '../runtime/language/language.js';
 import type { ChatModel } from '../runtime/model/types.js';
 import type { Budget } from './caps.js';
 import type { EventSink } from './events.js';
@@ -81,6 +82,8 @@ export interface LoopDeps {
 
 export interface LoopOptions {
   issueText: string;
+  /** The repository's language profile, for what the prompt calls the repository; default 'python'. */
+  language?: LanguageId;
   /** The loop this run is (loop-settings.ts: the spec's, the baseline, or one with a gate ablated). */
   settings: LoopSettings;
   reproTarget: string | null;

@@ -26,6 +26,7 @@ import {
   type ToolName,
 } from './registry.js';
 import { SPEC_LOOP, type LoopSettings, type PromptStyle } from './loop-settings.js';
+import { PROFILES, type LanguageId } from '../runtime/language/language.js';
 
 export { SELECTION_SAMPLING } from './selection-sampling.js';
 
@@ -35,7 +36,9 @@ export const HISTORY_ENTRIES = 20;
 /** The longest one-line rendering of a ledger entry, in UTF-16 code units. */
 export const LEDGER_LINE_MAX = 200;
 
-export const POLICY_PREAMBLE = `You are piper-agent, a coding agent that repairs a Python repository one action per turn.
+/** The policy's preamble for a repository of the given profile; Python's is the spec's text, byte for byte. */
+function policyPreamble(repositoryNoun: string): string {
+  return `You are piper-agent, a coding agent that repairs a ${repositoryNoun} one action per turn.
 
 Policy:
 - Agentless first: act rarely and act correctly. Read and search before you change anything; most issues need few actions.
@@ -44,8 +47,13 @@ Policy:
 - ask_user and stop are valid and encouraged: ask_user when you lack what you need to act correctly, stop when the work is done or cannot be done.
 - Prefer the minimal action: the narrowest search, the smallest read, the smallest edit that fixes the issue.
 - edit_entity only accepts a selector you have read or searched before. The harness lints every committed edit and, when a repro test is configured, tests the patch as soon as you move on from editing.`;
+}
 
-const BASELINE_PREAMBLE = `You are piper-agent, a coding agent that repairs a Python repository. Use the tools to investigate and fix the issue.`;
+export const POLICY_PREAMBLE = policyPreamble(PROFILES.python.repositoryNoun);
+
+function baselinePreamble(repositoryNoun: string): string {
+  return `You are piper-agent, a coding agent that repairs a ${repositoryNoun}. Use the tools to investigate and fix the issue.`;
+}
 
 const JSON_OUTPUT = `Output: exactly one JSON object and nothing else (no prose, no list, no second object):
 { "tool": "<name|ask_user|stop>", "args": { "<arg>": "<value>", ... } }
@@ -80,6 +88,8 @@ export interface PromptInput {
   issueText: string;
   /** The run's fence boundary (policy/fence.ts), kept on the run so its prompts can be rebuilt. */
   boundary: string;
+  /** The repository's language profile: what the preamble calls the repository. Default 'python'. */
+  language?: LanguageId;
 }
 
 export interface SelectionPrompt {
@@ -115,7 +125,8 @@ export function buildSelectionPrompt(input: PromptInput): SelectionPrompt {
   const { boundary } = input;
   if (!isBoundary(boundary)) throw new Error(`not a prompt boundary: ${JSON.stringify(boundary)}`);
   const presented = style === 'full-surface' ? TOOL_NAMES : input.tools;
-  const system = `${style === 'full-surface' ? BASELINE_PREAMBLE : POLICY_PREAMBLE}\n\n${provenanceNote(boundary, loop.trustMarks)}\n\n${
+  const noun = PROFILES[input.language ?? 'python'].repositoryNoun;
+  const system = `${style === 'full-surface' ? baselinePreamble(noun) : policyPreamble(noun)}\n\n${provenanceNote(boundary, loop.trustMarks)}\n\n${
     protocol === 'json' ? JSON_OUTPUT : NATIVE_OUTPUT
   }`;
   const toolsSection = renderToolsSection(presented, style, protocol);

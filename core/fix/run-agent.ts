@@ -70,7 +70,7 @@ export async function runAgent(run: AgentRun): Promise<RunResult> {
         embedder: run.embedder,
         signal: run.signal,
       },
-      run.loop,
+      { ...run.loop, language: run.loop.language ?? session.language.id },
     );
   } finally {
     await lint.close();

@@ -24,6 +24,7 @@ export async function select(ctx: TurnContext, turn: number, toolset: ToolName[]
     latestObservation: ctx.latest,
     issueText: ctx.opts.issueText,
     boundary: record.promptBoundary,
+    language: ctx.opts.language,
   });
   const turnId = record.startTurn({
     toolset,
