@@ -16,7 +16,8 @@ export const IMAGE_HELP = `Usage: piper-agent image build [--force] [--dockerfil
                 the sandbox image) is never taken for it: piper records the id of what it built.
     --force       build even when an image of this recipe exists
     --dockerfile  build from sandbox-images/python/Dockerfile instead (pulls debian:<suite>-slim)
-    --suite S     the Debian suite: trixie (Python 3.13, the default) or bookworm (Python 3.11)
+    --suite S     the Debian suite: trixie (Python 3.13, the default), bookworm (Python 3.11) or
+                bullseye (Python 3.9)
   ls            the sandbox images on the engine, with their digests; * marks the current recipe's
                 (either suite); an image carrying the label that piper did not build is listed as
                 "not built by piper: ignored"`;
@@ -29,7 +30,7 @@ function takeSuite(args: string[]): { suite: Suite | undefined; rest: string[] }
     const arg = args[i]!;
     if (arg === '--suite') {
       suite = args[++i];
-      if (suite === undefined) throw new UsageError('--suite needs a value: trixie or bookworm');
+      if (suite === undefined) throw new UsageError('--suite needs a value: trixie, bookworm or bullseye');
     } else if (arg.startsWith('--suite=')) suite = arg.slice('--suite='.length);
     else rest.push(arg);
   }

@@ -53,6 +53,8 @@ export function chooseDebian(instance: SweInstance, read: ReadAtBase): DebianDec
     const said = `${requires.file} requires-python "${requires.specifier}"`;
     if (on11 && !on13) return { release: 'bookworm', why: `${said} excludes 3.13` };
     if (on13 && !on11) return { release: 'trixie', why: `${said} excludes 3.11` };
+    if (!on11 && !on13 && satisfies(FULL_VERSION['3.9'], requires.specifier))
+      return { release: 'bullseye', why: `${said} excludes 3.11 and 3.13` };
   }
   const newest = newestClassified(read);
   if (newest !== null && newest >= 13)

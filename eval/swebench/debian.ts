@@ -1,18 +1,23 @@
-// Which Debian release (and so which Python) an instance's sandbox gets: `--debian bookworm` or
-// `--debian trixie` for the whole set, or a mapping by the instance's `version` field
-// (`--debian 0.12=bookworm,*=trixie`: SWE-bench's version names a project release, and old releases
-// need Debian 12's Python 3.11 and its older numpy, Werkzeug, astroid). Unset: the environment's
+// Which Debian release (and so which Python) an instance's sandbox gets: `--debian bookworm`,
+// `--debian trixie` or `--debian bullseye` (Python 3.9) for the whole set, or a mapping by the
+// instance's `version` field (`--debian 0.12=bookworm,*=trixie`: SWE-bench's version names a
+// project release, and old releases need an older Python and its older numpy, Werkzeug, astroid). Unset: the environment's
 // own choice (trixie unless the project's requires-python excludes 3.13).
-import { PYTHON_OF, type DebianRelease, type SandboxPython } from '../../runtime/env/plan/read/marker-env.js';
+import {
+  DEBIAN_RELEASES,
+  PYTHON_OF,
+  type DebianRelease,
+  type SandboxPython,
+} from '../../runtime/env/plan/read/marker-env.js';
 import type { SweInstance } from './instance-file.js';
 
 export type DebianChoice = { all: DebianRelease } | { byVersion: Map<string, DebianRelease> } | null;
 
-const RELEASES = ['bookworm', 'trixie'] as const;
+const RELEASES = DEBIAN_RELEASES;
 
 function release(word: string, flag: string): DebianRelease {
   if ((RELEASES as readonly string[]).includes(word)) return word as DebianRelease;
-  throw new Error(`${flag}: '${word}' is not a Debian release the sandbox has (bookworm or trixie)`);
+  throw new Error(`${flag}: '${word}' is not a Debian release the sandbox has (${RELEASES.join(', ')})`);
 }
 
 /** Parses --debian: a release, or VERSION=RELEASE pairs (`*` for every other version). */

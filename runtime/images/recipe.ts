@@ -12,7 +12,7 @@ export const IMAGE_REPO = 'piper-sandbox-python';
 export const RECIPE_LABEL = 'piper.recipe.hash';
 
 /** The Debian suites the recipe builds, and the python3 each one ships. */
-export const SUITE_PYTHON = { trixie: '3.13', bookworm: '3.11' } as const;
+export const SUITE_PYTHON = { trixie: '3.13', bookworm: '3.11', bullseye: '3.9' } as const;
 export type Suite = keyof typeof SUITE_PYTHON;
 export type SandboxPython = (typeof SUITE_PYTHON)[Suite];
 

@@ -81,8 +81,20 @@ describe('choosing the Python', () => {
     expect(old.decision).toBe(
       'Python 3.11 on Debian bookworm: requires-python "<3.12" (pyproject.toml [project].requires-python) excludes 3.13',
     );
-    expect(choosePython({}, undefined, requires('<3.10'), []).decision).toBe(
-      'Python 3.13 on Debian trixie: the default; requires-python "<3.10" (pyproject.toml [project].requires-python) excludes both 3.13 and 3.11, so the default is kept',
+    const older = choosePython({}, undefined, requires('>=3.6,<3.10'), []);
+    expect([older.python, older.debian]).toEqual(['3.9', 'bullseye']);
+    expect(older.decision).toBe(
+      'Python 3.9 on Debian bullseye: requires-python ">=3.6,<3.10" (pyproject.toml [project].requires-python) excludes 3.13 and 3.11',
+    );
+    expect(choosePython({}, undefined, requires('<3.11'), []).python).toBe('3.9');
+    expect(choosePython({}, undefined, requires('==3.10.*'), []).decision).toBe(
+      'Python 3.13 on Debian trixie: the default; requires-python "==3.10.*" (pyproject.toml [project].requires-python) needs Python 3.10, which no reachable source carries (the sandbox has 3.13, 3.11, 3.9), so the default is kept',
+    );
+    expect(choosePython({}, undefined, requires('>=2.7,<3.9'), []).decision).toContain(
+      'needs Python 3.6 or 3.7 or 3.8, which no reachable source carries',
+    );
+    expect(choosePython({}, undefined, requires('<3'), []).decision).toBe(
+      'Python 3.13 on Debian trixie: the default; requires-python "<3" (pyproject.toml [project].requires-python) excludes 3.13, 3.11, 3.9, so the default is kept',
     );
     expect(choosePython({}, undefined, requires('>=three'), []).python).toBe('3.13');
   });
@@ -92,6 +104,10 @@ describe('choosing the Python', () => {
       'Python 3.13 on Debian trixie: .piper/sandbox.toml debian, though requires-python "<3.12" (pyproject.toml [project].requires-python) excludes it',
     );
     expect(choosePython({}, '3.13', requires('<3.12'), []).python).toBe('3.13');
+    expect(choosePython({ python: '3.9' }, '3.13', null, []).decision).toBe(
+      'Python 3.9 on Debian bullseye: .piper/sandbox.toml python (over the requested Python 3.13)',
+    );
+    expect(choosePython({ debian: 'bullseye' }, undefined, null, []).python).toBe('3.9');
     const hinted = choosePython({}, undefined, null, [
       'Programming Language :: Python :: 3.10',
       'Programming Language :: Python :: 3.11',
@@ -116,5 +132,21 @@ describe('choosing the Python', () => {
       '3.11',
       'Python 3.11 on Debian bookworm: requires-python ">=3.11,<3.12" (pyproject.toml [tool.poetry.dependencies].python) excludes 3.13',
     ]);
+  });
+
+  it("reads setup.py's literal python_requires as text, after every declarative source", () => {
+    const setupPy = "from setuptools import setup\nsetup(name='old', python_requires='<3.10')\n";
+    const old = planEnvironment(planRepo({ 'setup.py': setupPy }));
+    expect([old.python, old.debian, old.decisions[0]]).toEqual([
+      '3.9',
+      'bullseye',
+      'Python 3.9 on Debian bullseye: requires-python "<3.10" (setup.py python_requires (as text)) excludes 3.13 and 3.11',
+    ]);
+    const cfgFirst = planEnvironment(
+      planRepo({ 'setup.py': setupPy, 'setup.cfg': '[options]\npython_requires = >=3.8\n' }),
+    );
+    expect(cfgFirst.python).toBe('3.13');
+    const computed = 'setup(python_requires=REQUIRES)\n';
+    expect(planEnvironment(planRepo({ 'setup.py': computed })).python).toBe('3.13');
   });
 });

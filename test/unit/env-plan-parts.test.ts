@@ -54,7 +54,13 @@ describe('recipe validation', () => {
 
   it('says what a key expects and what it got', () => {
     const cases: Array<[unknown, string, RegExp]> = [
-      [{ debian: 'sid' }, 'debian', /got "sid" \(expected "trixie" or "bookworm"\)/],
+      [{ debian: 'sid' }, 'debian', /got "sid" \(expected "trixie", "bookworm" or "bullseye"\)/],
+      [
+        { python: '3.8' },
+        'python',
+        /got "3\.8" \(expected "3\.13", "3\.11" or "3\.9" \(Python 3\.6 to 3\.8 and 3\.10: no Debian release/,
+      ],
+      [{ python: '3.9', debian: 'trixie' }, 'python', /Python 3\.9 is not Debian trixie's/],
       [
         { apt: ['libyaml-dev', 'Bad_Name'] },
         'apt[1]',

@@ -58,7 +58,7 @@ describe('loadRecipe', () => {
       ]),
     );
     // Debian 13 moved the legacy zone names (US/Pacific) out of tzdata; Debian 12's tzdata has them.
-    expect(meta['suite-packages']).toEqual({ trixie: ['tzdata-legacy'], bookworm: [] });
+    expect(meta['suite-packages']).toEqual({ trixie: ['tzdata-legacy'], bookworm: [], bullseye: [] });
     const own = Object.values(meta['suite-packages']).flat();
     expect(Object.keys(meta.reasons).sort()).toEqual([...meta.packages, ...own].sort());
     const printed = (...suite: string[]) =>
@@ -70,6 +70,7 @@ describe('loadRecipe', () => {
     expect(printed()).toEqual([...meta.packages, 'tzdata-legacy']);
     expect(printed('trixie')).toEqual([...meta.packages, 'tzdata-legacy']);
     expect(printed('bookworm')).toEqual(meta.packages);
+    expect(printed('bullseye')).toEqual(meta.packages);
     expect(recipe.env).toEqual(expect.arrayContaining(['LANG=C.UTF-8', 'PAGER=less', 'LESS=-FRX']));
   });
 
@@ -83,6 +84,9 @@ describe('loadRecipe', () => {
     expect(sandboxPython('bookworm')).toBe('3.11');
     expect(sandboxPython('trixie')).toBe('3.13');
     expect(sandboxPython()).toBe('3.13');
+    const bullseye = loadRecipe({ suite: 'bullseye' });
+    expect([bullseye.python, sandboxPython('bullseye')]).toEqual(['3.9', '3.9']);
+    expect(new Set([trixie.tag, bookworm.tag, bullseye.tag]).size).toBe(3);
   });
 
   it('refuses a suite it does not build', () => {

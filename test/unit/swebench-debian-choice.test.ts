@@ -21,6 +21,13 @@ describe('chooseDebian', () => {
     );
   });
 
+  it("takes Debian 11's 3.9 when requires-python excludes both 3.11 and 3.13", () => {
+    expect(chooseDebian(instance!, files({ 'setup.py': "python_requires='<3.10',\n" }))).toEqual({
+      release: 'bullseye',
+      why: 'setup.py requires-python "<3.10" excludes 3.11 and 3.13',
+    });
+  });
+
   it('reads the newest classified Python when requires-python allows both', () => {
     const setupPy = [
       "    python_requires='>=3.8',",

@@ -44,7 +44,9 @@ def tops(name):
                      for p in dist.files or [] if len(p.parts) > 1 or p.parts[0].endswith(".py")]
     except Exception:
         return []
-    skip = {"test", "tests"} | set(sys.stdlib_module_names)
+    # Python 3.9 (Debian bullseye) has no stdlib_module_names: its builtin modules are the least.
+    stdlib = getattr(sys, "stdlib_module_names", sys.builtin_module_names)
+    skip = {"test", "tests"} | set(stdlib)
     return sorted({n for n in names if name_re.match(n) and n not in skip})[:5]
 def check(item):
     dist, module = item

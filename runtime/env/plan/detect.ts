@@ -21,6 +21,7 @@ import { readPyproject, PYPROJECT, type Pyproject } from './deps/pyproject.js';
 import { choosePython, type RequiresPython } from './python-choice.js';
 import { loadRecipe, recipeFindLinks, RECIPE_PATH, type Recipe } from './recipe.js';
 import { redactUrl } from './read/redact.js';
+import { setupPyPythonRequires } from './read/setup-py-python.js';
 import { RepoReader } from './read/repo-reader.js';
 import { requirementFileNames } from './deps/requirement-file-names.js';
 import { readRequirementsFiles } from './deps/requirements-file.js';
@@ -88,6 +89,7 @@ function requiresPython(
   pyproject: Pyproject | null,
   setupCfg: SetupCfg | null,
   poetry: PoetrySections | null,
+  setupPy: string | null,
 ): RequiresPython | null {
   if (pyproject?.requiresPython)
     return { specifier: pyproject.requiresPython, from: `${PYPROJECT} [project].requires-python` };
@@ -95,6 +97,8 @@ function requiresPython(
     return { specifier: setupCfg.pythonRequires, from: `${SETUP_CFG} [options].python_requires` };
   if (poetry?.python)
     return { specifier: poetry.python, from: `${PYPROJECT} [tool.poetry.dependencies].python` };
+  const fromSetupPy = setupPy === null ? null : setupPyPythonRequires(setupPy);
+  if (fromSetupPy) return { specifier: fromSetupPy, from: 'setup.py python_requires (as text)' };
   return null;
 }
 
@@ -262,7 +266,9 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
   const setupCfg = readSetupCfg(reader);
   const poetry = pyproject ? readPoetry(pyproject.table) : null;
   const classifiers = pyproject?.classifiers.length ? pyproject.classifiers : (setupCfg?.classifiers ?? []);
-  const choice = choosePython(recipe, opts.python, requiresPython(pyproject, setupCfg, poetry), classifiers);
+  const setupPy = reader.read('setup.py', 'dependencies')?.toString('utf8') ?? null;
+  const requires = requiresPython(pyproject, setupCfg, poetry, setupPy);
+  const choice = choosePython(recipe, opts.python, requires, classifiers);
   decisions.push(choice.decision);
   const project = describeProject(reader, pyproject, setupCfg, poetry?.name ?? null, decisions);
   const planner = new Planner(

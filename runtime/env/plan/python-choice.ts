@@ -1,14 +1,17 @@
-// Which of the sandbox's Pythons the environment gets: Debian trixie's 3.13 (the default) or
-// Debian bookworm's 3.11. The recipe's `debian` key wins, then a Python the caller asks for, then
-// the project's requires-python ([project].requires-python, setup.cfg python_requires, Poetry's
-// `python` dependency) when the default does not satisfy it and 3.11 does. Neither satisfying
-// keeps the default. Classifiers are never a choice, only a hint in the sentence. A requires-python
-// too large to evaluate (version-bounds.ts) is not used, as one that is not PEP 440 is not.
+// Which of the sandbox's Pythons the environment gets: Debian trixie's 3.13 (the default), Debian
+// bookworm's 3.11 or Debian bullseye's 3.9. The recipe's `python` or `debian` key wins, then a Python
+// the caller asks for, then the project's requires-python ([project].requires-python, setup.cfg
+// python_requires, Poetry's `python` dependency) when the default does not satisfy it: the newest
+// of the others that does. None satisfying keeps the default, naming the Pythons it asks for that no
+// reachable source carries (3.6 to 3.8, 3.10). Classifiers are never a choice, only a hint in the
+// sentence. A requires-python too large to evaluate (version-bounds.ts) is not used, as one that is
+// not PEP 440 is not.
 import { satisfies, validRange } from '@renovatebot/pep440';
 import {
   DEBIAN_OF,
   FULL_VERSION,
   PYTHON_OF,
+  SANDBOX_PYTHONS,
   type DebianRelease,
   type SandboxPython,
 } from './read/marker-env.js';
@@ -27,7 +30,8 @@ export interface PythonChoice {
 }
 
 const DEFAULT: SandboxPython = '3.13';
-const OTHER: SandboxPython = '3.11';
+/** Minors a project may ask for that no Debian release the sandbox reaches carries. */
+const UNCARRIED = ['3.6', '3.7', '3.8', '3.10'] as const;
 
 function name(python: SandboxPython): string {
   return `Python ${python} on Debian ${DEBIAN_OF[python]}`;
@@ -41,6 +45,20 @@ function classifierHint(classifiers: readonly string[]): string {
   if (versions.length === 0) return '';
   const missing = versions.includes(DEFAULT) ? '' : `, not ${DEFAULT}`;
   return `; its classifiers list Python ${versions.join(', ')}${missing} (a hint only)`;
+}
+
+/** The minors of UNCARRIED a specifier allows (a release at the minor's start or deep in it). */
+function uncarriedPythons(specifier: string): string[] {
+  if (!validRange(specifier)) return [];
+  return UNCARRIED.filter((minor) => [`${minor}.0`, `${minor}.99`].some((v) => satisfies(v, specifier)));
+}
+
+/** The sentence for a requires-python no sandbox Python satisfies. */
+function noneSatisfies(said: string, specifier: string): string {
+  const wanted = uncarriedPythons(specifier);
+  const others = SANDBOX_PYTHONS.join(', ');
+  if (wanted.length === 0) return `the default; ${said} excludes ${others}, so the default is kept`;
+  return `the default; ${said} needs Python ${wanted.join(' or ')}, which no reachable source carries (the sandbox has ${others}), so the default is kept`;
 }
 
 export function choosePython(
@@ -59,11 +77,12 @@ export function choosePython(
     debian: DEBIAN_OF[python],
     decision: `${name(python)}: ${why}`,
   });
-  if (recipe.debian) {
-    const python = PYTHON_OF[recipe.debian];
-    const over = requested && requested !== python ? ` (over the requested Python ${requested})` : '';
-    const against = allows(python) ? '' : `, though ${said} excludes it`;
-    return pick(python, `${RECIPE_PATH} debian${over}${against}`);
+  const fixed = recipe.python ?? (recipe.debian ? PYTHON_OF[recipe.debian] : undefined);
+  if (fixed) {
+    const key = recipe.python ? 'python' : 'debian';
+    const over = requested && requested !== fixed ? ` (over the requested Python ${requested})` : '';
+    const against = allows(fixed) ? '' : `, though ${said} excludes it`;
+    return pick(fixed, `${RECIPE_PATH} ${key}${over}${against}`);
   }
   if (requested)
     return pick(requested, `requested${allows(requested) ? '' : `, though ${said} excludes it`}`);
@@ -72,6 +91,9 @@ export function choosePython(
   if (oversized) return pick(DEFAULT, `the default; ${said} was not read: ${oversized}`);
   if (!valid) return pick(DEFAULT, `the default; ${said} is not a PEP 440 specifier, so it was not used`);
   if (allows(DEFAULT)) return pick(DEFAULT, `the default; ${said} allows it`);
-  if (allows(OTHER)) return pick(OTHER, `${said} excludes ${DEFAULT}`);
-  return pick(DEFAULT, `the default; ${said} excludes both ${DEFAULT} and ${OTHER}, so the default is kept`);
+  // The newest that satisfies it: every newer one is excluded (SANDBOX_PYTHONS is newest first).
+  const at = SANDBOX_PYTHONS.findIndex(allows);
+  if (at > 0)
+    return pick(SANDBOX_PYTHONS[at]!, `${said} excludes ${SANDBOX_PYTHONS.slice(0, at).join(' and ')}`);
+  return pick(DEFAULT, noneSatisfies(said, requires.specifier));
 }

@@ -4,6 +4,7 @@
 // what is expected there.
 import { z } from 'zod';
 import { EnvPlanError } from './errors.js';
+import { DEBIAN_OF, DEBIAN_RELEASES, SANDBOX_PYTHONS, UNREACHABLE_PYTHONS } from './read/marker-env.js';
 import { parseRequirement } from './read/pep508.js';
 import { redactUrl } from './read/redact.js';
 import { cleanRelative, type RepoReader } from './read/repo-reader.js';
@@ -17,7 +18,7 @@ const URL_TEXT = z.string().refine((value) => /^(https?|file):\/\//.test(value) 
 
 /** What each key holds, in words, for error messages (and the README). */
 export const RECIPE_KEYS = {
-  debian: '"trixie" or "bookworm"',
+  debian: '"trixie", "bookworm" or "bullseye"',
   extras: 'a list of the project\'s optional-dependency names, e.g. ["test"] ([] for none)',
   groups: 'a list of dependency-group names, e.g. ["test"] ([] for none)',
   requirements: 'a list of PEP 508 requirements, e.g. ["pytest>=8"]',
@@ -32,10 +33,11 @@ export const RECIPE_KEYS = {
     'true or false (true: a requirement no source meets fails the build instead of being relaxed or left out)',
   sources:
     '"index" (pip from the index, Debian\'s packages for the rest) or "debian" (Debian\'s packages, no index)',
+  python: `"3.13", "3.11" or "3.9" (${UNREACHABLE_PYTHONS})`,
 } as const;
 
 const RecipeSchema = z.strictObject({
-  debian: z.enum(['trixie', 'bookworm']).optional(),
+  debian: z.enum(DEBIAN_RELEASES).optional(),
   extras: z.array(z.string().min(1)).optional(),
   groups: z.array(z.string().min(1)).optional(),
   requirements: z.array(z.string().min(1)).optional(),
@@ -48,6 +50,7 @@ const RecipeSchema = z.strictObject({
   detect: z.boolean().optional(),
   strict: z.boolean().optional(),
   sources: z.enum(ENV_SOURCES).optional(),
+  python: z.enum(SANDBOX_PYTHONS).optional(),
 });
 
 export type Recipe = z.infer<typeof RecipeSchema>;
@@ -90,6 +93,13 @@ export function validateRecipe(data: unknown): Recipe {
     throw recipeError(keyPath(issue.path), RECIPE_KEYS[top], `got ${describe(valueAt(data, issue.path))}`);
   }
   const recipe = parsed.data;
+  // Each Python is one Debian release's: two keys naming different ones cannot both hold.
+  if (recipe.python && recipe.debian && DEBIAN_OF[recipe.python] !== recipe.debian)
+    throw recipeError(
+      'python',
+      RECIPE_KEYS.python,
+      `Python ${recipe.python} is not Debian ${recipe.debian}'s`,
+    );
   recipe.requirements?.forEach((line, index) => {
     try {
       parseRequirement(line);

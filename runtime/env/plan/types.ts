@@ -2,6 +2,7 @@
 // zod, because the plan is stored (ledger) and read back; the schema's key order is the order of
 // the JSON form (parsing through it puts every key in place), so `env plan --json` is stable.
 import { z } from 'zod';
+import { DEBIAN_RELEASES, SANDBOX_PYTHONS } from './read/marker-env.js';
 
 /**
  * Where an environment's packages come from: `index` (pip from the index, as a clean venv in CI
@@ -54,8 +55,8 @@ const PlanInputSchema = z.object({
 });
 
 export const EnvPlanSchema = z.object({
-  python: z.enum(['3.13', '3.11']),
-  debian: z.enum(['trixie', 'bookworm']),
+  python: z.enum(SANDBOX_PYTHONS),
+  debian: z.enum(DEBIAN_RELEASES),
   project: z.object({
     name: z.string().nullable(),
     installable: z.boolean(),

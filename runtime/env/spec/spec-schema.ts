@@ -2,6 +2,7 @@
 // schema's, and its hash (choose/key.ts) is the same for the same spec; and its redacted form, as
 // shown and hashed. Apart from the step catalog and the planner, so the builder can name the type.
 import { z } from 'zod';
+import { DEBIAN_RELEASES } from '../plan/read/marker-env.js';
 import { redactUrl } from '../plan/read/redact.js';
 import { redactPlanUrls } from '../plan/render.js';
 import { ENV_SOURCES, EnvPlanSchema } from '../plan/types.js';
@@ -26,7 +27,7 @@ export const BuildPlanSchema = EnvPlanSchema.omit({
 
 const BuildSpecSchema = z.object({
   /** The sandbox image the build starts FROM: its Debian release and its recipe's hash. */
-  base: z.object({ suite: z.enum(['trixie', 'bookworm']), recipe: z.string() }),
+  base: z.object({ suite: z.enum(DEBIAN_RELEASES), recipe: z.string() }),
   plan: BuildPlanSchema,
   /** The sources pip may use (URLs redacted when shown and hashed: a new password is the same index). */
   pip: z.object({

@@ -21,8 +21,14 @@
 const PIP_INSTEAD = 75;
 
 export const EDITABLE_WHEEL_SOURCE = String.raw`
-import configparser, importlib, json, os, shutil, sys, sysconfig, tempfile, tomllib, zipfile
+import configparser, importlib, json, os, shutil, sys, sysconfig, tempfile, zipfile
 
+try:
+    import tomllib
+except ImportError:
+    # Python 3.9 (Debian bullseye) has no tomllib; its setuptools has no build_editable either.
+    print("piper: this Python has no tomllib; pip installs the project")
+    sys.exit(${PIP_INSTEAD})
 os.chdir("/work")
 build_system = {}
 if os.path.exists("pyproject.toml"):

@@ -1,11 +1,17 @@
 // The PEP 508 marker environment of the sandbox's Python. The values are those of Debian's
-// python3 in each supported release on linux/x86_64 (trixie: 3.13.5, bookworm: 3.11.2), so a
-// marker is evaluated for the interpreter that will run the tests, not for the host's.
+// python3 in each supported release on linux/x86_64 (trixie: 3.13.5, bookworm: 3.11.2, bullseye:
+// 3.9.2), so a marker is evaluated for the interpreter that will run the tests, not for the host's.
 // platform_release / platform_version are the kernel's, which the plan cannot know (the engine may
 // be remote): they are '' and a marker on them compares as a string against ''.
 
-export type SandboxPython = '3.13' | '3.11';
-export type DebianRelease = 'trixie' | 'bookworm';
+export const SANDBOX_PYTHONS = ['3.13', '3.11', '3.9'] as const;
+export const DEBIAN_RELEASES = ['trixie', 'bookworm', 'bullseye'] as const;
+export type SandboxPython = (typeof SANDBOX_PYTHONS)[number];
+export type DebianRelease = (typeof DEBIAN_RELEASES)[number];
+
+/** The Pythons between and below the sandbox's, which no Debian release the sandbox reaches carries. */
+export const UNREACHABLE_PYTHONS =
+  'Python 3.6 to 3.8 and 3.10: no Debian release the sandbox reaches carries them';
 
 export const MARKER_VARIABLES = [
   'python_version',
@@ -35,10 +41,22 @@ export const MARKER_ALIASES: Readonly<Record<string, MarkerVariable>> = {
   python_implementation: 'platform_python_implementation',
 };
 
-export const FULL_VERSION: Record<SandboxPython, string> = { '3.13': '3.13.5', '3.11': '3.11.2' };
+export const FULL_VERSION: Record<SandboxPython, string> = {
+  '3.13': '3.13.5',
+  '3.11': '3.11.2',
+  '3.9': '3.9.2',
+};
 
-export const PYTHON_OF: Record<DebianRelease, SandboxPython> = { trixie: '3.13', bookworm: '3.11' };
-export const DEBIAN_OF: Record<SandboxPython, DebianRelease> = { '3.13': 'trixie', '3.11': 'bookworm' };
+export const PYTHON_OF: Record<DebianRelease, SandboxPython> = {
+  trixie: '3.13',
+  bookworm: '3.11',
+  bullseye: '3.9',
+};
+export const DEBIAN_OF: Record<SandboxPython, DebianRelease> = {
+  '3.13': 'trixie',
+  '3.11': 'bookworm',
+  '3.9': 'bullseye',
+};
 
 export function markerEnvironment(python: SandboxPython, extra = ''): MarkerEnvironment {
   const full = FULL_VERSION[python];
