@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { testCounts } from '../../runtime/test-output/counts.js';
 import { readJsOutput } from '../../runtime/test-output/js/js-output.js';
 import { reportFrame, withoutReportFrame } from '../../runtime/test-output/js/report-frame.js';
+import { reportNote } from '../../runtime/test-output/js/report-note.js';
 import { parseTestOutcomes } from '../../runtime/test-output/outcomes.js';
 import { testVerdict } from '../../runtime/test-output/test-verdict.js';
 import { withoutColors } from '../../runtime/text/terminal-colors.js';
@@ -221,6 +222,16 @@ describe('the report frame', () => {
     expect(testCounts(after, green.stderr, 'javascript')).toBeUndefined();
     const empty = 'Tests:       3 passed, 3 total\n\n@@piper-report jest-json@@\n\n@@piper-report-end@@\n';
     expect(testCounts(empty, empty, 'javascript')).toBeUndefined();
+  });
+
+  it("the model reads the report's counts and first failures in piper's words", () => {
+    const mocha = fixture('mocha-framed-mixed');
+    expect(reportNote(mocha.stdout, mocha.stderr)).toBe(
+      "the runner's report: 3 passed, 2 failed, 1 errors, 2 skipped; failed: test/a.spec.js › math inner same; " +
+        'test/a.spec.js › math breaks; test/a.spec.js › hooks "before all" hook for "never runs"',
+    );
+    expect(reportNote('\n@@piper-report tap@@\n\n@@piper-report-end@@\n', '')).toMatch(/none/);
+    expect(reportNote(fixture('jest-console-mixed').stdout, '')).toBe('');
   });
 
   it('the model reads the output without the frame', () => {

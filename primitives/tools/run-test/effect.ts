@@ -6,6 +6,8 @@
 // cannot mask the runner's status. The output is
 // the end of stdout+stderr (where a traceback ends), the full streams stay in the ledger. The
 // project's test variables (the environment plan's testEnv, from its CI) are set in the container.
+// A JavaScript project's target runs by js-target.ts and is read by its runners' readers; the
+// report frame its run prints is cut from the output, said in one line of piper's instead.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { SANDBOX_TOOL } from '../../../runtime/ledger/sandbox-tools.js';
@@ -17,6 +19,7 @@ import { testVerdict } from '../../../runtime/test-output/test-verdict.js';
 import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from '../../workspace-snapshot.js';
 import type { LanguageId } from '../../../runtime/language/language.js';
 import { withoutReportFrame } from '../../../runtime/test-output/js/report-frame.js';
+import { reportNote } from '../../../runtime/test-output/js/report-note.js';
 import { jsTargetArgv } from './js-target.js';
 import { shellArgv } from './shell-argv.js';
 
@@ -136,9 +139,10 @@ function testResult(
   notes: string[],
   language: LanguageId,
 ): RunTestResult {
-  const note = notes.filter(Boolean).join('\n');
+  const js = language === 'javascript';
+  const note = [...notes, js ? reportNote(receipt.stdout, receipt.stderr) : ''].filter(Boolean).join('\n');
   // The report frame is piper's reading material, not the runner's words the model reads.
-  const stdout = language === 'javascript' ? withoutReportFrame(receipt.stdout) : receipt.stdout;
+  const stdout = js ? withoutReportFrame(receipt.stdout) : receipt.stdout;
   const combined = [stdout, receipt.stderr].filter(Boolean).join(stdout.endsWith('\n') ? '' : '\n');
   const counts = testCounts(receipt.stdout, receipt.stderr, language);
   const verdict = receipt.exit_code === 0 ? testVerdict(receipt, language) : null;

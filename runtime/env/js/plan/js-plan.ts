@@ -4,6 +4,7 @@
 // builder reads nothing of the repository but what the plan names (manifests and lockfile as data,
 // never the tree, reach the networked download).
 import { z } from 'zod';
+import { JS_TEST_RUNNERS } from '../tests/runner-kind.js';
 
 export const JS_MANAGERS = ['npm', 'pnpm', 'yarn', 'yarn-berry'] as const;
 export type JsManager = (typeof JS_MANAGERS)[number];
@@ -41,6 +42,11 @@ export const JsPlanSchema = z.object({
   /** The project's own test command, as its CI or package.json runs it; null: none found. */
   testCommand: z.string().nullable(),
   testCommandFrom: z.string(),
+  /**
+   * Which runner the command starts, so the output reader can ask it for machine-readable output
+   * ('unknown': none this planner knows, or no command; absent in plans made before it was read).
+   */
+  testRunner: z.enum(JS_TEST_RUNNERS).optional(),
   /** Variables the CI sets for the test step (names checked like the Python plan's testEnv). */
   testEnv: z.record(z.string(), z.string()),
   /** One sentence per choice, for `env plan`. */

@@ -1,0 +1,197 @@
+// The JavaScript plan's test command (runtime/env/js/tests/): the CI's test step first, else
+// package.json's test script; script chains expanded, tooling and `npm link` dropped, build steps kept
+// before the tests, the runner recorded, the step's env checked.
+import { describe, expect, it } from 'vitest';
+import { planOf, workflow } from '../helpers/js-plan-repo.js';
+
+function pkg(scripts: Record<string, string>, extra: object = {}): object {
+  return { name: 'x', version: '1.0.0', scripts, ...extra };
+}
+
+describe('the test command from package.json', () => {
+  it('expands a chain, dropping tooling and keeping wrappers', () => {
+    const plan = planOf({
+      'package.json': pkg({
+        test: 'npm run lint && npm run test:types && npm run test:unit',
+        lint: 'eslint . && prettier --check .',
+        'test:types': 'tsc --noEmit',
+        'test:unit': 'cross-env NODE_ENV=test c8 --reporter lcov mocha "test/**/*.spec.js"',
+      }),
+      'package-lock.json': '{}',
+    });
+    expect(plan.testCommand).toBe('cross-env NODE_ENV=test c8 --reporter lcov mocha "test/**/*.spec.js"');
+    expect(plan.testRunner).toBe('mocha');
+    expect(plan.testCommandFrom).toBe('package.json scripts.test');
+    const decisions = plan.decisions.join('\n');
+    expect(decisions).toContain('`eslint .` dropped: a tooling step');
+    expect(decisions).toContain('`tsc --noEmit` dropped: a tooling step');
+  });
+
+  it('strips npm link, keeps a build before the tests and passes arguments after --', () => {
+    const plan = planOf({
+      'package.json': pkg({
+        build: 'tsc -p tsconfig.build.json',
+        test: 'npm link && npm run build && npm run unit -- --runInBand',
+        unit: 'jest',
+      }),
+    });
+    expect(plan.testCommand).toBe('tsc -p tsconfig.build.json && jest --runInBand');
+    expect(plan.testRunner).toBe('jest');
+    const decisions = plan.decisions.join('\n');
+    expect(decisions).toContain('`npm link` dropped: it links the package globally');
+    expect(decisions).toMatch(/build steps kept \(`tsc -p tsconfig.build.json`\)/);
+  });
+
+  it("runs npm's pre hook, and not pnpm's", () => {
+    const scripts = { pretest: 'npm run build', build: 'rollup -c', test: 'vitest run' };
+    expect(planOf({ 'package.json': pkg(scripts) }).testCommand).toBe('rollup -c && vitest run');
+    const pnpm = planOf({ 'package.json': pkg(scripts), 'pnpm-lock.yaml': "lockfileVersion: '9.0'\n" });
+    expect(pnpm.testCommand).toBe('vitest run');
+  });
+
+  it("expands run-s, pnpm's /regex/ and yarn's bins", () => {
+    const runS = planOf({
+      'package.json': pkg({
+        test: 'run-s lint test:*',
+        lint: 'xo',
+        'test:node': 'node --test test/',
+        'test:e2e': 'playwright test',
+      }),
+    });
+    expect(runS.testCommand).toBe('node --test test/');
+    expect(runS.testRunner).toBe('node-test');
+    expect(runS.decisions.join('\n')).toContain(
+      '`playwright test` dropped: it needs a browser or a running service',
+    );
+    const regex = planOf({
+      'package.json': pkg({ test: 'pnpm run "/^test:/"', 'test:lint': 'oxlint', 'test:unit': 'borp' }),
+      'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+    });
+    expect(regex.testCommand).toBe('borp');
+    const yarn = planOf({
+      'package.json': pkg({ test: 'yarn jest --ci' }),
+      'yarn.lock': '# yarn lockfile v1\n',
+    });
+    expect(yarn.testCommand).toBe('jest --ci');
+  });
+
+  it('wraps a coverage tool around the script it runs', () => {
+    const plan = planOf({
+      'package.json': pkg({ test: 'mocha test/', 'test-ci': 'nyc --reporter=text npm test' }),
+      '.github/workflows/ci.yml': workflow(['npm run test-ci']),
+    });
+    expect(plan.testCommand).toBe('nyc --reporter=text mocha test/');
+    expect(plan.testRunner).toBe('mocha');
+  });
+
+  it("ignores npm's placeholder and says when nothing runs tests", () => {
+    const plan = planOf({ 'package.json': pkg({ test: 'echo "Error: no test specified" && exit 1' }) });
+    expect(plan.testCommand).toBeNull();
+    expect(plan.testRunner).toBe('unknown');
+    expect(plan.decisions.join('\n')).toContain('no test command');
+  });
+
+  it('keeps a workspace-wide run as written', () => {
+    const plan = planOf({
+      'package.json': pkg({ test: 'pnpm -r test' }),
+      'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+    });
+    expect(plan.testCommand).toBe('pnpm -r test');
+    expect(plan.testRunner).toBe('unknown');
+  });
+
+  it.each([
+    ['ava --verbose', 'ava'],
+    ['tap test/*.js', 'tap'],
+    ['tape test/*.js | tap-spec', 'tape'],
+    ['karma start --single-run', 'karma'],
+    ['react-scripts test --watchAll=false', 'jest'],
+    ['vitest run --coverage', 'vitest'],
+    ['node --import tsx --test test/*.ts', 'node-test'],
+    ['node ./node_modules/.bin/_mocha', 'mocha'],
+    ['node test/tap.js', 'unknown'],
+  ])('%s is %s', (test, runner) => {
+    expect(planOf({ 'package.json': pkg({ test }) }).testRunner).toBe(runner);
+  });
+});
+
+describe('the test command from the CI workflow', () => {
+  it('takes the CI step, with the build it runs before, and its checked env', () => {
+    const ci = `name: CI
+on: [push]
+env:
+  FORCE_COLOR: "1"
+jobs:
+  test:
+    runs-on: ubuntu-latest
+    env:
+      TOKEN: \${{ secrets.NPM_TOKEN }}
+    steps:
+      - uses: actions/setup-node@v4
+        with:
+          node-version: 20
+      - run: npm ci
+      - run: npm run build
+      - run: npm run lint
+      - name: Unit tests
+        run: npm run test:unit
+        env:
+          TZ: UTC
+          PATH: /evil
+`;
+    const plan = planOf({
+      'package.json': pkg({
+        build: 'tsup',
+        lint: 'eslint .',
+        test: 'npm run lint && vitest run',
+        'test:unit': 'vitest run --project unit',
+      }),
+      'package-lock.json': '{}',
+      '.github/workflows/ci.yml': ci,
+    });
+    expect(plan.testCommand).toBe('tsup && vitest run --project unit');
+    expect(plan.testCommandFrom).toBe('.github/workflows/ci.yml job test step "Unit tests"');
+    expect(plan.testRunner).toBe('vitest');
+    expect(plan.testEnv).toEqual({ CI: 'true', FORCE_COLOR: '1', TZ: 'UTC' });
+    const decisions = plan.decisions.join('\n');
+    expect(decisions).toContain('env TOKEN not set');
+    expect(decisions).toContain('env PATH not set');
+  });
+
+  it('prefers the test script over other test scripts, and the CI over a release job', () => {
+    const release = `jobs:
+  publish:
+    steps:
+      - run: npm run test:release
+`;
+    const plan = planOf({
+      'package.json': pkg({
+        test: 'jest',
+        'test:release': 'jest --ci --coverage',
+        'test:e2e': 'cypress run',
+      }),
+      '.github/workflows/ci.yml': workflow(['npm run test:e2e', 'npx jest --ci']),
+      '.github/workflows/a-release.yml': release,
+    });
+    expect(plan.testCommand).toBe('npx jest --ci');
+    expect(plan.testRunner).toBe('jest');
+  });
+
+  it('passes over a line holding an expression', () => {
+    const plan = planOf({
+      'package.json': pkg({ test: 'ava' }),
+      '.github/workflows/ci.yml': workflow(['npm run test:${{ matrix.kind }}']),
+    });
+    expect(plan.testCommand).toBe('ava');
+    expect(plan.decisions.join('\n')).toContain('not used: it holds a `${{ }}` expression');
+  });
+
+  it('uses the recipe over everything', () => {
+    const plan = planOf({ 'package.json': pkg({ test: 'ava' }) }, { test: 'vitest run test/a.test.ts' });
+    expect(plan).toMatchObject({
+      testCommand: 'vitest run test/a.test.ts',
+      testRunner: 'vitest',
+      testCommandFrom: '.piper/sandbox.toml test',
+    });
+  });
+});
