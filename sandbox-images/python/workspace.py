@@ -47,6 +47,32 @@ def put_generated(source="/opt/piper/generated"):
 
 
 put_generated()
+
+
+# A JavaScript environment keeps its installed tree in the image (PIPER_JS_TREE) and lists the
+# directories whose node_modules the checkout gets as a link to it: nothing is copied per run, and
+# Node resolves each module's real path, so a dependency finds its own inside the tree. Never over
+# what the checkout has.
+def link_node_modules(tree=os.environ.get("PIPER_JS_TREE")):
+    try:
+        with open(os.path.join(tree or "", ".piper-node-modules"), encoding="utf-8") as listed:
+            dirs = listed.read().split("\n")
+    except OSError:
+        return
+    for rel in dirs:
+        if not rel or rel.startswith("/") or ".." in rel.split("/"):
+            continue
+        link = os.path.normpath(os.path.join(workdir, rel, "node_modules"))
+        if os.path.lexists(link):
+            continue
+        try:
+            os.makedirs(os.path.dirname(link), exist_ok=True)
+            os.symlink(os.path.join(tree, rel, "node_modules"), link)
+        except OSError:
+            pass
+
+
+link_node_modules()
 # The program under test gets no stdin, as with `< /dev/null`.
 null = os.open(os.devnull, os.O_RDONLY)
 os.dup2(null, 0)

@@ -30,6 +30,8 @@ import { pruneProjectImages } from './prune.js';
 import { PYTEST_PLUGINS_LABEL, pluginsFromLabel, type PytestPlugin } from '../run/pytest-entry-points.js';
 import { pytestRunEnv, type PytestRunEnv } from '../run/pytest-run-env.js';
 import { SHORTFALLS_LABEL, shortfallLine, shortfallsFromLabel, type Shortfall } from '../build/shortfall.js';
+import type { LanguageId } from '../../language/language.js';
+import type { JsPlan } from '../js/plan/js-plan.js';
 
 /** auto: build or reuse; base: the bare sandbox image; rebuild: build again; strict: auto without best effort. */
 export type EnvMode = 'auto' | 'base' | 'rebuild' | 'strict';
@@ -54,6 +56,8 @@ export interface EnvironmentChoice {
   run: PytestRunEnv;
   /** A fallback build from Debian's packages (the index did not answer): the one line that says so. */
   fallback?: string;
+  /** A JavaScript environment's plan (plan is then null). */
+  jsPlan?: JsPlan;
 }
 
 export interface EnsureInput {
@@ -79,6 +83,10 @@ export interface EnsureInput {
   debianLayers?: boolean;
   /** The `sources` setting and its layer (core/config.ts); absent: `index`, the default. */
   sources?: SourcesSetting;
+  /** The repository's language (the session's profile); absent: python. */
+  language?: LanguageId;
+  /** With language javascript: the repository's JavaScript plan. */
+  jsPlan?: JsPlan;
 }
 
 /** The image a build makes: its key, its declarations' key (the kept dependency images) and its tag. */
@@ -104,6 +112,7 @@ interface Prepared {
 export async function ensureEnvironment(input: EnsureInput): Promise<EnvironmentChoice> {
   const rec = new ChoiceRecord(input);
   if (input.userImage) return userImageChoice(input, input.userImage, rec);
+  if (input.language === 'javascript') return javascriptChoice(input);
   const prepared = await prepare(input);
   const { spec, plan, base, notes, pip } = prepared;
   rec.redactor = pip.redactor;
@@ -133,6 +142,35 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
     if (!(error instanceof IndexUnreachableError)) throw error;
     return fallback(input, prepared, { said: error.said }, rec);
   }
+}
+
+/** A JavaScript repository's environment (js/ensure-js.ts), loaded only for one. */
+async function javascriptChoice(input: EnsureInput): Promise<EnvironmentChoice> {
+  if (!input.jsPlan)
+    throw new RuntimeError(
+      'env_build_failed',
+      'a JavaScript repository needs its plan to build its environment',
+    );
+  const { ensureJsEnvironment } = await import('../js/ensure-js.js');
+  // No bare image holds Node: `--env base` builds (or reuses) the environment as auto does.
+  const mode = input.mode === 'base' ? 'auto' : input.mode;
+  const js = await ensureJsEnvironment({ ...input, plan: input.jsPlan, mode });
+  const run = { env: js.runEnv, notes: [], runNotes: [] };
+  const { image, key, status, seconds, sources, notes, shortfalls, plan } = js;
+  return {
+    image,
+    key,
+    status,
+    seconds,
+    sources,
+    notes,
+    plan: null,
+    jsPlan: plan,
+    resolved: [],
+    shortfalls,
+    pytestPlugins: [],
+    run,
+  };
 }
 
 /**

@@ -1,0 +1,94 @@
+// The two commands of a JavaScript environment build, as pure functions of the plan. Phase 1 (with
+// the network, holding no repository code: only manifests, the lockfile and sanitized config) is
+// piper's trusted manager with every script off; phase 2 (no network, no secret) runs the
+// lifecycle scripts and native builds over the downloaded tree. Each runs in JS_TREE.
+import type { JsManager } from '../plan/js-plan.js';
+import { JS_TREE, NODE_HOME, TOOL_BIN } from '../toolchain/layout.js';
+
+/** Install scripts that fetch a binary (browsers, Electron, Cypress) skip it: offline it would only fail. */
+const SKIP_DOWNLOADS = [
+  'PUPPETEER_SKIP_DOWNLOAD=1',
+  'PUPPETEER_SKIP_CHROMIUM_DOWNLOAD=1',
+  'PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1',
+  'CYPRESS_INSTALL_BINARY=0',
+  'ELECTRON_SKIP_BINARY_DOWNLOAD=1',
+];
+
+/** What every step of both phases sets: npm's cache and logs in /tmp (cleaned), no update check. */
+const COMMON_ENV = [
+  'HOME=/tmp',
+  'npm_config_cache=/tmp/piper-npm-cache',
+  'npm_config_update_notifier=false',
+  'npm_config_fund=false',
+  'npm_config_audit=false',
+  'YARN_CACHE_FOLDER=/tmp/piper-yarn-cache',
+  'YARN_ENABLE_TELEMETRY=0',
+  'CI=1',
+];
+
+/**
+ * The download. `locked` false: the lockfile is not followed exactly (none, or the git
+ * dependencies were taken out of the manifests): npm install / pnpm and yarn without frozen.
+ */
+export function downloadCommand(manager: JsManager, locked: boolean): string {
+  switch (manager) {
+    case 'npm':
+      return locked
+        ? `${TOOL_BIN}/npm ci --ignore-scripts --no-audit --no-fund`
+        : `${TOOL_BIN}/npm install --ignore-scripts --no-audit --no-fund`;
+    case 'pnpm':
+      return `${TOOL_BIN}/pnpm install ${locked ? '--frozen-lockfile' : '--no-frozen-lockfile'} --ignore-scripts --ignore-pnpmfile --config.confirmModulesPurge=false`;
+    case 'yarn':
+      return `${TOOL_BIN}/yarn install ${locked ? '--frozen-lockfile ' : ''}--ignore-scripts --non-interactive --no-progress`;
+    case 'yarn-berry':
+      return `${TOOL_BIN}/yarn install ${locked ? '--immutable ' : '--no-immutable '}--mode=skip-build`;
+  }
+}
+
+/** The exec environment of the download (the registry and credentials are added by the caller). */
+export function downloadEnv(manager: JsManager): string[] {
+  return [
+    ...COMMON_ENV,
+    ...SKIP_DOWNLOADS,
+    // berry: the repository's yarnPath and plugins are never run; its tree is node_modules.
+    ...(manager === 'yarn-berry'
+      ? [
+          'YARN_IGNORE_PATH=1',
+          'YARN_NODE_LINKER=node-modules',
+          'YARN_ENABLE_GLOBAL_CACHE=0',
+          'YARN_ENABLE_SCRIPTS=0',
+        ]
+      : []),
+  ];
+}
+
+/** The offline rebuild: lifecycle scripts and node-gyp against the provided Node's headers. */
+export function rebuildCommand(manager: JsManager): string {
+  switch (manager) {
+    case 'pnpm':
+      return `${TOOL_BIN}/pnpm rebuild`;
+    case 'yarn-berry':
+      return `${TOOL_BIN}/yarn rebuild`;
+    // yarn 1 has no rebuild: npm's walks the same node_modules tree.
+    case 'npm':
+    case 'yarn':
+      return `${TOOL_BIN}/npm rebuild --foreground-scripts --offline`;
+  }
+}
+
+export function rebuildEnv(manager: JsManager): string[] {
+  return [
+    ...COMMON_ENV,
+    ...SKIP_DOWNLOADS,
+    `npm_config_nodedir=${NODE_HOME}`,
+    'npm_config_offline=true',
+    ...(manager === 'yarn-berry'
+      ? ['YARN_IGNORE_PATH=1', 'YARN_NODE_LINKER=node-modules', 'YARN_ENABLE_NETWORK=0']
+      : []),
+  ];
+}
+
+/** The step's script: in the tree, the command, its exit code said. */
+export function inTree(command: string): string {
+  return `set -e\ncd ${JS_TREE}\n${command}`;
+}

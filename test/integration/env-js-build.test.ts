@@ -1,0 +1,212 @@
+// JavaScript environments built for real (engine and the user's npm registry): the download with
+// the network and no repository code, the scripts offline, node_modules reaching /work as a link.
+// Lockfiles are made on the host by npm itself (--package-lock-only: metadata only, no package
+// code), or written here (pnpm, yarn 1) with the registry's URL read at run time.
+import { execFileSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DockerEngine } from '../../runtime/engine/docker-engine.js';
+import { ensureJsEnvironment, type JsEnsureInput } from '../../runtime/env/js/ensure-js.js';
+import { npmRegistry } from '../../runtime/env/js/toolchain/npm-registry.js';
+import { Sandbox } from '../../runtime/sandbox/sandbox.js';
+import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
+import { loadRecipe } from '../../runtime/images/recipe.js';
+import { planOf, registryUnreachable, runIn, writeProject } from '../helpers/js-env.js';
+
+const engine = new DockerEngine();
+const sandbox = new Sandbox(engine, { image: loadRecipe().ref });
+const skip = await registryUnreachable();
+const made: string[] = [];
+afterAll(async () => {
+  await sandbox.close();
+  for (const ref of made) await engine.removeImage(ref).catch(() => undefined);
+});
+
+function ensure(root: string, plan: JsEnsureInput['plan'], mode: JsEnsureInput['mode'] = 'auto') {
+  return ensureJsEnvironment({
+    engine,
+    ledger: null,
+    repoRoot: root,
+    plan,
+    mode,
+    owner: formatOwner(currentOwner()),
+    log: (line) => process.env.PIPER_TEST_VERBOSE && console.log(line),
+  });
+}
+
+function npmLock(root: string): void {
+  execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund'], {
+    cwd: root,
+    stdio: 'ignore',
+  });
+}
+
+const SIMPLE = {
+  'package.json': JSON.stringify({
+    name: 'simple',
+    version: '1.0.0',
+    dependencies: { 'is-number': '7.0.0' },
+    devDependencies: { semver: '7.6.3' },
+  }),
+  'src/index.js': "module.exports = (x) => require('is-number')(x);\n",
+};
+
+describe.skipIf(skip !== null)(`JavaScript environments (${skip ?? 'registry answers'})`, () => {
+  it('builds an npm project from its lockfile; its module and bin run offline from /work; again is a hit', async () => {
+    const root = writeProject(SIMPLE);
+    npmLock(root);
+    const plan = planOf(root, { manager: 'npm', version: '10.9.9', lockfile: 'package-lock.json' });
+    const first = await ensure(root, plan);
+    made.push(first.image);
+    console.log(
+      `npm simple: ${first.status} in ${first.seconds.toFixed(1)} s, ${(first.sizeBytes / 1e6).toFixed(0)} MB`,
+    );
+    expect(first.status).toBe('built');
+    expect(first.sources.join('\n')).toContain('scripts off');
+    const r = await runIn(
+      sandbox,
+      first.image,
+      SIMPLE,
+      `node -e "console.log(require('./src')(5), require.resolve('is-number'))" && semver 1.2.3 && ls -l /work/node_modules | head -1 && node --version`,
+    );
+    expect(r.exit_code, JSON.stringify(r)).toBe(0);
+    expect(r.stdout).toMatch(/^true \/opt\/piper\/js\/node_modules\/is-number\/index\.js\n1\.2\.3\n/);
+    expect(r.stdout).toContain('v20.20.2');
+    const again = await ensure(root, plan);
+    console.log(`npm simple: ${again.status} in ${again.seconds.toFixed(2)} s`);
+    expect(again.status).toBe('hit');
+    expect(again.image).toBe(first.image);
+  }, 900_000);
+
+  it('a workspace install script runs only offline, without the login; workspace packages resolve to /work', async () => {
+    const phone = [
+      "const fs = require('fs');",
+      "console.log('PIPER-PROBE token=' + (process.env.NPM_CONFIG_USERCONFIG || 'none') + ' held=' + fs.existsSync('/run/piper-npm'));",
+      "require('https').get('https://example.com/', () => console.log('PIPER-PROBE reached')).on('error', (e) => console.log('PIPER-PROBE offline ' + e.code));",
+    ].join(' ');
+    const files = {
+      'package.json': JSON.stringify({
+        name: 'mono',
+        private: true,
+        workspaces: ['packages/a', 'packages/b'],
+      }),
+      'packages/a/package.json': JSON.stringify({
+        name: 'a',
+        version: '1.0.0',
+        main: 'index.js',
+        dependencies: { 'is-number': '7.0.0' },
+        scripts: { install: `node -e "${phone.replace(/"/g, '\\"')}"` },
+      }),
+      'packages/a/index.js': "module.exports = (x) => require('is-number')(x) ? 'a-number' : 'a-not';\n",
+      'packages/b/package.json': JSON.stringify({
+        name: 'b',
+        version: '1.0.0',
+        dependencies: { a: '1.0.0', semver: '7.6.3' },
+      }),
+      'packages/b/index.js':
+        "console.log(require('a')(3), require.resolve('a'), require('semver').valid('1.0.0'));\n",
+    };
+    const root = writeProject(files);
+    npmLock(root);
+    const plan = planOf(root, {
+      manager: 'npm',
+      version: '10.9.9',
+      lockfile: 'package-lock.json',
+      workspaces: ['packages/a', 'packages/b'],
+    });
+    const env = await ensure(root, plan);
+    made.push(env.image);
+    expect(env.status).toBe('built');
+    const r = await runIn(sandbox, env.image, files, 'cd packages/b && node index.js');
+    expect(r.exit_code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('a-number /work/packages/a/index.js 1.0.0\n');
+  }, 900_000);
+});
+
+describe.skipIf(skip !== null)('other managers', () => {
+  it('builds a pnpm project from its lockfile', async () => {
+    const integrity = execFileSync('npm', ['view', 'is-number@7.0.0', 'dist.integrity'], {
+      encoding: 'utf8',
+    }).trim();
+    const files = {
+      'package.json': JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { 'is-number': '7.0.0' } }),
+      'pnpm-lock.yaml': [
+        "lockfileVersion: '9.0'",
+        '',
+        'settings:',
+        '  autoInstallPeers: true',
+        '  excludeLinksFromLockfile: false',
+        '',
+        'importers:',
+        '',
+        '  .:',
+        '    dependencies:',
+        '      is-number:',
+        '        specifier: 7.0.0',
+        '        version: 7.0.0',
+        '',
+        'packages:',
+        '',
+        '  is-number@7.0.0:',
+        `    resolution: {integrity: ${integrity}}`,
+        "    engines: {node: '>=0.12.0'}",
+        '',
+        'snapshots:',
+        '',
+        '  is-number@7.0.0: {}',
+        '',
+      ].join('\n'),
+    };
+    const root = writeProject(files);
+    const env = await ensure(
+      root,
+      planOf(root, { manager: 'pnpm', version: '9.15.9', lockfile: 'pnpm-lock.yaml' }),
+    );
+    made.push(env.image);
+    console.log(`pnpm: ${env.status} in ${env.seconds.toFixed(1)} s, ${(env.sizeBytes / 1e6).toFixed(0)} MB`);
+    const r = await runIn(
+      sandbox,
+      env.image,
+      files,
+      `node -e "console.log(require('is-number')(1))" && pnpm --version`,
+    );
+    expect(r.exit_code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('true\n9.15.9\n');
+  }, 900_000);
+
+  it('builds a yarn 1 project from its lockfile', async () => {
+    const integrity = execFileSync('npm', ['view', 'is-number@7.0.0', 'dist.integrity'], {
+      encoding: 'utf8',
+    }).trim();
+    const files = {
+      'package.json': JSON.stringify({ name: 'y', version: '1.0.0', dependencies: { 'is-number': '7.0.0' } }),
+      'yarn.lock': [
+        '# THIS IS AN AUTOGENERATED FILE. DO NOT EDIT THIS FILE DIRECTLY.',
+        '# yarn lockfile v1',
+        '',
+        '',
+        'is-number@7.0.0:',
+        '  version "7.0.0"',
+        `  resolved "${npmRegistry().url}is-number/-/is-number-7.0.0.tgz"`,
+        `  integrity ${integrity}`,
+        '',
+      ].join('\n'),
+    };
+    const root = writeProject(files);
+    const env = await ensure(
+      root,
+      planOf(root, { manager: 'yarn', version: '1.22.22', lockfile: 'yarn.lock' }),
+    );
+    made.push(env.image);
+    console.log(
+      `yarn 1: ${env.status} in ${env.seconds.toFixed(1)} s, ${(env.sizeBytes / 1e6).toFixed(0)} MB`,
+    );
+    const r = await runIn(
+      sandbox,
+      env.image,
+      files,
+      `node -e "console.log(require('is-number')(1))" && yarn --version`,
+    );
+    expect(r.exit_code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('true\n1.22.22\n');
+  }, 900_000);
+});
