@@ -148,9 +148,11 @@ export function sdistBuildStep(file: string): StepSpec {
 // one project on each index, its sdist links listed, or one of them fetched (its sha256 checked when
 // the link gives one). Credentials (the URL's, else the netrc's login for the index's host) go only
 // to the index's own host, never along a redirect elsewhere. pip's no-index: no index is asked.
+// Each request is given pip's own patience (PIP_TIMEOUT a try, PIP_RETRIES more with pip's backoff,
+// on the failures and statuses pip retries), so one slow reply does not lose a page pip would get.
 const SDIST_SCRIPT = String.raw`
 ${CLIENT_CERT_PRELUDE}
-import base64, hashlib, html.parser, os, re, sys, urllib.parse, urllib.request
+import base64, hashlib, html.parser, os, re, sys, time, urllib.error, urllib.parse, urllib.request
 mode, name = sys.argv[1], sys.argv[2]
 norm = lambda s: re.sub(r"[-_.]+", "-", s).lower()
 given = os.environ.get("PIP_INDEX_URL", "").split()
@@ -175,7 +177,19 @@ class Redirect(urllib.request.HTTPRedirectHandler):
             new.headers.pop("Authorization", None)
             new.unredirected_hdrs.pop("Authorization", None)
         return new
-fetch = urllib.request.build_opener(Redirect).open
+opener = urllib.request.build_opener(Redirect).open
+tries = int(os.environ.get("PIP_RETRIES") or 5) + 1
+def fetch(request, timeout):
+    for attempt in range(tries):
+        try:
+            return opener(request, timeout=timeout)
+        except urllib.error.HTTPError as e:
+            if e.code not in (500, 502, 503, 520, 527) or attempt + 1 == tries:
+                raise
+        except OSError:
+            if attempt + 1 == tries:
+                raise
+        time.sleep(0.25 * 2 ** attempt)
 class Links(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
