@@ -110,6 +110,7 @@ describe('the test command from package.json', () => {
     ['node --import tsx --test test/*.ts', 'node-test'],
     ['node ./node_modules/.bin/_mocha', 'mocha'],
     ['node test/tap.js', 'unknown'],
+    ['kcd-scripts test', 'jest'],
   ])('%s is %s', (test, runner) => {
     expect(planOf({ 'package.json': pkg({ test }) }).testRunner).toBe(runner);
   });
@@ -184,6 +185,20 @@ jobs:
     });
     expect(plan.testCommand).toBe('ava');
     expect(plan.decisions.join('\n')).toContain('not used: it holds a `${{ }}` expression');
+  });
+
+  it("passes over a step that runs in a package's directory", () => {
+    const ci = `jobs:
+  test:
+    defaults:
+      run:
+        working-directory: packages/app
+    steps:
+      - run: npm test
+`;
+    const plan = planOf({ 'package.json': pkg({ test: 'ava' }), '.github/workflows/ci.yml': ci });
+    expect(plan.testCommand).toBe('ava');
+    expect(plan.decisions.join('\n')).toContain('not used: it runs in packages/app, not at the root');
   });
 
   it('uses the recipe over everything', () => {

@@ -18,6 +18,8 @@ interface CiStep {
   run?: string;
   /** The workflow's, the job's and the step's env, in that order (later wins). */
   env: Array<[string, string]>;
+  /** Where its `run:` runs, when not the repository's root (`working-directory`, the job's default). */
+  workingDirectory?: string;
 }
 
 export interface CiJob {
@@ -36,10 +38,25 @@ function envOf(value: unknown): Array<[string, string]> {
   );
 }
 
-function stepOf(step: unknown, index: number, where: string, env: Array<[string, string]>): CiStep | null {
+/** A job's `defaults.run.working-directory`, or undefined. */
+function defaultDirectory(spec: Record<string, unknown>): unknown {
+  const run = isRecord(spec.defaults) && isRecord(spec.defaults.run) ? spec.defaults.run : {};
+  return run['working-directory'];
+}
+
+function stepOf(
+  step: unknown,
+  index: number,
+  where: string,
+  env: Array<[string, string]>,
+  jobDirectory: unknown,
+): CiStep | null {
   if (!isRecord(step)) return null;
   const label = typeof step.name === 'string' ? `"${step.name}"` : `${index + 1}`;
+  const dir = step['working-directory'] ?? jobDirectory;
+  const workingDirectory = typeof dir === 'string' ? dir.replace(/^\.\/?/, '').replace(/\/$/, '') : '';
   return {
+    ...(workingDirectory !== '' ? { workingDirectory } : {}),
     from: `${where} step ${label}`,
     ...(typeof step.uses === 'string' ? { uses: step.uses } : {}),
     with: isRecord(step.with) ? step.with : {},
@@ -55,7 +72,7 @@ function jobsOf(path: string, doc: unknown): CiJob[] {
     if (!isRecord(spec) || !Array.isArray(spec.steps)) continue;
     const env = [...envOf(doc.env), ...envOf(spec.env)];
     const where = `${path} job ${name}`;
-    const steps = spec.steps.flatMap((s, i) => stepOf(s, i, where, env) ?? []);
+    const steps = spec.steps.flatMap((s, i) => stepOf(s, i, where, env, defaultDirectory(spec)) ?? []);
     const matrix = isRecord(spec.strategy) && isRecord(spec.strategy.matrix) ? spec.strategy.matrix : {};
     jobs.push({ file: path, name, matrix, steps });
   }

@@ -37,6 +37,7 @@ const PROGRAMS: ReadonlyMap<string, JsTestRunner> = new Map([
 const VIA_SUBCOMMAND: ReadonlyMap<string, JsTestRunner> = new Map([
   ['react-scripts', 'jest'],
   ['craco', 'jest'],
+  ['kcd-scripts', 'jest'],
   ['rescripts', 'jest'],
   ['ng', 'karma'],
 ]);

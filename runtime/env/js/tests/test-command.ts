@@ -66,6 +66,12 @@ function ciCandidates(jobs: CiJob[], decisions: string[]): Candidate[] {
           if (BUILD_LINE.test(line) && !line.includes('${{')) before.push(line);
           continue;
         }
+        if (step.workingDirectory !== undefined) {
+          decisions.push(
+            `${step.from}: \`${line}\` not used: it runs in ${step.workingDirectory}, not at the root`,
+          );
+          continue;
+        }
         if (line.includes('${{')) {
           decisions.push(`${step.from}: \`${line}\` not used: it holds a \`\${{ }}\` expression`);
           continue;
