@@ -61,9 +61,26 @@ describe('anything else runs as the shell string it is', () => {
     expect(jsTargetArgv(target, repo, 'jest')).toEqual(shellArgv(target));
   });
 
-  it('a runner piper has no reporter for (karma, unknown, none) runs the target as written', () => {
+  it('a runner piper has no reporter for (karma), or none named nor depended on, runs the target as written', () => {
     for (const runner of ['karma', 'unknown', undefined])
       expect(jsTargetArgv('src/foo.test.ts', repo, runner)).toEqual(shellArgv('src/foo.test.ts'));
+  });
+
+  it('no runner named: the one the root package.json depends on', () => {
+    const project = mkdtempSync(join(tmpdir(), 'piper-js-manifest-'));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ devDependencies: { jest: '30', vitest: '4' } }),
+    );
+    expect(script(jsTargetArgv('src/a.test.ts', project, undefined))).toContain(
+      'node_modules/.bin/vitest run',
+    );
+    expect(script(jsTargetArgv('src/a.test.ts', project, 'unknown'))).toContain(
+      'node_modules/.bin/vitest run',
+    );
+    expect(script(jsTargetArgv('src/a.test.ts', project, 'mocha'))).toContain(
+      'node_modules/.bin/mocha --exit',
+    );
   });
 
   it("the Python target is unchanged: a path is pytest's", () => {

@@ -1,10 +1,11 @@
 // A JavaScript project's run_test target. A path (`src/foo.test.ts`, `test/a.spec.js -t name`), or a
-// runner option, runs with the project's runner (the plan's testRunner), asked for its machine
+// runner option, runs with the project's runner (the plan's testRunner, else the one package.json
+// depends on), asked for its machine
 // report into a file under /tmp and with flags that fit the sandbox's CPU and pid limits; once the
 // runner has exited its report is printed as a frame (runtime/test-output/js/report-frame.ts), the
 // runner's status kept. Anything else (`npm test`, `npx jest -t x`, `cd pkg && yarn test`) runs as
 // the shell string it is, read by the console readers.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { frameCommand, type ReportKind } from '../../../runtime/test-output/js/report-frame.js';
 import { shellArgv } from './shell-argv.js';
@@ -68,13 +69,36 @@ export function jsTargetArgv(
 ): string[] {
   const trimmed = target.trim();
   const first = trimmed.split(/\s+/)[0] ?? '';
-  const known = runner !== undefined ? RUNNERS[runner] : undefined;
+  const chosen = runner === undefined || runner === 'unknown' ? manifestRunner(repoRoot) : runner;
+  const known = chosen !== undefined ? RUNNERS[chosen] : undefined;
   const isPath =
     first.startsWith('-') ||
     TEST_FILE.test(first) ||
     (repoRoot !== undefined && first !== '' && existsSync(join(repoRoot, first)));
   if (!known || !isPath) return shellArgv(trimmed);
   return shellArgv(framedRun(known, trimmed));
+}
+
+/** Runners a manifest may depend on, the more specific first (vitest projects often carry jest types). */
+const BY_DEPENDENCY = ['vitest', 'jest', 'mocha', 'ava', 'tap', 'tape'] as const;
+
+/**
+ * Where the plan names no runner: the one the root package.json depends on, if any. A manifest that
+ * cannot be read names none, and the target then runs as written.
+ */
+function manifestRunner(repoRoot: string | undefined): string | undefined {
+  if (repoRoot === undefined) return undefined;
+  let manifest: { dependencies?: object; devDependencies?: object };
+  try {
+    manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as typeof manifest;
+  } catch {
+    return undefined;
+  }
+  const names = new Set([
+    ...Object.keys(manifest.dependencies ?? {}),
+    ...Object.keys(manifest.devDependencies ?? {}),
+  ]);
+  return BY_DEPENDENCY.find((name) => names.has(name));
 }
 
 /** The runner on the target, then its report as a frame, then the runner's own status. */
