@@ -183,6 +183,7 @@ describe("a repository's uv, Poetry and PDM indexes", () => {
     });
     const pip = settings(dir, user(), true);
     expect([pip.indexUrl, pip.extraIndexUrls]).toEqual([CORP, ['https://extra.example/simple/']]);
+    expect(pip.from).toContain('pyproject.toml [[tool.uv.index]] corp');
   });
 
   it("Poetry's sources by priority: primary the index, supplemental extra, explicit said; PyPI named keeps the default", () => {

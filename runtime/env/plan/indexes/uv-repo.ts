@@ -26,5 +26,5 @@ export function readRepoUv(reader: RepoReader, pyproject: TomlTable | null): Ind
   }
   const tool = pyproject?.tool;
   const uv = isTable(tool) ? tool.uv : undefined;
-  return isTable(uv) ? readUvSettings(uv, 'pyproject.toml [tool.uv]') : noSources();
+  return isTable(uv) ? readUvSettings(uv, 'pyproject.toml', 'tool.uv') : noSources();
 }

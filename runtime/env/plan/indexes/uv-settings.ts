@@ -10,16 +10,27 @@ import { addIndex, noSources, type IndexSources } from './index-sources.js';
 /** A named index's URL with the user's login for it (uv's UV_INDEX_<NAME>_USERNAME/PASSWORD). */
 export type IndexLogin = (name: string, url: string) => string;
 
-export function readUvSettings(table: TomlTable, where: string, login?: IndexLogin): IndexSources {
+/**
+ * `file` names the settings in notes and `from`; `section` is where they sit in it (`tool.uv` in a
+ * pyproject.toml, '' in a uv.toml).
+ */
+export function readUvSettings(
+  table: TomlTable,
+  file: string,
+  section = '',
+  login?: IndexLogin,
+): IndexSources {
   const out = noSources();
+  const where = section ? `${file} [${section}]` : file;
+  const indexTable = `${file} [[${section ? `${section}.` : ''}index]]`;
   const entries = table.index === undefined ? [] : Array.isArray(table.index) ? table.index : [table.index];
   entries.forEach((entry, n) => {
     if (!isTable(entry)) {
-      out.notes.push(`${where} index[${n}] is not a table; not used`);
+      out.notes.push(`${indexTable} #${n + 1} is not a table; not used`);
       return;
     }
     const name = typeof entry.name === 'string' ? entry.name : null;
-    const from = `${where} [[index]] ${name ?? `#${n + 1}`}`;
+    const from = `${indexTable} ${name ?? `#${n + 1}`}`;
     if (entry.explicit === true) {
       out.notes.push(
         `${from} is explicit (only for the packages that name it): pip cannot keep an index to some packages; not used`,

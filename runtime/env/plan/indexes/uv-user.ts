@@ -34,7 +34,7 @@ export function readUserUv(env: NodeJS.ProcessEnv): IndexSources {
     addIndex(out, 'extra', url, 'UV_EXTRA_INDEX_URL');
   for (const file of uvConfigFiles(env)) {
     const table = readUvToml(file, out.notes);
-    if (table) joinSources(out, readUvSettings(table, file, login));
+    if (table) joinSources(out, readUvSettings(table, file, '', login));
   }
   return out;
 }
