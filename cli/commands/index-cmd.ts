@@ -1,4 +1,4 @@
-// `piper-agent index`: builds (or refreshes from the ledger's cache) the code index of a Python
+// `piper-agent index`: builds (or refreshes from the ledger's cache) the code index of a
 // repository and lists its entities, with the files that have syntax errors and the selectors that
 // are defined more than once.
 import { statSync } from 'node:fs';
@@ -16,9 +16,11 @@ import { inert, inertJson } from '../../runtime/text/inert.js';
 
 export const INDEX_HELP = `Usage: piper-agent index [--repo DIR] [--json] [--ledger PATH]
 
-Indexes every Python file of the repository (default: the git root of the current directory) with
+Indexes every source file of the repository (default: the git root of the current directory) with
 tree-sitter and lists its entities: modules, classes, functions and methods, each with its selector
-(src/calc/ops.py class Calc method add → src.calc.ops.Calc.add), kind and line span. Files git
+(src/calc/ops.py class Calc method add → src.calc.ops.Calc.add), kind and line span. The language is
+the repository's, from its root's project files (else its most numerous source files): Python, or
+JavaScript/TypeScript (.ts, .tsx, .js and their kin; src/util/math.ts → src.util.math). Files git
 ignores, virtual environments, build output and caches are skipped. The index is cached in the
 ledger by file sha256, so a second run parses only what changed.
 
