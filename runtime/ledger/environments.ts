@@ -23,6 +23,8 @@ export interface ResolvedPackage {
   version: string;
   /** Where it came from: pip (an index or wheelhouse), debian (apt), system (already in the image). */
   source: 'pip' | 'debian' | 'system' | 'project';
+  /** The sha256 of the file it was installed from, when a lockfile's hash was checked (a locked install). */
+  sha256?: string;
 }
 
 export interface EnvironmentRow {

@@ -289,7 +289,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
   const test = detectTestCommand(repoRoot, recipe.test, decisions);
   if (detect) addTestCommandNeeds(planner, test.command, test.from);
   planner.applyConstraints();
-  applyLockfile(planner, reader, detect);
+  const locked = applyLockfile(planner, reader, choice.python, detect);
   const pip = pipOptions(planner, recipe, recipeLinks);
   addRepoIndexes(pip, reader, pyproject?.table ?? null, planner.decisions);
   readWheelhouses(reader, pip.findLinks);
@@ -300,6 +300,7 @@ export function planEnvironment(repoRoot: string, opts: PlanOptions = {}): EnvPl
     requirements: planner.set.planned(),
     // A file included twice (runtime, then from the test file) would list its skips twice.
     skipped: [...new Map(planner.set.skipped.map((s) => [`${s.from}\0${s.line}\0${s.reason}`, s])).values()],
+    ...(locked ? { locked } : {}),
     decisions: [...decisions, ...reader.notes, ...planner.set.decisions],
     pip,
     apt,

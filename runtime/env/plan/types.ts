@@ -46,6 +46,13 @@ const SkippedRequirementSchema = z.object({
   reason: z.string(),
 });
 
+/** A lockfile's closure for the sandbox's Python: each package at its locked version, with its sha256 hashes. */
+const LockedSchema = z.object({
+  /** The lockfile (or the hashed requirements files, ', '-joined) it was read from. */
+  from: z.string(),
+  packages: z.array(z.object({ name: z.string(), version: z.string(), hashes: z.array(z.string()) })),
+});
+
 const PlanInputSchema = z.object({
   path: z.string(),
   sha256: z.string(),
@@ -70,6 +77,11 @@ export const EnvPlanSchema = z.object({
   /** Deduplicated by normalized name; specifiers and extras merged. */
   requirements: z.array(PlannedRequirementSchema),
   skipped: z.array(SkippedRequirementSchema),
+  /**
+   * Installed as locked (`--no-deps --require-hashes`): absent without a lockfile that has hashes
+   * for every package, so a plan without one is as it was.
+   */
+  locked: LockedSchema.optional(),
   decisions: z.array(z.string()),
   pip: z.object({
     /** Raw (may hold credentials): for the builder only; renderings redact it. */
@@ -112,4 +124,5 @@ export const EnvPlanSchema = z.object({
 export type PlannedRequirement = z.infer<typeof PlannedRequirementSchema>;
 export type SkippedRequirement = z.infer<typeof SkippedRequirementSchema>;
 export type PlanInput = z.infer<typeof PlanInputSchema>;
+export type LockedClosure = z.infer<typeof LockedSchema>;
 export type EnvPlan = z.infer<typeof EnvPlanSchema>;

@@ -32,6 +32,8 @@ import { cleanStep, venvStep } from '../steps.js';
 import { checkInstallWrites, downloadedCodeLabel } from '../offline/downloaded-code.js';
 import { writeLaunchers } from '../project/venv-launchers.js';
 import { dropIndexFiles, putIndexFiles } from '../network/index-files.js';
+import { fetchLocked, installLocked, lockedNames, type LockedFetch } from '../locked/locked-phase.js';
+import { LOCKED } from '../locked/locked-steps.js';
 
 /** Returns the dependency image's reference (an intermediate tag the builder removes). */
 export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<string>): Promise<string> {
@@ -75,13 +77,16 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
     const userWheelDirs = await putWheelDirs(net, ctx.spec.pip.userWheels, named);
     await putIndexFiles(net, pip);
     if (pip.network.said) ctx.sources.push(pip.network.said);
-    const reqs = requirementsContext(ctx, net, userWheelDirs, wanted, debian, 'fresh');
-    const offered = await offerCachedWheels(ctx, net, wanted);
+    // A locked closure first; the rest is resolved around it, into a venv that already holds it.
+    const locked = await fetchLocked(ctx, net, userWheelDirs);
+    const rest = wanted.filter((q) => !lockedNames(locked).has(q.normalized));
+    const reqs = requirementsContext(ctx, net, userWheelDirs, rest, debian, locked ? 'onto' : 'fresh');
+    const offered = await offerCachedWheels(ctx, net, rest);
     const fetched = await fetchRequirements(net, reqs);
     await dropIndexFiles(net);
     const downloads = await takeDownloads(net, fetched);
     await keepDownloadedWheels(ctx, net, offered, downloads);
-    got = { reqs, fetched, downloads };
+    got = { reqs, fetched, downloads, locked };
   } finally {
     ctx.collect(net);
     ctx.removeLater(net);
@@ -116,7 +121,7 @@ function cleanAll() {
   const clean = cleanStep();
   return {
     ...clean,
-    script: `rm -rf ${WHEELHOUSE} ${DOWNLOADS} ${SDISTS} ${BUILT} ${BUILD_DEPS}; ${clean.script}`,
+    script: `rm -rf ${WHEELHOUSE} ${DOWNLOADS} ${SDISTS} ${BUILT} ${BUILD_DEPS} ${LOCKED}; ${clean.script}`,
   };
 }
 
@@ -126,6 +131,8 @@ interface Downloaded {
   reqs: RequirementsContext;
   fetched: Fetched;
   downloads: Buffer | null;
+  /** A lockfile's closure downloaded by hash, installed before the rest (locked-phase.ts). */
+  locked: LockedFetch | null;
 }
 
 /** The venv made and the downloads installed in a box with no network and no secret; its commit is the dependency image. */
@@ -133,6 +140,7 @@ async function installPhase(ctx: BuildContext, got: Downloaded): Promise<string>
   const box = await ctx.offlineBox(got.image);
   try {
     ctx.check(await box.run(venvStep()), 'venv');
+    if (got.locked) await installLocked(ctx, box, got.locked);
     if (got.downloads) await box.put('/opt/piper', Readable.from([got.downloads]));
     return await settle(ctx, box, got.reqs, got.fetched);
   } finally {
