@@ -33,6 +33,11 @@ export const JsPlanSchema = z.object({
   lockfile: FileInputSchema.nullable(),
   /** Every package.json the install reads: the root first, then each workspace package's. */
   manifests: z.array(FileInputSchema),
+  /**
+   * Patch files the install applies (pnpm `patchedDependencies`, yarn berry `patch:`), copied with the
+   * manifests as data; absent in plans made before they were read.
+   */
+  patchFiles: z.array(FileInputSchema).optional(),
   /** Workspace package directories (repo-relative), as the manifests or pnpm-workspace.yaml name them. */
   workspaces: z.array(z.string()),
   /** Configuration files copied to the download, sanitized to an allowlist of keys (credentials exec-only). */

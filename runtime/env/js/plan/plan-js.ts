@@ -8,6 +8,7 @@ import { detectJsTestCommand } from '../tests/test-command.js';
 import { configFiles } from './config-files.js';
 import { JsPlanSchema, type JsPlan } from './js-plan.js';
 import { readManifests } from './manifests.js';
+import { patchFiles } from './patch-files.js';
 import { chooseNode } from './node-version.js';
 import { chooseManager } from './package-manager.js';
 import { EnvPlanError } from '../../plan/errors.js';
@@ -76,6 +77,12 @@ export function planJsEnvironment(repoRoot: string, opts: JsPlanOptions = {}): J
   );
   decisions.push(`Node ${node.major}: ${node.from}`);
   const config = configFiles(files, decisions);
+  const dirs = ['', ...manifests.workspaces];
+  const patches = patchFiles(
+    files,
+    manifests.data.map((data, i) => ({ dir: dirs[i]!, data })),
+    decisions,
+  );
   const typescript = hasTypescript(files, manifests.data, decisions);
   return JsPlanSchema.parse({
     language: 'javascript',
@@ -83,6 +90,7 @@ export function planJsEnvironment(repoRoot: string, opts: JsPlanOptions = {}): J
     manager: { name: manager.name, version: manager.version, from: manager.from },
     lockfile: manager.lockfile ? { path: manager.lockfile.path, sha256: manager.lockfile.sha256 } : null,
     manifests: manifests.files.map((f) => ({ path: f.path, sha256: f.sha256 })),
+    patchFiles: patches,
     workspaces: manifests.workspaces,
     configFiles: config,
     typescript,
