@@ -234,6 +234,18 @@ describe('the report frame', () => {
     expect(reportNote(fixture('jest-console-mixed').stdout, '')).toBe('');
   });
 
+  it('a report of 3,000 tests fits the frame: its counts and ids read whole', () => {
+    const c = fixture('jest-framed-3000-tests');
+    expect(c.stdout.length).toBeLessThan(20_000);
+    const { counts, outcomes } = readJsOutput(c.stdout, c.stderr);
+    expect(counts).toEqual({ passed: 2940, failed: 60, errors: 0, skipped: 0 });
+    expect(
+      outcomes.get(
+        'f7.test.js › module 7 › feature 50 › does the thing number 50 correctly when given input',
+      ),
+    ).toBe('FAILED');
+  });
+
   it('the model reads the output without the frame', () => {
     const text = withoutReportFrame(fixture('vitest-framed-mixed').stdout);
     expect(text).not.toMatch(/@@piper-report/);
