@@ -1,12 +1,18 @@
 // The sdist fetcher's patience is pip's: against a local page (127.0.0.1) whose first request is
 // taken and never answered, the listing waits PIP_TIMEOUT, tries again (PIP_RETRIES) and gets the
 // page; with no retry it gives up on that index, as pip would. The step's script runs on the host's
-// Python here, as the build box's Debian Python runs it.
+// Python here, as the build box's Debian Python runs it. The download steps' time limits leave room
+// for the user's whole patience.
 import { execFile } from 'node:child_process';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sdistListStep } from '../../runtime/env/build/deps/download-steps.js';
+import {
+  pipDownloadStep,
+  sdistFetchStep,
+  sdistListStep,
+} from '../../runtime/env/build/deps/download-steps.js';
+import { Redactor } from '../../runtime/env/plan/secrets.js';
 
 const run = promisify(execFile);
 let server: Server;
@@ -48,5 +54,16 @@ describe("the sdist fetcher's patience", () => {
     asked = 0;
     expect(await list('0')).toMatch(/^piper-sdist-error \w+/m);
     expect(asked).toBe(1);
+  });
+
+  it("the download steps' time limits cover a long timeout of the user's, every try of it", () => {
+    const patient = ['PIP_TIMEOUT=180', 'PIP_RETRIES=5', 'PIP_EXTRA_INDEX_URL=http://a/simple/'];
+    const whole = 2 * 6 * 180;
+    expect(pipDownloadStep(['attrs'], patient, new Redactor([])).timeoutS).toBeGreaterThan(whole);
+    expect(sdistListStep('attrs', patient).timeoutS).toBeGreaterThan(whole);
+    expect(sdistFetchStep('attrs', 'attrs-1.tar.gz', patient).timeoutS).toBeGreaterThan(whole);
+    // pip's defaults keep the limits they had.
+    expect(pipDownloadStep(['attrs'], [], new Redactor([])).timeoutS).toBe(600);
+    expect(sdistListStep('attrs', []).timeoutS).toBe(Math.max(120, 60 + 6 * 23));
   });
 });

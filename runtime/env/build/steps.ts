@@ -192,11 +192,20 @@ export function indexProbeStep(env: string[]): StepSpec {
     '                time.sleep(0.25 * 2 ** attempt)',
     'print("piper-reached", reached)',
   ].join('\n');
-  return { name: 'index probe', script: `python3 -c ${shQuote(program)}`, env, timeoutS: probeBudget(env) };
+  return {
+    name: 'index probe',
+    script: `python3 -c ${shQuote(program)}`,
+    env,
+    timeoutS: patienceBudget(env),
+  };
 }
 
-/** The probe's time limit: every index given pip's whole patience, and a minute to spare. */
-function probeBudget(env: string[]): number {
+/**
+ * The time a networked step that asks the indexes may take: every index given pip's whole patience
+ * (PIP_TIMEOUT a try, PIP_RETRIES more, from the step's environment), and a minute to spare. The
+ * probe's limit, and the floor of the download steps': a user's long timeout is waited out, not cut.
+ */
+export function patienceBudget(env: string[]): number {
   const value = (name: string, fallback: number) => {
     const n = Number(env.find((e) => e.startsWith(`${name}=`))?.slice(name.length + 1));
     return Number.isFinite(n) && n >= 0 ? n : fallback;

@@ -6,7 +6,7 @@
 import type { StepSpec } from '../build-box.js';
 import { VENV_PYTHON } from '../../choose/names.js';
 import type { Redactor } from '../../plan/secrets.js';
-import { shQuote } from '../steps.js';
+import { patienceBudget, shQuote } from '../steps.js';
 import { CLIENT_CERT_PRELUDE } from '../network/index-files.js';
 
 export const DOWNLOADS = '/opt/piper/downloads';
@@ -58,7 +58,13 @@ export function pipDownloadStep(requirements: string[], env: string[], redactor:
     `ls ${DOWNLOADS}`,
   ].join('\n');
   const shown = env.filter((e) => !e.startsWith('PIP_CONFIG_FILE='));
-  return { name: 'pip', script, display: redactor.text([...shown, command].join(' ')), env, timeoutS: 600 };
+  return {
+    name: 'pip',
+    script,
+    display: redactor.text([...shown, command].join(' ')),
+    env,
+    timeoutS: Math.max(600, patienceBudget(env)),
+  };
 }
 
 /** The file names the download step listed after its marker line. */
@@ -252,7 +258,7 @@ export function sdistListStep(name: string, env: string[]): StepSpec {
     script: `python3 -I -c ${shQuote(SDIST_SCRIPT)} list ${shQuote(name)}`,
     display: `list the sdists of ${name} on the index (PEP 503 page, stdlib only)`,
     env,
-    timeoutS: 120,
+    timeoutS: Math.max(120, patienceBudget(env)),
     quiet: true,
   };
 }
@@ -264,7 +270,7 @@ export function sdistFetchStep(name: string, file: string, env: string[]): StepS
     script: `python3 -I -c ${shQuote(SDIST_SCRIPT)} fetch ${shQuote(name)} ${shQuote(file)} ${SDISTS}`,
     display: `fetch ${file} from the index without building it`,
     env,
-    timeoutS: 600,
+    timeoutS: Math.max(600, patienceBudget(env)),
   };
 }
 
