@@ -191,6 +191,7 @@ describe('the code index of TSX and JavaScript', () => {
       'class lib.old.Store',
       'method lib.old.Store.constructor',
       'method lib.old.Store.save',
+      'class lib.old.exports',
       'module web.App',
       'function web.App.App',
       'class web.App.Page',
@@ -200,6 +201,37 @@ describe('the code index of TSX and JavaScript', () => {
     ]);
     expect(index.files().every((f) => !f.syntaxError)).toBe(true);
     expect(must(index, 'lib.new.load').async).toBe(true);
+  });
+
+  it('names what CommonJS and pre-class code define by assignment at the top level', async () => {
+    const index = await indexOf({
+      'lib/response.js': [
+        "'use strict';",
+        'var res = Object.create(http.ServerResponse.prototype);',
+        'module.exports = res;',
+        '/** Send a response. */',
+        'res.send = function send(body) { return this.end(body); };',
+        'exports.json = (obj) => JSON.stringify(obj);',
+        'module.exports.status = async function (code) { this.statusCode = code; };',
+        'Router.prototype.route = function route(path) { return path; };',
+        'module.exports.helpers = { pick(o, k) { return o[k]; } };',
+        'res[computed] = function () {};',
+        'function inner() { exports.hidden = function () {}; }',
+        '',
+      ].join('\n'),
+    });
+    expect(summary(index)).toEqual([
+      'module lib.response',
+      'function lib.response.res.send',
+      'function lib.response.json',
+      'function lib.response.status',
+      'function lib.response.Router.prototype.route',
+      'class lib.response.helpers',
+      'method lib.response.helpers.pick',
+      'function lib.response.inner',
+    ]);
+    expect(must(index, 'lib.response.res.send').doc).toBe('Send a response.');
+    expect(must(index, 'lib.response.status').async).toBe(true);
   });
 
   it('indexes a file with a syntax error as far as it parses, and says so', async () => {

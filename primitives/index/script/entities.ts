@@ -6,6 +6,7 @@
 // an object passed to a call inside a function is no entity.
 import type { Node } from 'web-tree-sitter';
 import type { EntityKind } from '../../../runtime/ledger/code-entity.js';
+import { assignedAt } from './assigned.js';
 
 /** The node types the extractor visits: entity candidates, then the names lexical search keeps. */
 export const ENTITY_TYPES = [
@@ -25,6 +26,7 @@ export const ENTITY_TYPES = [
   'pair',
   'public_field_definition',
   'field_definition',
+  'assignment_expression',
 ];
 export const NAME_TYPES = [
   'identifier',
@@ -82,6 +84,7 @@ export function candidateOf(node: Node, place: Place): Candidate | null {
   const type = node.type;
   if (type === 'variable_declarator') return declaratorCandidate(node);
   if (type === 'export_statement') return defaultExport(node);
+  if (type === 'assignment_expression') return assignmentCandidate(node);
   if (MEMBERS.has(type) || FIELDS.has(type)) {
     if (node.parent?.id !== place.members) return null;
     return MEMBERS.has(type) ? memberCandidate(node, place) : fieldCandidate(node);
@@ -140,18 +143,28 @@ function valueCandidate(name: string, kind: ScriptKind, span: Node, value: Node)
   };
 }
 
+/** What a value defines when bound to a name: a function, a class or an object; else nothing. */
+function definedKind(value: Node): ScriptKind | null {
+  if (FUNCTION_VALUES.has(value.type)) return 'function';
+  if (CLASS_VALUES.has(value.type)) return 'class';
+  return value.type === 'object' ? 'variable' : null;
+}
+
 /** `export default function () {}`, `export default class {}`, `export default {…}`: named `default`. */
 function defaultExport(node: Node): Candidate | null {
   const value = node.childForFieldName('value');
   if (!value) return null;
-  const kind = FUNCTION_VALUES.has(value.type)
-    ? 'function'
-    : CLASS_VALUES.has(value.type)
-      ? 'class'
-      : value.type === 'object'
-        ? 'variable'
-        : null;
+  const kind = definedKind(value);
   return kind ? valueCandidate('default', kind, node, value) : null;
+}
+
+/** `exports.f = function () {}`, `module.exports = {…}`, `A.prototype.m = () => {}` (assigned.ts). */
+function assignmentCandidate(node: Node): Candidate | null {
+  const assigned = assignedAt(node);
+  if (!assigned) return null;
+  const { name, value, statement } = assigned;
+  const kind = definedKind(value);
+  return kind ? valueCandidate(name, kind, statement, value) : null;
 }
 
 function memberCandidate(node: Node, place: Place): Candidate | null {
