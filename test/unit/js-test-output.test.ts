@@ -32,6 +32,9 @@ const verdictOf = (c: Captured, exit = c.exit_code) =>
 const COUNTS: [string, [number, number, number, number]][] = [
   ['jest-framed-mixed', [4, 2, 1, 2]],
   ['jest-console-mixed', [4, 2, 0, 2]],
+  ['jest-json-stdout-mixed', [4, 2, 1, 2]],
+  // A test's print of `9 passing` beside mocha's JSON: the worse of the two stands.
+  ['mocha-json-stdout-mixed', [3, 2, 1, 2]],
   ['vitest-framed-mixed', [3, 2, 1, 2]],
   ['vitest-console-mixed', [3, 2, 0, 2]],
   ['mocha-framed-mixed', [3, 2, 1, 2]],

@@ -1,9 +1,9 @@
 // The one reading of a JavaScript test run's output. The machine report piper framed after the
 // runner exited (report-frame.ts) is the whole reading when it is there. Without one (a project's
-// own `npm test`), every summary found is read — a TAP stream on stdout, jest's, vitest's, mocha's
-// and ava's console summaries — and where more than one is found the worse stands (the most
-// failures and errors, the fewest passes): a test that prints a second runner's summary can make a
-// run worse, never better.
+// own `npm test`), every summary found is read — a TAP stream or a JSON report ending stdout,
+// jest's, vitest's, mocha's and ava's console summaries — and where more than one is found the
+// worse stands (the most failures and errors, the fewest passes): a test that prints a second
+// runner's summary can make a run worse, never better.
 import { withoutColors } from '../../text/terminal-colors.js';
 import type { TestCounts } from '../test-counts.js';
 import { putWorse } from '../worse-word.js';
@@ -19,6 +19,7 @@ import { readMochaReport } from './mocha-report.js';
 import { parseMochaSpec } from './mocha-spec.js';
 import type { JsReading } from './reading.js';
 import { reportFrame, type ReportKind } from './report-frame.js';
+import { stdoutReport } from './stdout-report.js';
 import { isTapStream, readTap } from './tap-stream.js';
 
 const REPORT_READERS: Record<ReportKind, (text: string) => JsReading | undefined> = {
@@ -33,12 +34,14 @@ export function readJsOutput(stdout: string, stderr: string): JsReading {
   if (frame === 'broken') return { outcomes: new Map(), counts: undefined };
   if (frame) return REPORT_READERS[frame.kind](frame.text) ?? { outcomes: new Map(), counts: undefined };
   const tap = isTapStream(out) ? readTap(out) : undefined;
+  const json = stdoutReport(out);
   const outcomes = consoleFailures(out, err);
   const mocha = mochaConsoleCounts(out);
-  for (const [id, word] of [...(tap?.outcomes ?? []), ...(mocha ? parseMochaSpec(out) : [])])
-    putWorse(outcomes, id, word);
+  const named = [...(tap?.outcomes ?? []), ...(json?.outcomes ?? []), ...(mocha ? parseMochaSpec(out) : [])];
+  for (const [id, word] of named) putWorse(outcomes, id, word);
   const found = [
     tap?.counts,
+    json?.counts,
     // jest writes to stderr; a command that joins the streams (`2>&1 | tee`) has it on stdout.
     jestConsoleCounts(err) ?? jestConsoleCounts(out),
     vitestConsoleCounts(out),
