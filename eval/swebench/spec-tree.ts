@@ -2,7 +2,7 @@
 // one: a copy of the base tree beside it holding the entry's recipe as `.piper/sandbox.toml`, so the
 // spec goes through the one recipe path every project's does (untrusted: no setup command, no index
 // URL), while the base tree the agent works in and is graded from stays the repository's own. The
-// copy is made once per commit and recipe (its name carries the recipe's digest).
+// copy is made once per commit and recipe (its name carries the digest of the recipe it holds).
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,13 +65,15 @@ export function environmentTree(
   if (!spec) return { tree: base, use: null };
   const made = keepDeclaredExtras(spec.made, base);
   const use = useOf(spec.entry, made, spec.use.digest);
-  const tree = `${base}.spec-${spec.use.digest}`;
+  const toml = tomlOf(spec.entry, made);
+  // Named by what it holds: the recipe as written, after the extras the commit declares.
+  const tree = `${base}.spec-${createHash('sha256').update(toml).digest('hex').slice(0, 12)}`;
   if (existsSync(join(tree, RECIPE_PATH))) return { tree, use };
   const tmp = `${tree}.${process.pid}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   cpSync(base, tmp, { recursive: true, verbatimSymlinks: true });
   mkdirSync(join(tmp, '.piper'), { recursive: true });
-  writeFileSync(join(tmp, RECIPE_PATH), tomlOf(spec.entry, made));
+  writeFileSync(join(tmp, RECIPE_PATH), toml);
   rmSync(tree, { recursive: true, force: true });
   renameSync(tmp, tree);
   return { tree, use };
