@@ -72,7 +72,7 @@ export async function runIn(sandbox: Sandbox, image: string, files: Record<strin
     image,
     argv: ['sh', '-c', script],
     workspace: workspaceOf(files),
-    limits: { timeoutS: 60, memoryMb: 1024, tmpfsMb: 256 },
+    limits: { timeoutS: 120, memoryMb: 1024, tmpfsMb: 256 },
   });
 }
 

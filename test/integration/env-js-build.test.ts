@@ -21,7 +21,12 @@ afterAll(async () => {
   for (const ref of made) await engine.removeImage(ref).catch(() => undefined);
 });
 
-function ensure(root: string, plan: JsEnsureInput['plan'], mode: JsEnsureInput['mode'] = 'auto') {
+function ensure(
+  root: string,
+  plan: JsEnsureInput['plan'],
+  mode: JsEnsureInput['mode'] = 'auto',
+  lines: string[] = [],
+) {
   return ensureJsEnvironment({
     engine,
     ledger: null,
@@ -29,7 +34,10 @@ function ensure(root: string, plan: JsEnsureInput['plan'], mode: JsEnsureInput['
     plan,
     mode,
     owner: formatOwner(currentOwner()),
-    log: (line) => process.env.PIPER_TEST_VERBOSE && console.log(line),
+    log: (line) => {
+      lines.push(line);
+      if (process.env.PIPER_TEST_VERBOSE) console.log(line);
+    },
   });
 }
 
@@ -113,12 +121,50 @@ describe.skipIf(skip !== null)(`JavaScript environments (${skip ?? 'registry ans
       lockfile: 'package-lock.json',
       workspaces: ['packages/a', 'packages/b'],
     });
-    const env = await ensure(root, plan);
+    const lines: string[] = [];
+    const env = await ensure(root, plan, 'auto', lines);
     made.push(env.image);
     expect(env.status).toBe('built');
+    // The build log: the script said nothing in the download, and offline it found no network and no login.
+    const download = lines.findIndex((l) => l.includes('[download]'));
+    const offline = lines.findIndex((l) => l.includes('[scripts offline]'));
+    expect(download).toBeGreaterThan(-1);
+    expect(offline).toBeGreaterThan(download);
+    expect(lines.slice(download, offline).filter((l) => l.includes('PIPER-PROBE'))).toEqual([]);
+    const probes = lines.slice(offline).filter((l) => l.includes('PIPER-PROBE'));
+    expect(probes.join('\n')).toMatch(/PIPER-PROBE token=none held=false/);
+    expect(probes.join('\n')).toMatch(/PIPER-PROBE offline (ENOTFOUND|EAI_AGAIN|ENETUNREACH)/);
+    expect(probes.join('\n')).not.toContain('reached');
     const r = await runIn(sandbox, env.image, files, 'cd packages/b && node index.js');
     expect(r.exit_code, r.stderr).toBe(0);
     expect(r.stdout).toBe('a-number /work/packages/a/index.js 1.0.0\n');
+  }, 900_000);
+});
+
+describe.skipIf(skip !== null)('a native addon', () => {
+  it('compiles offline against the provided headers when its prebuilt binary cannot be fetched', async () => {
+    const files = {
+      'package.json': JSON.stringify({ name: 'native', version: '1.0.0', dependencies: { bcrypt: '5.1.1' } }),
+    };
+    const root = writeProject(files);
+    npmLock(root);
+    const env = await ensure(
+      root,
+      planOf(root, { manager: 'npm', version: '10.9.9', lockfile: 'package-lock.json' }),
+    );
+    made.push(env.image);
+    console.log(
+      `native (bcrypt): ${env.status} in ${env.seconds.toFixed(1)} s, ${(env.sizeBytes / 1e6).toFixed(0)} MB`,
+    );
+    expect(env.shortfalls).toEqual([]);
+    const r = await runIn(
+      sandbox,
+      env.image,
+      files,
+      `node -e "const b = require('bcrypt'); console.log(b.compareSync('x', b.hashSync('x', 4)), require.resolve('bcrypt'))"`,
+    );
+    expect(r.exit_code, JSON.stringify(r)).toBe(0);
+    expect(r.stdout).toBe('true /opt/piper/js/node_modules/bcrypt/bcrypt.js\n');
   }, 900_000);
 });
 

@@ -1,7 +1,7 @@
 // piper's own JavaScript toolchain as an image FROM the sandbox image: a real Node build at
 // /opt/piper/node (bin/node, include/node for node-gyp offline), the package manager at
-// /opt/piper/pm/<name>, wrappers in /opt/piper/bin, and a C++ compiler from Debian for native
-// addons. Every file is downloaded on the host from the user's registry and checked against its
+// /opt/piper/pm/<name>, wrappers in /opt/piper/bin, on a layer with Debian's C++ compiler for
+// native addons (compiler-layer.ts). Every file is downloaded on the host from the user's registry and checked against its
 // integrity (registry-download.ts); the box gets them as data. No repository file is here, so the
 // image is keyed by the versions alone, shared by every project, and a hit asks no registry.
 import { createHash } from 'node:crypto';
@@ -10,7 +10,9 @@ import type { DockerEngine } from '../../../engine/docker-engine.js';
 import { RuntimeError } from '../../../errors.js';
 import { ownerLabels } from '../../../sandbox/owner-labels.js';
 import { BuildBox } from '../../build/build-box.js';
-import { aptStep, cleanStep, shQuote } from '../../build/steps.js';
+import { cleanStep, shQuote } from '../../build/steps.js';
+import { acquireBuildLock } from '../../../host/build-lock.js';
+import { ensureCompilerLayer, type Layer } from './compiler-layer.js';
 import type { EnvironmentStep } from '../../../ledger/environments.js';
 import type { JsManager } from '../plan/js-plan.js';
 import { JS_PATH, MANAGER_ENTRY, NODE_HOME, PM_HOME, TOOL_BIN } from './layout.js';
@@ -21,8 +23,6 @@ import { toolPackages, type ToolPackage } from './versions.js';
 
 const TOOLCHAIN_REPO = 'piper-js-toolchain';
 export const TOOLCHAIN_LABEL = 'piper.js.toolchain';
-/** Debian's packages node-gyp needs beyond the sandbox image's python3 and make. */
-const COMPILER = ['g++'];
 
 export interface ToolchainInput {
   engine: DockerEngine;
@@ -47,7 +47,7 @@ export interface Toolchain {
 
 /** The toolchain's key: the base image, the packages' exact versions and every script of its box. */
 export function toolchainKey(baseId: string, packages: ToolPackage[], manager: JsManager): string {
-  const scripts = [aptStep('compiler', COMPILER, true).script, wrapperScript(manager), cleanStep().script];
+  const scripts = [wrapperScript(manager), cleanStep().script];
   const what = { baseId, packages: packages.map((p) => `${p.name}@${p.version}:${p.dir}`), scripts };
   return createHash('sha256').update(JSON.stringify(what)).digest('hex');
 }
@@ -55,12 +55,35 @@ export function toolchainKey(baseId: string, packages: ToolPackage[], manager: J
 /** The toolchain image of these versions: reused when the engine has it, built otherwise. */
 export async function ensureToolchain(input: ToolchainInput): Promise<Toolchain> {
   const packages = toolPackages(input.nodeMajor, input.manager, input.managerVersion);
-  const key = toolchainKey(input.base.id, packages, input.manager);
+  const under = await ensureCompilerLayer(input.engine, input.base, input.owner, input.log);
+  const key = toolchainKey(under.id, packages, input.manager);
   const ref = `${TOOLCHAIN_REPO}:${key.slice(0, 12)}`;
   const versions = packages.map((p) => `${p.name}@${p.version}`);
-  const found = await input.engine.inspectImage(ref);
-  if (found && found.labels[TOOLCHAIN_LABEL] === key)
-    return { ref, imageId: found.id, key, versions, built: false, steps: [] };
+  const found = async () => {
+    const info = await input.engine.inspectImage(ref);
+    return info && info.labels[TOOLCHAIN_LABEL] === key
+      ? { ref, imageId: info.id, key, versions, built: false, steps: [] }
+      : null;
+  };
+  const hit = await found();
+  if (hit) return hit;
+  const lock = await acquireBuildLock(`${TOOLCHAIN_REPO}-${key}`, { log: input.log });
+  try {
+    return (
+      (lock.waited ? await found() : null) ?? (await build(input, under, packages, { key, ref, versions }))
+    );
+  } finally {
+    lock.release();
+  }
+}
+
+/** Downloads the packages on the host, then places them in a box of the compiler layer and commits it. */
+async function build(
+  input: ToolchainInput,
+  under: Layer,
+  packages: ToolPackage[],
+  { key, ref, versions }: { key: string; ref: string; versions: string[] },
+): Promise<Toolchain> {
   input.log(`JavaScript toolchain ${versions.join(', ')}: downloading from your npm registry`);
   const env = input.env ?? process.env;
   const registry = npmRegistry(env);
@@ -69,14 +92,14 @@ export async function ensureToolchain(input: ToolchainInput): Promise<Toolchain>
   for (const p of packages)
     files.push({ p, got: await downloadPackage(registry, dispatcher, p.name, p.version, env) });
   await dispatcher.close();
+  // Nothing in this box needs the network: the files arrive as data.
   const box = await BuildBox.start(input.engine, {
-    image: input.base.ref,
-    network: (await input.engine.hasBridgeNetwork()) ? 'bridge' : 'host',
+    image: under.ref,
+    network: 'none',
     labels: { ...ownerLabels(input.owner), [TOOLCHAIN_LABEL]: key },
     log: input.log,
   });
   try {
-    check(await box.run(aptStep('compiler', COMPILER, true)), 'compiler');
     const dirs = files.map((_, i) => `/opt/piper/.unpack-${i}`).join(' ');
     check(await box.run({ name: 'unpack dirs', script: `mkdir -p ${dirs}`, timeoutS: 30 }), 'unpack dirs');
     for (const [i, { p, got }] of files.entries()) {
