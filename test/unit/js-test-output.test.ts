@@ -127,6 +127,25 @@ describe('per-test words from the machine reports', () => {
     });
   });
 
+  it("jest's verbose listing without a report: the JSON report's ids, the same title twice the worse word", () => {
+    const c = fixture('jest-verbose-mixed');
+    const words = readJsOutput(c.stdout, c.stderr).outcomes;
+    expect(words.get('a.test.js › math › adds')).toBe('PASSED');
+    expect(words.get('a.test.js › math › breaks')).toBe('FAILED');
+    expect(words.get('a.test.js › math › skipped one')).toBe('SKIPPED');
+    expect(words.get('a.test.js › math › later')).toBe('SKIPPED');
+    expect(words.get('a.test.js › math › inner › same')).toBe('FAILED');
+    expect(words.get('b.test.js › ok in b')).toBe('PASSED');
+    // The failure headers (`● math › breaks`) name no file: where the listing is, they add nothing.
+    expect(words.has('math › breaks')).toBe(false);
+    expect(testCounts(c.stdout, c.stderr, 'javascript')).toEqual({
+      passed: 4,
+      failed: 2,
+      errors: 0,
+      skipped: 2,
+    });
+  });
+
   it('the shared entry reads a JavaScript run too', () => {
     const c = fixture('node-test-tap-mixed');
     expect(parseTestOutcomes('javascript', c.stdout).get('math › breaks')).toBe('FAILED');

@@ -6,9 +6,14 @@ import type { SummaryWord } from '../worse-word.js';
 import { putWorse } from '../worse-word.js';
 import { ID_JOIN } from './reading.js';
 
-export function consoleFailures(stdout: string, stderr: string): Map<string, SummaryWord> {
+/** `jestHeaders` false: jest's listing named each test with its file already (jest-verbose.ts). */
+export function consoleFailures(
+  stdout: string,
+  stderr: string,
+  jestHeaders = true,
+): Map<string, SummaryWord> {
   const out = new Map<string, SummaryWord>();
-  for (const m of stderr.matchAll(/^ {2}● (.+)$/gm)) {
+  for (const m of jestHeaders ? stderr.matchAll(/^ {2}● (.+)$/gm) : []) {
     const title = m[1]!.trim();
     if (title === 'Console' || title === 'Test suite failed to run') continue;
     putWorse(out, title, 'FAILED');

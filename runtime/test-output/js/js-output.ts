@@ -15,6 +15,7 @@ import {
 } from './console-summary.js';
 import { consoleFailures } from './console-failures.js';
 import { readJestReport } from './jest-report.js';
+import { parseJestVerbose } from './jest-verbose.js';
 import { readMochaReport } from './mocha-report.js';
 import { parseMochaSpec } from './mocha-spec.js';
 import type { JsReading } from './reading.js';
@@ -35,15 +36,22 @@ export function readJsOutput(stdout: string, stderr: string): JsReading {
   if (frame) return REPORT_READERS[frame.kind](frame.text) ?? { outcomes: new Map(), counts: undefined };
   const tap = isTapStream(out) ? readTap(out) : undefined;
   const json = stdoutReport(out);
-  const outcomes = consoleFailures(out, err);
   const mocha = mochaConsoleCounts(out);
-  const named = [...(tap?.outcomes ?? []), ...(json?.outcomes ?? []), ...(mocha ? parseMochaSpec(out) : [])];
+  // jest writes to stderr; a command that joins the streams (`2>&1 | tee`) has it on stdout.
+  const jest = jestConsoleCounts(err) ?? jestConsoleCounts(out);
+  const listing = jest ? parseJestVerbose(err) : new Map();
+  const outcomes = consoleFailures(out, err, listing.size === 0);
+  const named = [
+    ...(tap?.outcomes ?? []),
+    ...(json?.outcomes ?? []),
+    ...(mocha ? parseMochaSpec(out) : []),
+    ...listing,
+  ];
   for (const [id, word] of named) putWorse(outcomes, id, word);
   const found = [
     tap?.counts,
     json?.counts,
-    // jest writes to stderr; a command that joins the streams (`2>&1 | tee`) has it on stdout.
-    jestConsoleCounts(err) ?? jestConsoleCounts(out),
+    jest,
     vitestConsoleCounts(out),
     mocha,
     avaConsoleCounts(out),
