@@ -6,6 +6,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodeIndex } from '../../primitives/index/code-index.js';
 import { moduleSelector } from '../../primitives/index/selector.js';
+import { readEntity } from '../../primitives/tools/read-entity/effect.js';
+import { searchSymbol } from '../../primitives/tools/search-symbol/effect.js';
 import type { Entity } from '../../primitives/types.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 
@@ -168,6 +170,20 @@ describe('the code index of TypeScript', () => {
     const index = await indexOf({ 'src/service.ts': SERVICE_TS });
     const best = index.lexicalSearch('parseInt radix')[0];
     expect(best?.entity.selector).toBe('src.service.parse');
+  });
+});
+
+describe('read_entity and search_symbol on TypeScript', () => {
+  it('find a method by name, read its body, and say a getter and setter share a selector', async () => {
+    const index = await indexOf({ 'src/service.ts': SERVICE_TS });
+    const found = await searchSymbol({ index }, { query: 'Calc.add' });
+    expect(found.data?.matches[0]).toMatchObject({ selector: 'src.service.Calc.add', kind: 'method' });
+    const read = await readEntity({ index }, { selector: 'src.service.Calc.add', body: true });
+    expect(read.data?.body).toContain('return a + a;');
+    const size = await readEntity({ index }, { selector: 'src.service.Calc.size' });
+    expect(size.data?.note).toBe(
+      'src.service.Calc.size is defined 2 times; this is the last definition (line 12 of src/service.ts)',
+    );
   });
 });
 

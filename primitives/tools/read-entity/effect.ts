@@ -53,7 +53,9 @@ export async function readEntity(
   const data: ReadEntityResult = { entity, body };
   const count = ctx.index.definitionCount(selector);
   if (count > 1) {
-    data.note = `${selector} is defined ${count} times; this is the last definition (line ${entity.startLine} of ${entity.path}), the one Python binds`;
+    // Python binds the last definition; in JavaScript/TypeScript a getter and its setter share a name, both live.
+    const binds = entity.path.endsWith('.py') ? ', the one Python binds' : '';
+    data.note = `${selector} is defined ${count} times; this is the last definition (line ${entity.startLine} of ${entity.path})${binds}`;
   }
   return { ok: true, error: null, data };
 }
