@@ -42,6 +42,29 @@ describe('the test command from package.json', () => {
     expect(decisions).toMatch(/build steps kept \(`tsc -p tsconfig.build.json`\)/);
   });
 
+  it("leaves npm's own options out and drops a coverage report", () => {
+    const plan = planOf({
+      'package.json': pkg({ test: 'tap', 'cov:report': 'c8 report --reporter=lcov' }),
+      '.github/workflows/ci.yml': workflow(['npm test --ignore-scripts', 'npm run cov:report']),
+    });
+    expect(plan.testCommand).toBe('tap');
+    const report = planOf({ 'package.json': pkg({ test: 'c8 ava && c8 report' }) });
+    expect(report.testCommand).toBe('c8 ava');
+  });
+
+  it("keeps a script's cd inside that script", () => {
+    const plan = planOf({
+      'package.json': pkg({
+        test: 'npm run docs-lint && npm run unit && npm run site',
+        'docs-lint': 'cd docs && eslint .',
+        unit: 'jest',
+        site: 'cd site && jest',
+      }),
+    });
+    expect(plan.testCommand).toBe('jest && (cd site && jest)');
+    expect(plan.decisions.join('\n')).toContain('`(cd docs && eslint .)` dropped: a tooling step');
+  });
+
   it("runs npm's pre hook, and not pnpm's", () => {
     const scripts = { pretest: 'npm run build', build: 'rollup -c', test: 'vitest run' };
     expect(planOf({ 'package.json': pkg(scripts) }).testCommand).toBe('rollup -c && vitest run');
@@ -176,6 +199,20 @@ jobs:
     });
     expect(plan.testCommand).toBe('npx jest --ci');
     expect(plan.testRunner).toBe('jest');
+  });
+
+  it('takes a CI line whose script starts a runner, whatever its name', () => {
+    const plan = planOf({
+      'package.json': pkg({
+        test: 'npm run lint && npm run unit',
+        lint: 'eslint .',
+        unit: 'borp --coverage',
+        docs: 'node build-docs.js',
+      }),
+      '.github/workflows/ci.yml': workflow(['npm run docs', 'npm run unit']),
+    });
+    expect(plan.testCommand).toBe('borp --coverage');
+    expect(plan.testCommandFrom).toBe('.github/workflows/ci.yml job test step 4');
   });
 
   it('passes over a line holding an expression', () => {

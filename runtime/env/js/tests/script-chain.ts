@@ -49,6 +49,10 @@ function scriptCall(w: string[], ctx: ChainContext): { name: string; args: strin
     // `yarn jest` / `pnpm vitest run`: the package's own program, no script of that name.
     return { name: `bin:${name}`, args: tail };
   }
+  // npm reads options before `--` as its own configuration (`npm test --ignore-scripts`); only what
+  // follows `--` reaches the script. pnpm and yarn pass every word after the name.
+  const dashes = tail.indexOf('--');
+  if (program === 'npm') return { name, args: dashes < 0 ? [] : tail.slice(dashes + 1) };
   return { name, args: tail[0] === '--' ? tail.slice(1) : tail };
 }
 
@@ -127,6 +131,23 @@ function wrappedCall(w: string[], ctx: ChainContext, depth: number): Omit<ChainS
   return { text: `${w.slice(0, at).map(quote).join(' ')} ${inner[0]!.text}`, kind: 'test' };
 }
 
+/**
+ * A script's steps that change directory, as one subshell step: npm runs each script in a shell of
+ * its own, so its `cd` must not reach the steps after it. The step is a test when any part is.
+ */
+function scoped(steps: ChainStep[], script: string): ChainStep[] {
+  if (!steps.some((s) => words(s.text)[0] === 'cd')) return steps;
+  const kinds = new Set(steps.map((s) => s.kind));
+  const kind = kinds.has('test')
+    ? 'test'
+    : kinds.has('workspaces')
+      ? 'workspaces'
+      : kinds.has('build')
+        ? 'build'
+        : 'tool';
+  return [{ text: `(${steps.map((s) => s.text).join(' && ')})`, kind, script }];
+}
+
 /** A script's steps: its `pre` hook's (npm and yarn 1 run them), then its own, `args` on its last. */
 function runScript(name: string, args: string[], ctx: ChainContext, depth: number): ChainStep[] {
   const body = ctx.scripts[name];
@@ -135,7 +156,7 @@ function runScript(name: string, args: string[], ctx: ChainContext, depth: numbe
     ctx.preHooks && ctx.scripts[`pre${name}`] !== undefined
       ? runScript(`pre${name}`, [], ctx, depth + 1)
       : [];
-  const own = expandLine(body, ctx, name, depth + 1);
+  const own = scoped(expandLine(body, ctx, name, depth + 1), name);
   const last = own[own.length - 1];
   if (last && args.length)
     own[own.length - 1] = { ...last, text: `${last.text} ${args.map(quote).join(' ')}` };

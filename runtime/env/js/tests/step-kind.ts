@@ -121,6 +121,9 @@ export function kindOfWords(words: readonly string[]): StepKind {
   const [program = '', sub = ''] = words;
   if ((program === 'npm' || program === 'yarn' || program === 'pnpm') && sub === 'link') return 'link';
   if (TOOLS.has(program) || program.startsWith('@biomejs/')) return 'tool';
+  // A coverage tool's report or threshold check, after the tests ran under it.
+  if ((program === 'nyc' || program === 'c8') && ['report', 'check-coverage', 'merge'].includes(sub))
+    return 'tool';
   if ((program === 'tsc' || program === 'vue-tsc') && words.some((w) => /^--?noEmit(?:=true)?$/.test(w)))
     return 'tool';
   if (program === 'vite' && sub !== 'build') return 'test';

@@ -33,14 +33,20 @@ interface Candidate {
   rank: number;
 }
 
-/** How much a CI line looks like the suite: 3 the `test` script, 2 another test script or a runner. */
-function rankOf(line: string): number {
+/**
+ * How much a CI line looks like the suite: 3 the `test` script, 2 another test script, a runner
+ * started directly, or a script whose steps start one (`npm run unit`); 0 not a test line.
+ */
+function rankOf(line: string, ctx: ChainContext): number {
   const script = SCRIPT_RUN.exec(innerWords(line).join(' '))?.[1];
   if (script !== undefined) {
     if (NOT_THE_SUITE.test(script)) return 0;
     return script === 'test' || script === 't' ? 3 : 2;
   }
-  return runnerOfWords(innerWords(line)) ? 2 : 0;
+  if (runnerOfWords(innerWords(line))) return 2;
+  if (NOT_THE_SUITE.test(line)) return 0;
+  const steps = expandLine(line, ctx).filter((s) => s.kind === 'test');
+  return steps.some((s) => runnerOfWords(stepWords(s)) !== null) ? 2 : 0;
 }
 
 /** Workflows and jobs that publish or document rather than test: their steps rank below the CI's. */
@@ -55,13 +61,13 @@ function workflowWeight(job: CiJob): number {
 
 const BUILD_LINE = /^(?:npm|pnpm|yarn)\s+(?:run\s+)?(?:-\S+\s+)*build(?:$|[\s:])/;
 
-function ciCandidates(jobs: CiJob[], decisions: string[]): Candidate[] {
+function ciCandidates(jobs: CiJob[], ctx: ChainContext, decisions: string[]): Candidate[] {
   const found: Candidate[] = [];
   for (const job of jobs) {
     const before: string[] = [];
     for (const step of job.steps) {
       for (const line of commandLines(step.run ?? '')) {
-        const rank = rankOf(line);
+        const rank = rankOf(line, ctx);
         if (rank === 0) {
           if (BUILD_LINE.test(line) && !line.includes('${{')) before.push(line);
           continue;
@@ -136,7 +142,7 @@ export function detectJsTestCommand(
     return { command: input.recipeTest, from: '.piper/sandbox.toml test', runner, env: {} };
   }
   const testScript = input.ctx.scripts.test;
-  const candidates: Candidate[] = [...ciCandidates(input.jobs, decisions)];
+  const candidates: Candidate[] = [...ciCandidates(input.jobs, input.ctx, decisions)];
   if (testScript !== undefined && !NPM_PLACEHOLDER.test(testScript))
     candidates.push({ line: 'npm test', from: 'package.json scripts.test', env: [], before: [], rank: 1 });
   for (const candidate of candidates) {
