@@ -12,7 +12,7 @@ const port = parentPort;
 if (!port) throw new Error('scan-worker.js runs as a worker thread of the code index only');
 // A grammar that cannot load fails every batch; the pool reports the first reply's error.
 // The pool names the language its repository is indexed as (parse-pool.ts).
-const language = (workerData as { language: LanguageId }).language;
+const language = (workerData as { language?: LanguageId } | undefined)?.language ?? 'python';
 const loading = sourceParsers(language).then(
   (parsers) => ({ parsers }),
   (error: unknown) => ({ error: (error as Error).message }),
