@@ -1,8 +1,12 @@
 // The manifests the JavaScript plan names (runtime/env/js/plan/manifests.ts, workspace-glob.ts): the
 // root's, then each workspace package's, from package.json `workspaces` (array or object) or
 // pnpm-workspace.yaml, patterns matched over the repository listing; and the TypeScript gate's flag.
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planOf } from '../helpers/js-plan-repo.js';
+import { planJsEnvironment } from '../../runtime/env/js/plan/plan-js.js';
+import { jsRepo, planOf } from '../helpers/js-plan-repo.js';
 
 const member = (name: string) => ({ name, version: '1.0.0' });
 
@@ -74,5 +78,31 @@ describe('TypeScript', () => {
       'tsconfig.json': '{}',
     };
     expect(planOf(inMember).typescript).toBe(true);
+  });
+});
+
+describe('hostile layouts', () => {
+  it('reads no manifest through a link out of the repository', () => {
+    const outside = mkdtempSync(join(tmpdir(), 'piper-js-outside-'));
+    writeFileSync(join(outside, 'package.json'), JSON.stringify({ name: 'secret' }));
+    writeFileSync(join(outside, '.npmrc'), 'registry=https://outside.example/\n');
+    const root = jsRepo({ 'package.json': { name: 'root', workspaces: ['packages/*'] } });
+    mkdirSync(join(root, 'packages'));
+    symlinkSync(outside, join(root, 'packages/linked'));
+    symlinkSync(join(outside, '.npmrc'), join(root, '.npmrc'));
+    const plan = planJsEnvironment(root);
+    expect(plan.workspaces).toEqual([]);
+    expect(plan.configFiles).toEqual([]);
+    expect(JSON.stringify(plan)).not.toContain('outside.example');
+  });
+
+  it('refuses a pattern made to backtrack, in bounded time', () => {
+    const start = Date.now();
+    const plan = planOf({
+      'package.json': { name: 'root', workspaces: ['**/a**/b**/c**/d**/e', `${'**/'.repeat(50)}x`] },
+      [`${'a/'.repeat(40)}package.json`]: { name: 'deep' },
+    });
+    expect(plan.workspaces).toEqual([]);
+    expect(Date.now() - start).toBeLessThan(5000);
   });
 });

@@ -4,14 +4,23 @@
 // translated to anchored regular expressions here, never handed to a shell or a glob library that
 // walks the disk: the listing already left node_modules, .git and build output out.
 
+/** A pattern with more `**` than this is not a workspace list: refused (it could backtrack). */
+const MAX_GLOBSTARS = 3;
+/** Patterns read at most. */
+const MAX_PATTERNS = 200;
+
 function escape(char: string): string {
   return /[\\^$.|+()[\]{}]/.test(char) ? `\\${char}` : char;
 }
 
 /** The regular expression of one pattern (without its `!`), or null for one too long to be a pattern. */
 function patternRegex(pattern: string): RegExp | null {
-  const clean = pattern.replace(/^\.\/+/, '').replace(/\/+$/, '');
-  if (clean.length > 256) return null;
+  // `**/**/` is `**/`: repeated, it would only make the expression backtrack.
+  const clean = pattern
+    .replace(/^\.\/+/, '')
+    .replace(/\/+$/, '')
+    .replace(/(?:\*\*\/)+/g, '**/');
+  if (clean.length > 256 || (clean.match(/\*\*/g) ?? []).length > MAX_GLOBSTARS) return null;
   let out = '';
   let braces = 0;
   for (let i = 0; i < clean.length; i++) {
@@ -44,7 +53,7 @@ function patternRegex(pattern: string): RegExp | null {
 export function matchWorkspaces(patterns: readonly string[], paths: readonly string[]): string[] {
   const include: RegExp[] = [];
   const exclude: RegExp[] = [];
-  for (const raw of patterns) {
+  for (const raw of patterns.slice(0, MAX_PATTERNS)) {
     const negated = raw.startsWith('!');
     const regex = patternRegex(negated ? raw.slice(1) : raw);
     if (regex) (negated ? exclude : include).push(regex);
