@@ -141,6 +141,45 @@ describe.skipIf(skip !== null)(`JavaScript environments (${skip ?? 'registry ans
   }, 900_000);
 });
 
+describe.skipIf(skip !== null)('hostile manifests', () => {
+  it('a git dependency is left out (named), and bins named like commands of the image are removed', async () => {
+    const files = {
+      'package.json': JSON.stringify({
+        name: 'hostile',
+        private: true,
+        workspaces: ['packages/shadow'],
+        // which@1's bin is `which`, as Debian's.
+        dependencies: { 'is-number': '7.0.0', which: '1.3.1', evil: 'github:example/evil' },
+      }),
+      'packages/shadow/package.json': JSON.stringify({
+        name: 'shadow',
+        version: '1.0.0',
+        bin: { node: 'x.js', git: 'x.js', 'shadow-tool': 'x.js' },
+      }),
+      'packages/shadow/x.js': "#!/usr/bin/env node\nconsole.log('shadow ran');\n",
+    };
+    const root = writeProject(files);
+    const env = await ensure(
+      root,
+      planOf(root, { manager: 'npm', version: '10.9.9', lockfile: null, workspaces: ['packages/shadow'] }),
+    );
+    made.push(env.image);
+    expect(env.shortfalls.map((s) => [s.kind, s.name])).toEqual([['missing', 'evil']]);
+    expect(env.sources.join('\n')).toMatch(/unlocked: no lockfile/);
+    expect(env.sources.join('\n')).toMatch(/bins left out, named like a command of the image: .*\bwhich\b/);
+    const r = await runIn(
+      sandbox,
+      env.image,
+      files,
+      'for c in node git which; do command -v $c; done && ls /work/node_modules/.bin && node -p "require(\'is-number\')(2)"',
+    );
+    expect(r.exit_code, JSON.stringify(r)).toBe(0);
+    expect(r.stdout).toMatch(/^\/opt\/piper\/node\/bin\/node\n\/usr\/bin\/git\n\/usr\/bin\/which\n/);
+    expect(r.stdout).toMatch(/\ntrue\n$/);
+    expect(r.stdout.split('\n')).not.toContain('which');
+  }, 900_000);
+});
+
 describe.skipIf(skip !== null)('a native addon', () => {
   it('compiles offline against the provided headers when its prebuilt binary cannot be fetched', async () => {
     const files = {

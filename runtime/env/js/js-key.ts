@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { JsPlanSchema, type JsPlan } from './plan/js-plan.js';
 import { downloadCommand, downloadEnv, rebuildCommand, rebuildEnv } from './build/install-commands.js';
 import { workspaceLinksStep } from './build/workspace-links.js';
+import { binShadowsStep } from './build/bin-shadows.js';
 
 export function jsEnvironmentKey(plan: JsPlan, toolchainKey: string): string {
   const {
@@ -24,6 +25,7 @@ export function jsEnvironmentKey(plan: JsPlan, toolchainKey: string): string {
     rebuildCommand(m),
     rebuildEnv(m).join(' '),
     workspaceLinksStep(plan.workspaces).script,
+    binShadowsStep().script,
   ];
   return createHash('sha256').update(JSON.stringify({ built, toolchainKey, scripts })).digest('hex');
 }

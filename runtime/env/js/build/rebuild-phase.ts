@@ -13,6 +13,7 @@ import { TOOLCHAIN_LABEL } from '../toolchain/toolchain-image.js';
 import { inTree, rebuildCommand, rebuildEnv } from './install-commands.js';
 import { lastLines, type JsBuild } from './js-build.js';
 import { workspaceLinksStep } from './workspace-links.js';
+import { binShadowsStep, shadowsSaid } from './bin-shadows.js';
 import { writesOutsideTree } from './tree-writes.js';
 
 const JS_LANGUAGE_LABEL = 'piper.env.language';
@@ -40,6 +41,10 @@ export async function rebuildPhase(b: JsBuild, from: string): Promise<string> {
     if (r.exit_code !== 0) scriptsFailed(b, command, r.output_tail);
     else b.sources.push('scripts: lifecycle scripts and native builds ran offline');
     b.check(await box.run(workspaceLinksStep(plan.workspaces)), 'workspace links');
+    const shadows = await box.run(binShadowsStep());
+    b.check(shadows, 'bin shadows');
+    const said = shadowsSaid(shadows.stdout);
+    if (said) b.sources.push(said);
     b.check(await box.run(cleanStep()), 'clean');
     await box.stop();
     const outside = writesOutsideTree(await box.changes());
