@@ -51,6 +51,8 @@ export async function instanceEnvironment(
     log: ctx.log,
     projectName: `swebench:${instance.repo}`,
     ...(python ? { python } : {}),
+    // The index as it stood when the issue was filed: an unpinned requirement resolves as it did then.
+    ...(instance.created_at ? { indexDate: instance.created_at } : {}),
     // Where its packages come from, as for any command: PIPER_SOURCES, else your config, else the index.
     sources: sourcesSetting(repoRoot, {}),
   });

@@ -33,6 +33,7 @@ import { toolsPhase } from './deps/tools-phase.js';
 import { topUpPhase } from './deps/topup-phase.js';
 import { wheelhousePhase } from './deps/wheelhouse-phase.js';
 import { wheelNames } from './wheel-dirs.js';
+import { withIndexDate } from './network/dated-build.js';
 import { sourcesLabel } from '../spec/spec-schema.js';
 
 export type { BuildInput } from './build-context.js';
@@ -49,8 +50,11 @@ export interface BuildOutcome {
   pytestPlugins: PytestPlugin[];
 }
 
-export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome> {
+export async function buildEnvironment(given: BuildInput): Promise<BuildOutcome> {
+  const dated = await withIndexDate(given);
+  const input = dated.input;
   const ctx = new BuildContext(input);
+  if (dated.sentence) ctx.sources.push(dated.sentence);
   const intermediate: string[] = [];
   try {
     const { base, tools, wheelsFirst } = await dependencyImages(ctx, intermediate);
@@ -76,6 +80,7 @@ export async function buildEnvironment(input: BuildInput): Promise<BuildOutcome>
       pytestPlugins: ctx.pytestPlugins,
     };
   } finally {
+    await dated.close();
     await Promise.all(ctx.removals);
     // The intermediate tags go; their layers stay as the kept and final images' parents.
     for (const ref of intermediate) await input.engine.removeImage(ref).catch(() => undefined);

@@ -74,6 +74,8 @@ export interface EnsureInput {
   env?: NodeJS.ProcessEnv;
   /** The sandbox's Python when the recipe does not choose a Debian release (an A/B set's --debian). */
   python?: SandboxPython;
+  /** The index as of this date (an instance's created_at), over PIPER_INDEX_DATE (spec/prepare-spec.ts). */
+  indexDate?: string;
   /**
    * The images are filed under this project name instead of the tree's path (names.ts), and not
    * pruned: the caller's trees (one per base commit) share them, and it keeps what it needs.
@@ -277,6 +279,7 @@ async function prepare(input: EnsureInput): Promise<Prepared> {
     env: input.env ?? process.env,
     ...(input.sources ? { sources: input.sources } : {}),
     ...(input.python ? { python: input.python } : {}),
+    ...(input.indexDate ? { indexDate: input.indexDate } : {}),
   });
   const base = await baseImage(input.engine, prepared.plan.debian, input.log);
   return { ...prepared, base };

@@ -21,6 +21,8 @@ export interface SpecInput {
   strict: boolean;
   /** Where the packages come from (default `index`); a fallback is made from this spec (fallbackSpec). */
   sources?: EnvSources;
+  /** The index as of this instant (ISO 8601), when set. */
+  indexDate?: string;
 }
 
 /** Whether the project phase runs the repository's code (its build backend, trusted setup commands). */
@@ -49,6 +51,7 @@ export function makeBuildSpec(input: SpecInput): BuildSpec {
     trustUrls: input.trustUrls,
     strict: input.strict,
     sources: { setting: input.sources ?? 'index', used: input.sources ?? 'index', fallback: false },
+    ...(input.indexDate ? { indexDate: input.indexDate } : {}),
     native: facts.native,
     buildFiles: facts.buildFiles,
     launchers: launchersFor(plan.testCommand),

@@ -2,6 +2,7 @@
 // pip settings the user's trust allows, and what the user should be told of what was left out.
 // No engine: `env plan --json` prints it, and the environment is chosen by its hash (choose/).
 import { loadRecipe } from '../../images/recipe.js';
+import { parseCutoff } from '../build/network/dated-page.js';
 import { planEnvironment } from '../plan/detect.js';
 import type { SandboxPython } from '../plan/read/marker-env.js';
 import { pipSettings, type PipSettings } from '../plan/pip-settings.js';
@@ -46,6 +47,19 @@ export function chooseSources(
   };
 }
 
+/** The index date as one instant (so one date spelled two ways is one key), or null: unset or unreadable (said). */
+function chooseIndexDate(text: string | undefined, notes: string[]): string | null {
+  if (!text?.trim()) return null;
+  const ms = parseCutoff(text);
+  if (ms === null) {
+    notes.push(
+      `index date "${text.slice(0, 40)}" is not a date (YYYY-MM-DD or ISO 8601): the index is used as it is now`,
+    );
+    return null;
+  }
+  return new Date(ms).toISOString();
+}
+
 export function prepareSpec(input: {
   repoRoot: string;
   trustRecipe: boolean;
@@ -54,6 +68,8 @@ export function prepareSpec(input: {
   python?: SandboxPython;
   /** The `sources` setting (absent: the default, `index`). */
   sources?: SourcesSetting;
+  /** The index as of this date or instant (the eval's instance date), over PIPER_INDEX_DATE. */
+  indexDate?: string;
 }): PreparedSpec {
   const { repoRoot, trustRecipe } = input;
   const plan = planEnvironment(repoRoot, input.python ? { python: input.python } : {});
@@ -69,6 +85,7 @@ export function prepareSpec(input: {
   const base = { suite: plan.debian, recipe: loadRecipe({ suite: plan.debian }).hash };
   const chosen = chooseSources(input.sources, plan.sources, trustRecipe);
   if (chosen.note) notes.push(chosen.note);
+  const indexDate = chooseIndexDate(input.indexDate ?? input.env.PIPER_INDEX_DATE, notes);
   const spec = makeBuildSpec({
     repoRoot,
     plan,
@@ -78,6 +95,7 @@ export function prepareSpec(input: {
     trustUrls: trustRecipe,
     strict,
     sources: chosen.sources,
+    ...(indexDate ? { indexDate } : {}),
   });
   return { spec, plan, pip, notes };
 }

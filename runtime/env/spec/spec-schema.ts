@@ -61,6 +61,11 @@ const BuildSpecSchema = z.object({
     used: z.enum(ENV_SOURCES),
     fallback: z.boolean(),
   }),
+  /**
+   * The index as of this instant (ISO 8601, UTC): only files uploaded before it are offered
+   * (build/network/dated-index.ts). Absent when unset, so a build without it keeps its key.
+   */
+  indexDate: z.string().optional(),
   native: z
     .object({
       kind: z.enum(['setuptools', 'meson-python', 'scikit-build', 'rust']),
