@@ -79,7 +79,7 @@ function builtFrom(repo: string, index: SimpleIndex): void {
   );
 }
 
-describe("the user's uv settings", () => {
+describe("the user's uv settings", { timeout: 300_000 }, () => {
   it("a uv.toml default index with uv's login: built from it, the password nowhere", async () => {
     const conf = join(dir, 'uv.toml');
     const url = locked.url.replace(/\/\/[^@]*@/, '//');
@@ -106,7 +106,7 @@ describe("the user's uv settings", () => {
   });
 });
 
-describe("a repository's [[tool.uv.index]]", () => {
+describe("a repository's [[tool.uv.index]]", { timeout: 300_000 }, () => {
   const pyproject = () => `[[tool.uv.index]]\nname = "project-index"\nurl = "${open.url}"\ndefault = true\n`;
 
   it('is ignored with one note when the repository is not trusted', async () => {
