@@ -54,7 +54,7 @@ describe('the package manager', () => {
       'package.json': PKG,
       'yarn.lock': YARN1_LOCK,
       'package-lock.json': NPM_LOCK,
-      '.github/workflows/ci.yml': workflow(['npm ci', 'npm test']),
+      '.github/workflows/ci.yml': workflow(['npm install -g pnpm@9', 'npm ci', 'npm test']),
     });
     expect(plan.manager.name).toBe('npm');
     expect(plan.lockfile?.path).toBe('package-lock.json');

@@ -114,6 +114,14 @@ describe('the test command from package.json', () => {
     expect(plan.decisions.join('\n')).toContain('no test command');
   });
 
+  it('runs a local program without its launcher', () => {
+    const run = (test: string) => planOf({ 'package.json': pkg({ test }) }).testCommand;
+    expect(run('npx --no-install jest --ci')).toBe('jest --ci');
+    expect(run('NODE_ENV=test npx vitest run')).toBe('NODE_ENV=test vitest run');
+    expect(run('pnpm exec mocha')).toBe('mocha');
+    expect(run('npx -p x mocha')).toBe('npx -p x mocha');
+  });
+
   it('keeps a workspace-wide run as written', () => {
     const plan = planOf({
       'package.json': pkg({ test: 'pnpm -r test' }),
@@ -197,7 +205,7 @@ jobs:
       '.github/workflows/ci.yml': workflow(['npm run test:e2e', 'npx jest --ci']),
       '.github/workflows/a-release.yml': release,
     });
-    expect(plan.testCommand).toBe('npx jest --ci');
+    expect(plan.testCommand).toBe('jest --ci');
     expect(plan.testRunner).toBe('jest');
   });
 

@@ -57,7 +57,8 @@ function fromCi(jobs: CiJob[]): { name: 'npm' | 'pnpm' | 'yarn'; from: string } 
     for (const step of job.steps) {
       if (step.uses?.startsWith('pnpm/action-setup')) return { name: 'pnpm', from: step.from };
       for (const line of commandLines(step.run ?? '')) {
-        const m = INSTALL.exec(line);
+        // `npm install -g pnpm` installs a manager, not the project.
+        const m = /\s(?:-g|--global)\b/.test(line) ? null : INSTALL.exec(line);
         if (m) return { name: m[1] as 'npm' | 'pnpm' | 'yarn', from: `${step.from} (\`${line}\`)` };
       }
     }

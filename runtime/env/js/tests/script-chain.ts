@@ -4,7 +4,7 @@
 // the tests without the package manager and the chain can be told apart step by step (step-kind.ts).
 // A command that runs every workspace's script (`pnpm -r test`, `lerna run test`, `turbo run test`)
 // is one step kept as written.
-import { innerWords, splitSteps, words } from './shell-words.js';
+import { innerWords, splitSteps, withoutLauncher, words } from './shell-words.js';
 import { kindOfScript, kindOfWords, type StepKind } from './step-kind.js';
 
 export interface ChainStep {
@@ -106,7 +106,7 @@ function expandStep(step: string, ctx: ChainContext, script: string, depth: numb
   const wrapped = wrappedCall(w, ctx, depth);
   if (wrapped) return [{ ...wrapped, script }];
   const call = scriptCall(w, ctx);
-  if (!call) return [{ text: step, kind: asScript(kindOfWords(w)), script }];
+  if (!call) return [{ text: withoutLauncher(step), kind: asScript(kindOfWords(w)), script }];
   if (call.name.startsWith('bin:')) {
     const bin = [call.name.slice(4), ...call.args];
     return [{ text: bin.map(quote).join(' '), kind: asScript(kindOfWords(bin)), script }];

@@ -63,3 +63,17 @@ function skipOptions(rest: string[]): string[] {
   }
   return rest.slice(at);
 }
+
+/**
+ * A step's text without the launcher that only finds a local program (`npx jest` → `jest`,
+ * `pnpm exec vitest run` → `vitest run`): the sandbox puts node_modules/.bin on PATH and may have no
+ * package manager. Options that name another package to fetch (`npx -p x`) keep the step as written.
+ */
+export function withoutLauncher(step: string): string {
+  const m =
+    /^((?:[A-Za-z_]\w*=(?:'[^']*'|"[^"]*"|\S*)\s+)*)(?:npx|(?:pnpm|yarn|npm)\s+exec)\s+((?:--?[\w-]+\s+)*)(?=[^-\s])/.exec(
+      step,
+    );
+  if (!m || /(?:^|\s)(?:-p|--package|--call|-c)\s/.test(` ${m[2]}`)) return step;
+  return `${m[1]}${step.slice(m[0].length)}`;
+}
