@@ -1,7 +1,7 @@
 // The manifests the JavaScript plan names (runtime/env/js/plan/manifests.ts, workspace-glob.ts): the
 // root's, then each workspace package's, from package.json `workspaces` (array or object) or
 // pnpm-workspace.yaml, patterns matched over the repository listing; and the TypeScript gate's flag.
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +94,7 @@ describe('hostile layouts', () => {
     expect(plan.workspaces).toEqual([]);
     expect(plan.configFiles).toEqual([]);
     expect(JSON.stringify(plan)).not.toContain('outside.example');
+    rmSync(outside, { recursive: true, force: true });
   });
 
   it('refuses a pattern made to backtrack, in bounded time', () => {

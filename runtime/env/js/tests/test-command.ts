@@ -154,7 +154,13 @@ export function detectJsTestCommand(
     const env = safeTestEnv([...ci, ...candidate.env], candidate.from, decisions);
     const command = kept.map((s) => s.text).join(' && ');
     decisions.push(`test command \`${command}\`: ${candidate.from} (\`${candidate.line}\`)`);
-    return { command, from: candidate.from, runner: runnerOf(kept, decisions), env };
+    const runner = runnerOf(kept, decisions);
+    decisions.push(
+      runner === 'unknown'
+        ? 'test runner unknown: its output is read as the console shows it'
+        : `test runner ${runner}: its machine-readable output can be asked for`,
+    );
+    return { command, from: candidate.from, runner, env };
   }
   decisions.push('no test command: neither a CI step nor package.json scripts.test runs tests');
   return { command: null, from: 'none found', runner: 'unknown', env: {} };
