@@ -14,6 +14,7 @@ import { applyPatch, type RepoCache } from './repos.js';
 import type { Phase } from './phase-progress.js';
 import type { TestStatus } from './test-grade.js';
 import { baseOnlyNote, baseProblem, goldProblem } from './validity.js';
+import { unreachablePython } from './python-reach.js';
 import { instanceSpec, type SpecUse } from './spec-tree.js';
 import { shortfallLine } from '../../runtime/env/build/shortfall.js';
 
@@ -69,6 +70,8 @@ export async function validateInstance(
   };
   let env: InstanceEnvironment | null = null;
   try {
+    result.reason = unreachablePython(instance);
+    if (result.reason) return result;
     ctx.phase?.('repository');
     const base = ctx.repos.checkout(instance, baseTreeDir(instance));
     ctx.phase?.('environment');
