@@ -22,6 +22,11 @@ const COMMON_ENV = [
   'npm_config_fund=false',
   'npm_config_audit=false',
   'YARN_CACHE_FOLDER=/tmp/piper-yarn-cache',
+  // pnpm's store would be at the filesystem's root (/.pnpm-store), off the tree and into the image:
+  // in /tmp (emptied before each commit), copied from, and no side-effects cache written back to it.
+  'npm_config_store_dir=/tmp/piper-pnpm-store',
+  'npm_config_package_import_method=copy',
+  'npm_config_side_effects_cache=false',
   'YARN_ENABLE_TELEMETRY=0',
   'CI=1',
 ];
