@@ -129,6 +129,14 @@ describe('the test command from package.json', () => {
     });
     expect(plan.testCommand).toBe('pnpm -r test');
     expect(plan.testRunner).toBe('unknown');
+    const agreed = planOf({
+      'package.json': pkg({ test: 'lerna run test' }, { workspaces: ['packages/*'] }),
+      'packages/a/package.json': pkg({ test: 'vitest run' }),
+      'packages/b/package.json': pkg({ test: 'npm run unit', unit: 'vitest run --dir src' }),
+      'packages/c/package.json': pkg({ build: 'tsc' }),
+    });
+    expect(agreed.testRunner).toBe('vitest');
+    expect(agreed.decisions.join('\n')).toContain("the workspace packages' test scripts all run vitest");
   });
 
   it.each([
@@ -142,6 +150,7 @@ describe('the test command from package.json', () => {
     ['node ./node_modules/.bin/_mocha', 'mocha'],
     ['node test/tap.js', 'unknown'],
     ['kcd-scripts test', 'jest'],
+    ['tsdx test --env=jsdom', 'jest'],
   ])('%s is %s', (test, runner) => {
     expect(planOf({ 'package.json': pkg({ test }) }).testRunner).toBe(runner);
   });

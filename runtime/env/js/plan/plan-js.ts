@@ -62,7 +62,12 @@ export function planJsEnvironment(repoRoot: string, opts: JsPlanOptions = {}): J
     preHooks: manager.name === 'npm' || manager.name === 'yarn',
   };
   const tests = detectJsTestCommand(
-    { jobs, ctx, ...(opts.test !== undefined ? { recipeTest: opts.test } : {}) },
+    {
+      jobs,
+      ctx,
+      workspaces: manifests.data.slice(1).map((m) => stringRecord(m.scripts)),
+      ...(opts.test !== undefined ? { recipeTest: opts.test } : {}),
+    },
     decisions,
   );
   const node = chooseNode(

@@ -38,6 +38,8 @@ const VIA_SUBCOMMAND: ReadonlyMap<string, JsTestRunner> = new Map([
   ['react-scripts', 'jest'],
   ['craco', 'jest'],
   ['kcd-scripts', 'jest'],
+  ['tsdx', 'jest'],
+  ['razzle', 'jest'],
   ['rescripts', 'jest'],
   ['ng', 'karma'],
 ]);

@@ -127,7 +127,8 @@ export function kindOfWords(words: readonly string[]): StepKind {
   if ((program === 'tsc' || program === 'vue-tsc') && words.some((w) => /^--?noEmit(?:=true)?$/.test(w)))
     return 'tool';
   if (program === 'vite' && sub !== 'build') return 'test';
-  if (BUILDS.has(program)) return 'build';
+  // `tsdx test`, `razzle test`: a build tool's test subcommand runs the tests.
+  if (BUILDS.has(program) && sub !== 'test') return 'build';
   if (SETUP.has(program) || program === ':') return 'setup';
   return 'test';
 }

@@ -17,6 +17,9 @@ export interface JsTestCommand {
   env: Record<string, string>;
 }
 
+/** A workspace package's `scripts`. */
+type WorkspaceScripts = Record<string, string>;
+
 /** npm init's `test` script: it only fails. */
 const NPM_PLACEHOLDER = /no test specified/;
 /** Test scripts that are not the unit suite: they need a browser, a service, or only check. */
@@ -123,10 +126,34 @@ function keptSteps(steps: ChainStep[], from: string, decisions: string[]): Chain
   return last < 0 ? [] : kept;
 }
 
-function runnerOf(steps: ChainStep[], decisions: string[]): JsTestRunner {
-  const runners = new Set(
-    steps.filter((s) => s.kind === 'test').flatMap((s) => runnerOfWords(stepWords(s)) ?? []),
-  );
+/** The runners of the test steps among `steps`. */
+function runnersIn(steps: ChainStep[]): Set<JsTestRunner> {
+  return new Set(steps.filter((s) => s.kind === 'test').flatMap((s) => runnerOfWords(stepWords(s)) ?? []));
+}
+
+function workspaceRunners(ctx: ChainContext, workspaces: WorkspaceScripts[]): Set<JsTestRunner> {
+  const runners = new Set<JsTestRunner>();
+  for (const scripts of workspaces)
+    if (scripts.test !== undefined)
+      for (const r of runnersIn(expandLine('npm test', { ...ctx, scripts }))) runners.add(r);
+  return runners;
+}
+
+/**
+ * The runner the kept steps start; a step running every workspace's script (`pnpm -r test`) counts
+ * as the runner of the workspace packages' own `test` scripts when they all agree.
+ */
+function runnerOf(
+  steps: ChainStep[],
+  ctx: ChainContext,
+  workspaces: WorkspaceScripts[],
+  decisions: string[],
+): JsTestRunner {
+  const own = runnersIn(steps);
+  const runners =
+    own.size === 0 && steps.some((s) => s.kind === 'workspaces') ? workspaceRunners(ctx, workspaces) : own;
+  if (own.size === 0 && runners.size === 1)
+    decisions.push(`the workspace packages' test scripts all run ${[...runners][0]}`);
   if (runners.size > 1)
     decisions.push(`test runners ${[...runners].join(', ')} all run: the reader gets 'unknown'`);
   return runners.size === 1 ? [...runners][0]! : 'unknown';
@@ -134,7 +161,7 @@ function runnerOf(steps: ChainStep[], decisions: string[]): JsTestRunner {
 
 /** The command, or a null command with why in `from`. */
 export function detectJsTestCommand(
-  input: { recipeTest?: string; jobs: CiJob[]; ctx: ChainContext },
+  input: { recipeTest?: string; jobs: CiJob[]; ctx: ChainContext; workspaces?: WorkspaceScripts[] },
   decisions: string[],
 ): JsTestCommand {
   if (input.recipeTest !== undefined) {
@@ -154,7 +181,7 @@ export function detectJsTestCommand(
     const env = safeTestEnv([...ci, ...candidate.env], candidate.from, decisions);
     const command = kept.map((s) => s.text).join(' && ');
     decisions.push(`test command \`${command}\`: ${candidate.from} (\`${candidate.line}\`)`);
-    const runner = runnerOf(kept, decisions);
+    const runner = runnerOf(kept, input.ctx, input.workspaces ?? [], decisions);
     decisions.push(
       runner === 'unknown'
         ? 'test runner unknown: its output is read as the console shows it'
