@@ -250,6 +250,26 @@ describe('the code index of TSX and JavaScript', () => {
     expect(must(index, 'lib.response.status').async).toBe(true);
   });
 
+  it('makes no entity of what an anonymous callback declares, but sees through a wrapper called at once', async () => {
+    const index = await indexOf({
+      'test/retry.ts': [
+        "test('one', async () => { const customFetch = async () => 1; function helper() {} });",
+        "test('two', async () => { const customFetch = async () => 2; });",
+        'export function outer() { const inner = () => 1; return inner; }',
+        '',
+      ].join('\n'),
+      'lib/umd.js':
+        '(function (root) {\n  function parse(s) { return s; }\n  root.parse = parse;\n})(this);\n',
+    });
+    expect(summary(index)).toEqual([
+      'module lib.umd',
+      'function lib.umd.parse',
+      'module test.retry',
+      'function test.retry.outer',
+      'function test.retry.outer.inner',
+    ]);
+  });
+
   it('indexes a file with a syntax error as far as it parses, and says so', async () => {
     const index = await indexOf({
       'src/broken.ts': 'export function ok() { return 1; }\nexport function bad( {\n',

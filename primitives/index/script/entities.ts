@@ -75,6 +75,8 @@ export interface Candidate {
 /** Where a node is visited: its scope's member container, and the names a file has overloads of. */
 export interface Place {
   members: number | null;
+  /** The function whose body is the scope's (null at the module's top). */
+  owner: number | null;
   /** Names of the file's overload signatures: only these look for signatures above them. */
   overloaded: ReadonlySet<string>;
 }
@@ -82,13 +84,14 @@ export interface Place {
 /** The candidate a visited node makes in its place, or null. */
 export function candidateOf(node: Node, place: Place): Candidate | null {
   const type = node.type;
-  if (type === 'variable_declarator') return declaratorCandidate(node);
   if (type === 'export_statement') return defaultExport(node);
   if (type === 'assignment_expression') return assignmentCandidate(node);
   if (MEMBERS.has(type) || FIELDS.has(type)) {
     if (node.parent?.id !== place.members) return null;
     return MEMBERS.has(type) ? memberCandidate(node, place) : fieldCandidate(node);
   }
+  if (!inOwnScope(node, place)) return null;
+  if (type === 'variable_declarator') return declaratorCandidate(node);
   if (type === 'function_signature' && implementedBelow(node)) return null;
   const name = nameOf(node.childForFieldName('name'));
   if (name === null) return null;
@@ -107,6 +110,32 @@ export function candidateOf(node: Node, place: Place): Candidate | null {
     members: isClass ? body : null,
     async: kind === 'function' && hasAsync(node),
   };
+}
+
+const FUNCTIONS = new Set([
+  ...FUNCTION_VALUES,
+  'function_declaration',
+  'generator_function_declaration',
+  'method_definition',
+]);
+
+/**
+ * Whether the nearest function around a declaration is its scope's own. One inside an anonymous
+ * callback (`test('…', () => { const fetch = … })`, sixteen times in one test file) belongs to no
+ * entity: it is none, rather than sixteen definitions of one module-level selector.
+ */
+function inOwnScope(node: Node, place: Place): boolean {
+  for (let at = node.parent; at; at = at.parent) {
+    if (FUNCTIONS.has(at.type) && !calledAtOnce(at)) return at.id === place.owner;
+  }
+  return place.owner === null;
+}
+
+/** `(function () { … })()` and `(() => { … })()`: a wrapper (UMD, older modules) its contents see through. */
+function calledAtOnce(fn: Node): boolean {
+  const wrapped = fn.parent?.type === 'parenthesized_expression' ? fn.parent : fn;
+  const call = wrapped.parent;
+  return call?.type === 'call_expression' && call.childForFieldName('function')?.id === wrapped.id;
 }
 
 /** `const f = () => …`, `const A = class {}`, `const api = {…}` anywhere; other values when exported at the top. */

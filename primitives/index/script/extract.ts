@@ -21,6 +21,8 @@ interface Scope {
   docText: string;
   end: number;
   members: number | null;
+  /** The function whose body is this entity's: declarations directly in it are its children. */
+  owner: number | null;
 }
 
 export function extractScriptEntities(parser: Parser, file: SourceFile): Extraction {
@@ -44,7 +46,7 @@ export function extractScriptEntities(parser: Parser, file: SourceFile): Extract
         if (top.names.length < MAX_NAMES) top.names.push(text.slice(start, node.endIndex));
         continue;
       }
-      const candidate = candidateOf(node, { members: top.members, overloaded });
+      const candidate = candidateOf(node, { members: top.members, owner: top.owner, overloaded });
       if (!candidate) continue;
       const scope = scopeOf(candidate, top, scopes.length, file, offsets);
       scopes.push(scope);
@@ -78,6 +80,7 @@ function moduleScope(file: SourceFile): Scope {
     docText: '',
     end: Number.POSITIVE_INFINITY,
     members: null,
+    owner: null,
   };
 }
 
@@ -104,6 +107,7 @@ function scopeOf(c: Candidate, parent: Scope, seq: number, file: SourceFile, off
     docText: doc ?? '',
     end: last.endIndex,
     members: c.members?.id ?? null,
+    owner: c.body?.parent?.id ?? null,
   };
 }
 
