@@ -21,8 +21,9 @@ export const MANAGER_VERSIONS = {
 const LOCKFILES: Array<[string, JsManager]> = [
   ['pnpm-lock.yaml', 'pnpm'],
   ['yarn.lock', 'yarn'],
-  ['package-lock.json', 'npm'],
+  // npm reads npm-shrinkwrap.json over package-lock.json when a package has both.
   ['npm-shrinkwrap.json', 'npm'],
+  ['package-lock.json', 'npm'],
 ];
 
 export interface ManagerChoice {

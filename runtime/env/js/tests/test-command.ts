@@ -166,6 +166,7 @@ export function detectJsTestCommand(
 ): JsTestCommand {
   if (input.recipeTest !== undefined) {
     const runner = runnerOfWords(innerWords(input.recipeTest)) ?? 'unknown';
+    decisions.push(`test command \`${input.recipeTest}\`: the recipe's (runner ${runner})`);
     return { command: input.recipeTest, from: '.piper/sandbox.toml test', runner, env: {} };
   }
   const testScript = input.ctx.scripts.test;
