@@ -30,6 +30,11 @@ describe('the Node major', () => {
   });
 
   it("reads the CI's setup-node: a version, a matrix's newest, a version file", () => {
+    const atLeast = planOf({
+      'package.json': PKG,
+      '.github/workflows/ci.yml': workflow(['npm test'], "'>=18'"),
+    });
+    expect(atLeast.node.major).toBe(24);
     expect(
       planOf({ 'package.json': PKG, '.github/workflows/ci.yml': workflow(['npm test'], "'20.x'") }).node
         .major,

@@ -38,9 +38,11 @@ function majorOf(text: string): number | null {
     .toLowerCase()
     .replace(/^['"]|['"]$/g, '');
   if (['node', 'latest', 'current', 'stable', 'lts/*', 'lts', 'lts/-0'].includes(value)) return NEWEST;
+  // setup-node resolves a lower bound (`>=18`) to the newest release: the newest provided here.
+  if (/^>=?\s*\d/.test(value)) return NEWEST;
   const lts = /^lts\/(\w+)$/.exec(value);
   if (lts) return LTS[lts[1]!] ?? null;
-  const m = /^(?:v|>=|\^|~)?(\d+)(?:\.[\dx*]+)*$/.exec(value);
+  const m = /^(?:v|\^|~)?(\d+)(?:\.[\dx*]+)*$/.exec(value);
   return m ? Number(m[1]) : null;
 }
 
