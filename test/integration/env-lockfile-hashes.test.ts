@@ -95,7 +95,21 @@ describe('a lockfile with hashes', () => {
       ]);
       expect(resolved.some((p) => p.name === 'winonly')).toBe(false);
       expect(index.requests.some((q) => q.path.includes('winonly'))).toBe(false);
-      expect(row.sources).toContain('pip (locked): 2 package(s) of uv.lock downloaded by hash');
+      expect(row.sources).toContain(
+        'pip (locked): 2 package(s) of uv.lock downloaded by hash (wheel cache: 0 offered, 2 new kept)',
+      );
+
+      // Another key (another project) with the same lock: the machine's wheel cache gives both
+      // wheels by their locked hashes, and no file is downloaded from the index again.
+      const files = () => index.requests.filter((q) => q.path.startsWith('/files/')).length;
+      const before = files();
+      const again = repos.newRepo('lockedagain', repoFiles(uvLock(hashes)));
+      const second = await runCli(['env', 'build', '--repo', again], { env });
+      expect(second.code, second.stderr.slice(-2000)).toBe(0);
+      expect(files()).toBe(before);
+      expect(envRows(again).find((x) => x.status === 'built')!.sources).toContain(
+        'downloaded by hash (wheel cache: 2 offered, 0 new kept)',
+      );
 
       // The same lock, but lockleaf's wheel rebuilt after it was written (the same name, other bytes).
       const tamperedDir = mkdtempSync(join(tmpdir(), 'piper-lock-tampered-'));
@@ -121,5 +135,5 @@ describe('a lockfile with hashes', () => {
     } finally {
       await index.close();
     }
-  });
+  }, 600_000);
 });

@@ -12,6 +12,7 @@ import { readPipFailure } from '../pip-failure.js';
 import { lastLines, normalize } from '../step-output.js';
 import { pipSourceEnv } from '../../plan/pip-settings.js';
 import type { LockedClosure } from '../../plan/types.js';
+import { keepLockedWheels, offerLockedWheels } from './locked-cache.js';
 import {
   hashMismatches,
   LOCKED,
@@ -52,13 +53,17 @@ export async function fetchLocked(
     return null;
   }
   const { pip } = ctx.input;
+  const offered = await offerLockedWheels(ctx, net, locked);
   const r = await net.run(lockedDownloadStep(locked, pipSourceEnv(pip, userWheelDirs), pip.redactor));
   refuseMismatch(ctx, locked, r.output_tail);
   if (r.exit_code === 0) {
+    const tar = await net.read(LOCKED, MAX_LOCKED);
+    const kept = await keepLockedWheels(ctx, tar, offered);
+    const cache = ctx.wheels ? ` (wheel cache: ${offered.size} offered, ${kept} new kept)` : '';
     ctx.sources.push(
-      `pip (locked): ${locked.packages.length} package(s) of ${locked.from} downloaded by hash`,
+      `pip (locked): ${locked.packages.length} package(s) of ${locked.from} downloaded by hash${cache}`,
     );
-    return { locked, tar: await net.read(LOCKED, MAX_LOCKED) };
+    return { locked, tar };
   }
   const failure = readPipFailure(r.output_tail);
   if (failure.kind === 'unreachable') ctx.indexGone(`the index not reachable (${failure.line})`);

@@ -165,6 +165,21 @@ export class WheelCache {
   }
 
   /** `sha256/<hex>/<file>` when its bytes still hash to <hex> and are a zip; a corrupt one removed. */
+  /**
+   * The wheels kept under the sha256 `hex`, whichever sources gave them: for a lockfile's hash,
+   * which names these exact bytes (and pip checks them against it again), the sources do not matter.
+   */
+  byHash(hex: string): CachedWheel[] {
+    if (!HEX.test(hex)) return [];
+    let files: string[];
+    try {
+      files = readdirSync(join(this.dir, 'sha256', hex)).filter(isWheelFile);
+    } catch {
+      return [];
+    }
+    return files.flatMap((file) => this.intact(hex, file) ?? []);
+  }
+
   private intact(hex: string, file: string): CachedWheel | null {
     const path = this.blob(hex, file);
     let data: Buffer;
