@@ -8,6 +8,7 @@ import { ensureEnvironment, type EnvironmentChoice } from '../runtime/env/choose
 import { repoRoot } from '../runtime/host/git.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
 import { detectLanguage, type LanguageChoice } from '../runtime/language/detect-language.js';
+import { planJsEnvironment } from '../runtime/env/js/plan/plan-js.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
 import { ledgerPath, movedLedgerNote } from '../runtime/ledger/location.js';
 import { sweepLedger } from '../runtime/ledger/sweep.js';
@@ -78,7 +79,7 @@ export async function openSession(opts: SessionOptions): Promise<Session> {
   const owner = formatOwner(currentOwner());
   const userImage = opts.image ?? process.env.PIPER_SANDBOX_IMAGE;
   const language = detectLanguage(repo);
-  const environment = await chooseEnvironment(opts, { engine, ledger, repo, owner, userImage });
+  const environment = await chooseEnvironment(opts, { engine, ledger, repo, owner, userImage, language });
   const sandbox = new Sandbox(engine, {
     image: environment?.image ?? userImage ?? loadRecipe().ref,
     envKey: environment?.key ?? null,
@@ -121,12 +122,21 @@ async function startUpSweep(
 /** The project environment when the caller asked for one (the ledger is closed if it fails). */
 async function chooseEnvironment(
   opts: SessionOptions,
-  at: { engine: DockerEngine; ledger: Ledger; repo: string; owner: string; userImage: string | undefined },
+  at: {
+    engine: DockerEngine;
+    ledger: Ledger;
+    repo: string;
+    owner: string;
+    userImage: string | undefined;
+    language: LanguageChoice;
+  },
 ): Promise<EnvironmentChoice | null> {
   if (!opts.environment) return null;
   let environment: EnvironmentChoice;
   try {
+    const javascript = at.language.id === 'javascript' && !at.userImage;
     environment = await ensureEnvironment({
+      ...(javascript ? { language: 'javascript', jsPlan: planJsEnvironment(at.repo) } : {}),
       engine: at.engine,
       ledger: at.ledger,
       repoRoot: at.repo,

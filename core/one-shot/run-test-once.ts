@@ -59,13 +59,14 @@ export async function runTestOnce(
 }
 
 /**
- * The TARGET given, else the project's test command from the environment's plan, else pytest's
- * default; the names of the variables every run_test of the environment sets. An image used as it
+ * The TARGET given, else the project's test command from the environment's plan, else the
+ * language's default (pytest's, or `npm test`); the names of the variables every run_test of the environment sets. An image used as it
  * is has no plan: the default runs, with no variables, as the agent's run would get none.
  */
 function testChoice(session: Session, given: string): TestChoice {
-  const plan = session.environment?.plan ?? null;
-  const target = given || plan?.testCommand || DEFAULT_TEST_COMMAND;
+  const plan = session.environment?.plan ?? session.environment?.jsPlan ?? null;
+  const fallback = session.language.id === 'javascript' ? 'npm test' : DEFAULT_TEST_COMMAND;
+  const target = given || plan?.testCommand || fallback;
   const from = given ? null : (plan?.testCommandFrom ?? null);
   return { target, from, variables: plan ? Object.keys(plan.testEnv) : [] };
 }

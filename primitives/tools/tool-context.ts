@@ -9,6 +9,7 @@ import type { EditAuthorizer } from '../edit-approval.js';
 import type { CodeIndex } from '../index/code-index.js';
 import type { LintGate } from '../lint/lint-gate.js';
 import type { Embedder } from '../read-context.js';
+import type { LanguageId } from '../../runtime/language/language.js';
 
 export interface ToolRunnerOptions {
   repoRoot: string;
@@ -29,6 +30,10 @@ export interface ToolRunnerOptions {
   testEnv?: Record<string, string>;
   /** Lines leading every run_test's output: what the environment changed about the run (a dropped --strict-config). */
   testNotes?: string[];
+  /** The repository's language (default Python): how a run_test target runs and whose output is read. */
+  language?: LanguageId;
+  /** A JavaScript project's test runner, from its plan (jest, vitest, mocha, node-test, …). */
+  testRunner?: string;
   /** The run's authorization stage for edits (policy/approval.ts); absent: edits are not asked about. */
   authorizeEdit?: EditAuthorizer;
   /**

@@ -30,7 +30,13 @@ export const runTestTool = defineTool({
     sandboxRecorded(
       ctx,
       await runTest(
-        { ...sandboxContext(ctx), testEnv: ctx.options.testEnv, testNotes: ctx.options.testNotes },
+        {
+          ...sandboxContext(ctx),
+          testEnv: ctx.options.testEnv,
+          testNotes: ctx.options.testNotes,
+          language: ctx.options.language,
+          testRunner: ctx.options.testRunner,
+        },
         args,
       ),
     ),
