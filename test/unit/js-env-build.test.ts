@@ -3,6 +3,12 @@
 // write, the proxy choice and the toolchain's key.
 import { describe, expect, it } from 'vitest';
 import { isGitSpec, lockPinsGit, withoutGitDeps } from '../../runtime/env/js/build/git-deps.js';
+import {
+  downloadCommand,
+  downloadEnv,
+  rebuildCommand,
+  rebuildEnv,
+} from '../../runtime/env/js/build/install-commands.js';
 import { writesOutsideTree } from '../../runtime/env/js/build/tree-writes.js';
 import { proxyFor } from '../../runtime/env/js/toolchain/machine-tls.js';
 import { parseNpmrc, tokenFor } from '../../runtime/env/js/toolchain/npm-registry.js';
@@ -98,5 +104,31 @@ describe('the toolchain', () => {
     expect(toolchainKey('base', toolPackages(22, 'yarn', '1.22.22'), 'yarn')).not.toBe(a);
     expect(toolchainKey('base2', yarn, 'yarn')).not.toBe(a);
     expect(toolchainKey('base', yarn, 'yarn')).toBe(a);
+  });
+});
+
+describe('the install commands', () => {
+  it('download with every script off, by the lockfile when there is one', () => {
+    expect(downloadCommand('npm', true)).toBe('/opt/piper/bin/npm ci --ignore-scripts --no-audit --no-fund');
+    expect(downloadCommand('npm', false)).toMatch(/npm install --ignore-scripts/);
+    expect(downloadCommand('pnpm', true)).toMatch(/--frozen-lockfile --ignore-scripts --ignore-pnpmfile/);
+    expect(downloadCommand('yarn', true)).toMatch(/--frozen-lockfile --ignore-scripts --non-interactive/);
+    expect(downloadCommand('yarn-berry', true)).toMatch(/--immutable --mode=skip-build/);
+    expect(downloadEnv('yarn-berry')).toEqual(
+      expect.arrayContaining(['YARN_IGNORE_PATH=1', 'YARN_ENABLE_SCRIPTS=0']),
+    );
+  });
+
+  it('rebuild offline against the provided headers, skipping binary downloads; yarn 1 with npm', () => {
+    expect(rebuildCommand('yarn')).toMatch(/\/npm rebuild --foreground-scripts/);
+    expect(rebuildCommand('pnpm')).toBe('/opt/piper/bin/pnpm rebuild');
+    expect(rebuildEnv('npm')).toEqual(
+      expect.arrayContaining([
+        'npm_config_nodedir=/opt/piper/node',
+        'PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1',
+        'CYPRESS_INSTALL_BINARY=0',
+      ]),
+    );
+    expect(rebuildEnv('npm').join(' ')).not.toMatch(/registry|USERCONFIG|_authToken/);
   });
 });
