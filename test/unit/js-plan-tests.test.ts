@@ -149,6 +149,8 @@ describe('the test command from package.json', () => {
     ['node --import tsx --test test/*.ts', 'node-test'],
     ['node ./node_modules/.bin/_mocha', 'mocha'],
     ['node test/tap.js', 'unknown'],
+    ['node ./packages/jest-cli/bin/jest.js --ci', 'jest'],
+    ['node bin/mocha.js test/', 'mocha'],
     ['kcd-scripts test', 'jest'],
     ['tsdx test --env=jsdom', 'jest'],
   ])('%s is %s', (test, runner) => {

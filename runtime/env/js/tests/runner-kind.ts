@@ -45,8 +45,9 @@ const VIA_SUBCOMMAND: ReadonlyMap<string, JsTestRunner> = new Map([
 ]);
 
 /**
- * The program a word names: a bare name, or a path into node_modules (`node_modules/.bin/jest`,
- * `node_modules/mocha/bin/_mocha`: the package's). A test file (`test/tap.js`) names none.
+ * The program a word names: a bare name, a path into node_modules (`node_modules/.bin/jest`,
+ * `node_modules/mocha/bin/_mocha`: the package's), or a `bin/` script. A test file (`test/tap.js`)
+ * names none.
  */
 function programName(word: string): string {
   const at = word.lastIndexOf('node_modules/');
@@ -54,6 +55,9 @@ function programName(word: string): string {
     const [first = '', second = ''] = word.slice(at + 'node_modules/'.length).split('/');
     return first === '.bin' ? second : first;
   }
+  // A runner's own repository starts it from its source (`node ./packages/jest-cli/bin/jest.js`).
+  const bin = /(?:^|\/)bin\/(_?[\w-]+?)(?:\.[cm]?js)?$/.exec(word)?.[1];
+  if (bin !== undefined) return bin;
   return word.includes('/') || /\.[cm]?[jt]s$/.test(word) ? '' : word;
 }
 
