@@ -143,6 +143,9 @@ describe('uv.lock', () => {
     expect(plan.decisions).toContain(
       'uv.lock: 3 locked package(s) for Python 3.13 installed as locked (--no-deps --require-hashes); 4 locked package(s) left out (markers for Python 3.13, groups, extras)',
     );
+    // A dynamic version: uv writes the project's own package without one.
+    const dynamic = UV_LOCK.replace('name = "app"\nversion = "0.1.0"\n', 'name = "app"\n');
+    expect(versions(closure({ 'pyproject.toml': PYPROJECT, 'uv.lock': dynamic }))).toEqual(versions(plan));
     const old = closure({ 'pyproject.toml': PYPROJECT, 'uv.lock': UV_LOCK }, '3.11');
     expect(versions(old)).toEqual({ idna: '3.10', numpy: '2.0.2', pytest: '8.3.5' });
   });

@@ -54,11 +54,13 @@ export function uvClosure(root: TomlTable, python: SandboxPython): Closure {
   const roots: LockEdge[] = [];
   const own = new Set<LockNode>();
   for (const entry of entries) {
-    if (typeof entry.name !== 'string' || typeof entry.version !== 'string') continue;
+    // The project's own package has no version when its version is dynamic; any other without
+    // one cannot be pinned (lockedPackages says so if the walk reaches it).
+    if (typeof entry.name !== 'string') continue;
     const markers = Array.isArray(entry['resolution-markers']) ? entry['resolution-markers'] : [];
     const node: LockNode = {
       name: normalizeName(entry.name),
-      version: entry.version,
+      version: typeof entry.version === 'string' ? entry.version : '',
       hashes: hashesOf(entry),
       ...(markers.length ? { marker: markers.map((m) => `(${String(m)})`).join(' or ') } : {}),
       deps: edges(entry.dependencies),
