@@ -26,7 +26,7 @@ const WASM: Record<ScriptGrammar, () => string> = {
 export function indexerVersion(language: LanguageId): string {
   return language === 'python'
     ? INDEXER_VERSION
-    : 'tree-sitter-typescript@0.23.2+tree-sitter-javascript@0.25.0/extract-js-3';
+    : 'tree-sitter-typescript@0.23.2+tree-sitter-javascript@0.25.0/extract-js-4';
 }
 
 /** The grammar a JavaScript/TypeScript file is parsed with, by its ending. */

@@ -250,6 +250,29 @@ describe('the code index of TSX and JavaScript', () => {
     expect(must(index, 'lib.response.status').async).toBe(true);
   });
 
+  it('makes namespaces scopes: merged declarations in two of them are two selectors', async () => {
+    const index = await indexOf({
+      'src/spec.ts': [
+        'export namespace A { export interface Types { x: number } export function f() { return 1; } }',
+        'namespace B.C { export interface Types {} }',
+        'declare namespace D { interface Types {} }',
+        '',
+      ].join('\n'),
+    });
+    expect(summary(index)).toEqual([
+      'module src.spec',
+      'class src.spec.A',
+      'class src.spec.A.Types',
+      'function src.spec.A.f',
+      'class src.spec.B.C',
+      'class src.spec.B.C.Types',
+      'class src.spec.D',
+      'class src.spec.D.Types',
+    ]);
+    expect(index.duplicates()).toEqual([]);
+    expect(must(index, 'src.spec.D').signature).toBe('declare namespace D');
+  });
+
   it('makes no entity of what an anonymous callback declares, but sees through a wrapper called at once', async () => {
     const index = await indexOf({
       'test/retry.ts': [

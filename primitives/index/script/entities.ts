@@ -18,6 +18,7 @@ export const ENTITY_TYPES = [
   'interface_declaration',
   'type_alias_declaration',
   'enum_declaration',
+  'internal_module',
   'variable_declarator',
   'export_statement',
   'method_definition',
@@ -93,12 +94,14 @@ export function candidateOf(node: Node, place: Place): Candidate | null {
   if (!inOwnScope(node, place)) return null;
   if (type === 'variable_declarator') return declaratorCandidate(node);
   if (type === 'function_signature' && implementedBelow(node)) return null;
-  const name = nameOf(node.childForFieldName('name'));
+  const name =
+    type === 'internal_module'
+      ? dottedName(node.childForFieldName('name'))
+      : nameOf(node.childForFieldName('name'));
   if (name === null) return null;
   const body = node.childForFieldName('body');
   const isClass = type === 'class_declaration' || type === 'abstract_class_declaration';
-  const isType =
-    type === 'interface_declaration' || type === 'type_alias_declaration' || type === 'enum_declaration';
+  const isType = TYPES.has(type);
   const kind: ScriptKind = isClass ? 'class' : isType ? 'type' : 'function';
   return {
     name,
@@ -111,6 +114,14 @@ export function candidateOf(node: Node, place: Place): Candidate | null {
     async: kind === 'function' && hasAsync(node),
   };
 }
+
+/** Declarations of types, and namespaces: their members are reached through them (`Schema.Types`). */
+const TYPES = new Set([
+  'interface_declaration',
+  'type_alias_declaration',
+  'enum_declaration',
+  'internal_module',
+]);
 
 const FUNCTIONS = new Set([
   ...FUNCTION_VALUES,
@@ -230,10 +241,17 @@ function nameOf(node: Node | null): string | null {
   return /^#?[A-Za-z_$][\w$]*$/.test(text) ? text : null;
 }
 
-/** The statement an exported declaration stands in: `export …` with its decorators. */
+/** The statement a declaration stands in: `export …` with its decorators, or `declare …`. */
 function outer(node: Node): Node {
   const parent = node.parent;
-  return parent?.type === 'export_statement' ? parent : node;
+  return parent?.type === 'export_statement' || parent?.type === 'ambient_declaration' ? parent : node;
+}
+
+/** A namespace's name, nested ones too (`namespace A.B`). */
+function dottedName(node: Node | null): string | null {
+  if (!node) return null;
+  const parts = node.text.split('.');
+  return parts.every((part) => /^[A-Za-z_$][\w$]*$/.test(part)) ? node.text : null;
 }
 
 function signatureName(node: Node): string | null {

@@ -107,7 +107,8 @@ function scopeOf(c: Candidate, parent: Scope, seq: number, file: SourceFile, off
     docText: doc ?? '',
     end: last.endIndex,
     members: c.members?.id ?? null,
-    owner: c.body?.parent?.id ?? null,
+    // A class, an object or a namespace is no function: what is declared in it is its parent's.
+    owner: c.kind === 'function' || c.kind === 'method' ? (c.body?.parent?.id ?? null) : parent.owner,
   };
 }
 
