@@ -21,6 +21,8 @@ import { snapshotTar } from '../../runtime/workspace/snapshot.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS, environmentFlags } from '../../core/env-option.js';
 import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { inert, inertJson } from '../../runtime/text/inert.js';
+import { detectLanguage } from '../../runtime/language/detect-language.js';
+import { jsPlanOutput } from './env-js-plan.js';
 import { openSession } from '../../core/session.js';
 import { shortfallLine, type Shortfall } from '../../runtime/env/build/shortfall.js';
 import { listEnvironments } from '../../runtime/ledger/environments.js';
@@ -101,7 +103,9 @@ export async function envCommand(argv: string[]): Promise<number> {
   switch (sub) {
     case 'plan': {
       // Repository text reaches the terminal: made inert; the JSON form is exact (and redacted).
-      if (values.json) out(inertJson(planJson(repo, values)));
+      if (detectLanguage(repo).id === 'javascript')
+        out(values.json ? inertJson(jsPlanOutput(repo, true)) : inert(jsPlanOutput(repo, false)));
+      else if (values.json) out(inertJson(planJson(repo, values)));
       else {
         const plan = planEnvironment(repo);
         out(inert(renderPlanText(plan) + lastBuildText(ledgerPath({ flag: values.ledger, repo }), plan)));
