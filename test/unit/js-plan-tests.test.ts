@@ -234,6 +234,21 @@ jobs:
     expect(plan.testCommandFrom).toBe('.github/workflows/ci.yml job test step 4');
   });
 
+  it('ranks a step only Windows or macOS takes below the others', () => {
+    const ci = `jobs:
+  test:
+    steps:
+      - name: Windows
+        if: matrix.os == 'windows-latest'
+        run: npm test -- --allow-incomplete-coverage
+      - name: Unix
+        if: matrix.os != 'windows-latest'
+        run: npm test -- -c
+`;
+    const plan = planOf({ 'package.json': pkg({ test: 'tap' }), '.github/workflows/ci.yml': ci });
+    expect(plan.testCommand).toBe('tap -c');
+  });
+
   it('passes over a line holding an expression', () => {
     const plan = planOf({
       'package.json': pkg({ test: 'ava' }),

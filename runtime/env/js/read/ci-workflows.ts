@@ -10,7 +10,7 @@ const DIR = '.github/workflows';
 /** Workflows read at most: a repository with hundreds holds generated ones, not its CI. */
 const MAX_WORKFLOWS = 40;
 
-interface CiStep {
+export interface CiStep {
   /** `.github/workflows/ci.yml job test step "Run tests"`. */
   from: string;
   uses?: string;
@@ -18,6 +18,8 @@ interface CiStep {
   run?: string;
   /** The workflow's, the job's and the step's env, in that order (later wins). */
   env: Array<[string, string]>;
+  /** Its `if:` condition as written (never evaluated). */
+  condition?: string;
   /** Where its `run:` runs, when not the repository's root (`working-directory`, the job's default). */
   workingDirectory?: string;
 }
@@ -57,6 +59,7 @@ function stepOf(
   const workingDirectory = typeof dir === 'string' ? dir.replace(/^\.\/?/, '').replace(/\/$/, '') : '';
   return {
     ...(workingDirectory !== '' ? { workingDirectory } : {}),
+    ...(typeof step.if === 'string' ? { condition: step.if } : {}),
     from: `${where} step ${label}`,
     ...(typeof step.uses === 'string' ? { uses: step.uses } : {}),
     with: isRecord(step.with) ? step.with : {},

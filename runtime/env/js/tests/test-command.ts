@@ -5,7 +5,7 @@
 // (script-chain.ts); tooling steps and `npm link` are dropped, build and setup steps kept only before
 // the last test step, and the build steps the CI job ran before its test step are kept too.
 import { safeTestEnv } from '../../plan/tests/test-env.js';
-import { commandLines, type CiJob } from '../read/ci-workflows.js';
+import { commandLines, type CiJob, type CiStep } from '../read/ci-workflows.js';
 import { runnerOfWords, type JsTestRunner } from './runner-kind.js';
 import { expandLine, stepWords, type ChainContext, type ChainStep } from './script-chain.js';
 import { innerWords } from './shell-words.js';
@@ -62,6 +62,13 @@ function workflowWeight(job: CiJob): number {
   return MAIN_WORKFLOW.test(job.file) ? 0.25 : 0;
 }
 
+/** A step only a Windows or macOS runner takes (`if: runner.os == 'Windows'`): the sandbox is Linux. */
+const OTHER_OS = /==\s*'(?:windows|macos|win32|darwin)|startsWith\([^)]*'(?:windows|macos)/i;
+
+function stepWeight(step: CiStep): number {
+  return step.condition !== undefined && OTHER_OS.test(step.condition) ? -1 : 0;
+}
+
 const BUILD_LINE = /^(?:npm|pnpm|yarn)\s+(?:run\s+)?(?:-\S+\s+)*build(?:$|[\s:])/;
 
 function ciCandidates(jobs: CiJob[], ctx: ChainContext, decisions: string[]): Candidate[] {
@@ -90,7 +97,7 @@ function ciCandidates(jobs: CiJob[], ctx: ChainContext, decisions: string[]): Ca
           from: step.from,
           env: step.env,
           before: [...before],
-          rank: rank + workflowWeight(job),
+          rank: rank + workflowWeight(job) + stepWeight(step),
         });
       }
     }
