@@ -1,6 +1,7 @@
 // What setup.cfg says (setuptools' declarative config): [metadata] name, [options]
 // install_requires, [options.extras_require] by extra, python_requires and classifiers, and where
-// [options] package_dir puts the packages. Requirement lists are one per line; `#` comments dropped, as setuptools does.
+// [options] package_dir puts the packages. Requirement lists are one per line (or `;`-separated on
+// one line); `#` comments dropped, as setuptools does.
 import { iniLines, parseIni } from '../read/ini.js';
 import type { ListedRequirement } from './pyproject.js';
 import type { RepoReader } from '../read/repo-reader.js';
@@ -21,8 +22,13 @@ export interface SetupCfg {
 }
 
 function requirementLines(value: string | undefined, from: string): ListedRequirement[] {
-  return iniLines(value)
-    .filter((line) => !line.startsWith('#'))
+  // setuptools splits a value written on one line at `;` (`test = pytest; pytest-xdist`), a
+  // value of several lines at its line ends only.
+  const lines = iniLines(value);
+  const listed = lines.length === 1 && !value!.trim().includes('\n') ? lines[0]!.split(';') : lines;
+  return listed
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'))
     .map((line) => ({ text: line.replace(/\s+#.*$/, ''), from }));
 }
 
