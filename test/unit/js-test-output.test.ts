@@ -42,6 +42,8 @@ const COUNTS: [string, [number, number, number, number]][] = [
   ['mocha-tap-mixed', [3, 3, 0, 2]],
   ['node-test-framed-mixed', [3, 2, 0, 2]],
   ['node-test-tap-mixed', [3, 2, 0, 2]],
+  // node:test's spec reporter, a project's plain `node --test`: its closing `ℹ` block.
+  ['node-test-spec-mixed', [3, 2, 0, 2]],
   ['tap-framed-mixed', [3, 2, 0, 2]],
   ['tape-framed-mixed', [2, 1, 0, 2]],
   ['tape-tap-mixed', [2, 1, 0, 2]],

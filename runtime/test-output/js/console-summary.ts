@@ -6,6 +6,8 @@
 //   vitest (stdout, two lines):       ` Test Files  2 failed (2)` / `      Tests  2 failed | 3 passed | 1 skipped | 1 todo (7)`
 //   mocha (stdout):                   `  3 passing (20ms)` then `  2 pending`, `  3 failing`
 //   ava (stdout):                     `  1 test failed`, `  2 tests passed`, `  1 test skipped`, `  1 test todo`
+//   node:test's spec reporter (stdout, its default on a terminal and from Node 23 everywhere):
+//                                     `ℹ tests 4` `ℹ suites 1` `ℹ pass 3` `ℹ fail 1` `ℹ cancelled 0` `ℹ skipped 0` `ℹ todo 0`
 // A file that failed with no test failing (it did not load) is an error: jest and vitest count it
 // only among their failed files.
 import type { TestCounts } from '../test-counts.js';
@@ -75,4 +77,24 @@ export function avaConsoleCounts(stdout: string): TestCounts | undefined {
     words[m[2]!] = (words[m[2]!] ?? 0) + Number(m[1]);
   }
   return fromWords(words, 0);
+}
+
+/** node:test's spec summary: the last `ℹ tests N` block; a cancelled test (a timeout, a hook) failed. */
+export function nodeSpecConsoleCounts(stdout: string): TestCounts | undefined {
+  const lines = stdout.split('\n');
+  const at = lastIndex(lines, /^ℹ tests \d+$/);
+  if (at < 0) return undefined;
+  const words: Words = {};
+  for (const line of lines.slice(at + 1, at + 8)) {
+    const m = /^ℹ (suites|pass|fail|cancelled|skipped|todo) (\d+)$/.exec(line);
+    if (!m) break;
+    words[m[1]!] = Number(m[2]);
+  }
+  if (words.pass === undefined || words.fail === undefined) return undefined;
+  return {
+    passed: words.pass,
+    failed: words.fail + (words.cancelled ?? 0),
+    errors: 0,
+    skipped: (words.skipped ?? 0) + (words.todo ?? 0),
+  };
 }

@@ -11,6 +11,7 @@ import {
   avaConsoleCounts,
   jestConsoleCounts,
   mochaConsoleCounts,
+  nodeSpecConsoleCounts,
   vitestConsoleCounts,
 } from './console-summary.js';
 import { consoleFailures } from './console-failures.js';
@@ -55,6 +56,7 @@ export function readJsOutput(stdout: string, stderr: string): JsReading {
     vitestConsoleCounts(out),
     mocha,
     avaConsoleCounts(out),
+    nodeSpecConsoleCounts(out),
   ].filter((c): c is TestCounts => c !== undefined);
   return { outcomes, counts: found.length ? found.reduce(worse) : undefined };
 }
