@@ -258,6 +258,28 @@ describe.skipIf(skip !== null)('other managers', () => {
     expect(r.stdout).toBe('true\n9.15.9\n');
   }, 900_000);
 
+  it("builds a yarn berry project with piper's CLI, never the repository's yarnPath", async () => {
+    const files = {
+      'package.json': JSON.stringify({ name: 'b', version: '1.0.0', dependencies: { 'is-number': '7.0.0' } }),
+    };
+    const root = writeProject(files);
+    const plan = planOf(root, { manager: 'yarn-berry', version: '4.18.1', lockfile: null });
+    // A yarnPath that is not there: a yarn that honoured it would fail at once.
+    plan.configFiles = [{ path: '.yarnrc.yml', sha256: '', text: 'yarnPath: .yarn/releases/absent.cjs\n' }];
+    const env = await ensure(root, plan);
+    made.push(env.image);
+    console.log(`yarn berry: ${env.status} in ${env.seconds.toFixed(1)} s`);
+    expect(env.shortfalls).toEqual([]);
+    const r = await runIn(
+      sandbox,
+      env.image,
+      files,
+      `node -e "console.log(require('is-number')(1))" && yarn --version`,
+    );
+    expect(r.exit_code, JSON.stringify(r)).toBe(0);
+    expect(r.stdout).toBe('true\n4.18.1\n');
+  }, 900_000);
+
   it('builds a yarn 1 project from its lockfile', async () => {
     const integrity = execFileSync('npm', ['view', 'is-number@7.0.0', 'dist.integrity'], {
       encoding: 'utf8',

@@ -121,6 +121,7 @@ describe('the install commands', () => {
 
   it('rebuild offline against the provided headers, skipping binary downloads; yarn 1 with npm', () => {
     expect(rebuildCommand('yarn')).toMatch(/\/npm rebuild --foreground-scripts/);
+    expect(rebuildCommand('yarn-berry')).toBe(rebuildCommand('npm'));
     expect(rebuildCommand('pnpm')).toBe('/opt/piper/bin/pnpm rebuild');
     expect(rebuildEnv('npm')).toEqual(
       expect.arrayContaining([

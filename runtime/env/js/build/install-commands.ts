@@ -67,30 +67,19 @@ export function downloadEnv(manager: JsManager): string[] {
   ];
 }
 
-/** The offline rebuild: lifecycle scripts and node-gyp against the provided Node's headers. */
+/**
+ * The offline rebuild: lifecycle scripts and node-gyp against the provided Node's headers. yarn 1
+ * has no rebuild, and berry's fetches its cache again (gone with the download's /tmp): npm's
+ * walks the same node_modules tree.
+ */
 export function rebuildCommand(manager: JsManager): string {
-  switch (manager) {
-    case 'pnpm':
-      return `${TOOL_BIN}/pnpm rebuild`;
-    case 'yarn-berry':
-      return `${TOOL_BIN}/yarn rebuild`;
-    // yarn 1 has no rebuild: npm's walks the same node_modules tree.
-    case 'npm':
-    case 'yarn':
-      return `${TOOL_BIN}/npm rebuild --foreground-scripts --offline`;
-  }
+  return manager === 'pnpm'
+    ? `${TOOL_BIN}/pnpm rebuild`
+    : `${TOOL_BIN}/npm rebuild --foreground-scripts --offline`;
 }
 
-export function rebuildEnv(manager: JsManager): string[] {
-  return [
-    ...COMMON_ENV,
-    ...SKIP_DOWNLOADS,
-    `npm_config_nodedir=${NODE_HOME}`,
-    'npm_config_offline=true',
-    ...(manager === 'yarn-berry'
-      ? ['YARN_IGNORE_PATH=1', 'YARN_NODE_LINKER=node-modules', 'YARN_ENABLE_NETWORK=0']
-      : []),
-  ];
+export function rebuildEnv(_manager: JsManager): string[] {
+  return [...COMMON_ENV, ...SKIP_DOWNLOADS, `npm_config_nodedir=${NODE_HOME}`, 'npm_config_offline=true'];
 }
 
 /** The step's script: in the tree, the command, its exit code said. */

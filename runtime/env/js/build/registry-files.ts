@@ -39,11 +39,9 @@ export async function putRegistryAccess(
   const ca = env.NODE_EXTRA_CA_CERTS ? readOrNull(env.NODE_EXTRA_CA_CERTS) : null;
   if (ca) {
     files.push({ name: 'ca.pem', data: ca });
-    out.push(
-      `NODE_EXTRA_CA_CERTS=${DIR}/ca.pem`,
-      `npm_config_cafile=${DIR}/ca.pem`,
-      `YARN_CA_FILE_PATH=${DIR}/ca.pem`,
-    );
+    out.push(`NODE_EXTRA_CA_CERTS=${DIR}/ca.pem`, `npm_config_cafile=${DIR}/ca.pem`);
+    // berry refuses a YARN_ variable it does not know: its own name for the CA file, for it alone.
+    if (manager === 'yarn-berry') out.push(`YARN_HTTPS_CA_FILE_PATH=${DIR}/ca.pem`);
     said.push('the CA of NODE_EXTRA_CA_CERTS');
   }
   for (const name of PROXIES) if (env[name]) out.push(`${name}=${env[name]}`);
