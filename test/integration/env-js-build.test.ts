@@ -3,9 +3,12 @@
 // Lockfiles are made on the host by npm itself (--package-lock-only: metadata only, no package
 // code), or written here (pnpm, yarn 1) with the registry's URL read at run time.
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
+import { ensureEnvironment } from '../../runtime/env/choose/ensure.js';
 import { ensureJsEnvironment, type JsEnsureInput } from '../../runtime/env/js/ensure-js.js';
+import { Ledger } from '../../runtime/ledger/ledger.js';
 import { npmRegistry } from '../../runtime/env/js/toolchain/npm-registry.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
@@ -138,6 +141,42 @@ describe.skipIf(skip !== null)(`JavaScript environments (${skip ?? 'registry ans
     const r = await runIn(sandbox, env.image, files, 'cd packages/b && node index.js');
     expect(r.exit_code, r.stderr).toBe(0);
     expect(r.stdout).toBe('a-number /work/packages/a/index.js 1.0.0\n');
+  }, 900_000);
+});
+
+describe.skipIf(skip !== null)('ensureEnvironment with language javascript', () => {
+  it('builds through the JavaScript builder, records the row, and gives the runs its PATH', async () => {
+    const root = writeProject(SIMPLE);
+    npmLock(root);
+    const jsPlan = planOf(root, { manager: 'npm', version: '10.9.9', lockfile: 'package-lock.json' });
+    const ledger = Ledger.open(join(root, 'ledger.sqlite'));
+    try {
+      const input = {
+        engine,
+        ledger,
+        repoRoot: root,
+        mode: 'auto' as const,
+        trustRecipe: false,
+        owner: formatOwner(currentOwner()),
+        log: () => undefined,
+        language: 'javascript' as const,
+        jsPlan,
+      };
+      const first = await ensureEnvironment(input);
+      made.push(first.image);
+      const again = await ensureEnvironment(input);
+      expect([first.status, again.status]).toEqual(['built', 'hit']);
+      expect(first.plan).toBeNull();
+      expect(first.jsPlan?.manager.name).toBe('npm');
+      expect(first.run.env.PATH).toMatch(/^\/work\/node_modules\/\.bin:.*\/opt\/piper\/node\/bin:/);
+      const rows = ledger.database.prepare('SELECT status, key, image FROM environments ORDER BY id').all();
+      expect(rows).toEqual([
+        { status: 'built', key: first.key, image: first.image },
+        { status: 'hit', key: first.key, image: first.image },
+      ]);
+    } finally {
+      ledger.close();
+    }
   }, 900_000);
 });
 
