@@ -88,10 +88,12 @@ async function runAsWritten(
       target: input.target,
       testEnv: input.testEnv,
       timeoutS: AS_WRITTEN_TIMEOUT_S,
+      language: session.language.id,
+      testRunner: session.environment?.jsPlan?.testRunner,
       label: { key: `as-written:${input.runId}`, side: 'as_written', fix_run: input.runId },
     },
   );
-  const verdict = testVerdict(receipt);
+  const verdict = testVerdict(receipt, session.language.id);
   return verdict.pass
     ? { passed: true, detail: countText(verdict.counts), ran: true }
     : { passed: false, detail: verdict.why, ran: true };

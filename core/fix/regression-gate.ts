@@ -63,8 +63,9 @@ export class RegressionGate {
    */
   static async start(input: GateInput, resumedKey?: string | null): Promise<RegressionGate> {
     const { session } = input;
-    const plan = session.environment?.plan ?? planEnvironment(session.repo);
-    const command = plan.testCommand || DEFAULT_TEST_COMMAND;
+    const plan = session.environment?.jsPlan ?? session.environment?.plan ?? planEnvironment(session.repo);
+    const command =
+      plan.testCommand || (plan === session.environment?.jsPlan ? 'npm test' : DEFAULT_TEST_COMMAND);
     const testEnv = session.environment?.run.env ?? plan.testEnv;
     const packed = resumedKey === undefined ? await keepSnapshot(session.repo).catch((e: Error) => e) : null;
     const snapshot = packed instanceof Error ? null : packed;
@@ -74,7 +75,7 @@ export class RegressionGate {
     if (snapshot) recordSuiteKey(session.ledger, input.runId, key);
     // The base's run needs the gate (its ledger hooks), made just below: started on the next tick.
     const made: { gate?: RegressionGate } = {};
-    const base = baseSide(session.ledger, key, () =>
+    const base = baseSide(session, key, () =>
       packed instanceof Error
         ? Promise.reject(new Error(`the base snapshot could not be packed: ${packed.message}`))
         : snapshot
@@ -156,7 +157,10 @@ export class RegressionGate {
   private startRun(snapshot: KeptSnapshot, target: string, side: 'base' | 'final'): StartedRun {
     let callId: string | null = null;
     let ended = false;
-    const run = this.runOn(snapshot, target, side, (id) => (callId = id)).then(readSuiteRun);
+    const language = this.input.session.language.id;
+    const run = this.runOn(snapshot, target, side, (id) => (callId = id)).then((r) =>
+      readSuiteRun(r, language),
+    );
     void run.then(
       () => (ended = true),
       () => (ended = true),
@@ -187,6 +191,8 @@ export class RegressionGate {
       timeoutS,
       label: { key, side, fix_run: runId },
       onDispatched,
+      language: session.language.id,
+      testRunner: session.environment?.jsPlan?.testRunner,
     };
     // Nothing is started, or recorded, once the run ended or was interrupted.
     if (this.abandoned || this.input.session.interrupted)
@@ -208,9 +214,10 @@ export class RegressionGate {
 }
 
 /** The ledger's base run under KEY, else a fresh one started now; never rejects. */
-function baseSide(ledger: Session['ledger'], key: string, run: () => Promise<SuiteRun>): Promise<BaseSide> {
-  const cached = cachedBaseRun(ledger, key);
-  if (cached) return Promise.resolve({ run: readSuiteRun(cached), cached: true });
+function baseSide(session: Session, key: string, run: () => Promise<SuiteRun>): Promise<BaseSide> {
+  const cached = cachedBaseRun(session.ledger, key);
+  const language = session.language.id;
+  if (cached) return Promise.resolve({ run: readSuiteRun(cached, language), cached: true });
   // Started on the next tick: the gate object exists by then.
   return Promise.resolve()
     .then(run)

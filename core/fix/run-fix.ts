@@ -142,7 +142,12 @@ export async function runFix(input: FixInput): Promise<RunResult> {
     const runId = (progress.runId ??= startRun(session, newRunRow(input, session, model, run)));
     lock.setRunId(runId);
     progress.edited = editsForRun(session.ledger, runId).length > 0; // a resumed run may have edits already
-    const record = (progress.record = new RunRecord(session.ledger, runId, session.owner));
+    const record = (progress.record = new RunRecord(
+      session.ledger,
+      runId,
+      session.owner,
+      session.language.id,
+    ));
     announce(emit, input, session, model, { runId, arm, reproTarget });
     // The pool's first container starts while the index is read and the model thinks.
     void session.sandbox.init().catch(() => undefined);

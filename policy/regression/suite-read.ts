@@ -6,24 +6,26 @@ import type { SummaryWord } from '../../runtime/test-output/pytest-summary.js';
 import { parseTestOutcomes } from '../../runtime/test-output/outcomes.js';
 import { testVerdict } from '../../runtime/test-output/test-verdict.js';
 import { testFailures } from '../test-failures.js';
+import type { LanguageId } from '../../runtime/language/language.js';
 import type { SuiteRun } from './suite-compare.js';
 
-export function readSuiteRun(receipt: {
-  stdout: string;
-  stderr: string;
-  exit_code: number;
-  timed_out: boolean;
-}): SuiteRun {
+export function readSuiteRun(
+  receipt: { stdout: string; stderr: string; exit_code: number; timed_out: boolean },
+  language: LanguageId = 'python',
+): SuiteRun {
   const failureLines = new Map<string, string[]>();
   for (const f of testFailures(receipt.stdout)) if (f.line) failureLines.set(f.test, [f.line]);
   const tail = `${receipt.stdout}\n${receipt.stderr}`.trimEnd().split('\n').slice(-20).join('\n');
   return {
-    tests: testsOf(receipt.stdout, receipt.stderr),
+    tests:
+      language === 'javascript'
+        ? parseTestOutcomes('javascript', `${receipt.stdout}\n${receipt.stderr}`)
+        : testsOf(receipt.stdout, receipt.stderr),
     exitCode: receipt.exit_code,
     timedOut: receipt.timed_out,
     failureLines,
     tail,
-    verdict: testVerdict(receipt),
+    verdict: testVerdict(receipt, language),
   };
 }
 

@@ -9,7 +9,8 @@ import { createRun, endRun } from '../../runtime/ledger/runs.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { runRecorded } from '../../runtime/recorded-run.js';
 import type { Sandbox } from '../../runtime/sandbox/sandbox.js';
-import { RUN_TEST_LIMITS, targetArgv } from '../tools/run-test/effect.js';
+import type { LanguageId } from '../../runtime/language/language.js';
+import { RUN_TEST_LIMITS, languageTargetArgv } from '../tools/run-test/effect.js';
 import type { KeptSnapshot } from './suite-snapshot.js';
 
 /** The gate's output may be long (a summary line per test): head and tail of this much are kept. */
@@ -33,6 +34,9 @@ export interface SuiteRunSpec {
   label: { key: string; side: 'base' | 'final' | 'as_written'; fix_run: string };
   /** Told the call's id once its row exists (its container id follows in the row). */
   onDispatched?: (callId: string) => void;
+  /** The repository's language (default Python) and a JavaScript project's runner: how the target runs. */
+  language?: LanguageId;
+  testRunner?: string | undefined;
 }
 
 /** What the sandbox said: the streams as captured, the exit code, whether the time limit killed it. */
@@ -70,7 +74,14 @@ export async function runSuite(ctx: SuiteRunContext, spec: SuiteRunSpec): Promis
       },
       {
         image: ctx.sandbox.image,
-        argv: targetArgv(verbose(spec.target)),
+        argv:
+          (spec.language ?? 'python') === 'python'
+            ? languageTargetArgv(verbose(spec.target), { language: 'python' })
+            : languageTargetArgv(spec.target, {
+                language: spec.language!,
+                repoRoot: ctx.repo,
+                testRunner: spec.testRunner,
+              }),
         workspace: Readable.from([spec.snapshot.tar]),
         workspaceEnv: env,
         limits: {

@@ -2,6 +2,7 @@
 // outcome, and the two questions the final screen asks of the record — did the repro test pass in
 // the sandbox after the last edit, and what is the run's diff. Answers come from rows, not memory.
 import type { CallOrigin } from './call-row.js';
+import type { LanguageId } from '../language/language.js';
 import { editsForRun } from './edits.js';
 import type { Ledger } from './ledger.js';
 import type { NewObservation, ObservationRow } from './observation-row.js';
@@ -38,6 +39,8 @@ export class RunRecord {
     readonly ledger: Ledger,
     readonly runId: string,
     readonly owner: string,
+    /** The repository's language: whose runners' output the repro verdict reads. */
+    readonly language: LanguageId = 'python',
   ) {}
 
   /**
@@ -143,7 +146,7 @@ export class RunRecord {
         (JSON.parse(r.args) as { target?: string }).target?.trim() === reproTarget.trim(),
     );
     if (!latest) return { verified: false, why: null };
-    const verdict = testVerdict({ ...latest, timed_out: latest.timed_out === 1 });
+    const verdict = testVerdict({ ...latest, timed_out: latest.timed_out === 1 }, this.language);
     return verdict.pass
       ? { verified: true, why: null }
       : { verified: false, why: `the repro test's last run after the last edit is no pass: ${verdict.why}` };

@@ -71,6 +71,16 @@ export function targetArgv(target: string, repoRoot?: string): string[] {
   return ['python3', '-m', 'pytest', ...trimmed.split(/\s+/)];
 }
 
+/** A target's argv in the repository's language: pytest's rules, or the JavaScript runner's. */
+export function languageTargetArgv(
+  target: string,
+  how: { language: LanguageId; repoRoot?: string | undefined; testRunner?: string | undefined },
+): string[] {
+  return how.language === 'javascript'
+    ? jsTargetArgv(target, how.repoRoot, how.testRunner)
+    : targetArgv(target, how.repoRoot);
+}
+
 export async function runTest(
   ctx: WorkspaceContext & {
     /**
@@ -112,10 +122,7 @@ export async function runTest(
     },
     {
       image: ctx.sandbox.image,
-      argv:
-        language === 'javascript'
-          ? jsTargetArgv(args.target, ctx.repoRoot, ctx.testRunner)
-          : targetArgv(args.target, ctx.repoRoot),
+      argv: languageTargetArgv(args.target, { language, repoRoot: ctx.repoRoot, testRunner: ctx.testRunner }),
       workspace: snapshot.tar,
       ...(env ? { workspaceEnv: env } : {}),
       limits: { ...RUN_TEST_LIMITS, ...sized, ...(ctx.cpus ? { cpus: ctx.cpus } : {}), timeoutS: timeout },
