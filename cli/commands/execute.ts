@@ -19,7 +19,10 @@ Runs Python in a fresh sandbox container (no network, unprivileged user, root-ow
 CPU, memory, processes and time), records the call and its receipt in the ledger, and prints it.
 It runs in the project's environment, in /work, with a copy of the repository there (the snapshot
 run-test gets: tracked and untracked-but-not-ignored files, no .git), so \`import <project>\`
-works; nothing the program writes reaches your files.
+works; nothing the program writes reaches your files. In a JavaScript/TypeScript repository the
+program is JavaScript or TypeScript, run by the environment's Node from a file at the repository's
+root (import/export statements make it an ES module, a require() CommonJS), so \`require('./lib')\`
+and \`import ... from './src/x.ts'\` work as in the project's own files.
 
   --code CODE        the program; '-' reads it from standard input
   --file PATH        the program from a file

@@ -336,6 +336,7 @@ function workspaceHeader(spec: RunSpec): string {
   const header = {
     argv: spec.argv,
     ...(spec.program !== undefined ? { program: spec.program } : {}),
+    ...(spec.programFile !== undefined ? { program_file: spec.programFile } : {}),
     ...(spec.workspaceEnv ? { env: spec.workspaceEnv } : {}),
   };
   return `${JSON.stringify(header)}\n`;

@@ -40,6 +40,11 @@ export interface RunSpec {
    */
   program?: string;
   /**
+   * With a program: the path the entry point writes it to, then runs argv instead of the program
+   * as Python (a JavaScript repository's execute: node runs the file).
+   */
+  programFile?: string;
+  /**
    * With a workspace: variables the entry point sets before the command (run_test's test
    * variables). In the header, not the container's config, so a pooled container serves them.
    */

@@ -2,9 +2,10 @@
 #
 # No host path is ever mounted: the work arrives on stdin as one JSON line followed by the
 # repository snapshot as a tar stream, which is unpacked into the work dir (a tmpfs). The line is
-# {"argv": [...], "env": {...}?, "program": "..."?}: `env` is set before the command runs (the
-# project's test variables, already checked on the host), `program` is Python source run as
-# __main__ in this interpreter (execute). Python and pytest are imported BEFORE the work arrives,
+# {"argv": [...], "env": {...}?, "program": "..."?, "program_file": "..."?}: `env` is set before the
+# command runs (the project's test variables, already checked on the host), `program` is Python
+# source run as __main__ in this interpreter (execute), or, with `program_file`, the program of a
+# JavaScript repository, written to that file in the work dir and run by argv. Python and pytest are imported BEFORE the work arrives,
 # so a pre-started container (the warm pool) pays neither start-up when the call comes.
 # `python3 -m pytest ARGS` then runs in this interpreter, exactly as `-m pytest` would (the work
 # dir first on sys.path), unless the workspace holds a module that import already took from
@@ -128,6 +129,12 @@ roots = [workdir, *workspace_paths()]
 preloaded = preloaded_from_elsewhere(roots)
 os.environ.update(spec.get("env") or {})
 
+program_file = spec.get("program_file")
+if program is not None and program_file:
+    # A program in the project's own language (JavaScript): a file in the work dir, run by argv.
+    with open(os.path.join(workdir, os.path.relpath(program_file, workdir)), "x") as out:
+        out.write(program)
+    os.execvp(argv[0], argv)
 if program is not None:
     if preloaded:
         # A fresh interpreter imports the project's own copy of what this one already holds.

@@ -1,4 +1,5 @@
-// execute(code, timeout=10): Python in a fresh sandbox with no network, in the project's
+// execute(code, timeout=10): Python (a JavaScript repository's: JavaScript or TypeScript,
+// js-program.ts) in a fresh sandbox with no network, in the project's
 // environment, with a copy of the repository at /work — the same snapshot, rules and cap as
 // run_test's — so the program can import the project and reproduce a bug with its own functions.
 // It is a copy: nothing the program writes reaches the host. Served from the warm workspace pool
@@ -9,6 +10,8 @@ import { EXECUTE_ARGV } from '../../../runtime/sandbox/pool.js';
 import { DEFAULT_LIMITS, type Limits, type Receipt } from '../../../runtime/sandbox/spec.js';
 import { skippedNote } from '../../../runtime/workspace/snapshot.js';
 import type { ExecuteResult } from '../../results/sandbox-results.js';
+import type { LanguageId } from '../../../runtime/language/language.js';
+import { jsProgramArgv, jsProgramFile } from './js-program.js';
 import type { SandboxContext } from '../../sandbox-context.js';
 import { sizedSnapshot, WORKSPACE_LIMITS, type WorkspaceContext } from '../../workspace-snapshot.js';
 
@@ -24,7 +27,7 @@ export const EXECUTE_LIMITS: Omit<Limits, 'timeoutS'> = {
 };
 
 export async function execute(
-  ctx: WorkspaceContext,
+  ctx: WorkspaceContext & { language?: LanguageId | undefined },
   args: ExecuteArgs,
   /** Limits of a person's `piper-agent execute` (its flags); the tool's are EXECUTE_LIMITS. */
   given?: Partial<Limits>,
@@ -46,7 +49,9 @@ export async function execute(
     },
     {
       image: ctx.sandbox.image,
-      argv: EXECUTE_ARGV,
+      ...(ctx.language === 'javascript'
+        ? { argv: jsProgramArgv(jsProgramFile(args.code)), programFile: jsProgramFile(args.code) }
+        : { argv: EXECUTE_ARGV }),
       program: args.code,
       workspace: snapshot.tar,
       limits: { ...base, ...sized, timeoutS: timeout },

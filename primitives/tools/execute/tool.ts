@@ -32,7 +32,10 @@ export const executeTool = defineTool({
     const sandbox = sandboxContext(ctx);
     if (asked && !asked.workspace)
       return sandboxRecorded(ctx, await executeAlone(sandbox, args.code, asked.limits));
-    return sandboxRecorded(ctx, await execute(sandbox, args, asked?.limits));
+    return sandboxRecorded(
+      ctx,
+      await execute({ ...sandbox, language: ctx.options.language }, args, asked?.limits),
+    );
   },
 
   precondition: (args) => notBlank(args.code, 'empty code'),
