@@ -120,19 +120,60 @@ export function offlineInstallStep(
   const lines =
     over === 'onto'
       ? [
-          `${PIP} install ${args('/tmp/pip-report-own.json', '--no-deps', '--ignore-installed')}`,
-          `${PIP} install ${args('/tmp/pip-report-deps.json')}`,
+          `piper_install ${args('/tmp/pip-report-own.json', '--no-deps', '--ignore-installed')}`,
+          `piper_install ${args('/tmp/pip-report-deps.json')}`,
           // One report of both (Debian's Python, isolated, no site: it reads two JSON files).
           `python3 -I -S -c ${shQuote(MERGE_REPORTS)} /tmp/pip-report-own.json /tmp/pip-report-deps.json > /tmp/pip-report.json`,
         ]
       : [
-          `${PIP} install ${over === 'fresh' ? args('/tmp/pip-report.json', '--ignore-installed') : args('/tmp/pip-report.json')}`,
+          `piper_install ${over === 'fresh' ? args('/tmp/pip-report.json', '--ignore-installed') : args('/tmp/pip-report.json')}`,
         ];
   if (own !== null && over !== 'debian')
     lines.push(`${PIP} uninstall --yes --quiet ${shQuote(own)} > /dev/null 2>&1 || true`);
-  const script = ['set -e', ...lines, 'echo piper-pip-report', 'cat /tmp/pip-report.json'].join('\n');
+  const script = [
+    'set -e',
+    INSTALL_WITH_REPORT,
+    ...lines,
+    'echo piper-pip-report',
+    'cat /tmp/pip-report.json',
+  ].join('\n');
   return { name: 'install', script, env: ['PIP_CONFIG_FILE=/dev/null'], timeoutS: 900 };
 }
+
+/** The install report of a pip before 22.2: the dist-info directories the install added to the venv, with their METADATA's name and version. */
+const OLD_PIP_REPORT = `import glob, json, os, sys
+site, before = sys.argv[1], set(open(sys.argv[2]).read().split())
+out = []
+for d in sorted(glob.glob(os.path.join(site, "*.dist-info"))):
+    meta = {}
+    if d in before or not os.path.exists(os.path.join(d, "METADATA")):
+        continue
+    for line in open(os.path.join(d, "METADATA"), encoding="utf-8", errors="replace"):
+        if not line.strip():
+            break
+        key, _, value = line.partition(":")
+        if key in ("Name", "Version"):
+            meta.setdefault(key.lower(), value.strip())
+    out.append({"metadata": meta})
+print(json.dumps({"install": out}))`;
+
+/**
+ * `piper_install ARGS --report FILE`: pip install with its report, as pip 22.2 and later write it.
+ * Debian bullseye's pip (20.3, Python 3.9) has no --report: there the install runs without it and
+ * the report is made from the dist-info directories it added to the venv.
+ */
+const INSTALL_WITH_REPORT = [
+  `if ${VENV_PYTHON} -I -B -c 'import pip, sys; sys.exit(tuple(map(int, pip.__version__.split(".")[:2])) < (22, 2))' 2>/dev/null; then piper_old_pip=; else piper_old_pip=1; fi`,
+  'piper_install() {',
+  `  if [ -z "$piper_old_pip" ]; then ${PIP} install "$@"; return; fi`,
+  '  r=; prev=',
+  '  for a do shift; if [ "$prev" = --report ]; then r=$a; prev=; continue; fi; prev=$a; [ "$a" = --report ] || set -- "$@" "$a"; done',
+  `  site=$(${VENV_PYTHON} -I -B -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')`,
+  '  ls -d "$site"/*.dist-info > /tmp/piper-dist-before 2>/dev/null || true',
+  `  ${PIP} install "$@" || return $?`,
+  `  python3 -I -S -c ${shQuote(OLD_PIP_REPORT)} "$site" /tmp/piper-dist-before > "$r"`,
+  '}',
+].join('\n');
 
 const MERGE_REPORTS =
   'import json, sys\nout = json.load(open(sys.argv[1]))\nout["install"] = out.get("install", []) + json.load(open(sys.argv[2])).get("install", [])\nprint(json.dumps(out))';
