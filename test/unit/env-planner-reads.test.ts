@@ -26,6 +26,10 @@ const HOST_STATE: Record<string, string> = {
   'build/apt-cache.ts': "the user's apt cache",
   'build/network/wheel-cache.ts': "the user's wheel cache",
   'choose/names.ts': "the repository's real path, for the image's name (no content read)",
+  'js/toolchain/npm-registry.ts': "the user's npmrc (the registry and its token)",
+  'js/toolchain/machine-tls.ts': "the machine's CA bundles",
+  'js/toolchain/registry-download.ts': "piper's cache of the toolchain's tarballs",
+  'js/build/registry-files.ts': "the user's NODE_EXTRA_CA_CERTS file, for the download box",
 };
 
 function files(dir: string): string[] {

@@ -1,13 +1,11 @@
 // What the networked download gets of the repository: the plan's manifests and lockfile, read
-// again and checked against the plan's hashes (a file changed since the plan is refused), and its
+// again by the planner's side and checked against the plan's hashes (read/planned-files.ts), and its
 // sanitized configuration files as the planner wrote them — as data in a tar, never the tree.
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { padding, TAR_END, tarHeader } from '../../../workspace/tar-header.js';
 import type { Shortfall } from '../../build/shortfall.js';
 import type { JsPlan } from '../plan/js-plan.js';
+import { readPlanned } from '../read/planned-files.js';
 import { lockPinsGit, withoutGitDeps } from './git-deps.js';
 
 export interface TreeFiles {
@@ -27,24 +25,17 @@ function safe(path: string): string {
   return path;
 }
 
-function readChecked(repoRoot: string, f: { path: string; sha256: string }): Buffer {
-  const data = readFileSync(join(repoRoot, safe(f.path)));
-  if (createHash('sha256').update(data).digest('hex') !== f.sha256)
-    throw new Error(`${f.path} changed since the environment was planned`);
-  return data;
-}
-
 export function treeFiles(repoRoot: string, plan: JsPlan): TreeFiles {
   const files: TreeFiles['files'] = [];
   const shortfalls: Shortfall[] = [];
   for (const m of plan.manifests) {
-    const out = withoutGitDeps(m.path, readChecked(repoRoot, m).toString('utf8'));
+    const out = withoutGitDeps(m.path, readPlanned(repoRoot, { ...m, path: safe(m.path) }).toString('utf8'));
     shortfalls.push(...out.shortfalls);
     files.push({ path: m.path, data: Buffer.from(out.text) });
   }
   let lockedGit = false;
   if (plan.lockfile) {
-    const data = readChecked(repoRoot, plan.lockfile);
+    const data = readPlanned(repoRoot, { ...plan.lockfile, path: safe(plan.lockfile.path) });
     lockedGit = !shortfalls.length && lockPinsGit(data.toString('utf8'));
     files.push({ path: plan.lockfile.path, data });
   }
