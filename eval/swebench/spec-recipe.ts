@@ -16,8 +16,8 @@ export interface SpecRecipe {
   dropped: string[];
 }
 
-/** Files the harness names as its package list: the repository's, which detection reads anyway. */
-const DECLARATION_FILES = /^(requirements[\w./-]*\.txt|environment\.yml)$/;
+/** A requirements file the harness names as its package list: the repository's, which detection reads anyway. */
+const DECLARATION_FILES = /^requirements[\w./-]*\.txt$/;
 
 function isRequirement(text: string): boolean {
   try {
@@ -31,6 +31,11 @@ function isRequirement(text: string): boolean {
 function packagesOf(spec: HarnessSpec, out: SpecRecipe, requirements: string[]): void {
   const text = spec.packages?.trim();
   if (!text) return;
+  if (text === 'environment.yml') {
+    // conda's file: the plan does not read it, so what only it names (xarray's numbagg) is not installed.
+    out.dropped.push(`packages "${text}": a conda environment file, which the plan does not read`);
+    return;
+  }
   if (DECLARATION_FILES.test(text)) {
     out.applied.push(`packages "${text}": the repository's own file, read as its declarations`);
     return;

@@ -106,6 +106,7 @@ describe('a spec as an untrusted recipe', () => {
     expect(made.recipe).toEqual({});
     expect(made.applied[0]).toMatch(/read as its declarations/);
     expect(made.dropped[0]).toMatch(/installed from its declarations/);
+    expect(specRecipe({ packages: 'environment.yml' }).dropped[0]).toMatch(/conda environment file/);
   });
 });
 
