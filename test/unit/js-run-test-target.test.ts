@@ -11,6 +11,8 @@ import { shellArgv, targetArgv } from '../../primitives/tools/run-test/effect.js
 const repo = mkdtempSync(join(tmpdir(), 'piper-js-target-'));
 mkdirSync(join(repo, 'src'));
 writeFileSync(join(repo, 'src', 'sum.ts'), '');
+mkdirSync(join(repo, 'scripts'));
+writeFileSync(join(repo, 'scripts', 'build.sh'), '');
 const script = (argv: string[]) => argv[4]!;
 
 describe("a path target runs with the project's runner and its report", () => {
@@ -57,7 +59,16 @@ describe("a path target runs with the project's runner and its report", () => {
 });
 
 describe('anything else runs as the shell string it is', () => {
-  it.each(['npm test', 'npx jest -t adds', 'cd packages/a && yarn test', 'node --test'])('%s', (target) => {
+  it.each([
+    'npm test',
+    'npx jest -t adds',
+    'cd packages/a && yarn test',
+    'node --test',
+    // A command line the plan read (a build script, then the runner): not a path for the runner.
+    './scripts/build.sh && node --test dist/test/*.js',
+    'scripts/build.sh',
+    'src/sum.ts | tee log',
+  ])('%s', (target) => {
     expect(jsTargetArgv(target, repo, 'jest')).toEqual(shellArgv(target));
   });
 

@@ -5,7 +5,7 @@
 // runner has exited its report is printed as a frame (runtime/test-output/js/report-frame.ts), the
 // runner's status kept. Anything else (`npm test`, `npx jest -t x`, `cd pkg && yarn test`) runs as
 // the shell string it is, read by the console readers.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { frameCommand, type ReportKind } from '../../../runtime/test-output/js/report-frame.js';
 import { shellArgv } from './shell-argv.js';
@@ -61,6 +61,17 @@ const RUNNERS: Readonly<Record<string, RunnerCommand>> = {
 /** A test file's name, as the runners' default globs find them. */
 const TEST_FILE = /\.(?:test|spec)\.[cm]?[jt]sx?$|^(?:test|tests|__tests__|spec)\/.*\.[cm]?[jt]sx?$/;
 
+/** `&&`, `||`, `;`, a pipe or a redirection: a shell command line, not a runner's arguments. */
+const SHELL_CONTROL = /&&|\|\||;|\||[<>]/;
+const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
+
+/** A directory of the repository, or a JavaScript/TypeScript file in it (not a script of another kind). */
+function isTestTarget(repoRoot: string, path: string): boolean {
+  const at = join(repoRoot, path.split(':')[0]!);
+  if (!existsSync(at)) return false;
+  return statSync(at).isDirectory() || SOURCE_FILE.test(at);
+}
+
 /** The argv of a JavaScript project's target, run by `runner` when it is a path or an option. */
 export function jsTargetArgv(
   target: string,
@@ -71,10 +82,13 @@ export function jsTargetArgv(
   const first = trimmed.split(/\s+/)[0] ?? '';
   const chosen = runner === undefined || runner === 'unknown' ? manifestRunner(repoRoot) : runner;
   const known = chosen !== undefined ? RUNNERS[chosen] : undefined;
+  // A command line of its own (`./scripts/build.sh && node --test …`, the plan's suite command) runs
+  // as written: only a path of test code, a directory or an option is the runner's target.
   const isPath =
-    first.startsWith('-') ||
-    TEST_FILE.test(first) ||
-    (repoRoot !== undefined && first !== '' && existsSync(join(repoRoot, first)));
+    !SHELL_CONTROL.test(trimmed) &&
+    (first.startsWith('-') ||
+      TEST_FILE.test(first) ||
+      (repoRoot !== undefined && first !== '' && isTestTarget(repoRoot, first)));
   if (!known || !isPath) return shellArgv(trimmed);
   return shellArgv(framedRun(known, trimmed));
 }
