@@ -2,7 +2,7 @@
 // made from them by hand (the planner's shape), a run of a command in a sandbox of the environment
 // with the project's files as its workspace, and whether the user's npm registry answers at all.
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -12,8 +12,16 @@ import { npmRegistry } from '../../runtime/env/js/toolchain/npm-registry.js';
 import { machineDispatcher } from '../../runtime/env/js/toolchain/machine-tls.js';
 import type { Sandbox } from '../../runtime/sandbox/sandbox.js';
 
+const written: string[] = [];
+
+/** Removes every project writeProject made (a test file's afterAll). */
+export function removeProjects(): void {
+  for (const root of written.splice(0)) rmSync(root, { recursive: true, force: true });
+}
+
 export function writeProject(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'piper-js-env-'));
+  written.push(root);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);

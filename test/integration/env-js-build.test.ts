@@ -13,7 +13,7 @@ import { npmRegistry } from '../../runtime/env/js/toolchain/npm-registry.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { loadRecipe } from '../../runtime/images/recipe.js';
-import { planOf, registryUnreachable, runIn, writeProject } from '../helpers/js-env.js';
+import { planOf, registryUnreachable, removeProjects, runIn, writeProject } from '../helpers/js-env.js';
 
 const engine = new DockerEngine();
 const sandbox = new Sandbox(engine, { image: loadRecipe().ref });
@@ -22,6 +22,7 @@ const made: string[] = [];
 afterAll(async () => {
   await sandbox.close();
   for (const ref of made) await engine.removeImage(ref).catch(() => undefined);
+  removeProjects();
 });
 
 function ensure(
