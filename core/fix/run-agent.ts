@@ -6,6 +6,7 @@ import type { EventSink, RunResult } from '../../policy/events.js';
 import { runLoop, type LoopOptions, type LoopTools } from '../../policy/loop.js';
 import type { Embedder } from '../../policy/retrieve.js';
 import { CodeIndex } from '../../primitives/index/code-index.js';
+import { sandboxTscRunner } from '../../primitives/lint/tsc-sandbox.js';
 import { LintGate } from '../../primitives/lint/lint-gate.js';
 import { ToolRunner } from '../../primitives/tool-runner.js';
 import { recordApproval } from '../../runtime/ledger/approvals.js';
@@ -32,7 +33,13 @@ export interface AgentRun {
 
 export async function runAgent(run: AgentRun): Promise<RunResult> {
   const { session, record } = run;
-  const lint = new LintGate({ sandbox: { runtime: session.sandbox.runtime }, language: session.language.id });
+  // A TypeScript project's edits are checked by its own tsc too, in its environment.
+  const typescript = session.environment?.jsPlan?.typescript === true;
+  const lint = new LintGate({
+    sandbox: { runtime: session.sandbox.runtime },
+    language: session.language.id,
+    ...(typescript ? { typeCheck: sandboxTscRunner(session.sandbox, run.repo) } : {}),
+  });
   try {
     // Said before and after: the build is synchronous, and a large repository takes seconds.
     run.emit({ type: 'index', phase: 'started' });
