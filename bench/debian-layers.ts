@@ -21,7 +21,7 @@ import { RepoCache } from '../eval/swebench/repos.js';
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment } from '../runtime/env/choose/ensure.js';
-import { ENV_LABEL, projectId } from '../runtime/env/choose/names.js';
+import { ENV_LABEL, projectId } from '../runtime/env/floor/names.js';
 import { currentOwner, formatOwner } from '../runtime/sandbox/owner.js';
 import { printTable } from './stats.js';
 

@@ -21,7 +21,7 @@ import { runTestTool } from '../primitives/tools/run-test/tool.js';
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment, type EnvMode, type EnvironmentChoice } from '../runtime/env/choose/ensure.js';
-import { ENV_LABEL, projectId } from '../runtime/env/choose/names.js';
+import { ENV_LABEL, projectId } from '../runtime/env/floor/names.js';
 import { copyAsGitRepo } from '../runtime/host/git.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
 import { packageRoot } from '../runtime/package-root.js';

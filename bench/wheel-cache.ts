@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment } from '../runtime/env/choose/ensure.js';
-import { ENV_LABEL, projectId } from '../runtime/env/choose/names.js';
+import { ENV_LABEL, projectId } from '../runtime/env/floor/names.js';
 import { copyAsGitRepo } from '../runtime/host/git.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
 import { currentOwner, formatOwner } from '../runtime/sandbox/owner.js';

@@ -3,7 +3,7 @@
 // network-less sandbox of it for a person debugging a failing test.
 import { parseArgs } from 'node:util';
 import { connectEngine } from '../../runtime/engine/bootstrap.js';
-import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
+import { ENV_LABEL, projectId } from '../../runtime/env/floor/names.js';
 import { planEnvironment } from '../../runtime/env/plan/detect.js';
 import { renderPlanJson, renderPlanText } from '../../runtime/env/plan/render.js';
 import {
@@ -15,6 +15,7 @@ import {
 import { declarationsKey, imageKey } from '../../runtime/env/choose/key.js';
 import { redactSpec } from '../../runtime/env/spec/spec-schema.js';
 import { prepareSpec } from '../../runtime/env/spec/prepare-spec.js';
+import { stepCatalog } from '../../runtime/env/build/step-catalog.js';
 import { repoRoot } from '../../runtime/host/git.js';
 import { startShellContainer } from '../../runtime/sandbox/shell-container.js';
 import { snapshotTar } from '../../runtime/workspace/snapshot.js';
@@ -30,7 +31,7 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { ledgerPath } from '../../runtime/ledger/location.js';
 import { existsSync } from 'node:fs';
 import type { EnvPlan } from '../../runtime/env/plan/types.js';
-import { pluginsFromSentence } from '../../runtime/env/run/pytest-entry-points.js';
+import { pluginsFromSentence } from '../../runtime/env/build/project/pytest-entry-points.js';
 import { pytestRunEnv } from '../../runtime/env/run/pytest-run-env.js';
 
 /** Debian-package layers kept by `env prune` (those an environment stands on stay anyway). */
@@ -150,6 +151,7 @@ function planJson(
     strict: mode === 'strict',
     env: process.env,
     ...(sources ? { sources } : {}),
+    steps: stepCatalog(),
   });
   const build = {
     image_key: imageKey(spec),

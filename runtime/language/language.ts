@@ -42,15 +42,7 @@ export const PROFILES: Readonly<Record<LanguageId, LanguageProfile>> = {
   },
 };
 
-export function profileOf(id: LanguageId): LanguageProfile {
-  return PROFILES[id];
-}
-
 /** Whether a repo-relative path is a source file of the language. */
 export function isSourceOf(id: LanguageId, path: string): boolean {
   return PROFILES[id].sourceExtensions.some((ending) => path.endsWith(ending));
-}
-
-export function isLanguageId(value: unknown): value is LanguageId {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }

@@ -10,7 +10,7 @@ import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { envImageRef, projectId } from '../../runtime/env/choose/names.js';
+import { envImageRef, projectId } from '../../runtime/env/floor/names.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { runCli, startCli, type CliResult } from '../helpers/cli.js';

@@ -1,6 +1,6 @@
 // Removing the environment images a test's repositories got built (by project label), so a test
 // leaves the engine as it found it.
-import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
+import { ENV_LABEL, projectId } from '../../runtime/env/floor/names.js';
 import { engine } from './sandbox.js';
 
 export async function removeEnvImagesOf(repos: string[]): Promise<void> {

@@ -5,7 +5,7 @@
 // and the prune is narrowed to them.
 import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEBIAN_LAYER } from '../../runtime/env/choose/names.js';
+import { DEBIAN_LAYER } from '../../runtime/env/floor/names.js';
 import { pruneDebianLayers } from '../../runtime/env/choose/prune.js';
 import { IMAGE, engine } from '../helpers/sandbox.js';
 

@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { projectId } from '../../runtime/env/choose/names.js';
+import { projectId } from '../../runtime/env/floor/names.js';
 import { LABEL } from '../../runtime/sandbox/hardening.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { startCli, type CliResult } from '../helpers/cli.js';

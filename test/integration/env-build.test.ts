@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
+import { ENV_LABEL, projectId } from '../../runtime/env/floor/names.js';
 import { loadRecipe } from '../../runtime/images/recipe.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { packageRoot } from '../../runtime/package-root.js';

@@ -12,7 +12,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
+import { ENV_LABEL, projectId } from '../../runtime/env/floor/names.js';
 import { INDEX_FILES_DIR } from '../../runtime/env/plan/network/pip-network.js';
 import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 import { runCli } from '../helpers/cli.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
 import { ensureEnvironment } from '../../runtime/env/choose/ensure.js';
-import { ensureJsEnvironment, type JsEnsureInput } from '../../runtime/env/js/ensure-js.js';
+import { ensureJsEnvironment, type JsEnsureInput } from '../../runtime/env/choose/ensure-js.js';
 import { Ledger } from '../../runtime/ledger/ledger.js';
 import { npmRegistry } from '../../runtime/env/js/toolchain/npm-registry.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { ENV_LABEL } from '../../runtime/env/choose/names.js';
+import { ENV_LABEL } from '../../runtime/env/floor/names.js';
 import { runCli } from '../helpers/cli.js';
 import { envRows, envScratch } from '../helpers/env-repos.js';
 import { realIndex } from '../helpers/real-index.js';

@@ -9,7 +9,7 @@ import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { ENV_LABEL } from '../../runtime/env/choose/names.js';
+import { ENV_LABEL } from '../../runtime/env/floor/names.js';
 import { runCli } from '../helpers/cli.js';
 import { NO_PIP, envRows, envScratch } from '../helpers/env-repos.js';
 import { buildWheel, serveSimpleIndex, type SimpleIndex } from '../helpers/wheels.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { ENV_LABEL, projectId } from '../../runtime/env/choose/names.js';
+import { ENV_LABEL, projectId } from '../../runtime/env/floor/names.js';
 import { defaultLedgerPath } from '../../runtime/ledger/location.js';
 import { runCli } from '../helpers/cli.js';
 import { NO_PIP, envRows, envScratch } from '../helpers/env-repos.js';

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { jsTargetArgv } from '../../primitives/tools/run-test/js-target.js';
 import { DockerEngine } from '../../runtime/engine/docker-engine.js';
-import { ensureJsEnvironment } from '../../runtime/env/js/ensure-js.js';
+import { ensureJsEnvironment } from '../../runtime/env/choose/ensure-js.js';
 import { loadRecipe } from '../../runtime/images/recipe.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';

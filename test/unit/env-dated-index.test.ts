@@ -5,7 +5,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDatedIndex } from '../../runtime/env/build/network/dated-index.js';
-import { datedPage, parseCutoff } from '../../runtime/env/build/network/dated-page.js';
+import { datedPage } from '../../runtime/env/build/network/dated-page.js';
+import { parseCutoff } from '../../runtime/env/floor/index-date.js';
 
 const SHA = 'a'.repeat(64);
 const page = (files: object[]) => ({ meta: { 'api-version': '1.1' }, name: 'pkg', files });

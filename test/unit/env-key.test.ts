@@ -1,5 +1,6 @@
 // The environment's content keys, hashes of the build spec: stable under edits that cannot change
 // the image, different under every edit that can — without an engine (the base recipe is given).
+import { stepCatalog } from '../../runtime/env/build/step-catalog.js';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +29,7 @@ function specOf(
   const plan = planEnvironment(dir);
   const pip = pipSettings(plan, opts.env ?? {}, { trustRepoIndex: opts.trust ?? false, repoRoot: dir });
   return makeBuildSpec({
+    steps: stepCatalog(),
     repoRoot: dir,
     plan,
     base: { suite: plan.debian, recipe: opts.base ?? BASE },

@@ -1,10 +1,10 @@
-// How environment images are filed (runtime/env/choose/names.ts): by the tree's real path, or by a project
+// How environment images are filed (runtime/env/floor/names.ts): by the tree's real path, or by a project
 // name the caller gives for trees that are checkouts of one project (the evaluation's base commits).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { envImageRef, projectId } from '../../runtime/env/choose/names.js';
+import { envImageRef, projectId } from '../../runtime/env/floor/names.js';
 
 describe('environment image names', () => {
   const a = mkdtempSync(join(tmpdir(), 'names-a-'));

@@ -2,6 +2,7 @@
 // bundle in pip's order, the client certificate, the proxies, the netrc, no-index and constraints,
 // read from the user's variables and pip.conf; their secrets redacted and guarded; only no-index
 // and the constraints in the keys.
+import { stepCatalog } from '../../runtime/env/build/step-catalog.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -223,6 +224,7 @@ describe('in the build', () => {
     const plan = planEnvironment(dir);
     return declarationsKey(
       makeBuildSpec({
+        steps: stepCatalog(),
         repoRoot: dir,
         plan,
         base: { suite: plan.debian, recipe: '1111' },

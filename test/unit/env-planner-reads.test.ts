@@ -25,7 +25,7 @@ const PLANNERS = ['plan/', 'js/plan/', 'js/read/'];
 const HOST_STATE: Record<string, string> = {
   'build/apt-cache.ts': "the user's apt cache",
   'build/network/wheel-cache.ts': "the user's wheel cache",
-  'choose/names.ts': "the repository's real path, for the image's name (no content read)",
+  'floor/names.ts': "the repository's real path, for the image's name (no content read)",
   'js/toolchain/npm-registry.ts': "the user's npmrc (the registry and its token)",
   'js/toolchain/machine-tls.ts': "the machine's CA bundles",
   'js/toolchain/registry-download.ts': "piper's cache of the toolchain's tarballs",

@@ -11,7 +11,7 @@ import {
   pluginsLabel,
   pluginsSentence,
   projectEntryPoints,
-} from '../../runtime/env/run/pytest-entry-points.js';
+} from '../../runtime/env/build/project/pytest-entry-points.js';
 import { pytestRunEnv } from '../../runtime/env/run/pytest-run-env.js';
 import type { Shortfall } from '../../runtime/env/build/shortfall.js';
 import { planRepo } from '../helpers/env-plan-repo.js';

@@ -3,6 +3,7 @@
 // build, a Debian build and a fallback never share one), pip's own patience instead of a 5 s
 // timeout, and the steps each source runs. No engine: the build against a real one is
 // test/integration/env-sources.test.ts.
+import { stepCatalog } from '../../runtime/env/build/step-catalog.js';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -131,6 +132,7 @@ describe("the recipe's sources", () => {
     writeFileSync(join(repo, 'requirements.txt'), 'attrs\n');
     writeFileSync(join(repo, '.piper', 'sandbox.toml'), 'sources = "index"\n');
     const prepared = prepareSpec({
+      steps: stepCatalog(),
       repoRoot: repo,
       trustRecipe: false,
       strict: false,
@@ -151,6 +153,7 @@ describe('the content keys', () => {
   const specOf = (dir: string, sources: 'index' | 'debian', pipEnv: NodeJS.ProcessEnv = {}): BuildSpec => {
     const plan = planEnvironment(dir);
     return makeBuildSpec({
+      steps: stepCatalog(),
       repoRoot: dir,
       plan,
       base: { suite: plan.debian, recipe: '1111' },
@@ -192,6 +195,7 @@ describe('the content keys', () => {
     // The default is index: a spec made without the setting is an index spec.
     const plan = planEnvironment(dir);
     const unset = makeBuildSpec({
+      steps: stepCatalog(),
       repoRoot: dir,
       plan,
       base: { suite: plan.debian, recipe: '1111' },

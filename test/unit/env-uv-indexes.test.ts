@@ -2,6 +2,7 @@
 // UV_INDEX, UV_EXTRA_INDEX_URL, uv.toml) beside pip's own; a repository's uv.toml / [tool.uv],
 // Poetry and PDM sources only when the user trusts it (else one note); logins kept out of the
 // spec and the keys; and pip's own patience from every place pip reads it.
+import { stepCatalog } from '../../runtime/env/build/step-catalog.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +124,7 @@ describe("the user's uv settings", () => {
     );
     expect(pip.redactor.text(`asked ${pip.extraIndexUrls[0]}`)).not.toContain('s3cret-uv-token');
     const spec = makeBuildSpec({
+      steps: stepCatalog(),
       repoRoot: dir,
       plan: planEnvironment(dir),
       base: { suite: 'trixie', recipe: 'r' },

@@ -18,7 +18,7 @@ import { BuildBox } from './build-box.js';
 import { BuildContext, type BuildInput } from './build-context.js';
 import { dependencyPhase } from './deps/deps-phase.js';
 import { DEPS_RECORD_LABEL, keepDepsImage, reuseDepsImage, type DepsPart } from './deps-image.js';
-import { ENV_LABEL, ENV_PATH, VENV, projectId } from '../choose/names.js';
+import { ENV_LABEL, ENV_PATH, VENV, projectId } from '../floor/names.js';
 import { filesTar, projectPhase } from './project/project-phase.js';
 import { scanPytestPlugins } from './project/pytest-plugins-step.js';
 import {
@@ -27,7 +27,7 @@ import {
   pluginsLabel,
   projectEntryPoints,
   type PytestPlugin,
-} from '../run/pytest-entry-points.js';
+} from './project/pytest-entry-points.js';
 import { SHORTFALLS_LABEL, shortfallsLabel, type Shortfall } from './shortfall.js';
 import { toolsPhase } from './deps/tools-phase.js';
 import { topUpPhase } from './deps/topup-phase.js';

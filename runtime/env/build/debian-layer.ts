@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { acquireBuildLock } from '../../host/build-lock.js';
 import { packLabel, unpackLabel } from '../../text/packed-label.js';
-import { DEBIAN_LAYER } from '../choose/names.js';
+import { DEBIAN_LAYER } from '../floor/names.js';
 import { BuildBox, type StepResult } from './build-box.js';
 import { runApt, type BuildContext } from './build-context.js';
 import { dpkgLines, missingLines } from './step-output.js';

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { BuildBox } from './build-box.js';
 import type { BuildContext } from './build-context.js';
-import { ENV_LABEL, projectId } from '../choose/names.js';
+import { ENV_LABEL, projectId } from '../floor/names.js';
 import { packLabel, unpackLabel } from '../../text/packed-label.js';
 import { sourcesLabel } from '../spec/spec-schema.js';
 

@@ -14,7 +14,7 @@
 // installed package can stand in for a standard module it imports: what an installed package can
 // do is fail its own import, in its own Python.
 import type { StepSpec } from './build-box.js';
-import { VENV_PYTHON } from '../choose/names.js';
+import { VENV_PYTHON } from '../floor/names.js';
 import type { PlannedRequirement } from '../plan/types.js';
 import type { Shortfall } from './shortfall.js';
 import { distributionDirs } from './deps/installed-versions.js';

@@ -17,7 +17,7 @@ import { buildDepsDownloadStep, buildDepsInstallStep } from './deps/sdist-build-
 import { versionsScanStep } from './deps/installed-versions.js';
 import { importCheckStep } from './import-check.js';
 import { carriedDebsStep } from './offline/apt-offline.js';
-import { entryPointsScanStep } from '../run/pytest-entry-points.js';
+import { entryPointsScanStep } from './project/pytest-entry-points.js';
 import { Redactor } from '../plan/secrets.js';
 import {
   aptStep,

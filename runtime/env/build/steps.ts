@@ -1,7 +1,7 @@
 // The shell each environment build step runs, as pure functions of the plan. Scripts carry no
 // credentials (those go in an exec's environment), and each prints machine-readable lines
 // (`piper-meta PATH`, `piper-dpkg NAME VERSION`, `piper-pip-report`) the builder reads back.
-import { ENV_PATH, VENV, VENV_PYTHON } from '../choose/names.js';
+import { ENV_PATH, VENV, VENV_PYTHON } from '../floor/names.js';
 import type { StepSpec } from './build-box.js';
 import { CLIENT_CERT_PRELUDE } from './network/index-files.js';
 import { editableInstallLines, type ProjectInstall } from './project/project-install.js';

@@ -18,7 +18,7 @@ import { ChoiceRecord, emptyRow, recordBuilt, recordFailure } from './choice-rec
 import { IndexUnreachableError } from '../build/build-error.js';
 import type { EnvironmentStep } from '../../ledger/environments.js';
 import { declarationsKey, imageKey } from './key.js';
-import { ENV_LABEL, envImageRef } from './names.js';
+import { ENV_LABEL, envImageRef } from '../floor/names.js';
 import type { PipSettings } from '../plan/pip-settings.js';
 import { planEnvironment } from '../plan/detect.js';
 import type { EnvPlan } from '../plan/types.js';
@@ -27,7 +27,12 @@ import { nativeNote } from '../plan/native.js';
 import { fallbackSpec, sourcesLabel, type BuildSpec } from '../spec/spec-schema.js';
 import { prepareSpec, type SourcesSetting } from '../spec/prepare-spec.js';
 import { pruneProjectImages } from './prune.js';
-import { PYTEST_PLUGINS_LABEL, pluginsFromLabel, type PytestPlugin } from '../run/pytest-entry-points.js';
+import { stepCatalog } from '../build/step-catalog.js';
+import {
+  PYTEST_PLUGINS_LABEL,
+  pluginsFromLabel,
+  type PytestPlugin,
+} from '../build/project/pytest-entry-points.js';
 import { pytestRunEnv, type PytestRunEnv } from '../run/pytest-run-env.js';
 import { SHORTFALLS_LABEL, shortfallLine, shortfallsFromLabel, type Shortfall } from '../build/shortfall.js';
 import type { LanguageId } from '../../language/language.js';
@@ -146,14 +151,14 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
   }
 }
 
-/** A JavaScript repository's environment (js/ensure-js.ts), loaded only for one. */
+/** A JavaScript repository's environment (ensure-js.ts), loaded only for one. */
 async function javascriptChoice(input: EnsureInput): Promise<EnvironmentChoice> {
   if (!input.jsPlan)
     throw new RuntimeError(
       'env_build_failed',
       'a JavaScript repository needs its plan to build its environment',
     );
-  const { ensureJsEnvironment } = await import('../js/ensure-js.js');
+  const { ensureJsEnvironment } = await import('./ensure-js.js');
   // No bare image holds Node: `--env base` builds (or reuses) the environment as auto does.
   const mode = input.mode === 'base' ? 'auto' : input.mode;
   const js = await ensureJsEnvironment({ ...input, plan: input.jsPlan, mode });
@@ -280,6 +285,7 @@ async function prepare(input: EnsureInput): Promise<Prepared> {
     ...(input.sources ? { sources: input.sources } : {}),
     ...(input.python ? { python: input.python } : {}),
     ...(input.indexDate ? { indexDate: input.indexDate } : {}),
+    steps: stepCatalog(),
   });
   const base = await baseImage(input.engine, prepared.plan.debian, input.log);
   return { ...prepared, base };

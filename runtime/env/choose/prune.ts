@@ -4,7 +4,7 @@ import type { DockerEngine, ImageSummary } from '../../engine/docker-engine.js';
 import { listSandboxImages } from '../../images/build.js';
 import { CI_HASH_LABEL, currentCiHash, listCiImages } from '../../images/ci-image.js';
 import { RECIPE_LABEL, SUITE_PYTHON, loadRecipe, type Suite } from '../../images/recipe.js';
-import { DEBIAN_LAYER, ENV_LABEL, projectId } from './names.js';
+import { DEBIAN_LAYER, ENV_LABEL, projectId } from '../floor/names.js';
 
 export async function listEnvImages(engine: DockerEngine): Promise<ImageSummary[]> {
   return engine.listImages([ENV_LABEL.key]);

@@ -13,7 +13,7 @@
 //   `missing`: pytest would fail the whole suite on "Unknown config option" before any test ran,
 //   for a plugin no source has.
 import type { EnvPlan } from '../plan/types.js';
-import type { PytestPlugin } from './pytest-entry-points.js';
+import type { PytestPlugin } from '../build/project/pytest-entry-points.js';
 import type { Shortfall } from '../build/shortfall.js';
 import { normalize } from '../build/step-output.js';
 

@@ -1,10 +1,10 @@
 // The build spec: everything an environment build is made from, as one data object — the plan (the
 // planner is the only reader of the repository), the facts it read for the build (compiled parts,
 // the VCS version, build files, wheels, the snapshot's hash), the host's pip settings that apply,
-// the trusted setup commands, and every script a build step can run. `env plan --json` prints it
+// the trusted setup commands, and every script a build step can run (the caller's copy of the
+// builder's catalog). `env plan --json` prints it
 // (redacted); the image key is its hash (choose/key.ts), so nothing that shapes an image is left
 // out of the key by hand. The builder executes it phase by phase and derives nothing of its own.
-import { stepCatalog } from '../build/step-catalog.js';
 import { readBuildFacts } from '../plan/build-facts.js';
 import type { PipSettings } from '../plan/pip-settings.js';
 import { launchersFor } from '../plan/tests/test-programs.js';
@@ -23,6 +23,11 @@ export interface SpecInput {
   sources?: EnvSources;
   /** The index as of this instant (ISO 8601), when set. */
   indexDate?: string;
+  /**
+   * Every script a build step can run, the builder's catalog (build/step-catalog.ts), given by the
+   * caller: the spec is made before the build and imports nothing of it.
+   */
+  steps: BuildSpec['steps'];
 }
 
 /** Whether the project phase runs the repository's code (its build backend, trusted setup commands). */
@@ -56,6 +61,6 @@ export function makeBuildSpec(input: SpecInput): BuildSpec {
     buildFiles: facts.buildFiles,
     launchers: launchersFor(plan.testCommand),
     checkout: { snapshot: facts.snapshot, version: facts.version },
-    steps: stepCatalog(),
+    steps: input.steps,
   };
 }

@@ -2,7 +2,7 @@
 // pip settings the user's trust allows, and what the user should be told of what was left out.
 // No engine: `env plan --json` prints it, and the environment is chosen by its hash (choose/).
 import { loadRecipe } from '../../images/recipe.js';
-import { parseCutoff } from '../build/network/dated-page.js';
+import { parseCutoff } from '../floor/index-date.js';
 import { planEnvironment } from '../plan/detect.js';
 import type { SandboxPython } from '../plan/read/marker-env.js';
 import { pipSettings, type PipSettings } from '../plan/pip-settings.js';
@@ -70,6 +70,8 @@ export function prepareSpec(input: {
   sources?: SourcesSetting;
   /** The index as of this date or instant (the eval's instance date), over PIPER_INDEX_DATE. */
   indexDate?: string;
+  /** The builder's catalog of scripts (build/step-catalog.ts stepCatalog()), part of the spec. */
+  steps: BuildSpec['steps'];
 }): PreparedSpec {
   const { repoRoot, trustRecipe } = input;
   const plan = planEnvironment(repoRoot, input.python ? { python: input.python } : {});
@@ -96,6 +98,7 @@ export function prepareSpec(input: {
     strict,
     sources: chosen.sources,
     ...(indexDate ? { indexDate } : {}),
+    steps: input.steps,
   });
   return { spec, plan, pip, notes };
 }

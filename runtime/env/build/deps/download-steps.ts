@@ -4,7 +4,7 @@
 // while a network or a credential is present. Building an sdist and installing everything happen
 // in boxes with no network and no secret, from the downloaded files.
 import type { StepSpec } from '../build-box.js';
-import { VENV_PYTHON } from '../../choose/names.js';
+import { VENV_PYTHON } from '../../floor/names.js';
 import type { Redactor } from '../../plan/secrets.js';
 import { patienceBudget, shQuote } from '../steps.js';
 import { CLIENT_CERT_PRELUDE } from '../network/index-files.js';

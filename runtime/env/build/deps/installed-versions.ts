@@ -4,7 +4,7 @@
 // plain `sed` over each dist-info's METADATA and each egg-info's PKG-INFO, in the order Python's
 // sys.path would find them (the venv first, then Debian's directories), first one winning.
 import type { StepSpec } from '../build-box.js';
-import { VENV } from '../../choose/names.js';
+import { VENV } from '../../floor/names.js';
 import { normalize } from '../step-output.js';
 
 /** The sys.path directories that hold distributions, in import order, for the sandbox's Python. */

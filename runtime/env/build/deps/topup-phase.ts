@@ -34,7 +34,7 @@ import {
 } from './requirements-step.js';
 import { normalize, unsatisfied } from '../step-output.js';
 import { cleanStep } from '../steps.js';
-import { VENV } from '../../choose/names.js';
+import { VENV } from '../../floor/names.js';
 import type { FileToWrite } from '../tar-files.js';
 import { providedExtras, requiresDist } from './wheel-metadata.js';
 

@@ -5,7 +5,7 @@
 // hashes checked again. The requirements file is written from the plan (names, versions and hex
 // digests the planner checked), never read from the repository.
 import type { StepSpec } from '../build-box.js';
-import { VENV_PYTHON } from '../../choose/names.js';
+import { VENV_PYTHON } from '../../floor/names.js';
 import type { Redactor } from '../../plan/secrets.js';
 import type { LockedClosure } from '../../plan/types.js';
 import { shQuote } from '../steps.js';

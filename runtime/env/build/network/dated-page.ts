@@ -27,15 +27,6 @@ function escape(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ATTR[c]!);
 }
 
-/** The cutoff as epoch milliseconds: a date (midnight UTC) or an ISO date and time; null if neither. */
-export function parseCutoff(text: string): number | null {
-  const trimmed = text.trim();
-  if (!/^\d{4}-\d\d-\d\d([T ][\d:.]+(Z|[+-]\d\d:?\d\d)?)?$/.test(trimmed)) return null;
-  const iso = /^\d{4}-\d\d-\d\d$/.test(trimmed) ? `${trimmed}T00:00:00Z` : trimmed.replace(' ', 'T');
-  const ms = Date.parse(/Z|[+-]\d\d:?\d\d$/.test(iso) ? iso : `${iso}Z`);
-  return Number.isNaN(ms) ? null : ms;
-}
-
 /** Where the page sends pip for a file: the view's own path for one behind the upstream's login. */
 export type Localize = (href: URL) => URL;
 

@@ -11,7 +11,7 @@
 //     with a network starts from an image that carries it (BuildBox.start asks): Debian's packages
 //     for such an image are fetched in a box of the sandbox image and installed offline (apt-offline.ts).
 import { inert } from '../../../text/inert.js';
-import { VENV } from '../../choose/names.js';
+import { VENV } from '../../floor/names.js';
 import type { BuildBox } from '../build-box.js';
 import type { BuildContext } from '../build-context.js';
 import type { LayerChange } from '../project/project-layer.js';

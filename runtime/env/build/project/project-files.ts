@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { finderSource, readFinderMapping } from './editable-finder.js';
-import { VENV_PYTHON } from '../../choose/names.js';
+import { VENV_PYTHON } from '../../floor/names.js';
 import { pthImportLine, pthPathProblem, pythonLines } from './pth-lines.js';
 import { normalize } from '../step-output.js';
 import { isSystemCommand } from './system-commands.js';

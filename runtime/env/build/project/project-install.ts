@@ -13,7 +13,7 @@
 //   pip for a small project), and pip's, with the options above, when that cannot do it.
 import type { ProjectVersion } from '../../plan/vcs-version.js';
 import { EDITABLE_WHEEL_SOURCE } from './editable-wheel.js';
-import { VENV_PYTHON } from '../../choose/names.js';
+import { VENV_PYTHON } from '../../floor/names.js';
 
 /** The install's variables and record line, as the build spec carries them. */
 export type ProjectInstall = ProjectVersion;

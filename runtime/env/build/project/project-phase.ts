@@ -13,7 +13,7 @@ import { inert } from '../../../text/inert.js';
 import { BuildBox } from '../build-box.js';
 import type { BuildContext } from '../build-context.js';
 import { distributionDirs } from '../deps/installed-versions.js';
-import { VENV } from '../../choose/names.js';
+import { VENV } from '../../floor/names.js';
 import { sortProjectLayer } from './project-layer.js';
 import { projectFiles } from './project-files.js';
 import { GENERATED_DIR, generatedCandidates, readGenerated } from './generated-files.js';

@@ -4,7 +4,7 @@
 // dist-info, read back as data by the builder.
 import type { BuildBox } from '../build-box.js';
 import type { BuildContext } from '../build-context.js';
-import { entryPointsScanStep, parseEntryPointsScan } from '../../run/pytest-entry-points.js';
+import { entryPointsScanStep, parseEntryPointsScan } from './pytest-entry-points.js';
 
 export async function scanPytestPlugins(ctx: BuildContext, box: BuildBox): Promise<void> {
   const r = await box.run(entryPointsScanStep('pytest plugins', ctx.spec.plan.python));

@@ -4,7 +4,7 @@
 // the image already has in its command directories (listed before any repository file arrives in
 // the project's build box, and the venv's own bin: a dependency's script is not the project's).
 import type { StepSpec } from '../build-box.js';
-import { VENV } from '../../choose/names.js';
+import { VENV } from '../../floor/names.js';
 
 const FIXED = new Set([
   // shells and what starts programs

@@ -9,7 +9,7 @@
 // install writes a console script of the same name (pytest's own checkout) replaces it later.
 import type { BuildBox } from '../build-box.js';
 import type { BuildContext } from '../build-context.js';
-import { VENV, VENV_PYTHON } from '../../choose/names.js';
+import { VENV, VENV_PYTHON } from '../../floor/names.js';
 import type { StepSpec } from '../build-box.js';
 import type { Launcher } from '../../plan/tests/test-programs.js';
 

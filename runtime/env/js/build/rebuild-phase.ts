@@ -5,7 +5,7 @@
 // is a named shortfall, not a failed build, unless the build is strict.
 import { BuildBox } from '../../build/build-box.js';
 import { cleanStep } from '../../build/steps.js';
-import { ENV_LABEL } from '../../choose/names.js';
+import { ENV_LABEL } from '../../floor/names.js';
 import { SHORTFALLS_LABEL, shortfallsLabel } from '../../build/shortfall.js';
 import { inert } from '../../../text/inert.js';
 import { JS_PATH, JS_TREE } from '../toolchain/layout.js';

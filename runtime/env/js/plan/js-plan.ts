@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { JS_TEST_RUNNERS } from '../tests/runner-kind.js';
 
-export const JS_MANAGERS = ['npm', 'pnpm', 'yarn', 'yarn-berry'] as const;
+const JS_MANAGERS = ['npm', 'pnpm', 'yarn', 'yarn-berry'] as const;
 export type JsManager = (typeof JS_MANAGERS)[number];
 
 const FileInputSchema = z.object({

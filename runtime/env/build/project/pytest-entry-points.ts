@@ -4,10 +4,10 @@
 // The run side (pytest-run-env.ts) turns autoload off and loads, by entry point name, only the
 // plugins whose distribution the project names. Recorded with the image as a label, so a cache hit
 // knows them without the ledger that saw the build.
-import type { StepSpec } from '../build/build-box.js';
-import { distributionDirs } from '../build/deps/installed-versions.js';
-import { normalize } from '../build/step-output.js';
-import type { FileToWrite } from '../build/tar-files.js';
+import type { StepSpec } from '../build-box.js';
+import { distributionDirs } from '../deps/installed-versions.js';
+import { normalize } from '../step-output.js';
+import type { FileToWrite } from '../tar-files.js';
 
 export interface PytestPlugin {
   /** The PEP 503-normalized name of the distribution that declares it. */

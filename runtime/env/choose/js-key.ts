@@ -4,10 +4,10 @@
 // only the runs use (the test command and its variables, the plan's sentences) is left out: a new
 // CI step builds nothing again.
 import { createHash } from 'node:crypto';
-import { JsPlanSchema, type JsPlan } from './plan/js-plan.js';
-import { downloadCommand, downloadEnv, rebuildCommand, rebuildEnv } from './build/install-commands.js';
-import { workspaceLinksStep } from './build/workspace-links.js';
-import { binShadowsStep } from './build/bin-shadows.js';
+import { JsPlanSchema, type JsPlan } from '../js/plan/js-plan.js';
+import { downloadCommand, downloadEnv, rebuildCommand, rebuildEnv } from '../js/build/install-commands.js';
+import { workspaceLinksStep } from '../js/build/workspace-links.js';
+import { binShadowsStep } from '../js/build/bin-shadows.js';
 
 export function jsEnvironmentKey(plan: JsPlan, toolchainKey: string): string {
   const {
