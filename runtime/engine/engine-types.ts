@@ -21,7 +21,6 @@ export interface ContainerConfig {
   AttachStdout: boolean;
   AttachStderr: boolean;
   Tty: false;
-  NetworkDisabled: true;
   HostConfig: Record<string, unknown>;
 }
 

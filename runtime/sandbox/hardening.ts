@@ -68,7 +68,8 @@ export function containerConfig(opts: {
     AttachStdout: true,
     AttachStderr: true,
     Tty: false,
-    NetworkDisabled: true,
+    // No network: a namespace of its own holding only loopback. Not `NetworkDisabled`, with which the
+    // engine writes no /etc/hosts and `localhost` (which tests listen on) cannot be resolved.
     HostConfig: {
       NetworkMode: 'none',
       CapDrop: ['ALL'],

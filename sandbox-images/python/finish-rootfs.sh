@@ -28,11 +28,6 @@ for launcher in pytest py.test; do
     'exec python3 -m pytest "$@"' >"$root/usr/local/bin/$launcher"
   chmod 0755 "$root/usr/local/bin/$launcher"
 done
-# The sandbox's containers have their network disabled, and then the engine writes no /etc/hosts:
-# the image's own names localhost, so a test that listens on or connects to it resolves it
-# without DNS. (On the Dockerfile path the engine's build-time mount hides this write.)
-printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
-chmod 0644 "$root/etc/hosts"
 cp "$recipe/gitconfig" "$root/etc/gitconfig"
 chmod 0644 "$root/etc/gitconfig"
 rm -rf "$root/var/cache/apt/"* "$root/var/lib/apt/lists/"* "$root/usr/share/doc/"* \
