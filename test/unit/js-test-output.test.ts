@@ -44,6 +44,8 @@ const COUNTS: [string, [number, number, number, number]][] = [
   ['node-test-tap-mixed', [3, 2, 0, 2]],
   // node:test's spec reporter, a project's plain `node --test`: its closing `ℹ` block.
   ['node-test-spec-mixed', [3, 2, 0, 2]],
+  // uvu's closing block; a test's print of a green block comes before it.
+  ['uvu-console-mixed', [2, 1, 0, 1]],
   ['tap-framed-mixed', [3, 2, 0, 2]],
   ['tape-framed-mixed', [2, 1, 0, 2]],
   ['tape-tap-mixed', [2, 1, 0, 2]],

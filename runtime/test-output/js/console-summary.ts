@@ -6,6 +6,7 @@
 //   vitest (stdout, two lines):       ` Test Files  2 failed (2)` / `      Tests  2 failed | 3 passed | 1 skipped | 1 todo (7)`
 //   mocha (stdout):                   `  3 passing (20ms)` then `  2 pending`, `  3 failing`
 //   ava (stdout):                     `  1 test failed`, `  2 tests passed`, `  1 test skipped`, `  1 test todo`
+//   uvu (stdout, its closing block):  `  Total:     32` `  Passed:    30` `  Skipped:   1` `  Duration:  5.12ms`
 //   node:test's spec reporter (stdout, its default on a terminal and from Node 23 everywhere):
 //                                     `ℹ tests 4` `ℹ suites 1` `ℹ pass 3` `ℹ fail 1` `ℹ cancelled 0` `ℹ skipped 0` `ℹ todo 0`
 // A file that failed with no test failing (it did not load) is an error: jest and vitest count it
@@ -97,4 +98,17 @@ export function nodeSpecConsoleCounts(stdout: string): TestCounts | undefined {
     errors: 0,
     skipped: (words.skipped ?? 0) + (words.todo ?? 0),
   };
+}
+
+/** uvu's closing block: its total counts the tests that ran (not the skipped); what did not pass failed. */
+export function uvuConsoleCounts(stdout: string): TestCounts | undefined {
+  const lines = stdout.split('\n');
+  const at = lastIndex(lines, /^ {2}Total: +\d+$/);
+  if (at < 0) return undefined;
+  const passed = /^ {2}Passed: +(\d+)$/.exec(lines[at + 1] ?? '');
+  const skipped = /^ {2}Skipped: +(\d+)$/.exec(lines[at + 2] ?? '');
+  if (!passed || !skipped) return undefined;
+  const total = Number(/\d+/.exec(lines[at]!)![0]);
+  const [p, s] = [Number(passed[1]), Number(skipped[1])];
+  return { passed: p, failed: Math.max(0, total - p), errors: 0, skipped: s };
 }

@@ -12,6 +12,7 @@ import {
   jestConsoleCounts,
   mochaConsoleCounts,
   nodeSpecConsoleCounts,
+  uvuConsoleCounts,
   vitestConsoleCounts,
 } from './console-summary.js';
 import { consoleFailures } from './console-failures.js';
@@ -57,6 +58,7 @@ export function readJsOutput(stdout: string, stderr: string): JsReading {
     mocha,
     avaConsoleCounts(out),
     nodeSpecConsoleCounts(out),
+    uvuConsoleCounts(out),
   ].filter((c): c is TestCounts => c !== undefined);
   return { outcomes, counts: found.length ? found.reduce(worse) : undefined };
 }
