@@ -16,8 +16,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { RUN_TEST_LIMITS, runTest } from '../primitives/tools/run-test/effect.js';
-import { runTestTool } from '../primitives/tools/run-test/tool.js';
+import { runTest, runTestTool } from '../primitives/tools/run-test/tool.js';
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment, type EnvMode, type EnvironmentChoice } from '../runtime/env/choose/ensure.js';
@@ -204,7 +203,7 @@ async function runTestVsHost(b: Bench, rounds: number) {
     image: choice.image,
     envKey: choice.key,
     workspacePoolSize: 1,
-    workspacePoolLimits: RUN_TEST_LIMITS,
+    workspacePoolLimits: runTestTool.limits,
   });
   const fresh = new Sandbox(b.engine, { image: choice.image, envKey: choice.key });
   b.sandboxes.push(pooled, fresh);

@@ -16,6 +16,8 @@
 // thread, a cursor over every node, every selector rebuilt after an edit: IndexOptions.baseline), in alternating rounds in this process.
 // Targets: full index ≤ 1500 ms, re-index after an edit ≤ 10 ms, searches ≤ 20 ms p50.
 // The table goes to stderr; --json prints one JSON object on stdout.
+import { searchSymbol } from '../primitives/tools/search-symbol/tool.js';
+import { searchCode } from '../primitives/tools/search-code/tool.js';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -27,8 +29,6 @@ import { defaultParseThreads } from '../primitives/index/parse-pool.js';
 import { pythonParser } from '../primitives/index/python-parser.js';
 import { RuffChecker } from '../primitives/lint/ruff-check.js';
 import type { ReadContext } from '../primitives/read-context.js';
-import { searchCode } from '../primitives/tools/search-code/effect.js';
-import { searchSymbol } from '../primitives/tools/search-symbol/effect.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
 import { VERBS, WORDS, generateRepo, prng } from './index-repo.js';
 import { percentile, printTable } from './stats.js';

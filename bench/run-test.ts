@@ -19,8 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { RUN_TEST_LIMITS, runTest } from '../primitives/tools/run-test/effect.js';
-import { runTestTool } from '../primitives/tools/run-test/tool.js';
+import { runTest, runTestTool } from '../primitives/tools/run-test/tool.js';
 import { connectEngine } from '../runtime/engine/bootstrap.js';
 import { loadRecipe } from '../runtime/images/recipe.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
@@ -209,7 +208,7 @@ async function main(): Promise<void> {
   const sandbox = new Sandbox(engine, {
     image: loadRecipe().ref,
     workspacePoolSize: 1,
-    workspacePoolLimits: RUN_TEST_LIMITS,
+    workspacePoolLimits: runTestTool.limits,
   });
   const pool = (sandbox as unknown as { workspacePool: { warm(): Promise<void> } }).workspacePool;
   await sandbox.init();

@@ -2,9 +2,9 @@
 // The call goes through the agent's tool runner (core/one-shot/execute-once.ts): in the project's
 // environment, with a copy of the repository at /work; --no-workspace sends the program alone.
 // Here: the flags, the receipt's rendering and the exit code.
+import { executeTool } from '../../primitives/tools/execute/tool.js';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { EXECUTE_LIMITS } from '../../primitives/tools/execute/effect.js';
 import type { Receipt } from '../../runtime/sandbox/spec.js';
 import { EXIT, UsageError } from '../../core/exit-codes.js';
 import { ENV_FLAG_HELP, ENV_PARSE_OPTIONS } from '../../core/env-option.js';
@@ -29,10 +29,10 @@ and \`import ... from './src/x.ts'\` work as in the project's own files.
   --no-workspace     send the program alone: no copy of the repository (a directory that is no
                      project, or one too big to copy)
   --timeout S        wall time in seconds; past it the container is killed (default 30)
-  --memory MB        memory limit, no swap (default ${EXECUTE_LIMITS.memoryMb}; more for a large snapshot)
-  --cpus N           CPU quota in cores (default ${EXECUTE_LIMITS.cpus})
-  --pids N           process/thread limit (default ${EXECUTE_LIMITS.pids})
-  --output-cap BYTES bytes of each stream kept, head and tail (default ${EXECUTE_LIMITS.outputCapBytes})
+  --memory MB        memory limit, no swap (default ${executeTool.limits.memoryMb}; more for a large snapshot)
+  --cpus N           CPU quota in cores (default ${executeTool.limits.cpus})
+  --pids N           process/thread limit (default ${executeTool.limits.pids})
+  --output-cap BYTES bytes of each stream kept, head and tail (default ${executeTool.limits.outputCapBytes})
   --json             print the receipt as one JSON object
   --raw              write the program's stdout exactly as captured (its bytes within --output-cap,
                      UTF-8), escape sequences included; without it, and for stderr and the receipt

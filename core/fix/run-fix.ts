@@ -4,12 +4,12 @@
 // environment, lock) comes before `init`; the rest after it, so the first event is out early.
 // Shared by `fix`, `demo` and `resume`; the caller decides how events are shown and how questions
 // are answered.
+import { runTestTool } from '../../primitives/tools/run-test/tool.js';
 import { shortfallLine } from '../../runtime/env/build/shortfall.js';
 import type { ApprovalMode, AskApproval } from '../../policy/approval.js';
 import type { EventSink, RunResult } from '../../policy/events.js';
 import type { LoopOptions, LoopState, LoopTools } from '../../policy/loop.js';
 import { LOOPS, type LoopSettings, type PolicyName } from '../../policy/loop-settings.js';
-import { RUN_TEST_LIMITS } from '../../primitives/tools/run-test/effect.js';
 import { gitHead } from '../../runtime/host/git.js';
 import { RepoLock } from '../../runtime/host/repo-lock.js';
 import { OpenAIEmbeddings } from '../../runtime/model/embeddings.js';
@@ -248,7 +248,7 @@ function openFixSession(input: FixInput, progress: RunProgress): Promise<Session
     image: config.image,
     runtime: config.sandboxRuntime,
     // execute and run_test both run with a workspace and the same limits: one pool of two serves both.
-    sandbox: { poolSize: 0, workspacePoolSize: 2, workspacePoolLimits: RUN_TEST_LIMITS },
+    sandbox: { poolSize: 0, workspacePoolSize: 2, workspacePoolLimits: runTestTool.limits },
     environment: input.env ?? { mode: envMode(undefined), trustRecipe: recipeTrusted(input.repo, false) },
     log: input.log,
     onInterrupt: (signal) => process.stderr.write(interruptNote(signal, progress.runId, progress.edited)),

@@ -1,7 +1,6 @@
 // `piper-agent execute`'s call: a person's execute through the agent's tool runner, under the limits
 // the flags give, with the repository at /work (the agent's workspace) or the program alone, in an
 // `execute` run of its own.
-import { EXECUTE_LIMITS } from '../../primitives/tools/execute/effect.js';
 import { executeTool } from '../../primitives/tools/execute/tool.js';
 import type { Limits, Receipt } from '../../runtime/sandbox/spec.js';
 import type { CommandSandboxOptions } from '../session.js';
@@ -55,6 +54,6 @@ export async function executeOnce(
 function prestartedPool(limits: Partial<Limits>, workspace: boolean): CommandSandboxOptions {
   if (limits.cpus !== undefined || limits.memoryMb !== undefined || limits.pids !== undefined) return {};
   return workspace
-    ? { workspacePoolSize: 1, workspacePoolLimits: EXECUTE_LIMITS, oneShot: true, ...keepWarmOption() }
+    ? { workspacePoolSize: 1, workspacePoolLimits: executeTool.limits, oneShot: true, ...keepWarmOption() }
     : { poolSize: 1, oneShot: true };
 }

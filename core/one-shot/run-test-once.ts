@@ -2,7 +2,6 @@
 // environment's plan found it (the plan the agent's run takes its repro test from), run as a
 // person's run_test through the agent's tool runner, in a `run_test` run of its own.
 import type { RunTestResult } from '../../primitives/results/sandbox-results.js';
-import { RUN_TEST_LIMITS } from '../../primitives/tools/run-test/effect.js';
 import { runTestTool } from '../../primitives/tools/run-test/tool.js';
 import { DEFAULT_TEST_COMMAND } from '../../runtime/env/plan/tests/test-command.js';
 import { gitHead, repoRoot } from '../../runtime/host/git.js';
@@ -35,7 +34,7 @@ export async function runTestOnce(
   const head = gitHead(repo);
   const session = await openOneShotSession(
     { ...flags, repo },
-    { workspacePoolSize: 1, workspacePoolLimits: RUN_TEST_LIMITS, oneShot: true, ...keepWarmOption() },
+    { workspacePoolSize: 1, workspacePoolLimits: runTestTool.limits, oneShot: true, ...keepWarmOption() },
   );
   try {
     const choice = testChoice(session, asked.target);

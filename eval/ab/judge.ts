@@ -6,8 +6,7 @@
 import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { runTest } from '../../primitives/tools/run-test/effect.js';
-import { runTestTool } from '../../primitives/tools/run-test/tool.js';
+import { runTest, runTestTool } from '../../primitives/tools/run-test/tool.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { Sandbox } from '../../runtime/sandbox/sandbox.js';
 import { filesOf, type Task } from './tasks.js';

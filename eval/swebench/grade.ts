@@ -3,11 +3,10 @@
 // test patch is applied, and exactly the FAIL_TO_PASS and PASS_TO_PASS tests run in the sandbox
 // (run_test's machinery: the hardened container, the environment image, the project's test
 // variables). The test run is a ledger run of its own (kind run_test) with the outcome per test.
-import { runTestTool } from '../../primitives/tools/run-test/tool.js';
+import { runTest, runTestTool } from '../../primitives/tools/run-test/tool.js';
 import { copyFileSync, lstatSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runTest } from '../../primitives/tools/run-test/effect.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import type { InstanceEnvironment } from './environment.js';
 import type { SweInstance } from './instance-file.js';

@@ -2,11 +2,11 @@
 // edited file's new text in place, in the environment image (its node_modules holds the project's
 // TypeScript), no network, the workspace's limits and the gate's budget. Like the Python compile
 // check, these runs are the gate's own, not tool calls of the model's: they are not in the ledger.
+import { runTestTool } from '../tools/run-test/tool.js';
 import { Readable } from 'node:stream';
 import type { Sandbox } from '../../runtime/sandbox/sandbox.js';
 import { withContents } from '../regression/as-written.js';
 import { keepSnapshot } from '../regression/suite-snapshot.js';
-import { RUN_TEST_LIMITS } from '../tools/run-test/effect.js';
 import type { TscRunner } from './tsc-check.js';
 
 /** The project's compiler, as its own scripts would start it, over its tsconfig.json. */
@@ -20,7 +20,11 @@ export function sandboxTscRunner(sandbox: Sandbox, repoRoot: string): TscRunner 
         image: sandbox.image,
         argv: TSC,
         workspace: Readable.from([snapshot.tar]),
-        limits: { ...RUN_TEST_LIMITS, ...snapshot.sized, timeoutS: Math.max(1, Math.ceil(timeoutMs / 1000)) },
+        limits: {
+          ...runTestTool.limits,
+          ...snapshot.sized,
+          timeoutS: Math.max(1, Math.ceil(timeoutMs / 1000)),
+        },
       });
       if (receipt.timed_out)
         return { ran: false, reason: `tsc took longer than ${Math.round(timeoutMs / 1000)} s` };

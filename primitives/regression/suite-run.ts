@@ -3,6 +3,7 @@
 // test by the policy (policy/regression/suite-read.ts). pytest is asked for its summary
 // line of every test through PYTEST_ADDOPTS, so a command that reaches pytest through tox, make or
 // a script says it too; `-rfEsxXp` is -rA without the captured output of passing tests.
+import { languageTargetArgv, runTestTool } from '../tools/run-test/tool.js';
 import { Readable } from 'node:stream';
 import { SANDBOX_TOOL } from '../../runtime/ledger/sandbox-tools.js';
 import { createRun, endRun } from '../../runtime/ledger/runs.js';
@@ -10,7 +11,6 @@ import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { runRecorded } from '../../runtime/recorded-run.js';
 import type { Sandbox } from '../../runtime/sandbox/sandbox.js';
 import type { LanguageId } from '../../runtime/language/language.js';
-import { RUN_TEST_LIMITS, languageTargetArgv } from '../tools/run-test/effect.js';
 import type { KeptSnapshot } from './suite-snapshot.js';
 
 /** The gate's output may be long (a summary line per test): head and tail of this much are kept. */
@@ -85,7 +85,7 @@ export async function runSuite(ctx: SuiteRunContext, spec: SuiteRunSpec): Promis
         workspace: Readable.from([spec.snapshot.tar]),
         workspaceEnv: env,
         limits: {
-          ...RUN_TEST_LIMITS,
+          ...runTestTool.limits,
           ...spec.snapshot.sized,
           outputCapBytes: SUITE_OUTPUT_CAP,
           timeoutS: spec.timeoutS,

@@ -3,13 +3,13 @@
 // sandbox twice (the whole suite, then, over budget, the affected files), with a key of its content
 // alone (kinds, paths and bytes, not mtimes) so a second fix on the same tree finds the first one's
 // base run, and no other tree does (runtime/workspace/content-key.ts).
+import { runTestTool } from '../tools/run-test/tool.js';
 import { createHash } from 'node:crypto';
 import { buffer } from 'node:stream/consumers';
 import { snapshotContentKey } from '../../runtime/workspace/content-key.js';
 import { planSnapshot, snapshotTar } from '../../runtime/workspace/snapshot.js';
 import type { Limits } from '../../runtime/sandbox/spec.js';
 import { workspaceCapMb, workspaceLimits } from '../workspace-size.js';
-import { RUN_TEST_LIMITS } from '../tools/run-test/effect.js';
 
 export interface KeptSnapshot {
   tar: Buffer;
@@ -27,7 +27,7 @@ export interface KeptSnapshot {
 export async function keepSnapshot(repoRoot: string): Promise<KeptSnapshot> {
   const plan = planSnapshot(repoRoot);
   const sized = workspaceLimits(
-    RUN_TEST_LIMITS,
+    runTestTool.limits,
     { bytes: plan.bytes, files: plan.entries.length },
     workspaceCapMb(),
   );

@@ -6,7 +6,7 @@
 // the one table of these (all-tools.ts); none of them names a tool.
 import type { z } from 'zod';
 import type { SandboxVerdict } from '../results/sandbox-results.js';
-import type { Receipt } from '../../runtime/sandbox/spec.js';
+import type { Limits, Receipt } from '../../runtime/sandbox/spec.js';
 import type { PreconditionChecks, TrustSkip } from './tool-checks.js';
 import type { ToolContext } from './tool-context.js';
 
@@ -75,12 +75,17 @@ export interface ToolDefinition<N extends string, A extends z.ZodObject, R exten
   ): string[];
   /** One of the default set retrieval presents when no keyword scores (the observe-only tools). */
   readonly presentedByDefault: boolean;
+  /** A sandboxed tool's container limits (all but the call's time): they travel with the tool. */
+  readonly limits?: Omit<Limits, 'timeoutS'>;
 }
 
 /** A tool definition with its name, args and result types inferred from the literal. */
-export function defineTool<N extends string, A extends z.ZodObject, R extends z.ZodType>(
-  definition: ToolDefinition<N, A, R>,
-): ToolDefinition<N, A, R> {
+export function defineTool<
+  N extends string,
+  A extends z.ZodObject,
+  R extends z.ZodType,
+  D extends ToolDefinition<N, A, R> = ToolDefinition<N, A, R>,
+>(definition: D & ToolDefinition<N, A, R>): D {
   return definition;
 }
 

@@ -35,6 +35,12 @@ const ALLOWED: Record<string, string> = {
   'cli/commands/execute.ts': 'the code file the user names, or stdin',
   'cli/commands/demo.ts': "piper's packaged demo issue",
   'cli/ledger/run-export.ts': 'the export file the user names',
+  'runtime/env/js/build/registry-files.ts': "the user's npm configuration and CA files",
+  'runtime/env/js/toolchain/machine-tls.ts': "the machine's CA bundles",
+  'runtime/env/js/toolchain/npm-registry.ts': "the user's npmrc",
+  'runtime/env/js/toolchain/registry-download.ts':
+    "piper's tarball cache in the user's cache (entries checked against their sha512)",
+  'runtime/test-output/js/report-frame.ts': 'none on the host: the text of a script run in the sandbox',
 };
 
 const READS = 'readFileSync|readFile|createReadStream|openSync|open';

@@ -4,7 +4,7 @@
 // (runtime/ledger/sandbox-tools.ts).
 import { z } from 'zod';
 import type { SandboxToolName } from '../../../runtime/ledger/sandbox-tools.js';
-import { execute, executeAlone } from './effect.js';
+import { EXECUTE_LIMITS, execute, executeAlone } from './effect.js';
 import { executeResultSchema } from '../../results/sandbox-results.js';
 import { sandboxContext, sandboxRecorded } from '../in-sandbox.js';
 import { defineTool, stringArg } from '../tool.js';
@@ -41,4 +41,5 @@ export const executeTool = defineTool({
   precondition: (args) => notBlank(args.code, 'empty code'),
   trustChecks: (_args, result, receipt) => exitCodeChecks(result, receipt),
   presentedByDefault: false,
+  limits: EXECUTE_LIMITS,
 });

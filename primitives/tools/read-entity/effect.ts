@@ -4,7 +4,7 @@
 import { readRepoFile } from '../../../runtime/host/inside-repo.js';
 import { decodeSource } from '../../index/byte-offsets.js';
 import { citeEvidence, intArg, type ReadContext } from '../../read-context.js';
-import { FUZZY_LAST_TOKEN_ONLY, rankSymbols } from '../search-symbol/effect.js';
+import { FUZZY_LAST_TOKEN_ONLY, rankSymbols } from '../search-symbol/tool.js';
 import type { ReadEntityResult } from '../../results/read-results.js';
 import type { Entity, Envelope } from '../../types.js';
 

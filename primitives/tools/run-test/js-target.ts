@@ -5,7 +5,8 @@
 // runner has exited its report is printed as a frame (runtime/test-output/js/report-frame.ts), the
 // runner's status kept. Anything else (`npm test`, `npx jest -t x`, `cd pkg && yarn test`) runs as
 // the shell string it is, read by the console readers.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { readRepoFile } from '../../../runtime/host/inside-repo.js';
 import { join } from 'node:path';
 import { frameCommand, type ReportKind } from '../../../runtime/test-output/js/report-frame.js';
 import { shellArgv } from './shell-argv.js';
@@ -104,7 +105,10 @@ function manifestRunner(repoRoot: string | undefined): string | undefined {
   if (repoRoot === undefined) return undefined;
   let manifest: { dependencies?: object; devDependencies?: object };
   try {
-    manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as typeof manifest;
+    // Through the bounded reader: the repository's manifest is its text, a link or a FIFO is none.
+    const read = readRepoFile(realpathSync(repoRoot), 'package.json');
+    if (!Buffer.isBuffer(read)) return undefined;
+    manifest = JSON.parse(read.toString('utf8')) as typeof manifest;
   } catch {
     return undefined;
   }

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { SandboxToolName } from '../../../runtime/ledger/sandbox-tools.js';
 import { runTestResultSchema } from '../../results/sandbox-results.js';
-import { runTest } from './effect.js';
+import { RUN_TEST_LIMITS, runTest } from './effect.js';
 import { sandboxContext, sandboxRecorded } from '../in-sandbox.js';
 import { defineTool, stringArg } from '../tool.js';
 import { exitCodeChecks } from '../sandbox-checks.js';
@@ -51,4 +51,9 @@ export const runTestTool = defineTool({
         : [],
     ).concat(result.passed && result.unverified_pass ? [`test counts: ${result.unverified_pass}`] : []),
   presentedByDefault: true,
+  limits: RUN_TEST_LIMITS,
 });
+
+// The folder's public entry: how a target runs in a language (the regression gate's suite runs use
+// it) and one run, for the evaluation's grading and the benchmarks.
+export { languageTargetArgv, runTest } from './effect.js';

@@ -28,3 +28,6 @@ export const searchCodeTool = defineTool({
   trustChecks: () => [],
   presentedByDefault: true,
 });
+
+// The folder's public entry: the search itself, for the benchmarks.
+export { searchCode } from './effect.js';

@@ -58,3 +58,7 @@ function symbolRoundTrip(query: string, result: z.output<typeof searchSymbolResu
     `round-trip: ${searchSymbolTool.name} match ${first}${more} lacks the query token "${lastQueryToken(query)}"`,
   ];
 }
+
+// The folder's public entry: the search itself (the benchmarks) and its ranking (read_entity's
+// suggestions for a selector it does not find).
+export { FUZZY_LAST_TOKEN_ONLY, rankSymbols, searchSymbol } from './effect.js';
