@@ -1,18 +1,10 @@
 // The undici dispatcher the toolchain's downloads use: the machine's CAs (Node's own, the system
 // bundle a company CA is installed into, NODE_EXTRA_CA_CERTS), through the user's proxy when one is
 // set, as npm on this machine would reach its registry.
+import { SYSTEM_CA_BUNDLES } from '../../floor/ca-bundles.js';
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
 import type { Dispatcher } from 'undici';
-
-/** The bundles a distribution keeps its trusted CAs in (the first found is read). */
-const SYSTEM_BUNDLES = [
-  '/etc/ssl/certs/ca-certificates.crt',
-  '/etc/pki/tls/certs/ca-bundle.crt',
-  '/etc/ssl/ca-bundle.pem',
-  '/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem',
-  '/etc/ssl/cert.pem',
-];
 
 function readOrNull(path: string): string | null {
   try {
@@ -25,7 +17,7 @@ function readOrNull(path: string): string | null {
 /** Node's CAs, the system bundle and NODE_EXTRA_CA_CERTS, as PEM texts. */
 function machineCas(env: NodeJS.ProcessEnv = process.env): string[] {
   const cas = [...rootCertificates];
-  const system = SYSTEM_BUNDLES.map(readOrNull).find((text) => text !== null);
+  const system = SYSTEM_CA_BUNDLES.map(readOrNull).find((text) => text !== null);
   if (system) cas.push(system);
   const extra = env.NODE_EXTRA_CA_CERTS ? readOrNull(env.NODE_EXTRA_CA_CERTS) : null;
   if (extra) cas.push(extra);

@@ -14,6 +14,7 @@
 // (build/network/index-files.ts); the variables go in those execs' environment only, never an
 // argument, an image's configuration or a key. What reaches the record is what was used and where
 // it came from, never a file's contents or a secret.
+import { SYSTEM_CA_BUNDLES } from '../../floor/ca-bundles.js';
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -51,15 +52,6 @@ export interface PipNetwork {
   notes: string[];
 }
 
-/** The bundles pip's system trust store reads, per distribution (the first found is the host's). */
-const SYSTEM_BUNDLES = [
-  '/etc/ssl/certs/ca-certificates.crt',
-  '/etc/pki/tls/certs/ca-bundle.crt',
-  '/etc/ssl/ca-bundle.pem',
-  '/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem',
-  '/etc/ssl/cert.pem',
-];
-
 const PROXY_VARIABLES = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'NO_PROXY'];
 /** A CA bundle, a client certificate, a netrc or a constraints file: the user's own, but bounded. */
 const FILE_LIMIT = 16 * 1024 * 1024;
@@ -83,7 +75,7 @@ export function readPipNetwork(
   const said: string[] = [];
   const cwd = opts.cwd ?? process.cwd();
   const tls = opts.tls ?? true;
-  const ca = tls ? caBundle(user, env, opts.systemBundles ?? SYSTEM_BUNDLES, cwd, out.notes) : null;
+  const ca = tls ? caBundle(user, env, opts.systemBundles ?? SYSTEM_CA_BUNDLES, cwd, out.notes) : null;
   if (ca) {
     const path = addFile(out, 'ca.pem', ca.data, 0o644);
     // pip reads PIP_CERT; piper's own scripts (Python's ssl) read SSL_CERT_FILE.
