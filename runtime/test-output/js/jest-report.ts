@@ -5,7 +5,7 @@
 // `testExecError`, vitest only with its `message`, so the rule is theirs in common.
 import { z } from 'zod';
 import type { SummaryWord } from '../worse-word.js';
-import { ID_JOIN, Tally, workspacePath, type JsReading } from './reading.js';
+import { ID_JOIN, type JsReading, Tally, parsedReport, workspacePath } from './reading.js';
 
 const assertion = z.looseObject({
   ancestorTitles: z.array(z.string()).default([]),
@@ -35,16 +35,10 @@ const WORD: Record<string, SummaryWord> = {
 
 /** The report's tests and counts, or undefined when the text is not such a report. */
 export function readJestReport(text: string): JsReading | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const result = report.safeParse(parsed);
-  if (!result.success) return undefined;
+  const data = parsedReport(report, text);
+  if (!data) return undefined;
   const tally = new Tally();
-  for (const f of result.data.testResults) {
+  for (const f of data.testResults) {
     const path = workspacePath(f.name);
     let failedHere = false;
     for (const a of f.assertionResults) {

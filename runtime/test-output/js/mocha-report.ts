@@ -4,7 +4,7 @@
 // that failed, and the tests it kept from running are in no list.
 import { z } from 'zod';
 import type { SummaryWord } from '../worse-word.js';
-import { ID_JOIN, Tally, workspacePath, type JsReading } from './reading.js';
+import { ID_JOIN, type JsReading, Tally, parsedReport, workspacePath } from './reading.js';
 
 const test = z.looseObject({ fullTitle: z.string(), file: z.string().optional() });
 
@@ -19,19 +19,13 @@ const HOOK = /"(before|after) (all|each)" hook\b/;
 
 /** The report's tests and counts, or undefined when the text is not such a report. */
 export function readMochaReport(text: string): JsReading | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const result = report.safeParse(parsed);
-  if (!result.success) return undefined;
+  const data = parsedReport(report, text);
+  if (!data) return undefined;
   const tally = new Tally();
   const put = (t: z.infer<typeof test>, word: SummaryWord) =>
     tally.put([...(t.file ? [workspacePath(t.file)] : []), t.fullTitle].join(ID_JOIN), word);
-  for (const t of result.data.passes) put(t, 'PASSED');
-  for (const t of result.data.pending) put(t, 'SKIPPED');
-  for (const t of result.data.failures) put(t, HOOK.test(t.fullTitle) ? 'ERROR' : 'FAILED');
+  for (const t of data.passes) put(t, 'PASSED');
+  for (const t of data.pending) put(t, 'SKIPPED');
+  for (const t of data.failures) put(t, HOOK.test(t.fullTitle) ? 'ERROR' : 'FAILED');
   return tally.reading();
 }

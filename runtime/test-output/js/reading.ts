@@ -1,6 +1,7 @@
 // What a JavaScript runner's report tells, in the words and counts every reader of test output
 // speaks: each test's word (pytest's summary words) and the suite's counts, or no counts where the
 // report has none a reader can trust.
+import type { z } from 'zod';
 import type { TestCounts } from '../test-counts.js';
 import { putWorse, type SummaryWord } from '../worse-word.js';
 
@@ -39,4 +40,16 @@ export class Tally {
   reading(): JsReading {
     return { outcomes: this.outcomes, counts: this.counts };
   }
+}
+
+/** A machine report's JSON read against the runner's schema; undefined when it is not one. */
+export function parsedReport<S extends z.ZodType>(schema: S, text: string): z.output<S> | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const result = schema.safeParse(parsed);
+  return result.success ? result.data : undefined;
 }
