@@ -60,9 +60,12 @@ def link_node_modules(tree=os.environ.get("PIPER_JS_TREE")):
             dirs = listed.read().split("\n")
     except OSError:
         return
-    for rel in dirs:
+    for index, rel in enumerate(dirs):
         if not rel or rel.startswith("/") or ".." in rel.split("/"):
             continue
+        # What the tree's cache links (.cache, .vite) point at: writable, this run's own.
+        for cache in (".cache", ".vite"):
+            os.makedirs(os.path.join("/tmp/piper-node-modules", str(index), cache), exist_ok=True)
         link = os.path.normpath(os.path.join(workdir, rel, "node_modules"))
         if os.path.lexists(link):
             continue
