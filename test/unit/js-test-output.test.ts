@@ -156,6 +156,20 @@ describe('per-test words from the machine reports', () => {
   });
 });
 
+describe("node-tap's closing totals, as its terminal reporter prints them", () => {
+  // The last lines of a real run (minimatch's suite under tap 21), and the same with failures.
+  const green =
+    'Asserts:  6236 pass  0 fail  6236 of 6236 complete\n# { total: 6236, pass: 6236 }\n# time=36089.046ms\n';
+  const red = '# { total: 9, pass: 6, fail: 1, skip: 1, todo: 1 }\n';
+  it('reads its totals; a failure is never a pass', () => {
+    expect(testCounts(green, '', 'javascript')).toEqual({ passed: 6236, failed: 0, errors: 0, skipped: 0 });
+    expect(testCounts(red, '', 'javascript')).toEqual({ passed: 6, failed: 1, errors: 0, skipped: 2 });
+    expect(testVerdict({ stdout: red, stderr: '', exit_code: 0, timed_out: false }, 'javascript').pass).toBe(
+      false,
+    );
+  });
+});
+
 describe("the verdict keeps piper's rules", () => {
   const GREEN = [
     'jest-framed-green-forging',

@@ -6,6 +6,7 @@
 //   vitest (stdout, two lines):       ` Test Files  2 failed (2)` / `      Tests  2 failed | 3 passed | 1 skipped | 1 todo (7)`
 //   mocha (stdout):                   `  3 passing (20ms)` then `  2 pending`, `  3 failing`
 //   ava (stdout):                     `  1 test failed`, `  2 tests passed`, `  1 test skipped`, `  1 test todo`
+//   node-tap (stdout, its last line): `# { total: 9, pass: 6, fail: 1, skip: 1, todo: 1 }`
 //   uvu (stdout, its closing block):  `  Total:     32` `  Passed:    30` `  Skipped:   1` `  Duration:  5.12ms`
 //   node:test's spec reporter (stdout, its default on a terminal and from Node 23 everywhere):
 //                                     `ℹ tests 4` `ℹ suites 1` `ℹ pass 3` `ℹ fail 1` `ℹ cancelled 0` `ℹ skipped 0` `ℹ todo 0`
@@ -111,4 +112,19 @@ export function uvuConsoleCounts(stdout: string): TestCounts | undefined {
   const total = Number(/\d+/.exec(lines[at]!)![0]);
   const [p, s] = [Number(passed[1]), Number(skipped[1])];
   return { passed: p, failed: Math.max(0, total - p), errors: 0, skipped: s };
+}
+
+/** node-tap's closing totals comment (its reporter's last word); its total counts the test points. */
+export function nodeTapConsoleCounts(stdout: string): TestCounts | undefined {
+  const lines = stdout.split('\n');
+  const at = lastIndex(lines, /^# \{ total: \d+(, \w+: \d+)* \}$/);
+  if (at < 0) return undefined;
+  const words: Words = {};
+  for (const m of lines[at]!.matchAll(/(\w+): (\d+)/g)) words[m[1]!] = Number(m[2]);
+  return {
+    passed: words.pass ?? 0,
+    failed: words.fail ?? 0,
+    errors: 0,
+    skipped: (words.skip ?? 0) + (words.todo ?? 0),
+  };
 }

@@ -12,6 +12,7 @@ import {
   jestConsoleCounts,
   mochaConsoleCounts,
   nodeSpecConsoleCounts,
+  nodeTapConsoleCounts,
   uvuConsoleCounts,
   vitestConsoleCounts,
 } from './console-summary.js';
@@ -59,6 +60,7 @@ export function readJsOutput(stdout: string, stderr: string): JsReading {
     avaConsoleCounts(out),
     nodeSpecConsoleCounts(out),
     uvuConsoleCounts(out),
+    nodeTapConsoleCounts(out),
   ].filter((c): c is TestCounts => c !== undefined);
   return { outcomes, counts: found.length ? found.reduce(worse) : undefined };
 }
