@@ -1,4 +1,5 @@
-// `piper-agent execute`: Python in a fresh sandbox, recorded in the ledger, the receipt printed.
+// `piper-agent execute`: a program in the project's language (Python, or JavaScript/TypeScript) in
+// a fresh sandbox, recorded in the ledger, the receipt printed.
 // The call goes through the agent's tool runner (core/one-shot/execute-once.ts): in the project's
 // environment, with a copy of the repository at /work; --no-workspace sends the program alone.
 // Here: the flags, the receipt's rendering and the exit code.
@@ -15,8 +16,9 @@ import { inert } from '../../runtime/text/inert.js';
 
 export const EXECUTE_HELP = `Usage: piper-agent execute (--code CODE | --file PATH) [options]
 
-Runs Python in a fresh sandbox container (no network, unprivileged user, root-owned root, bounded
-CPU, memory, processes and time), records the call and its receipt in the ledger, and prints it.
+Runs a program (Python; JavaScript/TypeScript in such a repository) in a fresh sandbox container
+(no network, unprivileged user, root-owned root, bounded CPU, memory, processes and time), records
+the call and its receipt in the ledger, and prints it.
 It runs in the project's environment, in /work, with a copy of the repository there (the snapshot
 run-test gets: tracked and untracked-but-not-ignored files, no .git), so \`import <project>\`
 works; nothing the program writes reaches your files. In a JavaScript/TypeScript repository the

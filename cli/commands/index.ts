@@ -20,7 +20,7 @@ export const COMMANDS: Record<string, CommandEntry> = {
     },
   },
   execute: {
-    summary: 'run Python in a fresh sandbox and record it',
+    summary: "run a program in the project's language in a fresh sandbox and record it",
     load: async () => {
       const m = await import('./execute.js');
       return { run: m.executeCommand, help: m.EXECUTE_HELP };
