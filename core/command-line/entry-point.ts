@@ -5,7 +5,6 @@
 // evaluation's command line uses it without importing the UI.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { guardUserPipSecrets } from '../../runtime/env/plan/pip-settings.js';
 import { packageRoot } from '../../runtime/package-root.js';
 import { guardStream } from '../../runtime/text/output-guard.js';
 import { EXIT, InterruptedRun } from '../exit-codes.js';
@@ -54,6 +53,9 @@ export async function runCommandLine(argv: string[], line: CommandLine): Promise
   // One redaction for every output: the ledger's secrets are masked on both streams too.
   guardStream(process.stdout);
   guardStream(process.stderr);
+  // Loaded with the command, not before: reading the user's uv.toml takes a TOML parser, which
+  // --help and --version never need.
+  const { guardUserPipSecrets } = await import('../../runtime/env/plan/pip-settings.js');
   guardUserPipSecrets(process.env);
   const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
