@@ -33,6 +33,17 @@ export interface EnvironmentContext {
   log(line: string): void;
 }
 
+/**
+ * The index as it stood when the issue was filed, when asked (PIPER_EVAL_INDEX_DATE=created_at): an
+ * unpinned requirement then resolves as it did that day. Not by default: on a Python newer than the
+ * instance's, the releases of its day often do not run there (pytest 3.5 on 3.13 fails at import),
+ * so the date is for runs whose sandbox Python is the instance's own.
+ */
+function instanceDate(instance: SweInstance): { indexDate?: string } {
+  const asked = process.env.PIPER_EVAL_INDEX_DATE === 'created_at';
+  return asked && instance.created_at ? { indexDate: instance.created_at } : {};
+}
+
 export async function instanceEnvironment(
   ctx: EnvironmentContext,
   workTree: string,
@@ -51,8 +62,7 @@ export async function instanceEnvironment(
     log: ctx.log,
     projectName: `swebench:${instance.repo}`,
     ...(python ? { python } : {}),
-    // The index as it stood when the issue was filed: an unpinned requirement resolves as it did then.
-    ...(instance.created_at ? { indexDate: instance.created_at } : {}),
+    ...instanceDate(instance),
     // Where its packages come from, as for any command: PIPER_SOURCES, else your config, else the index.
     sources: sourcesSetting(repoRoot, {}),
   });
