@@ -36,21 +36,24 @@ import { fetchLocked, installLocked, lockedNames, type LockedFetch } from '../lo
 import { LOCKED } from '../locked/locked-steps.js';
 
 /** Returns the dependency image's reference (an intermediate tag the builder removes). */
+/** The recipe's packages first, on their own layer: what they provide is met before pip is asked. */
+async function recipeAptLayer(ctx: BuildContext, made: string[]): Promise<string> {
+  const { plan } = ctx.spec;
+  if (!plan.apt.length) return ctx.input.base.ref;
+  const recipe = await debianLayer(ctx, ctx.input.base.ref, 'apt (recipe)', plan.apt, true);
+  if (recipe.intermediate) made.push(recipe.ref);
+  ctx.check(recipe.step, 'apt (recipe)');
+  for (const [name, version] of dpkgLines(recipe.step.stdout))
+    ctx.resolved.set(`deb:${name}`, { name, version, source: 'debian' });
+  ctx.sources.push(`apt (recipe): ${plan.apt.join(' ')}`);
+  return recipe.ref;
+}
+
 export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<string>): Promise<string> {
   const { engine, pip, log } = ctx.input;
   const { plan } = ctx.spec;
-  // The recipe's packages first, on their own layer: what they provide is met before pip is asked.
-  let from = ctx.input.base.ref;
   const made: string[] = [];
-  if (plan.apt.length) {
-    const recipe = await debianLayer(ctx, from, 'apt (recipe)', plan.apt, true);
-    if (recipe.intermediate) made.push(recipe.ref);
-    ctx.check(recipe.step, 'apt (recipe)');
-    for (const [name, version] of dpkgLines(recipe.step.stdout))
-      ctx.resolved.set(`deb:${name}`, { name, version, source: 'debian' });
-    ctx.sources.push(`apt (recipe): ${plan.apt.join(' ')}`);
-    from = recipe.ref;
-  }
+  const from = await recipeAptLayer(ctx, made);
   const network = (await engine.hasBridgeNetwork()) ? 'bridge' : 'host';
   log(`environment ${ctx.target.ref}: dependencies (network: ${network})`);
   const net = await BuildBox.start(engine, {
