@@ -90,7 +90,18 @@ export function containerConfig(opts: {
       IpcMode: 'private',
       Privileged: false,
       AutoRemove: opts.autoRemove ?? false,
+      ...loopbackSysctls(opts.runtime),
       ...(opts.runtime ? { Runtime: opts.runtime } : {}),
     },
   };
+}
+
+/**
+ * IPv6 on the namespace's loopback, which the engine turns off with NetworkMode none: /etc/hosts
+ * names `::1 localhost`, so a test server on `localhost` or `::1` (Node tries ::1 first) otherwise
+ * fails with EADDRNOTAVAIL. The namespace still holds lo alone, so no IPv6 route leads out either.
+ * gVisor's own network stack keeps IPv6 loopback on and takes no host sysctls.
+ */
+function loopbackSysctls(runtime: string | null | undefined): { Sysctls?: Record<string, string> } {
+  return runtime === 'runsc' ? {} : { Sysctls: { 'net.ipv6.conf.lo.disable_ipv6': '0' } };
 }

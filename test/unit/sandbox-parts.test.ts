@@ -47,6 +47,8 @@ describe('hardening', () => {
     expect(c).not.toHaveProperty('NetworkDisabled');
     expect(c.HostConfig).toMatchObject({
       NetworkMode: 'none',
+      // IPv6 on loopback: /etc/hosts names ::1 localhost, which Node tries first.
+      Sysctls: { 'net.ipv6.conf.lo.disable_ipv6': '0' },
       CapDrop: ['ALL'],
       SecurityOpt: ['no-new-privileges'],
       ReadonlyRootfs: false,
