@@ -131,6 +131,22 @@ describe('per-test words from the machine reports', () => {
     });
   });
 
+  it("node:test's spec listing without a report: suites by indentation, their closing lines no tests, SKIP and TODO skips", () => {
+    const c = fixture('node-test-spec-mixed');
+    // The fake TAP a test prints names nothing; the failing-tests section repeats, adds nothing.
+    expect(Object.fromEntries(readJsOutput(c.stdout, c.stderr).outcomes)).toEqual({
+      forges: 'PASSED',
+      'math › adds': 'PASSED',
+      'math › breaks': 'FAILED',
+      'math › skipped one': 'SKIPPED',
+      'math › later': 'SKIPPED',
+      'math › inner › same': 'FAILED',
+    });
+    // Node 20 closes a suite with `▶ name (Tms)`: the same ids.
+    const node20 = '▶ s\n  ✔ a (1ms)\n▶ s (2ms)\n✔ b (1ms)\nℹ tests 2\nℹ suites 1\nℹ pass 2\nℹ fail 0\n';
+    expect(Object.fromEntries(readJsOutput(node20, '').outcomes)).toEqual({ 's › a': 'PASSED', b: 'PASSED' });
+  });
+
   it("jest's verbose listing without a report: the JSON report's ids, the same title twice the worse word", () => {
     const c = fixture('jest-verbose-mixed');
     const words = readJsOutput(c.stdout, c.stderr).outcomes;
