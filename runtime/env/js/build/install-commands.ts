@@ -14,6 +14,15 @@ const SKIP_DOWNLOADS = [
   'ELECTRON_SKIP_BINARY_DOWNLOAD=1',
 ];
 
+/**
+ * No release-age policy (pnpm 11 has one by default; its command-line spelling is not read): it asks
+ * the registry for every locked entry's packument, other platforms' optional packages too, which are
+ * never installed, and a registry that lacks one fails the build; it would also make whether a build
+ * passes depend on the day it ran. The lockfile's integrity hashes fix what is installed; the
+ * repository's own policy is dropped with its other settings (plan/yaml-config.ts).
+ */
+const PNPM_NO_AGE_CHECK = ['pnpm_config_minimum_release_age=0'];
+
 /** What every step of both phases sets: npm's cache and logs in /tmp (cleaned), no update check. */
 const COMMON_ENV = [
   'HOME=/tmp',
@@ -55,6 +64,7 @@ export function downloadEnv(manager: JsManager): string[] {
   return [
     ...COMMON_ENV,
     ...SKIP_DOWNLOADS,
+    ...(manager === 'pnpm' ? PNPM_NO_AGE_CHECK : []),
     // berry: the repository's yarnPath and plugins are never run; its tree is node_modules.
     ...(manager === 'yarn-berry'
       ? [
