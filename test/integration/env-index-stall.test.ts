@@ -79,7 +79,7 @@ async function builtFromIndex(repo: string, env: NodeJS.ProcessEnv): Promise<voi
 
 describe('an index that stalls, then answers', { timeout: 300_000 }, () => {
   it("a stall of the probe's first attempt is waited out: the environment comes from the index", async () => {
-    const { f, env } = await front((line, n) => line.startsWith('GET /simple/ ') && n === 1);
+    const { f, env } = await front((line, n) => line.startsWith('HEAD /simple/ ') && n === 1);
     const repo = project('probe-stall');
     await builtFromIndex(repo, env);
     expect(f.stalled).toHaveLength(1);

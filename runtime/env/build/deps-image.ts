@@ -6,6 +6,7 @@
 // (sources, shortfalls, versions, pytest plugins) travels with the image as a label, redacted, so
 // a reuse reports what the build that made it found.
 import { z } from 'zod';
+import type { DockerEngine } from '../../engine/docker-engine.js';
 import { BuildBox } from './build-box.js';
 import type { BuildContext } from './build-context.js';
 import { ENV_LABEL, projectId } from '../floor/names.js';
@@ -36,12 +37,29 @@ const SAID: Record<DepsPart, string> = {
 };
 
 function depsRef(ctx: BuildContext, part: DepsPart): { repo: string; tag: string; ref: string } {
-  const tag = `${ctx.input.depsKey.slice(0, 12)}-${part}`;
-  return { repo: ctx.target.repo, tag, ref: `${ctx.target.repo}:${tag}` };
+  return keptRef(ctx.target.repo, ctx.input.depsKey, part);
+}
+
+function keptRef(repo: string, depsKey: string, part: DepsPart): { repo: string; tag: string; ref: string } {
+  const tag = `${depsKey.slice(0, 12)}-${part}`;
+  return { repo, tag, ref: `${repo}:${tag}` };
 }
 
 function depsKeyLabel(ctx: BuildContext, part: DepsPart): string {
   return `${part}-${ctx.input.depsKey}`;
+}
+
+/**
+ * Whether the dependency image of these declarations and base is on the engine: a build on it
+ * downloads nothing unless the project's METADATA names more (the top-up, which finds a gone index
+ * itself), so the chooser need not ask the index first.
+ */
+export async function depsImageKept(
+  engine: DockerEngine,
+  at: { repo: string; depsKey: string; baseId: string },
+): Promise<boolean> {
+  const found = await engine.inspectImage(keptRef(at.repo, at.depsKey, 'deps').ref);
+  return found?.labels[ENV_LABEL.key] === `deps-${at.depsKey}` && found.labels[ENV_LABEL.base] === at.baseId;
 }
 
 /** The kept image of this part when the engine has one for these declarations and base; its record restored. */

@@ -158,7 +158,9 @@ export function cleanStep(): StepSpec {
 /**
  * Whether the pip step's indexes answer at all, asked before pip: pip itself says only "from
  * versions: none" when an index cannot be reached, the same words as for a package it does not
- * have. Any HTTP answer (a 401, a 404) counts as reachable. Each index is given pip's own patience
+ * have. Any HTTP answer (a 401, a 404, a 405) counts as reachable: a HEAD, as an index's root page
+ * can be a list of every project (tens of MB, over a second through a proxy that reads it whole).
+ * Each index is given pip's own patience
  * (PIP_TIMEOUT seconds a try, PIP_RETRIES more tries with pip's backoff), so a slow reply is not
  * taken for none. pip's own default index is named by pip (its PyPI constant), and shown only as
  * "pip's default index". Debian's Python, before anything is installed: no repository code can run
@@ -179,7 +181,7 @@ export function indexProbeStep(env: string[]): StepSpec {
     'for url, shown in urls:',
     '    for attempt in range(tries):',
     '        try:',
-    '            urllib.request.urlopen(re.sub(r"//[^/@]*@", "//", url), timeout=wait)',
+    '            urllib.request.urlopen(urllib.request.Request(re.sub(r"//[^/@]*@", "//", url), method="HEAD"), timeout=wait)',
     '            reached += 1',
     '            break',
     '        except urllib.error.HTTPError:',

@@ -77,8 +77,13 @@ export async function ensureEnvironment(input: EnsureInput): Promise<Environment
   const target = buildTarget(input, spec);
   const reused = input.mode === 'rebuild' ? null : await reuse(input, prepared, target, rec);
   if (reused) return reused;
-  // pip's no-index (the user's): there is no index to ask, pip uses find-links only.
-  if (spec.sources.used === 'index' && !prepared.pip.network.noIndex) {
+  // pip's no-index (the user's): there is no index to ask, pip uses find-links only. Nor is it
+  // asked before a build on a kept dependency image: only a top-up would need it, and finds it gone.
+  if (
+    spec.sources.used === 'index' &&
+    !prepared.pip.network.noIndex &&
+    !(await depsKept(input, prepared, target))
+  ) {
     const probe = await askIndex(input, prepared, target.ref);
     if (!probe.answered) return fallback(input, prepared, probe, rec);
     prepared.probe = probe;
@@ -132,6 +137,14 @@ function buildTarget(input: EnsureInput, spec: BuildSpec): BuildTarget {
   const key = imageKey(spec);
   const target = envImageRef(input.repoRoot, key, input.projectName);
   return { key, depsKey, ref: target.ref, lockName: `${target.repo}-${depsKey}` };
+}
+
+/** The dependency image of these declarations is on the engine (never with `--env rebuild`: it builds every part). */
+async function depsKept(input: EnsureInput, prepared: Prepared, target: BuildTarget): Promise<boolean> {
+  if (input.mode === 'rebuild') return false;
+  const { depsImageKept } = await import('../build/deps-image.js');
+  const { repo } = envImageRef(input.repoRoot, target.key, input.projectName);
+  return depsImageKept(input.engine, { repo, depsKey: target.depsKey, baseId: prepared.base.imageId });
 }
 
 /** Whether the index answers, from a box on the build's network (loaded only when a build may follow). */
