@@ -1,5 +1,6 @@
 // The shell line the tmux tests run: the real CLI's `fix` on a sample repository in the TUI, its
-// exit code left on the screen (`EXIT=N`) and the pane kept open long enough to read it.
+// exit code left on the screen (`EXIT=N`) and the pane kept open long enough to read it (or, typed
+// into a shell, the shell's prompt back for the next command).
 import { join } from 'node:path';
 import { CLI } from './cli.js';
 
@@ -11,6 +12,10 @@ export interface TuiFixCommand {
   env: string;
   /** --approval; `undefined` leaves the TUI's default (ask). */
   approval?: 'auto';
+  /** The repro target (--test); the sample repository's by default. */
+  test?: string;
+  /** false: the line ends after `EXIT=N` (typed into a shell that goes on); default: the pane is held. */
+  hold?: boolean;
 }
 
 export function tuiFixCommand(c: TuiFixCommand): string {
@@ -24,9 +29,9 @@ export function tuiFixCommand(c: TuiFixCommand): string {
     '--model',
     c.model,
     '--test',
-    'tests/test_words.py',
+    c.test ?? 'tests/test_words.py',
     ...(c.approval ? ['--approval', c.approval] : []),
     join(c.repo, 'ISSUE.md'),
-    '; echo EXIT=$?; sleep 120',
+    c.hold === false ? '; echo EXIT=$?' : '; echo EXIT=$?; sleep 120',
   ].join(' ');
 }
