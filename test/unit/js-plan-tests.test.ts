@@ -201,6 +201,38 @@ jobs:
     expect(decisions).toContain('env PATH not set');
   });
 
+  it('runs the build of the job the test job needs (its artifact on a runner) before the tests', () => {
+    const ci = `jobs:
+  setup:
+    steps:
+      - run: pnpm install
+  build:
+    needs: setup
+    steps:
+      - run: pnpm install
+      - run: pnpm build
+  lint:
+    steps:
+      - run: pnpm run build:types
+  test:
+    needs: [build, lint]
+    strategy:
+      matrix:
+        node: [22, 24]
+    steps:
+      - run: pnpm install
+      - run: pnpm test
+`;
+    const plan = planOf({
+      'package.json': pkg({ build: 'tsdown', 'build:types': 'tsc', test: 'vitest' }),
+      'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+      '.github/workflows/ci.yml': ci,
+    });
+    expect(plan.testCommand).toBe('tsdown && tsc && vitest');
+    expect(plan.testCommandFrom).toBe('.github/workflows/ci.yml job test step 2');
+    expect(plan.testRunner).toBe('vitest');
+  });
+
   it('prefers the test script over other test scripts, and the CI over a release job', () => {
     const release = `jobs:
   publish:

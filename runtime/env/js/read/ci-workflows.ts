@@ -29,6 +29,13 @@ export interface CiJob {
   name: string;
   matrix: Record<string, unknown>;
   steps: CiStep[];
+  /** The jobs of the same workflow that run before it (`needs:`). */
+  needs: string[];
+}
+
+function needsOf(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
 function envOf(value: unknown): Array<[string, string]> {
@@ -77,7 +84,7 @@ function jobsOf(path: string, doc: unknown): CiJob[] {
     const where = `${path} job ${name}`;
     const steps = spec.steps.flatMap((s, i) => stepOf(s, i, where, env, defaultDirectory(spec)) ?? []);
     const matrix = isRecord(spec.strategy) && isRecord(spec.strategy.matrix) ? spec.strategy.matrix : {};
-    jobs.push({ file: path, name, matrix, steps });
+    jobs.push({ file: path, name, matrix, steps, needs: needsOf(spec.needs) });
   }
   return jobs;
 }

@@ -3,7 +3,8 @@
 // directly; end-to-end, browser, benchmark and lint scripts are not the suite), else package.json's
 // `test` script (npm's placeholder is none). The line is expanded into the steps it runs
 // (script-chain.ts); tooling steps and `npm link` are dropped, build and setup steps kept only before
-// the last test step, and the build steps the CI job ran before its test step are kept too.
+// the last test step, and the build steps the CI job (or a job it needs) ran before its test step
+// are kept too.
 import { safeTestEnv } from '../../plan/tests/test-env.js';
 import { commandLines, type CiJob, type CiStep } from '../read/ci-workflows.js';
 import { runnerOfWords, type JsTestRunner } from './runner-kind.js';
@@ -71,10 +72,30 @@ function stepWeight(step: CiStep): number {
 
 const BUILD_LINE = /^(?:npm|pnpm|yarn)\s+(?:run\s+)?(?:-\S+\s+)*build(?:$|[\s:])/;
 
+/** The build lines of a job's steps. */
+function buildLines(job: CiJob): string[] {
+  return job.steps
+    .flatMap((step) => commandLines(step.run ?? ''))
+    .filter((line) => BUILD_LINE.test(line) && !line.includes('${{'));
+}
+
+/**
+ * The build lines of the jobs a job needs, the ones they need first: a test job that `needs` a
+ * build job gets its output (an artifact) on a runner, and here the build runs before the tests.
+ */
+function neededBuilds(job: CiJob, jobs: CiJob[], seen = new Set<string>()): string[] {
+  return job.needs.flatMap((name) => {
+    const needed = jobs.find((j) => j.file === job.file && j.name === name);
+    if (!needed || seen.has(name)) return [];
+    seen.add(name);
+    return [...neededBuilds(needed, jobs, seen), ...buildLines(needed)];
+  });
+}
+
 function ciCandidates(jobs: CiJob[], ctx: ChainContext, decisions: string[]): Candidate[] {
   const found: Candidate[] = [];
   for (const job of jobs) {
-    const before: string[] = [];
+    const before: string[] = neededBuilds(job, jobs);
     for (const step of job.steps) {
       for (const line of commandLines(step.run ?? '')) {
         const rank = rankOf(line, ctx);
