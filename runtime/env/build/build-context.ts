@@ -143,6 +143,9 @@ export class BuildContext {
     this.steps.push(...box.steps.splice(0));
   }
 
+  /** Images only this build uses (an sdist's compiler image): removed when the build ends. */
+  readonly scratchImages: string[] = [];
+
   /** Removals under way while the next phase runs (0.3 s each); the build awaits them before it ends. */
   readonly removals: Promise<void>[] = [];
 

@@ -83,7 +83,8 @@ export async function buildEnvironment(given: BuildInput): Promise<BuildOutcome>
     await dated.close();
     await Promise.all(ctx.removals);
     // The intermediate tags go; their layers stay as the kept and final images' parents.
-    for (const ref of intermediate) await input.engine.removeImage(ref).catch(() => undefined);
+    for (const ref of [...intermediate, ...ctx.scratchImages])
+      await input.engine.removeImage(ref).catch(() => undefined);
   }
 }
 

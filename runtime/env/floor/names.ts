@@ -52,7 +52,7 @@ export function envImageRef(
 
 /** The phases whose images one build makes between them. */
 export type IntermediatePhase =
-  'deps' | 'net' | 'wheels' | 'tools' | 'topup' | 'topup-apt' | 'debian' | 'apt-recipe';
+  'deps' | 'net' | 'wheels' | 'tools' | 'sdist-tools' | 'topup' | 'topup-apt' | 'debian' | 'apt-recipe';
 
 /**
  * The tag of an image one build makes between its phases (`<key12>-deps-<build>`): named by the

@@ -47,22 +47,36 @@ export function detectNative(repoRoot: string, plan: EnvPlan): NativeBuild | nul
   const kind = nativeKind(reader, plan);
   if (!kind) return null;
   if (kind.kind === 'rust') return { ...kind, apt: [] };
-  const sources = planSnapshot(repoRoot).entries.filter(
-    (e) => e.kind === 'file' && SOURCE.test(e.path) && !NOT_PACKAGE.test(e.path),
-  );
+  const sources = planSnapshot(repoRoot).entries.filter((e) => e.kind === 'file' && isPackageSource(e.path));
+  const texts = sources.map((e) => ({
+    path: e.path,
+    text: () => reader.read(e.path, 'dependencies')?.toString('utf8') ?? '',
+  }));
+  return { ...kind, apt: buildToolPackages(texts) };
+}
+
+/** Whether a path in a source tree is a compiled-language source of the package (not its tests or docs). */
+export function isPackageSource(path: string): boolean {
+  return SOURCE.test(path) && !NOT_PACKAGE.test(path);
+}
+
+/**
+ * Debian's packages that build these C/C++/Cython sources: the compiler, Python's headers, g++ for
+ * C++, and the -dev package of each library they include (read within INCLUDE_BUDGET bytes).
+ */
+export function buildToolPackages(sources: Array<{ path: string; text: () => string }>): string[] {
   const apt = new Set(['gcc', 'libc6-dev', `python3-dev`]);
-  if (sources.some((e) => CPP.test(e.path))) apt.add('g++');
   let budget = INCLUDE_BUDGET;
-  for (const entry of sources) {
-    if (budget <= 0) break;
-    const text = reader.read(entry.path, 'dependencies')?.toString('utf8');
-    if (text === undefined) continue;
-    budget -= text.length;
-    for (const header of includedHeaders(text)) {
+  for (const { path, text } of sources) {
+    if (CPP.test(path)) apt.add('g++');
+    if (budget <= 0) continue;
+    const read = text();
+    budget -= read.length;
+    for (const header of includedHeaders(read)) {
       for (const [re, pkg] of HEADER_PACKAGES) if (re.test(header)) apt.add(pkg);
     }
   }
-  return { ...kind, apt: [...apt].sort() };
+  return [...apt].sort();
 }
 
 function nativeKind(reader: RepoReader, plan: EnvPlan): Omit<NativeBuild, 'apt'> | null {

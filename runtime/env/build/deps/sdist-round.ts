@@ -26,6 +26,7 @@ import { boundedVersion } from '../../plan/read/version-bounds.js';
 import { lastLines, normalize } from '../step-output.js';
 import { packAbsolute, readTar } from '../tar-files.js';
 import { requiresDist, wheelMetadata } from './wheel-metadata.js';
+import { sdistBuildTools, sdistCompilerImage } from '../offline/sdist-compiler.js';
 
 export type SdistOutcome = { ok: true; said: string } | { ok: false; said: string };
 
@@ -112,8 +113,9 @@ async function buildOffline(
   data: Buffer,
   deps: { requires: string[]; tar: Buffer } | null,
 ): Promise<Built> {
-  const { base } = ctx.input;
-  const box = await ctx.offlineBox(base.ref);
+  const tools = await sdistBuildTools(file, data);
+  const compiler = tools.length ? await sdistCompilerImage(ctx, tools) : null;
+  const box = await ctx.offlineBox(compiler ?? ctx.input.base.ref);
   try {
     await box.put('/', packAbsolute([{ path: `${SDISTS}/${file}`, data, mode: 0o644 }]));
     if (deps) {
