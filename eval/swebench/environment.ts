@@ -11,9 +11,13 @@ import { ensureEnvironment, type EnvironmentChoice } from '../../runtime/env/cho
 import type { DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import type { Ledger } from '../../runtime/ledger/ledger.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';
+import { detectLanguage } from '../../runtime/language/detect-language.js';
+import type { LanguageId } from '../../runtime/language/language.js';
+import { planJsEnvironment } from '../../runtime/env/js/plan/plan-js.js';
 import { pythonOf } from './debian.js';
 import type { SweInstance } from './instance-file.js';
 import { environmentTree, instanceSpec, type SpecUse } from './spec-tree.js';
+import { jsRunnerOf } from './js-grading.js';
 
 export interface InstanceEnvironment {
   choice: EnvironmentChoice;
@@ -22,6 +26,10 @@ export interface InstanceEnvironment {
   testEnv: Record<string, string>;
   /** The harness spec it was built from (null: the repository's declarations alone). */
   spec: SpecUse | null;
+  /** The repository's language at base_commit (its files say which: detect-language.ts). */
+  language: LanguageId;
+  /** A JavaScript repository's runner (its plan's, else the one its package.json depends on). */
+  testRunner?: string;
 }
 
 export interface EnvironmentContext {
@@ -52,7 +60,10 @@ export async function instanceEnvironment(
 ): Promise<InstanceEnvironment> {
   const python = pythonOf(debian);
   const { tree: repoRoot, use } = environmentTree(workTree, instanceSpec(instance, debian));
+  const language = detectLanguage(repoRoot).id;
+  const jsPlan = language === 'javascript' ? planJsEnvironment(repoRoot) : undefined;
   const choice = await ensureEnvironment({
+    ...(jsPlan ? { language: 'javascript' as const, jsPlan } : {}),
     engine: ctx.engine,
     ledger: ctx.ledger,
     repoRoot,
@@ -74,5 +85,7 @@ export async function instanceEnvironment(
     runtime: ctx.runtime,
     log: ctx.log,
   });
-  return { choice, sandbox, testEnv: choice.plan?.testEnv ?? {}, spec: use };
+  const testEnv = jsPlan?.testEnv ?? choice.plan?.testEnv ?? {};
+  const runner = jsPlan ? jsRunnerOf(jsPlan, repoRoot) : undefined;
+  return { choice, sandbox, testEnv, spec: use, language, ...(runner ? { testRunner: runner } : {}) };
 }

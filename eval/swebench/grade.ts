@@ -12,7 +12,8 @@ import type { InstanceEnvironment } from './environment.js';
 import type { SweInstance } from './instance-file.js';
 import { applyPatch, patchedFiles } from './repos.js';
 import { testCommand } from './test-command.js';
-import { grade, parseOutcomes, type Graded } from './test-grade.js';
+import { grade, parseOutcomes, type Graded, type TestStatus } from './test-grade.js';
+import { jsOutcomes, jsParserOf, jsTestTarget } from './js-grading.js';
 import { createRun, endRun } from '../../runtime/ledger/runs.js';
 import { getExecution } from '../../runtime/ledger/calls.js';
 
@@ -80,6 +81,32 @@ function sameFile(a: string, b: string): boolean {
   return isFile(b) && readFileSync(a).equals(readFileSync(b));
 }
 
+interface Grading {
+  target: string;
+  read(stdout: string): Map<string, TestStatus>;
+  /** Names are looked up exactly (a pytest id also by its first word: test-grade.ts). */
+  exact: boolean;
+}
+
+/** How an instance's tests run and are read: pytest's (and its kin's) ids, or a JavaScript runner's. */
+function gradingOf(instance: SweInstance, env: InstanceEnvironment): Grading {
+  if (env.language === 'javascript') {
+    const parser = jsParserOf(instance, env.testRunner);
+    return {
+      target: jsTestTarget(instance, parser),
+      read: (stdout) => jsOutcomes(stdout, parser, env.testRunner),
+      exact: true,
+    };
+  }
+  const command = testCommand(instance);
+  const ids = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
+  return {
+    target: command.target,
+    read: (stdout) => parseOutcomes(stdout, command.runner, ids),
+    exact: false,
+  };
+}
+
 /** Runs the instance's FAIL_TO_PASS and PASS_TO_PASS tests on `workTree` and grades them. */
 export async function runInstanceTests(
   ctx: GradeContext,
@@ -88,7 +115,7 @@ export async function runInstanceTests(
   label: string,
 ): Promise<TestRun> {
   const ids = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
-  const command = testCommand(instance);
+  const how = gradingOf(instance, ctx.env);
   const runId = createRun(ctx.ledger, {
     kind: runTestTool.name,
     repo: workTree,
@@ -106,15 +133,13 @@ export async function runInstanceTests(
       repoRoot: workTree,
       testEnv: ctx.env.testEnv,
       cpus: GRADE_CPUS,
+      language: ctx.env.language,
+      ...(ctx.env.testRunner ? { testRunner: ctx.env.testRunner } : {}),
     },
-    { target: command.target, timeout: GRADE_TIMEOUT_S },
+    { target: how.target, timeout: GRADE_TIMEOUT_S },
   );
   const stdout = getExecution(ctx.ledger, callId)?.stdout ?? '';
-  const graded = grade(
-    parseOutcomes(stdout, command.runner, ids),
-    instance.FAIL_TO_PASS,
-    instance.PASS_TO_PASS,
-  );
+  const graded = grade(how.read(stdout), instance.FAIL_TO_PASS, instance.PASS_TO_PASS, how.exact);
   const resolved = graded.resolved && !result.timed_out;
   endRun(
     ctx.ledger,

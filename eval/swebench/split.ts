@@ -2,9 +2,18 @@
 // other file is the (gold) patch. The same rule is used for candidates and for checking the set.
 import { git } from './git.js';
 
-/** A test file: under a tests/test/testing directory, or named test_*.py, *_test.py or conftest.py. */
+/**
+ * A test file: under a tests/test/testing/__tests__ directory, named test_*.py, *_test.py or
+ * conftest.py, or a JavaScript/TypeScript test or spec file (`index.test.ts`, `cases.spec.ts`,
+ * a root `test.js` as ava's and mocha's small projects keep it).
+ */
 export function isTestPath(path: string): boolean {
-  return /(^|\/)(tests?|testing)\//.test(path) || /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/.test(path);
+  return (
+    /(^|\/)(tests?|testing|__tests__)\//.test(path) ||
+    /(^|\/)(test_[^/]*|[^/]*_test|conftest)\.py$/.test(path) ||
+    /\.(test|spec)\.[cm]?[jt]sx?$/.test(path) ||
+    /^test(\.[\w-]+)?\.[cm]?[jt]sx?$/.test(path)
+  );
 }
 
 /** A test module pytest collects by default (what the miner runs), not a helper or conftest. */

@@ -80,9 +80,9 @@ function pathOptionIds(words: ReadonlyMap<string, SummaryWord>): Map<string, Sum
  * a parametrized test whose id holds a space by the id's first word: a reported id whose first
  * word is `id` answers for it when none is exactly `id`.
  */
-function statusOf(reported: Map<string, TestStatus>, id: string): TestStatus {
+function statusOf(reported: Map<string, TestStatus>, id: string, only: boolean): TestStatus {
   const exact = reported.get(id);
-  if (exact !== undefined || /\s/.test(id)) return exact ?? 'missing';
+  if (exact !== undefined || only || /\s/.test(id)) return exact ?? 'missing';
   for (const [full, status] of reported) if (/\s/.test(full) && full.split(/\s/)[0] === id) return status;
   return 'missing';
 }
@@ -104,15 +104,17 @@ export interface Graded {
 
 /**
  * The public harness's rule: resolved iff no FAIL_TO_PASS and no PASS_TO_PASS test fails — every
- * one passed, or was skipped, which its report counts as neither a success nor a failure.
+ * one passed, or was skipped, which its report counts as neither a success nor a failure. `exact`:
+ * each id is looked up as it is (a JavaScript parser's names hold spaces of their own).
  */
 export function grade(
   reported: Map<string, TestStatus>,
   failToPass: readonly string[],
   passToPass: readonly string[],
+  exact = false,
 ): Graded {
   const tests: Record<string, TestStatus> = {};
-  for (const id of [...failToPass, ...passToPass]) tests[id] = statusOf(reported, id);
+  for (const id of [...failToPass, ...passToPass]) tests[id] = statusOf(reported, id, exact);
   const count = (list: readonly string[]) => ({
     passed: list.filter((id) => tests[id] === 'passed').length,
     total: list.length,
