@@ -73,9 +73,11 @@ bench: image
 	node dist/bench/sandbox.js --json
 	node dist/bench/run-test.js --json
 	node dist/bench/index.js --json
+	node dist/bench/index-ts.js --json
 	node dist/bench/loop-overhead.js --json
 	node dist/bench/policy-overhead.js --json
 	node dist/bench/env.js --json
+	node dist/bench/js-env.js --json
 	node dist/bench/startup.js --json
 	node dist/bench/interrupt.js --json
 
