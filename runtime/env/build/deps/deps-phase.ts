@@ -63,8 +63,10 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
     log,
     redactor: pip.redactor,
   });
+  // The offline box starts while the networked one downloads (no secret, no network, nothing in it yet).
+  const early = earlyBox(ctx, from);
   const wanted = plan.requirements.filter((q) => !fromRepoWheels.has(q.normalized));
-  let got: Omit<Downloaded, 'image'>;
+  let got: Omit<Downloaded, 'image' | 'early'>;
   // Debian's packages for what pip could not download: a layer of their own on `from`, which the
   // offline install box starts FROM (the networked box only downloads and is never committed).
   let image = from;
@@ -90,12 +92,15 @@ export async function dependencyPhase(ctx: BuildContext, fromRepoWheels: Set<str
     const downloads = await takeDownloads(net, fetched);
     await keepDownloadedWheels(ctx, net, offered, downloads);
     got = { reqs, fetched, downloads, locked };
+  } catch (error) {
+    await early.drop();
+    throw error;
   } finally {
     ctx.collect(net);
     ctx.removeLater(net);
   }
   try {
-    return await installPhase(ctx, { ...got, image });
+    return await installPhase(ctx, { ...got, image, early });
   } finally {
     for (const ref of made) await engine.removeImage(ref).catch(() => undefined);
   }
@@ -128,9 +133,33 @@ function cleanAll() {
   };
 }
 
+/** A box started ahead FROM `image`: taken when the install starts from that image, removed otherwise. */
+interface EarlyBox {
+  take(image: string): Promise<BuildBox | null>;
+  drop(): Promise<void>;
+}
+
+function earlyBox(ctx: BuildContext, image: string): EarlyBox {
+  // A box that fails to start is no failure here: the install starts its own.
+  const started = ctx.offlineBox(image).catch(() => null);
+  let taken = false;
+  return {
+    async take(wanted) {
+      if (wanted !== image) return null;
+      taken = true;
+      return started;
+    },
+    async drop() {
+      if (!taken) await (await started)?.remove();
+    },
+  };
+}
+
 interface Downloaded {
   /** The image the install box starts FROM: the sandbox image with Debian's packages. */
   image: string;
+  /** The offline box started while the download ran, FROM the image before Debian's packages for what pip lacked. */
+  early: EarlyBox;
   reqs: RequirementsContext;
   fetched: Fetched;
   downloads: Buffer | null;
@@ -140,7 +169,8 @@ interface Downloaded {
 
 /** The venv made and the downloads installed in a box with no network and no secret; its commit is the dependency image. */
 async function installPhase(ctx: BuildContext, got: Downloaded): Promise<string> {
-  const box = await ctx.offlineBox(got.image);
+  const box = (await got.early.take(got.image)) ?? (await ctx.offlineBox(got.image));
+  await got.early.drop();
   try {
     ctx.check(await box.run(venvStep()), 'venv');
     if (got.locked) await installLocked(ctx, box, got.locked);
