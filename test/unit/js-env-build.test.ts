@@ -119,6 +119,17 @@ describe('the install commands', () => {
     );
   });
 
+  it("keeps the download's caches on the box's disk (removed before the commit), not the 1 GiB /tmp", () => {
+    for (const manager of ['npm', 'pnpm', 'yarn'] as const) {
+      const caches = downloadEnv(manager).filter((e) =>
+        /^(npm_config_cache|YARN_CACHE_FOLDER|npm_config_store_dir)=/.test(e),
+      );
+      expect(caches).toHaveLength(3);
+      for (const entry of caches) expect(entry).toMatch(/=\/root\/\.cache\//);
+    }
+    expect(rebuildEnv('pnpm')).toContain('npm_config_store_dir=/tmp/piper/pnpm-store');
+  });
+
   it('rebuild offline against the provided headers, skipping binary downloads; yarn 1 with npm', () => {
     expect(rebuildCommand('yarn')).toMatch(/\/npm rebuild --foreground-scripts/);
     expect(rebuildCommand('yarn-berry')).toBe(rebuildCommand('npm'));

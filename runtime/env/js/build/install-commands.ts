@@ -23,17 +23,29 @@ const SKIP_DOWNLOADS = [
  */
 const PNPM_NO_AGE_CHECK = ['pnpm_config_minimum_release_age=0'];
 
-/** What every step of both phases sets: npm's cache and logs in /tmp (cleaned), no update check. */
+/**
+ * The managers' caches: npm's, yarn 1's (every package unpacked, other platforms' optional ones
+ * too) and pnpm's store, which would be at the filesystem's root (/.pnpm-store), off the tree and
+ * into the image. The download's are on the box's disk under /root/.cache, which its clean step
+ * removes before the commit: a large tree's outgrew the 1 GiB /tmp tmpfs (ENOSPC). The offline
+ * phase's stay in /tmp, emptied before its commit.
+ */
+const DOWNLOAD_CACHES = '/root/.cache/piper-download';
+function cacheEnv(dir: string): string[] {
+  return [
+    `npm_config_cache=${dir}/npm`,
+    `YARN_CACHE_FOLDER=${dir}/yarn`,
+    `npm_config_store_dir=${dir}/pnpm-store`,
+  ];
+}
+
+/** What every step of both phases sets: logs in /tmp (cleaned), no update check. */
 const COMMON_ENV = [
   'HOME=/tmp',
-  'npm_config_cache=/tmp/piper-npm-cache',
   'npm_config_update_notifier=false',
   'npm_config_fund=false',
   'npm_config_audit=false',
-  'YARN_CACHE_FOLDER=/tmp/piper-yarn-cache',
-  // pnpm's store would be at the filesystem's root (/.pnpm-store), off the tree and into the image:
-  // in /tmp (emptied before each commit), copied from, and no side-effects cache written back to it.
-  'npm_config_store_dir=/tmp/piper-pnpm-store',
+  // pnpm copies from its store, and writes no side-effects cache back to it.
   'npm_config_package_import_method=copy',
   'npm_config_side_effects_cache=false',
   'YARN_ENABLE_TELEMETRY=0',
@@ -63,6 +75,7 @@ export function downloadCommand(manager: JsManager, locked: boolean): string {
 export function downloadEnv(manager: JsManager): string[] {
   return [
     ...COMMON_ENV,
+    ...cacheEnv(DOWNLOAD_CACHES),
     ...SKIP_DOWNLOADS,
     ...(manager === 'pnpm' ? PNPM_NO_AGE_CHECK : []),
     // berry: the repository's yarnPath and plugins are never run; its tree is node_modules.
@@ -89,7 +102,13 @@ export function rebuildCommand(manager: JsManager): string {
 }
 
 export function rebuildEnv(_manager: JsManager): string[] {
-  return [...COMMON_ENV, ...SKIP_DOWNLOADS, `npm_config_nodedir=${NODE_HOME}`, 'npm_config_offline=true'];
+  return [
+    ...COMMON_ENV,
+    ...cacheEnv('/tmp/piper'),
+    ...SKIP_DOWNLOADS,
+    `npm_config_nodedir=${NODE_HOME}`,
+    'npm_config_offline=true',
+  ];
 }
 
 /** The step's script: in the tree, the command, its exit code said. */
