@@ -22,7 +22,7 @@
 import { ID_JOIN } from '../../runtime/test-output/js/reading.js';
 import type { TestStatus } from './test-grade.js';
 
-export const JS_LOG_PARSERS = [
+const JS_LOG_PARSERS = [
   'parse_log_jest',
   'parse_log_jest_json',
   'parse_log_vitest',
@@ -54,7 +54,7 @@ export function jestVerboseName(parts: Parts): string | null {
 }
 
 /** The harness's jq line over jest's JSON report: `[PASSED] describe > title`. */
-export function jestJsonName(parts: Parts): string | null {
+function jestJsonName(parts: Parts): string | null {
   if (parts.length < 2) return null;
   return parts.slice(1).join(' > ');
 }
@@ -66,13 +66,13 @@ export function vitestVerboseName(parts: Parts): string | null {
 }
 
 /** karma's mocha reporter's nesting, which parse_log_karma joins with ` > ` (no file). */
-export function karmaName(parts: Parts): string | null {
+function karmaName(parts: Parts): string | null {
   if (parts.length < 2) return null;
   return parts.slice(1).join(' > ');
 }
 
 /** mocha's full title (its JSON report's record is file, then full title). */
-export function mochaName(parts: Parts): string | null {
+function mochaName(parts: Parts): string | null {
   if (parts.length < 2) return null;
   return parts.slice(1).join(' ').replace(/#/g, '').trim();
 }
