@@ -59,6 +59,33 @@ describe('compareRuns', () => {
   });
 });
 
+describe("compareRuns on a plain `node --test` (node:test's spec report)", () => {
+  const spec = (lines: string[], pass: number, fail: number) =>
+    [...lines, `ℹ tests ${pass + fail}`, 'ℹ suites 0', `ℹ pass ${pass}`, `ℹ fail ${fail}`, ''].join('\n');
+  const node = (stdout: string, exitCode: number) =>
+    readSuiteRun({ stdout, stderr: '', exit_code: exitCode, timed_out: false }, 'javascript');
+  // The repro fails on the base, so the command fails on both sides: only test by test is a
+  // regression seen.
+  const before = node(spec(['✖ add sums (1ms)', '✔ words splits (1ms)', '✔ words drops (1ms)'], 2, 1), 1);
+
+  it('names a test that passed before and fails after, though the command failed on both sides', () => {
+    const after = node(spec(['✔ add sums (1ms)', '✖ words splits (1ms)', '✔ words drops (1ms)'], 2, 1), 1);
+    const c = compareRuns('node --test', before, after);
+    expect(c.passedBoth).toBe(1);
+    expect(c.regressions).toEqual([{ test: 'words splits', lines: ['failed'] }]);
+    expect(c.failingBefore).toEqual([]);
+  });
+
+  it('a clean fix: every test that passed before passes after', () => {
+    const after = node(spec(['✔ add sums (1ms)', '✔ words splits (1ms)', '✔ words drops (1ms)'], 3, 0), 0);
+    expect(compareRuns('node --test', before, after)).toEqual({
+      passedBoth: 2,
+      regressions: [],
+      failingBefore: [],
+    });
+  });
+});
+
 describe('compareRuns sees muting', () => {
   const before =
     'PASSED t.py::test_a\nPASSED t.py::test_b\nPASSED t.py::test_c\nPASSED t.py::test_d\n=== 4 passed in 0.1s ===';
