@@ -18,6 +18,8 @@ import { pythonOf } from './debian.js';
 import type { SweInstance } from './instance-file.js';
 import { environmentTree, instanceSpec, type SpecUse } from './spec-tree.js';
 import { jsRunnerOf } from './js-grading.js';
+import { isJsLogParser } from './js-test-names.js';
+import { specEntry } from './harness-spec.js';
 
 export interface InstanceEnvironment {
   choice: EnvironmentChoice;
@@ -52,6 +54,16 @@ function instanceDate(instance: SweInstance): { indexDate?: string } {
   return asked && instance.created_at ? { indexDate: instance.created_at } : {};
 }
 
+/**
+ * A JavaScript log parser says JavaScript; a Python one, or a harness spec (SWE-bench's specs are
+ * Python's), says Python; else the base tree's files say (detect-language.ts).
+ */
+function instanceLanguage(instance: SweInstance, repoRoot: string): LanguageId {
+  if (isJsLogParser(instance.log_parser)) return 'javascript';
+  if (instance.log_parser || specEntry(instance)) return 'python';
+  return detectLanguage(repoRoot).id;
+}
+
 export async function instanceEnvironment(
   ctx: EnvironmentContext,
   workTree: string,
@@ -60,7 +72,7 @@ export async function instanceEnvironment(
 ): Promise<InstanceEnvironment> {
   const python = pythonOf(debian);
   const { tree: repoRoot, use } = environmentTree(workTree, instanceSpec(instance, debian));
-  const language = detectLanguage(repoRoot).id;
+  const language = instanceLanguage(instance, repoRoot);
   const jsPlan = language === 'javascript' ? planJsEnvironment(repoRoot) : undefined;
   const choice = await ensureEnvironment({
     ...(jsPlan ? { language: 'javascript' as const, jsPlan } : {}),
