@@ -4,7 +4,8 @@
 // does not ignore); elsewhere, or when .git is a `gitdir:` file that may point anywhere, a walk of
 // the tree. In both modes the same directories are left out (SKIPPED_DIRS and the two rules below):
 // what a project's usual Python .gitignore ignores, so a walk lists what git would, and git mode
-// does not take an environment or a cache that was merely never ignored.
+// does not take an environment or a cache that was merely never ignored. One exception, in git mode:
+// a tracked file in a node_modules directory no install fills (committedFixture) is kept.
 //
 // The listing is names only: whether each path is a regular file, a link, something else, or
 // reached through a link leaving the repository is for each user to decide (they differ: the
@@ -61,9 +62,26 @@ export function listRepoFiles(root: string): RepoListing {
   const skip = new SkippedDirs(root);
   const skipped: SkippedEntry[] = [];
   const fromGit = gitListing(root, skipped);
-  if (fromGit)
-    return { paths: fromGit.filter((p) => !skip.skipsPath(p)).sort(compare), mode: 'git', skipped };
+  if (fromGit) {
+    const kept = fromGit.all.filter((p) => !skip.skipsPath(p) || committedFixture(p, fromGit.tracked));
+    return { paths: kept.sort(compare), mode: 'git', skipped };
+  }
   return { paths: walk(root, '', skip, skipped).sort(compare), mode: 'walk', skipped };
+}
+
+/**
+ * A tracked file in a `node_modules` directory with no package.json beside it (pino's
+ * test/fixtures/eval/node_modules/*.js): no install puts a tree there, so it is the project's own,
+ * as a CI checkout has it. Any other skipped directory on its way still skips it.
+ */
+function committedFixture(path: string, tracked: ReadonlySet<string>): boolean {
+  if (!tracked.has(path)) return false;
+  const parts = path.split('/');
+  const at = parts.indexOf('node_modules');
+  if (at < 0 || parts.lastIndexOf('node_modules') !== at) return false;
+  const dir = parts.slice(0, at).join('/');
+  if (tracked.has(dir ? `${dir}/package.json` : 'package.json')) return false;
+  return !parts.slice(0, -1).some((name, i) => i !== at && (SKIPPED_DIRS.has(name) || BUILD_DIRS.has(name)));
 }
 
 /** Whether a repo-relative path lies in a skipped directory (or is git's own `.git` file). */
@@ -109,20 +127,24 @@ class SkippedDirs {
  * when git cannot say (no repository, a .git file, no git, git failed). Two git processes whatever
  * the repository's size.
  */
-function gitListing(root: string, skipped: SkippedEntry[]): string[] | null {
+function gitListing(root: string, skipped: SkippedEntry[]): { all: string[]; tracked: Set<string> } | null {
   const repo = gitRepoAt(root);
   if (!repo) return null;
   const cached = gitRead(repo, ['ls-files', '-z', '-s']);
   const others = gitRead(repo, ['ls-files', '-z', '--others', '--exclude-standard']);
   if (cached === null || others === null) return null;
   const paths = new Set<string>();
+  const tracked = new Set<string>();
   for (const line of cached.toString('utf8').split('\0')) {
     const tab = line.indexOf('\t');
     if (tab < 0) continue;
     const path = line.slice(tab + 1);
     // Mode 160000 is a gitlink: a submodule's directory, whose files belong to another repository.
     if (line.startsWith('160000 ')) skipped.push({ path, reason: 'submodule' });
-    else paths.add(path);
+    else {
+      paths.add(path);
+      tracked.add(path);
+    }
   }
   for (const path of others.toString('utf8').split('\0')) {
     if (!path) continue;
@@ -130,7 +152,7 @@ function gitListing(root: string, skipped: SkippedEntry[]): string[] | null {
     if (path.endsWith('/')) skipped.push({ path: path.slice(0, -1), reason: 'nested repository' });
     else paths.add(path);
   }
-  return [...paths];
+  return { all: [...paths], tracked };
 }
 
 /** Every non-directory entry below `rel`; directory links are listed, not followed. */

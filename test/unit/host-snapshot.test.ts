@@ -229,6 +229,35 @@ describe('one listing for the snapshot and the index', () => {
     expect(snapshotFiles(root)).toEqual(kept);
     expect(listPythonFiles(root).paths).toEqual(KEPT.filter((p) => p.endsWith('.py')));
   });
+
+  it("in git, a committed node_modules fixture is the project's; one beside a package.json is not", () => {
+    const root = join(work, 'listing-node-fixtures');
+    const files = [
+      'package.json',
+      'test/fixtures/eval/index.js',
+      'test/fixtures/eval/node_modules/2-files.js',
+      'test/fixtures/app/package.json',
+      'test/fixtures/app/node_modules/dep/index.js',
+      'node_modules/vendored/index.js',
+      'test/fixtures/eval/.venv/node_modules/x.js',
+    ];
+    for (const path of files) {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), '{}\n');
+    }
+    gitInOwnRepo(root, ['init', '-q'], ID);
+    gitInOwnRepo(root, ['add', '-f', '.'], ID);
+    // Untracked: left out as before.
+    writeFileSync(join(root, 'test/fixtures/eval/node_modules/untracked.js'), '1\n');
+    const kept = [
+      'package.json',
+      'test/fixtures/app/package.json',
+      'test/fixtures/eval/index.js',
+      'test/fixtures/eval/node_modules/2-files.js',
+    ];
+    expect(listRepoFiles(root)).toEqual({ paths: kept, mode: 'git', skipped: [] });
+    expect(snapshotFiles(root)).toEqual(kept);
+  });
 });
 
 describe('a 100,000-file repository', () => {
