@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openSession } from '../../core/session.js';
-import { runTest } from '../../primitives/tools/run-test/tool.js';
+import { runTest, runTestTool } from '../../primitives/tools/run-test/tool.js';
 import { getExecution } from '../../runtime/ledger/calls.js';
 import { createRun } from '../../runtime/ledger/runs.js';
 import { instanceEnvironment, type InstanceEnvironment } from './environment.js';
@@ -67,7 +67,7 @@ interface Runs {
 async function namedRun(runs: Runs, instance: SweInstance, tree: string): Promise<Map<string, TestStatus>> {
   const { session, env } = runs;
   const runId = createRun(session.ledger, {
-    kind: 'run_test',
+    kind: runTestTool.name,
     repo: tree,
     owner: session.owner,
     issue: `mining ${instance.instance_id}`,
