@@ -61,6 +61,31 @@ describe('the package manager', () => {
     expect(plan.manager.from).toContain('the CI install step');
   });
 
+  it("takes the pnpm setup action's version: exact as written, a major as the pinned copy", () => {
+    const setup = (uses: string, version: string) => `jobs:
+  test:
+    steps:
+      - uses: ${uses}
+        with:
+          version: ${version}
+      - run: pnpm ci
+      - run: pnpm test
+`;
+    const files = (uses: string, version: string) => ({
+      'package.json': PKG,
+      'pnpm-lock.yaml': PNPM_LOCK,
+      '.github/workflows/test.yml': setup(uses, version),
+    });
+    const major = planOf(files('pnpm/setup@5d160c5bc68a09337ad0d5654e237e03253b5879', '11'));
+    expect(major.manager).toMatchObject({ name: 'pnpm', version: MANAGER_VERSIONS.pnpm[11] });
+    expect(major.decisions.join('\n')).toContain('(with: version 11)');
+    const exact = planOf(files('pnpm/action-setup@v4', '10.12.1'));
+    expect(exact.manager.version).toBe('10.12.1');
+    const range = planOf(files('pnpm/action-setup@v4', 'latest'));
+    expect(range.manager.version).toBe(MANAGER_VERSIONS.pnpm[9]);
+    expect(range.decisions.join('\n')).toMatch(/pnpm version "latest" not read/);
+  });
+
   it('prefers pnpm or yarn over a stray package-lock.json with no other word', () => {
     const plan = planOf({ 'package.json': PKG, 'yarn.lock': YARN1_LOCK, 'package-lock.json': NPM_LOCK });
     expect(plan.manager.name).toBe('yarn');

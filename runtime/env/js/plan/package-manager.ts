@@ -13,7 +13,7 @@ import type { JsManager } from './js-plan.js';
 /** Exact versions of piper's trusted copies when the project names none (each checked to exist). */
 export const MANAGER_VERSIONS = {
   npm: '10.9.9',
-  pnpm: { 9: '9.15.9', 8: '8.15.9', 7: '7.33.7', 10: '10.34.9' },
+  pnpm: { 9: '9.15.9', 8: '8.15.9', 7: '7.33.7', 10: '10.34.9', 11: '11.13.1' },
   yarn: '1.22.22',
   'yarn-berry': { 4: '4.18.1', 3: '3.8.7', 2: '2.4.2' },
 } as const;
@@ -52,11 +52,28 @@ function fromField(field: unknown, decisions: string[]): { name: JsManager; vers
 const INSTALL =
   /^(?:sudo\s+)?(npm|pnpm|yarn)(?:\s+(ci|install|i|add)\b|\s*$|\s+--(?:frozen-lockfile|immutable|prefer-offline)\b)/;
 
+/** pnpm's setup actions (`pnpm/action-setup`, its newer name `pnpm/setup`). */
+const PNPM_SETUP = /^pnpm\/(?:action-)?setup@/;
+
+interface CiManager {
+  name: 'npm' | 'pnpm' | 'yarn';
+  from: string;
+  /** The setup action's `with: version` as written (`11`, `10.12.1`). */
+  version?: string;
+}
+
 /** The manager the CI installs with: its first install line, or a pnpm setup action. */
-function fromCi(jobs: CiJob[]): { name: 'npm' | 'pnpm' | 'yarn'; from: string } | null {
+function fromCi(jobs: CiJob[]): CiManager | null {
   for (const job of jobs) {
     for (const step of job.steps) {
-      if (step.uses?.startsWith('pnpm/action-setup')) return { name: 'pnpm', from: step.from };
+      if (step.uses && PNPM_SETUP.test(step.uses)) {
+        const version = step.with.version;
+        return {
+          name: 'pnpm',
+          from: step.from,
+          ...(typeof version === 'string' || typeof version === 'number' ? { version: String(version) } : {}),
+        };
+      }
       for (const line of commandLines(step.run ?? '')) {
         // `npm install -g pnpm` installs a manager, not the project.
         const m = /\s(?:-g|--global)\b/.test(line) ? null : INSTALL.exec(line);
@@ -64,6 +81,20 @@ function fromCi(jobs: CiJob[]): { name: 'npm' | 'pnpm' | 'yarn'; from: string } 
       }
     }
   }
+  return null;
+}
+
+/**
+ * The version a pnpm setup action names: exact as written, a major as piper's pinned copy of it;
+ * anything else (a range, `latest`) is not read.
+ */
+function ciVersion(ci: CiManager | null, decisions: string[]): string | null {
+  if (!ci?.version) return null;
+  if (/^\d+\.\d+\.\d+$/.test(ci.version)) return ci.version;
+  const major = /^(\d+)(?:\.x)?$/.exec(ci.version)?.[1];
+  const table = MANAGER_VERSIONS.pnpm as Record<string, string>;
+  if (major !== undefined && table[major]) return table[major];
+  decisions.push(`${ci.from}: pnpm version "${ci.version.slice(0, 40)}" not read (x.y.z or a known major)`);
   return null;
 }
 
@@ -120,7 +151,9 @@ export function chooseManager(
     decisions.push(`several lockfiles (${present.map(([p]) => p).join(', ')}): ${name}, from ${from}`);
   if (!lockfile)
     decisions.push(`no ${name} lockfile: the install is unlocked (resolved at build time, best effort)`);
-  const version = field?.version ?? pinned(name, lockfile);
-  decisions.push(`package manager ${name} ${version}: ${from}${field ? '' : ' (the version pinned for it)'}`);
+  const fromSetup = field ? null : ciVersion(ci, decisions);
+  const version = field?.version ?? fromSetup ?? pinned(name, lockfile);
+  const said = field ? '' : fromSetup ? ` (with: version ${ci?.version})` : ' (the version pinned for it)';
+  decisions.push(`package manager ${name} ${version}: ${from}${said}`);
   return { name, version, from, lockfile };
 }
