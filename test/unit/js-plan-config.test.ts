@@ -2,7 +2,7 @@
 // yaml-config.ts): an allowlist of keys; credentials, programs and variable expansions never copied,
 // each drop a decision naming the key and never its value.
 import { describe, expect, it } from 'vitest';
-import { planOf } from '../helpers/js-plan-repo.js';
+import { planOf, workflow } from '../helpers/js-plan-repo.js';
 
 const PKG = { name: 'x', version: '1.0.0' };
 const TOKEN = 'npm_SECRETSECRETSECRET';
@@ -63,6 +63,24 @@ describe('.npmrc', () => {
     });
     expect(config(plan, '.yarnrc')).toBe('registry "https://r.example/"\nignore-engines true\n');
     expect(plan.decisions.join('\n')).toContain('.yarnrc: yarn-path not copied');
+  });
+});
+
+describe("the CI's npm install flags", () => {
+  it("takes --legacy-peer-deps into the download's .npmrc, beside what the repository's keeps", () => {
+    const ci = workflow(['npm install --legacy-peer-deps', 'npm test']);
+    const plan = planOf({
+      'package.json': PKG,
+      '.npmrc': 'save-exact=true\n',
+      '.github/workflows/ci.yml': ci,
+    });
+    expect(config(plan, '.npmrc')).toBe('save-exact=true\nlegacy-peer-deps=true\n');
+    expect(plan.decisions.join('\n')).toContain('the CI installs with --legacy-peer-deps');
+    const none = planOf({
+      'package.json': PKG,
+      '.github/workflows/ci.yml': workflow(['npm ci', 'npm test']),
+    });
+    expect(none.configFiles).toEqual([]);
   });
 });
 

@@ -31,6 +31,8 @@ export interface ManagerChoice {
   version: string;
   from: string;
   lockfile: RepoText | null;
+  /** The CI's install line the manager was read from, if any (its flags may shape the tree). */
+  ciInstall: string | null;
 }
 
 /** yarn.lock's own format decides yarn 1 or berry. */
@@ -60,6 +62,8 @@ interface CiManager {
   from: string;
   /** The setup action's `with: version` as written (`11`, `10.12.1`). */
   version?: string;
+  /** The install line itself. */
+  line?: string;
 }
 
 /** The manager the CI installs with: its first install line, or a pnpm setup action. */
@@ -77,7 +81,7 @@ function fromCi(jobs: CiJob[]): CiManager | null {
       for (const line of commandLines(step.run ?? '')) {
         // `npm install -g pnpm` installs a manager, not the project.
         const m = /\s(?:-g|--global)\b/.test(line) ? null : INSTALL.exec(line);
-        if (m) return { name: m[1] as 'npm' | 'pnpm' | 'yarn', from: `${step.from} (\`${line}\`)` };
+        if (m) return { name: m[1] as 'npm' | 'pnpm' | 'yarn', from: `${step.from} (\`${line}\`)`, line };
       }
     }
   }
@@ -155,5 +159,5 @@ export function chooseManager(
   const version = field?.version ?? fromSetup ?? pinned(name, lockfile);
   const said = field ? '' : fromSetup ? ` (with: version ${ci?.version})` : ' (the version pinned for it)';
   decisions.push(`package manager ${name} ${version}: ${from}${said}`);
-  return { name, version, from, lockfile };
+  return { name, version, from, lockfile, ciInstall: ci?.line ?? null };
 }

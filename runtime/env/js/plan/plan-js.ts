@@ -81,7 +81,7 @@ export function planJsEnvironment(repoRoot: string, opts: JsPlanOptions = {}): J
     decisions,
   );
   decisions.push(`Node ${node.major}: ${node.from}`);
-  const config = configFiles(files, decisions);
+  const config = configFiles(files, decisions, manager.name === 'npm' ? manager.ciInstall : null);
   const dirs = ['', ...manifests.workspaces];
   const patches = patchFiles(
     files,
