@@ -1,8 +1,11 @@
-// node dist/bench/wheel-cache.js [--json] [--rounds N]
+// node dist/bench/wheel-cache.js [--json] [--rounds N] [--stack two|science]
 // The host's wheel cache (runtime/env/build/network/wheel-cache.ts): an environment's first build,
 // and its rebuild after one changed dependency, of a 2-dependency fixture (numpy and attrs, wheels
-// from pip's default index), with the wheel cache cold (an empty PIPER_WHEEL_CACHE) and warm (the
-// same requirements built once before, by another project). The baseline, side by side in each round:
+// from pip's default index) or a scientific stack (numpy, pandas, xarray and what they require),
+// with the wheel cache cold (an empty PIPER_WHEEL_CACHE) and warm (the
+// same requirements built once before, by another project). Then a second commit of one installable
+// project (one source file changed, a new commit): the time to its environment being ready, on the
+// dependency image its first commit kept. The baseline, side by side in each round:
 // `pip install -r` of the same requirements into a fresh plain venv on the host, its pip cache cold
 // (an empty --cache-dir) and warm; and `uv pip install` into a fresh venv the same way when uv can be
 // installed (its cache: an empty UV_CACHE_DIR, then the same one). Each build is a new key: the
@@ -17,13 +20,25 @@ import type { DockerEngine } from '../runtime/engine/docker-engine.js';
 import { ensureEnvironment } from '../runtime/env/choose/ensure.js';
 import { ENV_LABEL, projectId } from '../runtime/env/floor/names.js';
 import { copyAsGitRepo } from '../runtime/host/git.js';
+import { gitInOwnRepo } from '../runtime/host/safe-git.js';
 import { Ledger } from '../runtime/ledger/ledger.js';
 import { currentOwner, formatOwner } from '../runtime/sandbox/owner.js';
 import { percentile, printTable } from './stats.js';
 
-const FIRST = ['numpy==2.1.3', 'attrs==25.3.0'];
-/** One changed dependency. */
-const CHANGED = ['numpy==2.1.3', 'attrs==24.3.0'];
+/** Each stack's requirements, the same with one changed dependency, and what its test imports. */
+const STACKS = {
+  two: {
+    first: ['numpy==2.1.3', 'attrs==25.3.0'],
+    changed: ['numpy==2.1.3', 'attrs==24.3.0'],
+    imports: 'attrs, numpy',
+  },
+  science: {
+    first: ['numpy==2.1.3', 'pandas==2.2.3', 'xarray==2024.11.0'],
+    changed: ['numpy==2.1.3', 'pandas==2.2.3', 'xarray==2024.10.0'],
+    imports: 'numpy, pandas, xarray',
+  },
+};
+type Stack = (typeof STACKS)[keyof typeof STACKS];
 const HOST_PYTHON = 'python3';
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -38,19 +53,28 @@ interface Ctx {
   repos: string[];
   logs: string[];
   uv: string | null;
+  stack: Stack;
 }
 
 let projects = 0;
 
-/** A new project (a new key) asking for `requirements`. */
-function project(c: Ctx, requirements: string[], tag: string): string {
+/** A new project (a new key) asking for `requirements`; an installable one has a package of its own. */
+function project(c: Ctx, requirements: string[], tag: string, installable = false): string {
   const src = join(c.scratch, `src-${++projects}`);
   mkdirSync(join(src, 'tests'), { recursive: true });
   writeFileSync(join(src, 'requirements.txt'), `${requirements.join('\n')}\n# ${tag}\n`);
   writeFileSync(
     join(src, 'tests', 'test_it.py'),
-    'import attrs, numpy\n\n\ndef test_it():\n    assert numpy.ones(2).sum() == 2\n',
+    `import ${c.stack.imports}\n\n\ndef test_it():\n    assert numpy.ones(2).sum() == 2\n`,
   );
+  if (installable) {
+    mkdirSync(join(src, 'src', 'fixturepkg'), { recursive: true });
+    writeFileSync(join(src, 'src', 'fixturepkg', '__init__.py'), 'VALUE = 1\n');
+    writeFileSync(
+      join(src, 'pyproject.toml'),
+      '[build-system]\nrequires = ["setuptools>=61"]\nbuild-backend = "setuptools.build_meta"\n\n[project]\nname = "fixturepkg"\nversion = "0.1"\n',
+    );
+  }
   const repo = copyAsGitRepo(src, join(c.scratch, `repo-${projects}`), 'fixture');
   c.repos.push(repo);
   return repo;
@@ -76,8 +100,12 @@ async function build(c: Ctx, repo: string, cache: string): Promise<number> {
   return ms;
 }
 
-/** A fresh venv on the host and `pip install` (or `uv pip install`) of `requirements` with `cache`. */
-function hostInstall(c: Ctx, tool: 'pip' | 'uv', requirements: string[], cache: string): number {
+/**
+ * A fresh venv on the host and `pip install` (or `uv pip install`) of `requirements` with `cache`.
+ * pip writes every module's bytecode, as piper's image holds it (the sandbox cannot write it at run
+ * time); uv does not unless asked (`uv-compiled`: `--compile-bytecode`).
+ */
+function hostInstall(c: Ctx, tool: Exclude<Arm, 'piper'>, requirements: string[], cache: string): number {
   const venv = mkdtempSync(join(c.scratch, 'venv-'));
   const t0 = performance.now();
   const env = { ...process.env, PIP_CONFIG_FILE: '/dev/null', PIP_DISABLE_PIP_VERSION_CHECK: '1' };
@@ -93,7 +121,17 @@ function hostInstall(c: Ctx, tool: 'pip' | 'uv', requirements: string[], cache: 
     );
   } else {
     execFileSync(c.uv!, ['venv', '-q', '--python', HOST_PYTHON, venv], { stdio: 'ignore', env });
-    execFileSync(c.uv!, ['pip', 'install', '-q', '--python', join(venv, 'bin', 'python'), ...requirements], {
+    const compile = tool === 'uv-compiled' ? ['--compile-bytecode'] : [];
+    const args = [
+      'pip',
+      'install',
+      '-q',
+      ...compile,
+      '--python',
+      join(venv, 'bin', 'python'),
+      ...requirements,
+    ];
+    execFileSync(c.uv!, args, {
       stdio: 'ignore',
       env: { ...env, UV_CACHE_DIR: cache, UV_INDEX_URL: '', VIRTUAL_ENV: venv },
     });
@@ -119,37 +157,64 @@ function installUv(scratch: string): string | null {
   }
 }
 
-type Arm = 'piper' | 'pip' | 'uv';
+type Arm = 'piper' | 'pip' | 'uv' | 'uv-compiled';
 type Cell = 'first cold' | 'first warm' | 'rebuild cold' | 'rebuild warm';
 
 /**
  * One round, every arm interleaved: a first build and a rebuild after one changed dependency, each
  * with its cache cold (empty) and warm (filled by the same requirements once before).
  */
-async function round(c: Ctx, r: number, samples: Record<Arm, Record<Cell, number[]>>): Promise<void> {
+async function round(
+  c: Ctx,
+  r: number,
+  samples: Record<Arm, Record<Cell, number[]>>,
+  second: number[],
+): Promise<void> {
   const dir = (name: string) => mkdtempSync(join(c.scratch, `${name}-`));
-  const arms: Arm[] = c.uv ? ['piper', 'pip', 'uv'] : ['piper', 'pip'];
+  const arms: Arm[] = c.uv ? ['piper', 'pip', 'uv', 'uv-compiled'] : ['piper', 'pip'];
   const run = async (arm: Arm, requirements: string[], cache: string, tag: string) =>
     arm === 'piper'
       ? build(c, project(c, requirements, `${tag} ${r}`), cache)
       : hostInstall(c, arm, requirements, cache);
   for (const arm of arms) {
     // Cold: an empty cache for the first build; an empty one again for the rebuild.
-    samples[arm]['first cold'].push(await run(arm, FIRST, dir(`${arm}-cold`), 'first cold'));
-    samples[arm]['rebuild cold'].push(await run(arm, CHANGED, dir(`${arm}-cold`), 'rebuild cold'));
+    const { first, changed } = c.stack;
+    samples[arm]['first cold'].push(await run(arm, first, dir(`${arm}-cold`), 'first cold'));
+    samples[arm]['rebuild cold'].push(await run(arm, changed, dir(`${arm}-cold`), 'rebuild cold'));
     // Warm: another project built both before; then the first build and the rebuild.
     const warm = dir(`${arm}-warm`);
-    await run(arm, FIRST, warm, 'prime');
-    await run(arm, CHANGED, warm, 'prime changed');
-    samples[arm]['first warm'].push(await run(arm, FIRST, warm, 'first warm'));
-    samples[arm]['rebuild warm'].push(await run(arm, CHANGED, warm, 'rebuild warm'));
+    await run(arm, first, warm, 'prime');
+    await run(arm, changed, warm, 'prime changed');
+    samples[arm]['first warm'].push(await run(arm, first, warm, 'first warm'));
+    samples[arm]['rebuild warm'].push(await run(arm, changed, warm, 'rebuild warm'));
+    if (arm === 'piper') second.push(await secondCommit(c, r, warm));
   }
+}
+
+/**
+ * An installable project built once (its dependency image kept), then one source file changed and
+ * committed: the seconds until the new commit's environment is ready.
+ */
+async function secondCommit(c: Ctx, r: number, cache: string): Promise<number> {
+  const repo = project(c, c.stack.first, `second commit ${r}`, true);
+  await build(c, repo, cache);
+  writeFileSync(join(repo, 'src', 'fixturepkg', '__init__.py'), 'VALUE = 2\n');
+  const identity = { name: 'piper-bench', email: 'piper-bench@localhost' };
+  gitInOwnRepo(repo, ['commit', '-q', '-a', '-m', 'one source file changed'], identity);
+  return build(c, repo, cache);
 }
 
 const CELLS: Cell[] = ['first cold', 'first warm', 'rebuild cold', 'rebuild warm'];
 
 /** The p50 seconds of every arm and cell, piper's ratios to the baselines, warm over cold. */
-function summary(engine: string, rounds: number, samples: Record<Arm, Record<Cell, number[]>>, uv: boolean) {
+function summary(
+  c: Ctx,
+  engine: string,
+  rounds: number,
+  samples: Record<Arm, Record<Cell, number[]>>,
+  second: number[],
+) {
+  const uv = !!c.uv;
   const cells = CELLS;
   const seconds = (arm: Arm) => Object.fromEntries(cells.map((k) => [k, p50(samples[arm][k])]));
   const ratios = (arm: Arm) =>
@@ -159,11 +224,18 @@ function summary(engine: string, rounds: number, samples: Record<Arm, Record<Cel
   return {
     bench: 'wheel-cache',
     engine,
-    fixture: { first: FIRST, changed: CHANGED },
+    fixture: { first: c.stack.first, changed: c.stack.changed },
     rounds,
-    p50_s: { piper: seconds('piper'), pip: seconds('pip'), ...(uv ? { uv: seconds('uv') } : {}) },
+    p50_s: {
+      piper: seconds('piper'),
+      pip: seconds('pip'),
+      ...(uv ? { uv: seconds('uv'), 'uv-compiled': seconds('uv-compiled') } : {}),
+    },
     piper_over_pip: ratios('pip'),
-    ...(uv ? { piper_over_uv: ratios('uv') } : { uv: 'not measured: uv could not be installed' }),
+    ...(uv
+      ? { piper_over_uv: ratios('uv'), piper_over_uv_compiled: ratios('uv-compiled') }
+      : { uv: 'not measured: uv could not be installed' }),
+    second_commit_s: { piper: p50(second), goal: 3 },
     warm_over_cold: {
       first: ratio(percentile(samples.piper['first warm'], 50), percentile(samples.piper['first cold'], 50)),
       rebuild: ratio(
@@ -176,8 +248,14 @@ function summary(engine: string, rounds: number, samples: Record<Arm, Record<Cel
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { json: { type: 'boolean', default: false }, rounds: { type: 'string', default: '2' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      rounds: { type: 'string', default: '2' },
+      stack: { type: 'string', default: 'two' },
+    },
   });
+  const stack = STACKS[values.stack as keyof typeof STACKS];
+  if (!stack) throw new Error(`--stack: one of ${Object.keys(STACKS).join(', ')}`);
   const rounds = Number(values.rounds);
   // pip's default index for every arm: the user's configuration would change the key and the sources.
   Object.assign(process.env, {
@@ -197,23 +275,25 @@ async function main(): Promise<void> {
     repos: [],
     logs: [],
     uv: installUv(scratch),
+    stack,
   };
-  const cells = CELLS;
-  const empty = () => Object.fromEntries(cells.map((k) => [k, [] as number[]])) as Record<Cell, number[]>;
-  const samples: Record<Arm, Record<Cell, number[]>> = { piper: empty(), pip: empty(), uv: empty() };
+  const empty = () => Object.fromEntries(CELLS.map((k) => [k, [] as number[]])) as Record<Cell, number[]>;
+  const samples = { piper: empty(), pip: empty(), uv: empty(), 'uv-compiled': empty() };
+  const second: number[] = [];
   try {
     for (let r = 0; r < rounds; r++) {
-      await round(c, r, samples);
+      await round(c, r, samples, second);
       process.stderr.write(`\rround ${r + 1}/${rounds}`);
     }
     process.stderr.write('\n');
-    const result = summary(`Docker ${info.version}`, rounds, samples, !!c.uv);
-    printTable(
-      cells.map((k) => [
+    const result = summary(c, `Docker ${info.version}`, rounds, samples, second);
+    printTable([
+      ...CELLS.map((k): [string, string] => [
         k,
-        `piper ${p50(samples.piper[k])} s, pip ${p50(samples.pip[k])} s${c.uv ? `, uv ${p50(samples.uv[k])} s` : ''}`,
+        `piper ${p50(samples.piper[k])} s, pip ${p50(samples.pip[k])} s${c.uv ? `, uv ${p50(samples.uv[k])} s, uv compiled ${p50(samples['uv-compiled'][k])} s` : ''}`,
       ]),
-    );
+      ['second commit', `piper ${p50(second)} s (goal ≤ 3 s)`],
+    ]);
     if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   } catch (error) {
     if (c.logs.length) process.stderr.write(`\nlast build lines:\n${c.logs.slice(-20).join('\n')}\n`);
