@@ -72,6 +72,20 @@ describe('the test command from package.json', () => {
     expect(pnpm.testCommand).toBe('vitest run');
   });
 
+  it('keeps a build for the browser (build:browser) as a build step, before the tests', () => {
+    const scripts = {
+      pretest: 'npm run build',
+      build: 'run-p build:*',
+      'build:browser': 'node build-browser && npm run minify',
+      'build:node': 'babel src -d .',
+      minify: 'uglifyjs validator.js -o validator.min.js',
+      test: 'mocha',
+    };
+    expect(planOf({ 'package.json': pkg(scripts) }).testCommand).toBe(
+      'node build-browser && uglifyjs validator.js -o validator.min.js && babel src -d . && mocha',
+    );
+  });
+
   it("expands run-s, pnpm's /regex/ and yarn's bins", () => {
     const runS = planOf({
       'package.json': pkg({

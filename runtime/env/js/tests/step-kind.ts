@@ -137,7 +137,8 @@ export function kindOfWords(words: readonly string[]): StepKind {
 export function kindOfScript(name: string): StepKind | null {
   const parts = name.split(/[:\-_.]/);
   if (parts.some((p) => TOOL_WORD.test(p))) return 'tool';
-  if (parts.some((p) => E2E_WORD.test(p))) return 'e2e';
+  // `build:browser` builds for a browser and needs none: a build script's name decides first.
   if (BUILD_SCRIPT.test(name)) return 'build';
+  if (parts.some((p) => E2E_WORD.test(p))) return 'e2e';
   return null;
 }
