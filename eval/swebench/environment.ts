@@ -58,7 +58,7 @@ function instanceDate(instance: SweInstance): { indexDate?: string } {
  * A JavaScript log parser says JavaScript; a Python one, or a harness spec (SWE-bench's specs are
  * Python's), says Python; else the base tree's files say (detect-language.ts).
  */
-function instanceLanguage(instance: SweInstance, repoRoot: string): LanguageId {
+export function instanceLanguage(instance: SweInstance, repoRoot: string): LanguageId {
   if (isJsLogParser(instance.log_parser)) return 'javascript';
   if (instance.log_parser || specEntry(instance)) return 'python';
   return detectLanguage(repoRoot).id;

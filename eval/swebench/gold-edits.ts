@@ -4,6 +4,8 @@
 // lines from its first to its last change, the replace its new lines (a pure insertion carries the
 // line before it in both). Hunks at module level, or outside a .py file, have no entity to edit and
 // are left out: the simulator then cannot resolve that instance, which only says it is a weak model.
+import { moduleSelector } from '../../primitives/index/selector.js';
+
 /** One edit_entity call of the gold fix (the shape of piperbench's gold_edits). */
 export interface GoldEdit {
   selector: string;
@@ -48,7 +50,10 @@ function hunksOf(patch: string): Hunk[] {
  * its first non-blank changed line (where the change sits: a pure insertion's anchor line may be a
  * blank line or the end of an entity the inserted code is not part of).
  */
-function region(hunk: Hunk): { search: string; replace: string; line: number; indent: number } | null {
+function region(
+  hunk: Hunk,
+  unique: (search: string) => boolean = () => true,
+): { search: string; replace: string; line: number; indent: number } | null {
   const changed = hunk.lines.map((l, i) => (l[0] === ' ' ? -1 : i)).filter((i) => i >= 0);
   if (changed.length === 0) return null;
   let first = changed[0]!;
@@ -58,8 +63,17 @@ function region(hunk: Hunk): { search: string; replace: string; line: number; in
   // alone is no search text).
   if (!removes)
     while (first > 0 && (first === changed[0] || hunk.lines[first]!.slice(1).trim() === '')) first--;
-  const part = hunk.lines.slice(first, last + 1);
-  const side = (keep: string) => part.filter((l) => l[0] === ' ' || l[0] === keep).map((l) => l.slice(1));
+  let end = last;
+  const side = (keep: string) =>
+    hunk.lines
+      .slice(first, end + 1)
+      .filter((l) => l[0] === ' ' || l[0] === keep)
+      .map((l) => l.slice(1));
+  // Text found more than once in what the edit addresses takes the hunk's context, after, then before.
+  while (!unique(side('-').join('\n')) && (end < hunk.lines.length - 1 || first > 0)) {
+    if (end < hunk.lines.length - 1) end++;
+    else first--;
+  }
   const search = side('-').join('\n');
   // The old line the change starts at: a removed line itself; for added lines, the line before them.
   const start = changed[0]!;
@@ -73,6 +87,12 @@ function region(hunk: Hunk): { search: string; replace: string; line: number; in
         line: hunk.oldStart + oldBefore - (hunk.lines[start]![0] === '-' ? 0 : 1),
         indent: indentOf(firstChange),
       };
+}
+
+function occurrences(source: string, text: string): number {
+  let count = 0;
+  for (let at = source.indexOf(text); at >= 0 && count < 2; at = source.indexOf(text, at + 1)) count++;
+  return count;
 }
 
 function indentOf(line: string): number {
@@ -117,10 +137,29 @@ function moduleOf(file: string): string {
     .replace(/\.__init__$/, '');
 }
 
-/** The gold patch's hunks as edits; `read` gives a base file's text (null when it is not there). */
-export function goldEditsOf(patch: string, read: (file: string) => string | null): GoldEdit[] {
+const SCRIPT = /\.[cm]?[jt]sx?$/;
+
+/**
+ * The gold patch's hunks as edits; `read` gives a base file's text (null when it is not there).
+ * With `javascript` (an instance of a JavaScript/TypeScript repository), a hunk of a .js/.ts file
+ * is an edit of its module (`src/index.ts` → `src.index`, the code index's selector), the hunk's
+ * changed lines the search: the simulated model edits JavaScript as it edits a Python module's
+ * top-level code. A Python instance's edits are as they were.
+ */
+export function goldEditsOf(
+  patch: string,
+  read: (file: string) => string | null,
+  options: { javascript?: boolean } = {},
+): GoldEdit[] {
   const edits: GoldEdit[] = [];
   for (const hunk of hunksOf(patch)) {
+    if (options.javascript && SCRIPT.test(hunk.file)) {
+      const source = read(hunk.file);
+      const changed = source === null ? null : region(hunk, (text) => occurrences(source, text) === 1);
+      if (changed)
+        edits.push({ selector: moduleSelector(hunk.file), search: changed.search, replace: changed.replace });
+      continue;
+    }
     if (!hunk.file.endsWith('.py')) continue;
     const source = read(hunk.file);
     const changed = region(hunk);

@@ -7,6 +7,7 @@ import { existsSync, lstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DebianRelease } from '../../runtime/env/plan/read/marker-env.js';
 import type { Task } from '../ab/task-set.js';
+import { instanceLanguage } from './environment.js';
 import { goldEditsOf } from './gold-edits.js';
 import { goldLabelsOf } from './gold-labels.js';
 import type { SweInstance } from './instance-file.js';
@@ -55,7 +56,9 @@ export function sweTask(
   // The simulated model's run_test target: the test files the test patch touches that the base
   // tree already has (the tests it adds are not there until grading).
   const testFiles = patchedFiles(instance.test_patch).filter((f) => existsSync(join(baseTree, f)));
-  const goldEdits = goldEditsOf(instance.patch, (file) => readBase(baseTree, file));
+  const goldEdits = goldEditsOf(instance.patch, (file) => readBase(baseTree, file), {
+    javascript: instanceLanguage(instance, baseTree) === 'javascript',
+  });
   return {
     id: instance.instance_id,
     title: instance.problem_statement.split('\n')[0]!.slice(0, 200),

@@ -13,6 +13,7 @@ import {
   tapName,
   vitestVerboseName,
 } from '../../eval/swebench/js-test-names.js';
+import { goldEditsOf } from '../../eval/swebench/gold-edits.js';
 import { grade } from '../../eval/swebench/test-grade.js';
 
 const frame = (kind: string, text: string) =>
@@ -188,5 +189,48 @@ describe('grading a JavaScript instance', () => {
     const graded = grade(reported, ['works'], ['works well'], true);
     expect(graded.tests).toEqual({ works: 'missing', 'works well': 'passed' });
     expect(graded.resolved).toBe(false);
+  });
+});
+
+describe("the simulated model's gold edits of a JavaScript patch", () => {
+  const source = [
+    'function fmtShort(ms) {',
+    '  if (msAbs >= mo) {',
+    '    return `${Math.round(ms / mo)}mo`;',
+    '  }',
+    '  if (msAbs >= d) {',
+    '    return `${Math.round(ms / d)}d`;',
+    '  }',
+    '}',
+  ].join('\n');
+  const patch = [
+    'diff --git a/src/index.ts b/src/index.ts',
+    '--- a/src/index.ts',
+    '+++ b/src/index.ts',
+    '@@ -2,6 +2,9 @@ function fmtShort(ms) {',
+    '   if (msAbs >= mo) {',
+    '     return `${Math.round(ms / mo)}mo`;',
+    '   }',
+    '+  if (msAbs >= w) {',
+    '+    return `${Math.round(ms / w)}w`;',
+    '+  }',
+    '   if (msAbs >= d) {',
+    '     return `${Math.round(ms / d)}d`;',
+    '   }',
+    '',
+  ].join('\n');
+
+  it("edit the file's module, the search widened by the hunk's context until it is found once", () => {
+    const edits = goldEditsOf(patch, () => source, { javascript: true });
+    expect(edits).toEqual([
+      {
+        selector: 'src.index',
+        search: '  }\n  if (msAbs >= d) {',
+        replace: '  }\n  if (msAbs >= w) {\n    return `${Math.round(ms / w)}w`;\n  }\n  if (msAbs >= d) {',
+      },
+    ]);
+    expect(source.split(edits[0]!.search)).toHaveLength(2);
+    // A Python instance's edits leave a .ts file alone, as before.
+    expect(goldEditsOf(patch, () => source)).toEqual([]);
   });
 });
