@@ -4,6 +4,7 @@
 // lines from its first to its last change, the replace its new lines (a pure insertion carries the
 // line before it in both). Hunks at module level, or outside a .py file, have no entity to edit and
 // are left out: the simulator then cannot resolve that instance, which only says it is a weak model.
+// A JavaScript instance's .js/.ts hunks edit their module instead (goldEditsOf's `javascript`).
 import { moduleSelector } from '../../primitives/index/selector.js';
 
 /** One edit_entity call of the gold fix (the shape of piperbench's gold_edits). */

@@ -63,7 +63,8 @@ describe('the committed JavaScript/TypeScript task set (real environments, real 
     for (const arm of ['policy', 'current'] as const) {
       const m = report.measures[arm]!;
       expect(m.instances).toBe(ids.length);
-      expect(m.resolveRate.value).toEqual(expect.any(Number));
+      // The simulated model applies the gold patch's hunks as module edits: some instance resolves.
+      expect(m.resolveRate.of!.numerator).toBeGreaterThan(0);
       expect(m.tokensPerInstance.value).toEqual(expect.any(Number));
     }
   });
