@@ -18,7 +18,11 @@ const OFFERED = { names: ['io.containerd.runc.v2', 'runc'], default: 'runc' };
 
 describe('containerConfig with a runtime', () => {
   it('sets HostConfig.Runtime and keeps every other hardening setting as it was', () => {
-    const plain = containerConfig(base);
+    // gVisor's own network stack has IPv6 on its loopback and takes no host sysctls: only runc's
+    // containers are given the loopback sysctl.
+    const { Sysctls, ...plainHost } = containerConfig(base).HostConfig;
+    expect(Sysctls).toEqual({ 'net.ipv6.conf.lo.disable_ipv6': '0' });
+    const plain = { ...containerConfig(base), HostConfig: plainHost };
     const gvisor = containerConfig({ ...base, runtime: 'runsc' });
     expect(gvisor.HostConfig.Runtime).toBe('runsc');
     const { Runtime: _runtime, ...rest } = gvisor.HostConfig;
