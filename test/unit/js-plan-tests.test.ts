@@ -72,6 +72,19 @@ describe('the test command from package.json', () => {
     expect(pnpm.testCommand).toBe('vitest run');
   });
 
+  it("runs the root package's own native install script before the tests, and no other install script", () => {
+    const native = planOf({
+      'package.json': pkg({ install: 'node-gyp-build', test: 'node --test test.cjs' }),
+    });
+    expect(native.testCommand).toBe('npm run install && node --test test.cjs');
+    expect(native.testRunner).toBe('node-test');
+    expect(native.decisions.join('\n')).toContain(
+      "the root package's install script builds its native addon",
+    );
+    const husky = planOf({ 'package.json': pkg({ postinstall: 'husky install', test: 'jest' }) });
+    expect(husky.testCommand).toBe('jest');
+  });
+
   it('keeps a build for the browser (build:browser) as a build step, before the tests', () => {
     const scripts = {
       pretest: 'npm run build',

@@ -5,7 +5,13 @@
 // CI step builds nothing again.
 import { createHash } from 'node:crypto';
 import { JsPlanSchema, type JsPlan } from '../js/plan/js-plan.js';
-import { downloadCommand, downloadEnv, rebuildCommand, rebuildEnv } from '../js/build/install-commands.js';
+import {
+  downloadCommand,
+  downloadEnv,
+  IMAGE_ENV,
+  rebuildCommand,
+  rebuildEnv,
+} from '../js/build/install-commands.js';
 import { workspaceLinksStep } from '../js/build/workspace-links.js';
 import { binShadowsStep } from '../js/build/bin-shadows.js';
 
@@ -26,6 +32,7 @@ export function jsEnvironmentKey(plan: JsPlan, toolchainKey: string): string {
     rebuildEnv(m).join(' '),
     workspaceLinksStep(plan.workspaces).script,
     binShadowsStep().script,
+    IMAGE_ENV,
   ];
   return createHash('sha256').update(JSON.stringify({ built, toolchainKey, scripts })).digest('hex');
 }

@@ -3,7 +3,7 @@
 // piper's trusted manager with every script off; phase 2 (no network, no secret) runs the
 // lifecycle scripts and native builds over the downloaded tree. Each runs in JS_TREE.
 import type { JsManager } from '../plan/js-plan.js';
-import { JS_TREE, NODE_HOME, TOOL_BIN } from '../toolchain/layout.js';
+import { JS_PATH, JS_TREE, NODE_HOME, TOOL_BIN } from '../toolchain/layout.js';
 
 /** Install scripts that fetch a binary (browsers, Electron, Cypress) skip it: offline it would only fail. */
 const SKIP_DOWNLOADS = [
@@ -115,3 +115,10 @@ export function rebuildEnv(_manager: JsManager): string[] {
 export function inTree(command: string): string {
   return `set -e\ncd ${JS_TREE}\n${command}`;
 }
+
+/**
+ * The environment image's ENV: piper's tools first on PATH, the tree's place for the sandbox's entry
+ * point, and node-gyp in a run (the root package's own addon) finding the provided Node's headers
+ * offline.
+ */
+export const IMAGE_ENV = `ENV PATH=${JS_PATH} PIPER_JS_TREE=${JS_TREE} npm_config_nodedir=${NODE_HOME}`;

@@ -8,9 +8,9 @@ import { cleanStep } from '../../build/steps.js';
 import { ENV_LABEL } from '../../floor/names.js';
 import { SHORTFALLS_LABEL, shortfallsLabel } from '../../build/shortfall.js';
 import { inert } from '../../../text/inert.js';
-import { JS_PATH, JS_TREE } from '../toolchain/layout.js';
+import { JS_TREE } from '../toolchain/layout.js';
 import { TOOLCHAIN_LABEL } from '../toolchain/toolchain-image.js';
-import { inTree, rebuildCommand, rebuildEnv } from './install-commands.js';
+import { IMAGE_ENV, inTree, rebuildCommand, rebuildEnv } from './install-commands.js';
 import { lastLines, type JsBuild } from './js-build.js';
 import { workspaceLinksStep } from './workspace-links.js';
 import { binShadowsStep, shadowsSaid } from './bin-shadows.js';
@@ -82,7 +82,7 @@ function scriptsFailed(b: JsBuild, command: string, tail: string): void {
 function imageChanges(b: JsBuild): string[] {
   const { key, base, toolchain, projectLabel } = b.input;
   return [
-    `ENV PATH=${JS_PATH} PIPER_JS_TREE=${JS_TREE}`,
+    IMAGE_ENV,
     'USER 1000:1000',
     'WORKDIR /work',
     'CMD ["node"]',

@@ -10,6 +10,7 @@ import { commandLines, type CiJob, type CiStep } from '../read/ci-workflows.js';
 import { runnerOfWords, type JsTestRunner } from './runner-kind.js';
 import { expandLine, stepWords, type ChainContext, type ChainStep } from './script-chain.js';
 import { innerWords } from './shell-words.js';
+import { rootInstallLine } from './root-install.js';
 
 export interface JsTestCommand {
   command: string | null;
@@ -198,6 +199,7 @@ export function detectJsTestCommand(
     return { command: input.recipeTest, from: '.piper/sandbox.toml test', runner, env: {} };
   }
   const testScript = input.ctx.scripts.test;
+  const rootInstall = rootInstallLine(input.ctx.scripts, decisions);
   const candidates: Candidate[] = [...ciCandidates(input.jobs, input.ctx, decisions)];
   if (testScript !== undefined && !NPM_PLACEHOLDER.test(testScript))
     candidates.push({ line: 'npm test', from: 'package.json scripts.test', env: [], before: [], rank: 1 });
@@ -208,7 +210,7 @@ export function detectJsTestCommand(
     // A GitHub runner sets CI for every step: runners read it (no watch mode, no interactive UI).
     const ci: Array<[string, string]> = candidate.from.startsWith('.github/') ? [['CI', 'true']] : [];
     const env = safeTestEnv([...ci, ...candidate.env], candidate.from, decisions);
-    const command = kept.map((s) => s.text).join(' && ');
+    const command = [...(rootInstall ? [rootInstall] : []), ...kept.map((s) => s.text)].join(' && ');
     decisions.push(`test command \`${command}\`: ${candidate.from} (\`${candidate.line}\`)`);
     const runner = runnerOf(kept, input.ctx, input.workspaces ?? [], decisions);
     decisions.push(
