@@ -37,6 +37,8 @@ const PNPM_KEYS = new Set([
   'publicHoistPattern',
   'hoistPattern',
   'autoInstallPeers',
+  'dedupePeers',
+  'peersSuffixMaxLength',
   'strictPeerDependencies',
   'dedupePeerDependents',
   'resolvePeersFromWorkspaceRoot',
