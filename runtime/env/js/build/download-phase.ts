@@ -7,6 +7,7 @@ import { downloadedCodeLabel } from '../../build/offline/downloaded-code.js';
 import { JS_TREE } from '../toolchain/layout.js';
 import { downloadCommand, downloadEnv, inTree } from './install-commands.js';
 import type { JsBuild } from './js-build.js';
+import { lockfileUrls, manifestUrls } from './lockfile-urls.js';
 import { dropRegistryAccess, putRegistryAccess } from './registry-files.js';
 import { treeFiles, treeTar } from './tree-files.js';
 
@@ -20,6 +21,7 @@ export async function downloadPhase(b: JsBuild): Promise<string> {
       `${plan.lockfile?.path ?? 'the lockfile'} pins a git dependency: its package is made by its prepare script, which would run with the network`,
       'depend on a published version of it, or build the environment yourself and pass it with --image',
     );
+  checkTreeUrls(b, tree.files);
   const box = await BuildBox.start(engine, {
     image: toolchain.ref,
     network: (await engine.hasBridgeNetwork()) ? 'bridge' : 'host',
@@ -62,4 +64,28 @@ export async function downloadPhase(b: JsBuild): Promise<string> {
     b.collect(box);
     await box.remove();
   }
+}
+
+/**
+ * A lockfile URL or a manifest's dependency URL with a login or to a local address fails the build;
+ * the lockfile's other hosts are said.
+ */
+function checkTreeUrls(b: JsBuild, files: { path: string; data: Buffer }[]): void {
+  const { plan, registry } = b.input;
+  const lockPath = plan.lockfile?.path;
+  const lockText = files.find((f) => f.path === lockPath)?.data.toString('utf8');
+  const manifests = new Set(plan.manifests.map((m) => m.path));
+  const direct = files
+    .filter((f) => manifests.has(f.path))
+    .flatMap((f) => manifestUrls(f.data.toString('utf8')).map((url) => ({ path: f.path, url })));
+  const urls = lockfileUrls(lockText ?? '', registry.url, direct);
+  if (urls.refused)
+    b.fail(
+      `${urls.refused.path ?? lockPath} names a tarball URL the download may not fetch (${urls.refused.why}): ${urls.refused.url}`,
+      'lock it against your registry (a repository never brings a login, nor a host on your network), or build the environment yourself and pass it with --image',
+    );
+  if (urls.otherHosts.length)
+    b.sources.push(
+      `${lockPath ?? 'the manifests'} name${lockPath ? 's' : ''} hosts other than your registry's: ${urls.otherHosts.slice(0, 5).join(', ')}${urls.otherHosts.length > 5 ? ` and ${urls.otherHosts.length - 5} more` : ''} (the manager maps its own default registry to yours and fetches any other as locked, against the lockfile's integrity)`,
+    );
 }

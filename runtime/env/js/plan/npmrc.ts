@@ -2,8 +2,10 @@
 // networked download: where packages come from and how the tree is laid out, never credentials
 // (`_auth`, `_authToken`, `_password`, `username`, `certfile`, `keyfile`), never a program to run
 // (`script-shell`, `git`, `node-options`, `onload-script`, `yarn-path`), never a value that
-// expands a variable (`${NPM_TOKEN}`) or carries a login in its URL. Each dropped key is a decision;
-// a value never is (it may be a secret).
+// expands a variable (`${NPM_TOKEN}`), carries a login in its URL or points the networked download at
+// this machine or its private network (download-urls.ts). Each dropped key is a decision; a value
+// never is (it may be a secret).
+import { refusedUrl } from './download-urls.js';
 
 /** Keys copied as written; `@scope:registry` too. pnpm's lockfile-shaping settings are among them. */
 const NPMRC_KEYS = new Set([
@@ -48,6 +50,12 @@ function safeValue(value: string): boolean {
   return !value.includes('${') && !/:\/\/[^/\s]*@/.test(value) && !/[\r\n\0]/.test(value);
 }
 
+/** Why a value that passed safeValue still may not travel: a URL to a local address. */
+function localValue(value: string): string | null {
+  const why = refusedUrl(value.replace(/^"|"$/g, ''));
+  return why ? `${why}, where the download may not go` : null;
+}
+
 /** How a dropped key is named in a decision: a per-registry key (`//host/:_authToken`) by its last part. */
 function shownKey(key: string): string {
   return key.startsWith('//')
@@ -72,6 +80,7 @@ export function sanitizeNpmrc(text: string, path: string, decisions: string[]): 
       decisions.push(`${path}: ${shownKey(key)} not copied (not an allowed key)`);
     else if (!safeValue(value))
       decisions.push(`${path}: ${shownKey(key)} not copied (its value expands a variable or holds a login)`);
+    else if (localValue(value)) decisions.push(`${path}: ${shownKey(key)} not copied (${localValue(value)})`);
     else kept.push(`${key}=${value}`);
   }
   return kept.length ? `${kept.join('\n')}\n` : '';
@@ -90,6 +99,7 @@ export function sanitizeYarnrc(text: string, path: string, decisions: string[]):
     if (!allowed) decisions.push(`${path}: ${shownKey(key)} not copied (not an allowed key)`);
     else if (!safeValue(value))
       decisions.push(`${path}: ${shownKey(key)} not copied (its value expands a variable or holds a login)`);
+    else if (localValue(value)) decisions.push(`${path}: ${shownKey(key)} not copied (${localValue(value)})`);
     else kept.push(`${m?.[1] ?? key} ${value}`);
   }
   return kept.length ? `${kept.join('\n')}\n` : '';

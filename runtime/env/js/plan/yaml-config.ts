@@ -3,8 +3,10 @@
 // registry only, never its token), `enableGlobalCache` only when false, and never `yarnPath` or
 // `plugins` (repository JavaScript the manager would load online). pnpm: the workspace's packages
 // and the settings that shape the lockfile (a frozen install fails when they differ), never a
-// pnpmfile, a shell or a store elsewhere. Each dropped key is a decision.
+// pnpmfile, a shell or a store elsewhere; a registry URL with a login or to a local address is never
+// copied (download-urls.ts). Each dropped key is a decision.
 import { stringify } from 'yaml';
+import { refusedUrl } from './download-urls.js';
 import { isRecord } from '../read/js-files.js';
 import { readYamlText } from '../read/js-yaml.js';
 
@@ -54,6 +56,11 @@ function noExpansion(value: unknown): boolean {
   return !JSON.stringify(value ?? null).includes('${');
 }
 
+/** Why a registry URL may not reach the download, or null. */
+function refusedRegistry(value: unknown): string | null {
+  return typeof value === 'string' ? refusedUrl(value) : null;
+}
+
 /** A berry `npmScopes` map with each scope's registry only. */
 function scopesOf(value: unknown, path: string, decisions: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -63,7 +70,9 @@ function scopesOf(value: unknown, path: string, decisions: string[]): Record<str
     for (const key of Object.keys(spec))
       if (key !== 'npmRegistryServer')
         decisions.push(`${path}: npmScopes.${scope}.${key} not copied (not an allowed key)`);
-    if (typeof spec.npmRegistryServer === 'string' && noExpansion(spec.npmRegistryServer))
+    const why = refusedRegistry(spec.npmRegistryServer);
+    if (why) decisions.push(`${path}: npmScopes.${scope}.npmRegistryServer not copied (${why})`);
+    else if (typeof spec.npmRegistryServer === 'string' && noExpansion(spec.npmRegistryServer))
       out[scope] = { npmRegistryServer: spec.npmRegistryServer };
   }
   return out;
@@ -79,6 +88,8 @@ function sanitizeMap(
   for (const [key, value] of Object.entries(doc)) {
     if (!keys.has(key)) decisions.push(`${path}: ${key.slice(0, 60)} not copied (not an allowed key)`);
     else if (!noExpansion(value)) decisions.push(`${path}: ${key} not copied (its value expands a variable)`);
+    else if ((key === 'npmRegistryServer' || key === 'registry') && refusedRegistry(value))
+      decisions.push(`${path}: ${key} not copied (${refusedRegistry(value)})`);
     else if (key === 'enableGlobalCache' && value !== false)
       decisions.push(`${path}: enableGlobalCache not copied (only false is)`);
     else if (key === 'npmScopes') out[key] = scopesOf(value, path, decisions);
