@@ -1,6 +1,7 @@
 // JavaScript projects for the environment tests: files written into a scratch directory, a JsPlan
 // made from them by hand (the planner's shape), a run of a command in a sandbox of the environment
 // with the project's files as its workspace, and whether the user's npm registry answers at all.
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,4 +102,38 @@ export async function registryUnreachable(): Promise<string | null> {
   } catch (error) {
     return `the npm registry does not answer: ${(error as Error).message}`;
   }
+}
+
+/** pnpm's lockfile of is-number 7.0.0 alone (its integrity asked of the registry). */
+export function isNumberPnpmLock(env: NodeJS.ProcessEnv = process.env): string {
+  const integrity = execFileSync('npm', ['view', 'is-number@7.0.0', 'dist.integrity'], {
+    encoding: 'utf8',
+    env,
+  });
+  return [
+    "lockfileVersion: '9.0'",
+    '',
+    'settings:',
+    '  autoInstallPeers: true',
+    '  excludeLinksFromLockfile: false',
+    '',
+    'importers:',
+    '',
+    '  .:',
+    '    dependencies:',
+    '      is-number:',
+    '        specifier: 7.0.0',
+    '        version: 7.0.0',
+    '',
+    'packages:',
+    '',
+    '  is-number@7.0.0:',
+    `    resolution: {integrity: ${integrity.trim()}}`,
+    "    engines: {node: '>=0.12.0'}",
+    '',
+    'snapshots:',
+    '',
+    '  is-number@7.0.0: {}',
+    '',
+  ].join('\n');
 }

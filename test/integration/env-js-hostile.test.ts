@@ -19,7 +19,13 @@ import { Ledger } from '../../runtime/ledger/ledger.js';
 import { loadRecipe } from '../../runtime/images/recipe.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';
-import { registryUnreachable, removeProjects, runIn, writeProject } from '../helpers/js-env.js';
+import {
+  isNumberPnpmLock,
+  registryUnreachable,
+  removeProjects,
+  runIn,
+  writeProject,
+} from '../helpers/js-env.js';
 import { probesBetween, startSentinel, type Sentinel } from '../helpers/js-sentinel.js';
 
 const engine = new DockerEngine();
@@ -239,5 +245,155 @@ describe.skipIf(skip !== null)(`hostile npm projects (${skip ?? 'registry answer
     expect(
       ledger.database.prepare("SELECT count(*) AS n FROM environments WHERE status = 'failed'").get(),
     ).toEqual({ n: 3 });
+  }, 900_000);
+});
+
+describe.skipIf(skip !== null)('hostile pnpm and yarn berry configuration', () => {
+  it('a .pnpmfile.cjs and the keys naming it are never used: pnpm installs without it', async () => {
+    const files = {
+      'package.json': JSON.stringify({
+        name: 'hostile-pnpm',
+        version: '1.0.0',
+        packageManager: 'pnpm@9.15.9',
+        dependencies: { 'is-number': '7.0.0' },
+      }),
+      '.nvmrc': '20\n',
+      '.pnpmfile.cjs': `${sentinel.js('pnpmfile')}\nmodule.exports = { hooks: { readPackage: (p) => p } };\n`,
+      '.npmrc': 'pnpmfile=.pnpmfile.cjs\nglobal-pnpmfile=.pnpmfile.cjs\n',
+      'pnpm-workspace.yaml':
+        'pnpmfile: .pnpmfile.cjs\nglobalPnpmfile: .pnpmfile.cjs\nscriptShell: /bin/false\n',
+      'pnpm-lock.yaml': isNumberPnpmLock(env),
+    };
+    const root = writeProject(files);
+    const lines: string[] = [];
+    const built = await ensure(root, lines);
+    made.push(built.image);
+    console.log(`hostile pnpm: ${built.status} in ${built.seconds.toFixed(1)} s`);
+    const decisions = built.plan.decisions.join('\n');
+    for (const drop of [
+      '.npmrc: pnpmfile not copied',
+      '.npmrc: global-pnpmfile not copied',
+      'pnpm-workspace.yaml: pnpmfile not copied',
+      'pnpm-workspace.yaml: globalPnpmfile not copied',
+      'pnpm-workspace.yaml: scriptShell not copied',
+    ])
+      expect(decisions).toContain(drop);
+    // pnpm 9's offline rebuild may stop at its store check (a degraded shortfall of every pnpm tree
+    // here, hostile or not); nothing of it may come from the pnpmfile or the dropped shell.
+    expect(JSON.stringify(built.shortfalls)).not.toMatch(/pnpmfile|PIPER-PROBE|bin\/false/);
+
+    expect(lines.join('\n')).not.toContain('PIPER-PROBE');
+    nothingLeaked(lines, [USER_TOKEN]);
+    const r = await runIn(
+      sandbox,
+      built.image,
+      { 'package.json': files['package.json'] },
+      `node -p "require('is-number')(1)" && ls -A /opt/piper/js`,
+    );
+    expect(r.exit_code, JSON.stringify(r)).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([
+      'true',
+      '.piper-node-modules',
+      'node_modules',
+      'package.json',
+      'pnpm-lock.yaml',
+      '',
+    ]);
+  }, 900_000);
+
+  it("yarn berry's yarnPath, plugins and a scope registry on this machine are never used", async () => {
+    const files = {
+      'package.json': JSON.stringify({
+        name: 'hostile-berry',
+        version: '1.0.0',
+        packageManager: 'yarn@4.18.1',
+        dependencies: { 'is-number': '7.0.0' },
+      }),
+      '.nvmrc': '20\n',
+      '.yarnrc.yml': [
+        'yarnPath: .yarn/releases/yarn-evil.cjs',
+        'plugins:',
+        '  - path: .yarn/plugins/evil.cjs',
+        '    spec: evil',
+        'npmScopes:',
+        '  evil:',
+        `    npmRegistryServer: "http://127.0.0.1:${sentinel.port}"`,
+        'nodeLinker: node-modules',
+        '',
+      ].join('\n'),
+      '.yarn/releases/yarn-evil.cjs': `${sentinel.js('yarnpath')}\n`,
+      '.yarn/plugins/evil.cjs': `${sentinel.js('plugin')}\nmodule.exports = { name: 'evil', factory: () => ({}) };\n`,
+    };
+    const root = writeProject(files);
+    const lines: string[] = [];
+    const built = await ensure(root, lines);
+    made.push(built.image);
+    console.log(`hostile berry: ${built.status} in ${built.seconds.toFixed(1)} s`);
+    const decisions = built.plan.decisions.join('\n');
+    expect(decisions).toContain('.yarnrc.yml: yarnPath not copied');
+    expect(decisions).toContain('.yarnrc.yml: plugins not copied');
+    expect(decisions).toMatch(
+      /\.yarnrc\.yml: npmScopes\.evil\.npmRegistryServer not copied \(it names this machine/,
+    );
+    expect(built.plan.configFiles.map((f) => f.text)).toEqual(['npmScopes: {}\nnodeLinker: node-modules\n']);
+    expect(built.shortfalls).toEqual([]);
+    expect(lines.join('\n')).not.toContain('PIPER-PROBE');
+    nothingLeaked(lines, [USER_TOKEN]);
+    const r = await runIn(
+      sandbox,
+      built.image,
+      { 'package.json': files['package.json'] },
+      `node -p "require('is-number')(1)" && yarn --version && find /opt/piper/js -path '*/node_modules' -prune -o -print`,
+    );
+    expect(r.exit_code, JSON.stringify(r)).toBe(0);
+    expect(r.stdout).toMatch(/^true\n4\.18\.1\n/);
+    // What berry keeps of its own (.yarn/install-state.gz), never the repository's release or plugin.
+    expect(r.stdout).not.toMatch(/releases|plugins|evil/);
+  }, 900_000);
+});
+
+describe.skipIf(skip !== null)('two checkouts of one project, one hostile', () => {
+  it("the hostile checkout's files never reach an image, and the other checkout builds and runs its own", async () => {
+    const benign: Record<string, string> = {
+      'package.json': JSON.stringify({
+        name: 'shared',
+        version: '1.0.0',
+        packageManager: 'npm@10.9.9',
+        dependencies: { 'is-number': '7.0.0' },
+      }),
+      '.nvmrc': '20\n',
+      'test.js': "console.log(require('is-number')(1) ? 'benign-ok' : 'poisoned');\n",
+    };
+    const first = writeProject(benign);
+    npmLock(first);
+    benign['package-lock.json'] = readFileSync(join(first, 'package-lock.json'), 'utf8');
+    // The same declarations; a planted module, a pnpmfile, and an .npmrc whose every key is dropped.
+    const hostile = writeProject({
+      ...benign,
+      'node_modules/is-number/index.js': "module.exports = () => 'POISON';\n",
+      'node_modules/is-number/package.json': '{"name":"is-number","version":"7.0.0"}',
+      '.pnpmfile.cjs': `${sentinel.js('poison-pnpmfile')}\n`,
+      '.npmrc': `script-shell=/bin/false\n_authToken=${REPO_TOKEN}\n`,
+    });
+    const bad = await ensure(hostile);
+    made.push(bad.image);
+    const good = await ensure(writeProject(benign));
+    made.push(good.image);
+    // One key (the declarations), each checkout its own image.
+    expect(good.key).toBe(bad.key);
+    expect(good.image).not.toBe(bad.image);
+    expect([bad.status, good.status]).toEqual(['built', 'built']);
+    for (const image of [bad.image, good.image]) {
+      const r = await runIn(
+        sandbox,
+        image,
+        benign,
+        `node test.js && (grep -rlsF -e POISON -e ${REPO_TOKEN} /opt/piper/js || echo clean)`,
+      );
+      expect(r.exit_code, JSON.stringify(r)).toBe(0);
+      expect(r.stdout).toBe('benign-ok\nclean\n');
+    }
+    expect(sentinel.hits).toEqual([]);
+    expect(sentinel.markers()).toEqual([]);
   }, 900_000);
 });
