@@ -83,6 +83,20 @@ describe('lockfileUrls', () => {
     });
   });
 
+  it('takes your own registry on this machine (a local mirror), but never a login to it', () => {
+    const local = 'http://localhost:4873/';
+    expect(lockfileUrls('  resolved "http://localhost:4873/a/-/a-1.0.0.tgz"', local)).toEqual({
+      refused: null,
+      otherHosts: [],
+    });
+    expect(lockfileUrls('  resolved "http://u:p@localhost:4873/a/-/a-1.0.0.tgz"', local).refused?.why).toBe(
+      'it carries a login',
+    );
+    expect(lockfileUrls('  resolved "http://localhost:9999/a.tgz"', local).refused?.why).toBe(
+      'it names this machine or a private network address',
+    );
+  });
+
   it("refuses a manifest's direct tarball dependency on this machine, naming the manifest", () => {
     const manifest = JSON.stringify({
       homepage: 'http://localhost:3000',

@@ -1,8 +1,9 @@
-// The lockfile's tarball URLs and the manifests' direct tarball dependencies, read as data before the
-// download: one with a login in it, or to this machine or its private network, fails the build before any box starts (plan/download-urls.ts),
-// named with its login masked; the hosts other than your registry's are said in the sources (the
-// manager maps its own default registry to yours and fetches any other host as the lockfile says,
-// each file checked against the lockfile's integrity hash where it has one).
+// The lockfile's tarball URLs and the manifests' direct tarball dependencies, read as data before
+// the download: one with a login in it, or to this machine or its private network, fails the build
+// before any box starts (plan/download-urls.ts), named with its login masked; your registry's own
+// host may be local (a mirror on this machine). The hosts other than your registry's are said in
+// the sources: the manager maps its own default registry to yours and fetches any other host as
+// locked, each file checked against the lockfile's integrity hash where it records one.
 import { redactUrl } from '../../plan/read/redact.js';
 import { refusedUrl, urlsIn } from '../plan/download-urls.js';
 
@@ -44,6 +45,16 @@ export function manifestUrls(manifestText: string): string[] {
   return out;
 }
 
+/** The URL's host with its port; `bare`: null when it carries a login. */
+function hostOf(url: string, bare = false): string | null {
+  try {
+    const parsed = new URL(url);
+    return bare && (parsed.username || parsed.password) ? null : parsed.host;
+  } catch {
+    return null;
+  }
+}
+
 export function lockfileUrls(
   lockText: string,
   registryUrl: string,
@@ -55,10 +66,11 @@ export function lockfileUrls(
   for (const { path, url } of all) {
     // git URLs are git-deps.ts's: such a dependency is never fetched.
     if (!/^https?:\/\//i.test(url)) continue;
-    const why = refusedUrl(url);
+    const host = hostOf(url);
+    // Your own registry may be on this machine (a local mirror): only a login is refused there.
+    const why = host === registryHost && hostOf(url, true) ? null : refusedUrl(url);
     if (why) return { refused: { url: redactUrl(url).slice(0, 200), why, path }, otherHosts: [] };
-    const host = new URL(url).host;
-    if (host !== registryHost) otherHosts.add(host);
+    if (host !== null && host !== registryHost) otherHosts.add(host);
   }
   return { refused: null, otherHosts: [...otherHosts] };
 }
