@@ -28,15 +28,14 @@ const PNPM_NO_AGE_CHECK = ['pnpm_config_minimum_release_age=0'];
  * too) and pnpm's store, which would be at the filesystem's root (/.pnpm-store), off the tree and
  * into the image. The download's are on the box's disk under /root/.cache, which its clean step
  * removes before the commit: a large tree's outgrew the 1 GiB /tmp tmpfs (ENOSPC). The offline
- * phase's stay in /tmp, emptied before its commit.
+ * phase's stay in /tmp, emptied before its commit — but pnpm's store path: node_modules records the
+ * store it was linked from, and `pnpm rebuild` refuses a tree linked from another path
+ * (ERR_PNPM_UNEXPECTED_STORE), so the rebuild names the download's (empty by then; it reads none).
  */
 const DOWNLOAD_CACHES = '/root/.cache/piper-download';
+const PNPM_STORE = `npm_config_store_dir=${DOWNLOAD_CACHES}/pnpm-store`;
 function cacheEnv(dir: string): string[] {
-  return [
-    `npm_config_cache=${dir}/npm`,
-    `YARN_CACHE_FOLDER=${dir}/yarn`,
-    `npm_config_store_dir=${dir}/pnpm-store`,
-  ];
+  return [`npm_config_cache=${dir}/npm`, `YARN_CACHE_FOLDER=${dir}/yarn`];
 }
 
 /** What every step of both phases sets: logs in /tmp (cleaned), no update check. */
@@ -76,6 +75,7 @@ export function downloadEnv(manager: JsManager): string[] {
   return [
     ...COMMON_ENV,
     ...cacheEnv(DOWNLOAD_CACHES),
+    PNPM_STORE,
     ...SKIP_DOWNLOADS,
     ...(manager === 'pnpm' ? PNPM_NO_AGE_CHECK : []),
     // berry: the repository's yarnPath and plugins are never run; its tree is node_modules.
@@ -105,6 +105,7 @@ export function rebuildEnv(_manager: JsManager): string[] {
   return [
     ...COMMON_ENV,
     ...cacheEnv('/tmp/piper'),
+    PNPM_STORE,
     ...SKIP_DOWNLOADS,
     `npm_config_nodedir=${NODE_HOME}`,
     'npm_config_offline=true',
