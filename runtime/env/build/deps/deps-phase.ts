@@ -178,6 +178,7 @@ async function installPhase(ctx: BuildContext, got: Downloaded): Promise<string>
     return await settle(ctx, box, got.reqs, got.fetched);
   } finally {
     ctx.collect(box);
-    await box.remove();
+    // Committed (or failed): its removal, 0.3-0.8 s, need not hold up the next phase.
+    ctx.removeLater(box);
   }
 }
