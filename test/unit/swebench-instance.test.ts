@@ -170,6 +170,20 @@ describe('outcomes and grading', () => {
     expect(parseOutcomes(nested, 'pytest', ['[1]']).get('[1]')).toBe('skipped');
   });
 
+  it("keeps a repeated status token's last word, as the harness's parser does", () => {
+    // pytest's logging tests: one nested run prints `FAILED [100%]`, later ones `PASSED [100%]`;
+    // the dataset labels `[100%]` by the last line, so the worst word would fail a passing test.
+    const named = ['[100%]'];
+    const failedThenPassed = `${stdout}\nFAILED   [100%]\nPASSED   [100%]`;
+    expect(grade(parseOutcomes(failedThenPassed, 'pytest', named), [], named).tests).toEqual({
+      '[100%]': 'passed',
+    });
+    const passedThenFailed = `${stdout}\nPASSED   [100%]\nFAILED   [100%]`;
+    expect(grade(parseOutcomes(passedThenFailed, 'pytest', named), [], named).tests).toEqual({
+      '[100%]': 'failed',
+    });
+  });
+
   it("reads a path option by its last segment, as the harness's parser for path-parametrized suites does", () => {
     // pylint's test_stdin, run in /work (the harness ran it in /testbed): the dataset writes [/mymodule.py].
     const out = [
