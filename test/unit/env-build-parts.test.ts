@@ -245,6 +245,26 @@ describe('best effort', () => {
         'WARNING: Retrying ... NewConnectionError: Failed to establish a new connection: [Errno 111] Connection refused\nERROR: Could not find a version that satisfies the requirement x (from versions: none)',
       ).kind,
     ).toBe('unreachable');
+    // pip 20.3 (Debian bullseye's) names no versions; a parent is still not a version list.
+    const old = readPipFailure(
+      'ERROR: Could not find a version that satisfies the requirement atomicwrites==1.4.1\nERROR: No matching distribution found for atomicwrites==1.4.1',
+    );
+    expect(old).toEqual({
+      kind: 'not_found',
+      requirement: 'atomicwrites==1.4.1',
+      name: 'atomicwrites',
+      versions: [],
+    });
+    expect(
+      readPipFailure(
+        'ERROR: Could not find a version that satisfies the requirement py>=1.5 (from pytest==4.4.2)',
+      ),
+    ).toEqual({ kind: 'not_found', requirement: 'py>=1.5', name: 'py', versions: [] });
+    expect(
+      readPipFailure(
+        'ERROR: Could not find a version that satisfies the requirement py>=1.5 (from pytest) (from versions: 1.4.0)',
+      ),
+    ).toMatchObject({ requirement: 'py>=1.5', versions: ['1.4.0'] });
     expect(readPipFailure('ERROR: ResolutionImpossible: conflicting dependencies')).toEqual({
       kind: 'other',
       line: 'ResolutionImpossible: conflicting dependencies',

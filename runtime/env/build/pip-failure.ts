@@ -3,9 +3,11 @@
 // something else (a conflict, a build failure) that names no single requirement.
 const UNREACHABLE =
   /Failed to establish a new connection|Temporary failure in name resolution|Name or service not known|Network is unreachable|No route to host|Connection refused|ConnectTimeoutError|Read timed out|ProxyError|Max retries exceeded/;
-// A dependency's requirement names its parent: `foo>=1 (from bar) (from versions: none)`.
+// A dependency's requirement names its parent: `foo>=1 (from bar) (from versions: none)`. pip 20.3
+// (Debian bullseye's, Python 3.9) names no versions at all: `... the requirement foo==1.4.1`, a line
+// of its own; read as `none`, so that its sdist is still fetched instead of the whole set failing.
 const NOT_FOUND =
-  /Could not find a version that satisfies the requirement (\S+)(?: \(from [^)]*\))? \(from versions: ([^)]*)\)/;
+  /Could not find a version that satisfies the requirement (\S+)(?: \(from (?!versions:)[^)]*\))?(?: \(from versions: ([^)]*)\))?/;
 
 export type PipFailure =
   | { kind: 'unreachable'; line: string }
@@ -15,7 +17,9 @@ export type PipFailure =
 export function readPipFailure(output: string): PipFailure {
   const notFound = NOT_FOUND.exec(output);
   const versions =
-    notFound?.[2]?.trim() === 'none' ? [] : (notFound?.[2] ?? '').split(/,\s*/).filter(Boolean);
+    notFound?.[2] === undefined || notFound[2].trim() === 'none'
+      ? []
+      : notFound[2].split(/,\s*/).filter(Boolean);
   const reached = versions.length > 0;
   const unreachable = UNREACHABLE.exec(output);
   // "from versions: none" after connection errors says nothing about the package: the index was not reached.
