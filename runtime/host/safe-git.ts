@@ -8,7 +8,7 @@
 // so they never write the index.
 import { execFile, execFileSync } from 'node:child_process';
 import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** A repository piper may ask git about: `root/.git` is a real directory (not a file, not a link). */
 export interface GitRepo {
@@ -76,7 +76,10 @@ export function gitOverrides(): string[] {
  * is not a repository here: it may point anywhere on the host, to a git dir piper never checked;
  * callers list files by walking the tree instead.
  */
-export function gitRepoAt(root: string): GitRepo | null {
+export function gitRepoAt(given: string): GitRepo | null {
+  // Absolute: git runs with --git-dir and --work-tree from another directory (a relative --repo
+  // read nothing: no tag, no commit).
+  const root = resolve(given);
   const gitDir = join(root, '.git');
   try {
     return lstatSync(gitDir).isDirectory() ? { root, gitDir } : null;

@@ -20,6 +20,11 @@ export interface ProjectVersion {
   env?: Record<string, string>;
   /** A line for the record: where the version came from. */
   note?: string;
+  /**
+   * The version for a PKG-INFO at the project's root, for a tool that reads no variable but reads
+   * that file first, as it does in an sdist (setuptools-git-versioning).
+   */
+  pkgInfo?: string;
 }
 
 export interface VcsVersion {
@@ -57,6 +62,40 @@ export function readVcsVersion(repoRoot: string): VcsVersion {
   return { version: '0.0.0', from: 'no commit' };
 }
 
+/** What setuptools-git-versioning's templates may hold that is read here; another placeholder: its default. */
+const TEMPLATE_FIELDS = /^(?:[^{}]|\{(?:tag|ccount|sha|full_sha)\})*$/;
+
+/**
+ * As setuptools-git-versioning would: a tag at HEAD through its `template` (default `{tag}`), N
+ * commits after it through its `dev_template` (default `{tag}.post{ccount}+git.{sha}`, sha the
+ * first 8 hex digits); no tag, its starting version 0.0.1.
+ */
+export function readGitVersioningVersion(
+  repoRoot: string,
+  templates: { tag?: string; dev?: string } = {},
+): VcsVersion {
+  const repo = gitRepoAt(repoRoot);
+  if (!repo) return { version: '0.0.1', from: 'no git repository' };
+  const described = gitReadText(repo, ['describe', '--tags', '--long', '--abbrev=40'])?.trim();
+  const parts = described ? /^(.*)-(\d+)-g([0-9a-f]{40})$/.exec(described) : null;
+  const tag = parts?.[1]?.replace(/^[vV]/, '');
+  if (!parts || !tag || !PEP440.test(tag)) return { version: '0.0.1', from: 'no version tag' };
+  const distance = Number(parts[2]);
+  const usable = (t: string | undefined) => (t !== undefined && TEMPLATE_FIELDS.test(t) ? t : undefined);
+  const template =
+    distance === 0
+      ? (usable(templates.tag) ?? '{tag}')
+      : (usable(templates.dev) ?? '{tag}.post{ccount}+git.{sha}');
+  const fields: Record<string, string> = {
+    tag,
+    ccount: String(distance),
+    sha: parts[3]!.slice(0, 8),
+    full_sha: parts[3]!,
+  };
+  const version = template.replace(/\{(\w+)\}/g, (_, k: string) => fields[k] ?? '');
+  return { version, from: `git describe --tags: ${parts[1]}, ${distance} commits on` };
+}
+
 /** The next version after a tag, as setuptools-scm guesses it: its last number plus one. */
 function bumpLast(tag: string): string {
   return tag.replace(/(\d+)$/, (n) => String(Number(n) + 1));
@@ -87,13 +126,16 @@ export function pretendVersionEnv(name: string | null, version: string): Record<
 }
 
 /** What the project step of a build gets for a project that uses a VCS version (null: nothing). */
-function projectVersionEnv(
-  repoRoot: string,
-  name: string | null,
-  use: VcsUse | null,
-): { env: Record<string, string>; note: string } | null {
+function projectVersionEnv(repoRoot: string, name: string | null, use: VcsUse | null): ProjectVersion | null {
   if (!use) return null;
   if (!gitRepoAt(repoRoot) && hasFilledArchival(repoRoot)) return null;
+  if (use.tool === 'setuptools-git-versioning') {
+    const found = readGitVersioningVersion(repoRoot, use.templates);
+    return {
+      pkgInfo: found.version,
+      note: `version ${found.version} for ${use.tool} (${use.why}): ${found.from}`,
+    };
+  }
   const found = readVcsVersion(repoRoot);
   return {
     env: pretendVersionEnv(name, found.version),

@@ -79,7 +79,11 @@ const BuildSpecSchema = z.object({
   /** What only this checkout gives: the project's build code may read any of it. */
   checkout: z.object({
     snapshot: z.string().nullable(),
-    version: z.object({ env: z.record(z.string(), z.string()).optional(), note: z.string().optional() }),
+    version: z.object({
+      env: z.record(z.string(), z.string()).optional(),
+      note: z.string().optional(),
+      pkgInfo: z.string().optional(),
+    }),
   }),
   steps: z.array(
     z.object({

@@ -8,7 +8,8 @@
 //   two-line setup.py that setuptools documents for it is written first, and goes with the
 //   workspace when the build deletes it.
 // - a project whose version comes from git gets it in the variables setuptools-scm and pdm-backend
-//   read (runtime/env/plan/vcs-version.ts): the workspace has no .git.
+//   read (runtime/env/plan/vcs-version.ts): the workspace has no .git. setuptools-git-versioning
+//   reads no variable, but a PKG-INFO at the root first (as in an sdist): one is written when absent.
 // - the install itself is the backend's PEP 660 build unpacked by editable-wheel.ts (2 s less than
 //   pip for a small project), and pip's, with the options above, when that cannot do it.
 import type { ProjectVersion } from '../../plan/vcs-version.js';
@@ -32,6 +33,10 @@ export function editableInstallLines(
   ];
   if (install.note) lines.push(`echo ${quote(`piper: ${install.note}`)}`);
   for (const [name, value] of Object.entries(install.env ?? {})) lines.push(`export ${name}=${quote(value)}`);
+  if (install.pkgInfo)
+    lines.push(
+      `[ -e PKG-INFO ] || printf 'Metadata-Version: 2.1\\nVersion: %s\\n' ${quote(install.pkgInfo)} > PKG-INFO`,
+    );
   // The backend's own PEP 660 build, unpacked without pip (editable-wheel.ts); pip when it cannot.
   lines.push(
     `if ${VENV_PYTHON} -I -B -c ${quote(EDITABLE_WHEEL_SOURCE)}; then :; else`,
