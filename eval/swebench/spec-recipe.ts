@@ -69,12 +69,22 @@ function preInstallOf(spec: HarnessSpec, out: SpecRecipe, requirements: string[]
     }
     const pins = sedRequirements(line)?.filter(isRequirement);
     if (pins?.length) {
+      // The harness installs pip_packages first and the edited declarations after: for a package
+      // both name (Jinja2==3.0.3, then the sed's Jinja2<3.0), the declaration's is what it ends with.
+      const later = new Set(pins.map(nameOf));
+      requirements.splice(0, requirements.length, ...requirements.filter((r) => !later.has(nameOf(r))));
       requirements.push(...pins);
       out.applied.push(`pre_install "${line}": requirements ${pins.join(', ')}`);
       continue;
     }
     out.dropped.push(`pre_install "${line}": edits the repository's files or runs a command; not run`);
   }
+}
+
+/** A requirement's project name, normalized as pip compares names. */
+function nameOf(requirement: string): string {
+  const name = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(requirement)?.[1] ?? requirement;
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
 }
 
 const EXACT_PIN = /^([A-Za-z0-9][\w.-]*(?:\[[\w,.-]*\])?)\s*==\s*(\d+)\.(\d+)(?:\.[\w.]+)?$/;

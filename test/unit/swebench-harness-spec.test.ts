@@ -92,7 +92,8 @@ describe('a spec as an untrusted recipe', () => {
       no_use_env: true,
     });
     expect(made.recipe).toEqual({
-      requirements: ['numpy==1.19.2', 'pytest', 'tox==4.16.0', 'Jinja2==3.0.3', 'Jinja2<3.0'],
+      // The sed's Jinja2<3.0 replaces the pin: the harness installs the declarations last.
+      requirements: ['numpy==1.19.2', 'pytest', 'tox==4.16.0', 'Jinja2<3.0'],
       apt: ['graphviz'],
       extras: ['test'],
     });
