@@ -63,7 +63,7 @@ describe('piper-agent ab --gate-ablation (real sandbox, sim:1)', () => {
     expect(code).toBe(0);
     firstJson = readFileSync(join(out, 'report.json'), 'utf8');
     first = JSON.parse(firstJson) as AbReport;
-  }, 90_000);
+  }, 300_000);
 
   afterAll(async () => {
     await expectNoContainersLeft();

@@ -222,5 +222,5 @@ describe('piper-agent ab (real sandbox, sim:1)', () => {
     }
     expect(r.decision!.clauses.every((c) => c.holds !== null)).toBe(true);
     expect(readFileSync(join(ablationOut, 'report.md'), 'utf8')).toMatch(/## Ablation/);
-  }, 150_000);
+  }, 300_000);
 });
