@@ -115,7 +115,9 @@ describe('resume after ask_user (real CLI, real sandbox)', () => {
   it('resume --answer continues the same run to a verified fix, the answer recorded as a user observation', async () => {
     const r = await cli([
       'resume',
-      askRun.slice(0, 20),
+      // A prefix of the id, with 4 of its 6 random hex digits: 2 matched another run of the same
+      // second once in 256 (the command then asks for more of the id, as it should).
+      askRun.slice(0, 22),
       '--repo',
       askRepo,
       '--answer',
