@@ -13,7 +13,14 @@ import { npmRegistry } from '../../runtime/env/js/toolchain/npm-registry.js';
 import { Sandbox } from '../../runtime/sandbox/sandbox.js';
 import { currentOwner, formatOwner } from '../../runtime/sandbox/owner.js';
 import { loadRecipe } from '../../runtime/images/recipe.js';
-import { planOf, registryUnreachable, removeProjects, runIn, writeProject } from '../helpers/js-env.js';
+import {
+  isNumberPnpmLock,
+  planOf,
+  registryUnreachable,
+  removeProjects,
+  runIn,
+  writeProject,
+} from '../helpers/js-env.js';
 
 const engine = new DockerEngine();
 const sandbox = new Sandbox(engine, { image: loadRecipe().ref });
@@ -249,37 +256,9 @@ describe.skipIf(skip !== null)('a native addon', () => {
 
 describe.skipIf(skip !== null)('other managers', () => {
   it('builds a pnpm project from its lockfile', async () => {
-    const integrity = execFileSync('npm', ['view', 'is-number@7.0.0', 'dist.integrity'], {
-      encoding: 'utf8',
-    }).trim();
     const files = {
       'package.json': JSON.stringify({ name: 'p', version: '1.0.0', dependencies: { 'is-number': '7.0.0' } }),
-      'pnpm-lock.yaml': [
-        "lockfileVersion: '9.0'",
-        '',
-        'settings:',
-        '  autoInstallPeers: true',
-        '  excludeLinksFromLockfile: false',
-        '',
-        'importers:',
-        '',
-        '  .:',
-        '    dependencies:',
-        '      is-number:',
-        '        specifier: 7.0.0',
-        '        version: 7.0.0',
-        '',
-        'packages:',
-        '',
-        '  is-number@7.0.0:',
-        `    resolution: {integrity: ${integrity}}`,
-        "    engines: {node: '>=0.12.0'}",
-        '',
-        'snapshots:',
-        '',
-        '  is-number@7.0.0: {}',
-        '',
-      ].join('\n'),
+      'pnpm-lock.yaml': isNumberPnpmLock(),
     };
     const root = writeProject(files);
     const env = await ensure(
