@@ -65,6 +65,10 @@ describe('setuptools-git-versioning', () => {
     expect(readGitVersioningVersion(root, { dev: '{tag}+{ccount}.g{sha}' }).version).toMatch(
       /^1\.1\.0\+3\.g[0-9a-f]{8}$/,
     );
+    // A line break or a shell's characters in a template: its default template instead.
+    expect(readGitVersioningVersion(root, { dev: '{tag}\nName: x $(id)' }).version).toMatch(
+      /^1\.1\.0\.post3\+git\.[0-9a-f]{8}$/,
+    );
     // A placeholder not read here ({branch}, {env:…}): its default template instead.
     expect(readGitVersioningVersion(root, { dev: '{tag}.dev{ccount}+{branch}' }).version).toMatch(
       /^1\.1\.0\.post3\+git\./,

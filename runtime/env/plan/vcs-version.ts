@@ -62,8 +62,12 @@ export function readVcsVersion(repoRoot: string): VcsVersion {
   return { version: '0.0.0', from: 'no commit' };
 }
 
-/** What setuptools-git-versioning's templates may hold that is read here; another placeholder: its default. */
-const TEMPLATE_FIELDS = /^(?:[^{}]|\{(?:tag|ccount|sha|full_sha)\})*$/;
+/**
+ * What setuptools-git-versioning's templates may hold that is read here: a version's characters and
+ * these placeholders (the repository writes them; the version reaches a file and the record). Anything
+ * else: the tool's default template.
+ */
+const TEMPLATE_FIELDS = /^(?:[A-Za-z0-9.+!_-]|\{(?:tag|ccount|sha|full_sha)\})*$/;
 
 /**
  * As setuptools-git-versioning would: a tag at HEAD through its `template` (default `{tag}`), N
